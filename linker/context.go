@@ -1,0 +1,199 @@
+package linker
+
+import (
+	"runtime"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// Context holds all the state of one link. Nothing of a link lives in
+// package-level variables: the worker runs several links in one process.
+type Context struct {
+	Config *Config
+	diag   diagnostics
+
+	Files []*InputFile // in command-line order; archive members in member order
+
+	// Symbols holds one Symbol per global name, in the order names were
+	// first seen (command-line order), which fixes the output order.
+	Symbols   []*Symbol
+	symByName map[string]*Symbol
+
+	// OutSections in output order, filled by mergeSections and the writer.
+	OutSections []*OutputSection
+	outByName   map[string]*OutputSection
+
+	// Kernels and Funcs are the live functions after dead-code elimination,
+	// in output order.
+	Funcs []*Function
+
+	// The output symbol table (index 0 is the null symbol), its first
+	// global, and the string table the writer emits.
+	symtab      []*Symbol
+	firstGlobal int
+	strtab      stringTable
+
+	virtualSM int // minimum virtual SM over the inputs
+	output    []byte
+}
+
+func newContext(cfg *Config) *Context {
+	if cfg.Parallelism <= 0 {
+		cfg.Parallelism = runtime.GOMAXPROCS(0)
+	}
+	return &Context{
+		Config:    cfg,
+		diag:      diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror},
+		symByName: map[string]*Symbol{},
+		outByName: map[string]*OutputSection{},
+	}
+}
+
+// InputFile is one relocatable cubin taken into the link: a file on the
+// command line, or a cubin extracted from a host object or archive.
+type InputFile struct {
+	Index int    // position in Context.Files: the command-line order
+	Name  string // as the user wrote it; archive members as lib.a(member)
+	ELF   *cubin.File
+
+	// Sections parallels ELF.Sections.
+	Sections []*InputSection
+	// Syms maps each ELF symbol index to the link's symbol: the global
+	// Symbol for global and weak names, a file-local Symbol otherwise.
+	Syms []*Symbol
+
+	// Call graph records from .nv.callgraph, in file symbol indices.
+	calls        [][2]uint32
+	addrTaken    [][2]uint32
+	indirect     [][2]uint32
+	protoList    []prototype       // .nv.prototype entries in file order
+	protoStrings map[uint32]string // strtab offset -> string, for callgraph prototypes
+
+	// Records of the global .nv.info, by the function symbol they describe.
+	info []infoRecord
+}
+
+// InputSection is one section of an input file: a zero-copy window into the
+// file and the relocations that patch it.
+type InputSection struct {
+	File   *InputFile
+	Sec    *cubin.Section
+	Relocs []cubin.Reloc // from .rel and .rela sections, in file order
+	Rela   []bool        // parallel to Relocs: came from a .rela section
+
+	Out    *OutputSection
+	OutOff uint64 // offset of this contribution in Out
+
+	// Func is the function this section belongs to (.text.f, .nv.info.f,
+	// .nv.constant0.f, ...), nil for module-wide sections.
+	Func *Function
+}
+
+// Name returns the section's name.
+func (isec *InputSection) Name() string { return isec.Sec.Name }
+
+// Symbol is one symbol of the link: a global name shared by all files, or a
+// local symbol of one file.
+type Symbol struct {
+	Name  string
+	Info  uint8 // binding and type of the chosen definition (or reference)
+	Other uint8
+	Value uint64 // section-relative; final after layoutSections
+	Size  uint64
+
+	// File and Section of the chosen definition; Section is nil when the
+	// symbol is undefined, common or absolute.
+	File    *InputFile
+	Section *InputSection
+	Shndx   uint32 // the defining section's index in File, or a special SHN_*
+
+	// For functions: the function's record, once mergeSections made it.
+	Func *Function
+
+	// RefFile is the first file that referenced the symbol, for messages.
+	RefFile *InputFile
+
+	rank      int // rank of the chosen definition (see rank)
+	esymIndex int // index of the chosen definition in File's symbol table
+
+	Local bool
+	// For section symbols the linker makes: the output section.
+	outSec *OutputSection
+	// referencedLive: an undefined symbol that kept code still references.
+	referencedLive bool
+	deleted        bool   // a function removed by dead-code elimination
+	laidOut        bool   // Value is final
+	sharedEnd      uint64 // function-level shared objects: module-wide end offset
+	Live           bool   // kept in the output
+	outIndex       uint32
+	order          int // first-seen order, for determinism
+}
+
+func (sym *Symbol) Bind() uint8   { return sym.Info >> 4 }
+func (sym *Symbol) Type() uint8   { return sym.Info & 0xf }
+func (sym *Symbol) Defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
+func (sym *Symbol) IsEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 }
+func (sym *Symbol) IsFunc() bool  { return sym.Type() == cubin.STT_FUNC }
+
+// Function is one live device function (kernel or not) with the sections
+// that travel with it.
+type Function struct {
+	Sym      *Symbol
+	Text     *InputSection
+	Sections []*InputSection // .nv.info.f, .nv.constant0.f, .nv.constant2.f, .nv.shared.f, ...
+
+	Callees   []*Function
+	Regs      int
+	Barriers  int
+	FrameSize uint32
+	MinStack  uint32 // kernels: frame plus the deepest call chain
+	Recursive bool
+	Live      bool
+	// KeptBy is the caller through which dead-code elimination reached the
+	// function; nil for roots (kernels and address-taken functions).
+	KeptBy    *Function
+	AddrTaken bool
+	proto     string // prototype of an address-taken function
+	// IndirectProtos are the prototypes of its indirect call sites.
+	IndirectProtos []string
+	Externs        []*Symbol // undefined functions it calls
+
+	// Shared memory of a kernel, laid out by layoutShared: the static size
+	// (without sm_90's reserved KiB) and where dynamic shared memory starts.
+	sharedSize  uint64
+	dynOffset   uint64
+	usesDynamic bool
+	order       int
+}
+
+// OutputSection is one section of the output file.
+type OutputSection struct {
+	Name      string
+	Type      uint32
+	Flags     uint64
+	Addralign uint64
+	Entsize   uint64
+	Info      uint32 // final value, computed by the writer
+	Link      uint32
+	Size      uint64
+	Data      []byte // nil for sections without file contents
+	Members   []*InputSection
+	Index     int
+
+	// For sections tied to a function (.text.f, .nv.info.f, ...).
+	Func *Function
+	// Relocations to write, for relocation sections; Target is the patched section.
+	Target *OutputSection
+	Relocs []outReloc
+	Rela   bool
+
+	symIndex uint32 // index of the section symbol, 0 if none
+}
+
+// outReloc is a relocation kept for the driver, in output terms.
+type outReloc struct {
+	Offset uint64
+	Type   cubin.RelocType
+	Sym    *Symbol
+	Addend int64
+}

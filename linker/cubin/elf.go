@@ -1,0 +1,442 @@
+// Package cubin reads and describes CUDA device ELF files (cubins): ELF64,
+// little-endian, e_machine 190. Parsing is zero-copy: section contents are
+// windows into the file's bytes. Every size, offset, count and index read
+// from a file is checked before use, so a hostile input gives a *FormatError,
+// never a panic or an allocation larger than the input justifies.
+package cubin
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// ELF constants used by cubins.
+const (
+	EM_CUDA       = 190
+	ELFOSABI_CUDA = 0x33
+	ET_REL        = 1
+	ET_EXEC       = 2
+
+	SHN_UNDEF     = 0
+	SHN_LORESERVE = 0xff00
+	SHN_ABS       = 0xfff1
+	SHN_COMMON    = 0xfff2
+	SHN_XINDEX    = 0xffff
+
+	ehdrSize = 64
+	shdrSize = 64
+	symSize  = 24
+	relSize  = 16
+	relaSize = 24
+	PhdrSize = 56
+)
+
+// Standard section types.
+const (
+	SHT_NULL         = 0
+	SHT_PROGBITS     = 1
+	SHT_SYMTAB       = 2
+	SHT_STRTAB       = 3
+	SHT_RELA         = 4
+	SHT_NOBITS       = 8
+	SHT_REL          = 9
+	SHT_SYMTAB_SHNDX = 18
+)
+
+// CUDA section types (SHT_LOPROC range).
+const (
+	SHT_CUDA_INFO          = 0x70000000
+	SHT_CUDA_CALLGRAPH     = 0x70000001
+	SHT_CUDA_PROTOTYPE     = 0x70000002
+	SHT_CUDA_RESOLVED_RELA = 0x70000003
+	SHT_CUDA_METADATA      = 0x70000004
+	SHT_CUDA_CONSTANT      = 0x70000006
+	SHT_CUDA_GLOBAL        = 0x70000007
+	SHT_CUDA_GLOBAL_INIT   = 0x70000008
+	SHT_CUDA_LOCAL         = 0x70000009
+	SHT_CUDA_SHARED        = 0x7000000a
+	SHT_CUDA_RELOCINFO     = 0x7000000b
+	SHT_CUDA_CONSTANT_B0   = 0x70000064
+	SHT_CUDA_CONSTANT_B17  = 0x70000075
+)
+
+// Section flags.
+const (
+	SHF_WRITE     = 0x1
+	SHF_ALLOC     = 0x2
+	SHF_EXECINSTR = 0x4
+	SHF_INFO_LINK = 0x40
+	// Barrier count of a .text section lives in bits 20..27 of sh_flags.
+	shfBarrierShift = 20
+	shfBarrierMask  = 0xff << shfBarrierShift
+)
+
+// Symbol bindings, types and st_other bits.
+const (
+	STB_LOCAL  = 0
+	STB_GLOBAL = 1
+	STB_WEAK   = 2
+
+	STT_NOTYPE       = 0
+	STT_OBJECT       = 1
+	STT_FUNC         = 2
+	STT_SECTION      = 3
+	STT_FILE         = 4
+	STT_CUDA_TEXTURE = 10
+	STT_CUDA_SAMPLER = 11
+	STT_CUDA_SURFACE = 12
+	STT_CUDA_OBJECT  = 13
+
+	STO_CUDA_MANAGED    = 0x04
+	STO_CUDA_OBSCURE    = 0x08
+	STO_CUDA_ENTRY      = 0x10
+	STO_CUDA_GLOBAL     = 0x20
+	STO_CUDA_SHARED     = 0x40
+	STO_CUDA_LOCAL      = 0x60
+	STO_CUDA_CONSTANT   = 0x80
+	STO_CUDA_SPACE_MASK = 0xe0
+)
+
+// e_flags fields (ABI version 7).
+const (
+	EF_CUDA_SM_MASK         = 0xff
+	EF_CUDA_TEXMODE_UNIFIED = 0x100
+	EF_CUDA_64BIT_ADDRESS   = 0x400
+	EF_CUDA_VIRTUAL_SHIFT   = 16
+	EF_CUDA_VIRTUAL_MASK    = 0xff0000
+)
+
+// FormatError reports a malformed input: the file, the byte offset where the
+// problem was found, and what was wrong.
+type FormatError struct {
+	File string
+	Off  uint64
+	Msg  string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%s: malformed cubin at offset 0x%x: %s", e.File, e.Off, e.Msg)
+}
+
+// Header is the ELF header of a cubin.
+type Header struct {
+	OSABI      uint8
+	ABIVersion uint8
+	Type       uint16
+	Machine    uint16
+	Version    uint32
+	Entry      uint64
+	Flags      uint32
+}
+
+// SM returns the real SM number encoded in e_flags (80 for sm_80).
+func (h Header) SM() int { return int(h.Flags & EF_CUDA_SM_MASK) }
+
+// VirtualSM returns the virtual architecture (compute_XY) encoded in e_flags.
+func (h Header) VirtualSM() int {
+	return int(h.Flags&EF_CUDA_VIRTUAL_MASK) >> EF_CUDA_VIRTUAL_SHIFT
+}
+
+// Section is one section header with a zero-copy window on its contents.
+type Section struct {
+	Index     int
+	Name      string
+	Type      uint32
+	Flags     uint64
+	Addr      uint64
+	Offset    uint64
+	Size      uint64
+	Link      uint32
+	Info      uint32
+	Addralign uint64
+	Entsize   uint64
+	// Data is the section's bytes in the file; nil for sections without
+	// file contents (SHT_NOBITS and the CUDA memory spaces that behave so).
+	Data []byte
+}
+
+// Barriers returns the barrier count stored in a .text section's flags.
+func (s *Section) Barriers() int { return int(s.Flags&shfBarrierMask) >> shfBarrierShift }
+
+// HasFileData says whether sections of type t occupy bytes in the file.
+func HasFileData(t uint32) bool {
+	switch t {
+	case SHT_NULL, SHT_NOBITS, SHT_CUDA_GLOBAL, SHT_CUDA_SHARED, SHT_CUDA_LOCAL:
+		return false
+	}
+	return true
+}
+
+// Symbol is one .symtab entry, with SHN_XINDEX already resolved.
+type Symbol struct {
+	Name  string
+	Info  uint8
+	Other uint8
+	// Shndx is the section index; SHN_XINDEX is replaced by the value from
+	// .symtab_shndx. Special values (SHN_ABS, SHN_COMMON) are kept.
+	Shndx uint32
+	Value uint64
+	Size  uint64
+}
+
+func (s *Symbol) Bind() uint8 { return s.Info >> 4 }
+func (s *Symbol) Type() uint8 { return s.Info & 0xf }
+
+// IsEntry says whether the symbol is a kernel.
+func (s *Symbol) IsEntry() bool { return s.Other&STO_CUDA_ENTRY != 0 }
+
+// Reloc is one relocation, from a .rel or .rela section.
+type Reloc struct {
+	Offset uint64
+	Type   RelocType
+	Sym    uint32
+	Addend int64
+}
+
+// RelocSection is a .rel/.rela section decoded: the section it patches and
+// its entries.
+type RelocSection struct {
+	Section *Section
+	Target  int // section index the relocations apply to
+	Rela    bool
+	Relocs  []Reloc
+}
+
+// File is a parsed cubin.
+type File struct {
+	Name     string
+	Data     []byte
+	Header   Header
+	Sections []*Section
+	Symbols  []Symbol // index 0 is the null symbol
+	// FirstGlobal is .symtab's sh_info: the index of the first non-local symbol.
+	FirstGlobal int
+	Symtab      *Section
+	Relocs      []*RelocSection
+}
+
+var le = binary.LittleEndian
+
+// IsCubin says whether data starts like an ELF64 CUDA object.
+func IsCubin(data []byte) bool {
+	return len(data) >= 20 && string(data[:4]) == "\x7fELF" && data[4] == 2 &&
+		le.Uint16(data[18:]) == EM_CUDA
+}
+
+// Parse reads a cubin from data. name is used in errors only.
+func Parse(name string, data []byte) (*File, error) {
+	f := &File{Name: name, Data: data}
+	bad := func(off uint64, format string, args ...any) error {
+		return &FormatError{File: name, Off: off, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(data) < ehdrSize {
+		if len(data) == 0 {
+			return nil, bad(0, "empty file")
+		}
+		return nil, bad(0, "file is %d bytes, shorter than an ELF header", len(data))
+	}
+	if string(data[:4]) != "\x7fELF" {
+		return nil, bad(0, "not an ELF file")
+	}
+	if data[4] != 2 {
+		return nil, bad(4, "ELF class %d is not ELF64", data[4])
+	}
+	if data[5] != 1 {
+		return nil, bad(5, "ELF data encoding %d is not little-endian", data[5])
+	}
+	h := &f.Header
+	h.OSABI = data[7]
+	h.ABIVersion = data[8]
+	h.Type = le.Uint16(data[16:])
+	h.Machine = le.Uint16(data[18:])
+	h.Version = le.Uint32(data[20:])
+	h.Entry = le.Uint64(data[24:])
+	h.Flags = le.Uint32(data[48:])
+	if h.Machine != EM_CUDA {
+		return nil, bad(18, "e_machine %d is not EM_CUDA (190)", h.Machine)
+	}
+	shoff := le.Uint64(data[40:])
+	shentsize := le.Uint16(data[58:])
+	shnum := uint64(le.Uint16(data[60:]))
+	shstrndx := uint32(le.Uint16(data[62:]))
+	if shoff == 0 {
+		return nil, bad(40, "no section header table")
+	}
+	if shentsize != shdrSize {
+		return nil, bad(58, "e_shentsize %d, want %d", shentsize, shdrSize)
+	}
+	if shoff > uint64(len(data)) || uint64(len(data))-shoff < shdrSize {
+		return nil, bad(40, "section header table at 0x%x is outside the file", shoff)
+	}
+	// Extended numbering: section 0 holds the real count and string index.
+	if shnum == 0 {
+		shnum = le.Uint64(data[shoff+32:])
+	}
+	if shstrndx == SHN_XINDEX {
+		shstrndx = le.Uint32(data[shoff+44:])
+	}
+	if shnum == 0 || shnum > (uint64(len(data))-shoff)/shdrSize {
+		return nil, bad(60, "%d section headers do not fit in the file", shnum)
+	}
+	f.Sections = make([]*Section, shnum)
+	for i := range f.Sections {
+		off := shoff + uint64(i)*shdrSize
+		b := data[off : off+shdrSize]
+		s := &Section{
+			Index:     i,
+			Type:      le.Uint32(b[4:]),
+			Flags:     le.Uint64(b[8:]),
+			Addr:      le.Uint64(b[16:]),
+			Offset:    le.Uint64(b[24:]),
+			Size:      le.Uint64(b[32:]),
+			Link:      le.Uint32(b[40:]),
+			Info:      le.Uint32(b[44:]),
+			Addralign: le.Uint64(b[48:]),
+			Entsize:   le.Uint64(b[56:]),
+		}
+		if i > 0 && HasFileData(s.Type) {
+			if s.Offset > uint64(len(data)) || s.Size > uint64(len(data))-s.Offset {
+				return nil, bad(off+24, "section %d: contents [0x%x, +0x%x) are outside the file", i, s.Offset, s.Size)
+			}
+			s.Data = data[s.Offset : s.Offset+s.Size : s.Offset+s.Size]
+		}
+		f.Sections[i] = s
+	}
+	if shstrndx >= uint32(len(f.Sections)) {
+		return nil, bad(62, "e_shstrndx %d out of range", shstrndx)
+	}
+	shstr := f.Sections[shstrndx]
+	for i, s := range f.Sections {
+		nameOff := le.Uint32(data[shoff+uint64(i)*shdrSize:])
+		name, ok := cstring(shstr.Data, nameOff)
+		if !ok {
+			return nil, bad(shoff+uint64(i)*shdrSize, "section %d: name offset 0x%x outside .shstrtab", i, nameOff)
+		}
+		s.Name = name
+	}
+	if err := f.parseSymbols(bad); err != nil {
+		return nil, err
+	}
+	if err := f.parseRelocs(bad); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+type badFunc func(off uint64, format string, args ...any) error
+
+func (f *File) parseSymbols(bad badFunc) error {
+	var shndx *Section
+	for _, s := range f.Sections {
+		switch s.Type {
+		case SHT_SYMTAB:
+			if f.Symtab != nil {
+				return bad(s.Offset, "more than one symbol table")
+			}
+			f.Symtab = s
+		case SHT_SYMTAB_SHNDX:
+			shndx = s
+		}
+	}
+	if f.Symtab == nil {
+		return nil
+	}
+	st := f.Symtab
+	if st.Entsize != symSize {
+		return bad(st.Offset, ".symtab entry size %d, want %d", st.Entsize, symSize)
+	}
+	if st.Link >= uint32(len(f.Sections)) {
+		return bad(st.Offset, ".symtab links to section %d, out of range", st.Link)
+	}
+	strtab := f.Sections[st.Link].Data
+	n := len(st.Data) / symSize
+	if int(st.Info) > n {
+		return bad(st.Offset, ".symtab sh_info %d exceeds its %d symbols", st.Info, n)
+	}
+	f.FirstGlobal = int(st.Info)
+	if shndx != nil && uint64(len(shndx.Data)) < uint64(n)*4 {
+		return bad(shndx.Offset, ".symtab_shndx holds fewer than %d entries", n)
+	}
+	f.Symbols = make([]Symbol, n)
+	for i := range f.Symbols {
+		b := st.Data[i*symSize:]
+		name, ok := cstring(strtab, le.Uint32(b))
+		if !ok {
+			return bad(st.Offset+uint64(i*symSize), "symbol %d: name offset outside the string table", i)
+		}
+		sym := Symbol{
+			Name:  name,
+			Info:  b[4],
+			Other: b[5],
+			Shndx: uint32(le.Uint16(b[6:])),
+			Value: le.Uint64(b[8:]),
+			Size:  le.Uint64(b[16:]),
+		}
+		if sym.Shndx == SHN_XINDEX && shndx != nil {
+			sym.Shndx = le.Uint32(shndx.Data[i*4:])
+		}
+		if sym.Shndx != SHN_UNDEF && sym.Shndx < SHN_LORESERVE && sym.Shndx >= uint32(len(f.Sections)) ||
+			sym.Shndx >= SHN_LORESERVE && sym.Shndx != SHN_ABS && sym.Shndx != SHN_COMMON && shndx == nil && sym.Shndx != SHN_XINDEX {
+			if sym.Shndx >= uint32(len(f.Sections)) {
+				return bad(st.Offset+uint64(i*symSize)+6, "symbol %d (%s): section index %d out of range", i, name, sym.Shndx)
+			}
+		}
+		if shndx != nil && sym.Shndx >= uint32(len(f.Sections)) && sym.Shndx != SHN_ABS && sym.Shndx != SHN_COMMON {
+			return bad(st.Offset+uint64(i*symSize)+6, "symbol %d (%s): section index %d out of range", i, name, sym.Shndx)
+		}
+		f.Symbols[i] = sym
+	}
+	return nil
+}
+
+func (f *File) parseRelocs(bad badFunc) error {
+	for _, s := range f.Sections {
+		if s.Type != SHT_REL && s.Type != SHT_RELA {
+			continue
+		}
+		rela := s.Type == SHT_RELA
+		size := uint64(relSize)
+		if rela {
+			size = relaSize
+		}
+		if s.Entsize != size {
+			return bad(s.Offset, "%s: entry size %d, want %d", s.Name, s.Entsize, size)
+		}
+		if s.Info == 0 || s.Info >= uint32(len(f.Sections)) {
+			return bad(s.Offset, "%s: target section %d out of range", s.Name, s.Info)
+		}
+		target := f.Sections[s.Info]
+		n := uint64(len(s.Data)) / size
+		rs := &RelocSection{Section: s, Target: int(s.Info), Rela: rela, Relocs: make([]Reloc, n)}
+		for i := range rs.Relocs {
+			b := s.Data[uint64(i)*size:]
+			info := le.Uint64(b[8:])
+			r := Reloc{Offset: le.Uint64(b), Type: RelocType(uint32(info)), Sym: uint32(info >> 32)}
+			if rela {
+				r.Addend = int64(le.Uint64(b[16:]))
+			}
+			if r.Sym >= uint32(len(f.Symbols)) {
+				return bad(s.Offset+uint64(i)*size+8, "%s: relocation %d names symbol %d, out of range", s.Name, i, r.Sym)
+			}
+			if target.Size < 4 || r.Offset > target.Size-4 {
+				return bad(s.Offset+uint64(i)*size, "%s: relocation %d at offset 0x%x is outside %s", s.Name, i, r.Offset, target.Name)
+			}
+			rs.Relocs[i] = r
+		}
+		f.Relocs = append(f.Relocs, rs)
+	}
+	return nil
+}
+
+// cstring returns the NUL-terminated string at off in tab.
+func cstring(tab []byte, off uint32) (string, bool) {
+	if uint64(off) >= uint64(len(tab)) {
+		return "", off == 0
+	}
+	for i := int(off); i < len(tab); i++ {
+		if tab[i] == 0 {
+			return string(tab[off:i]), true
+		}
+	}
+	return "", false
+}

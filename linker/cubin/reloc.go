@@ -1,0 +1,170 @@
+package cubin
+
+// Who applies a relocation type: only the linker, only the driver at load
+// time, or either (the linker where it knows the value).
+const (
+	ByLinker = iota + 1
+	ByDriver
+	ByEither
+)
+
+// Field is a run of bits in the patched word: Pos is the first bit (counted
+// from bit 0 of the little-endian word at r_offset), Width the length.
+type Field struct{ Pos, Width uint }
+
+// RelocHow says how a relocation type patches: Shift is applied to the
+// value (value >> Shift) before it is split over Fields; Bank, if set, is
+// where CONST_FIELD types put the constant bank number; Part picks the
+// low (1) or high (2) 32 bits of a 64-bit value, or byte Part-3 for the
+// R_CUDA_8_* types.
+type RelocHow struct {
+	Who    int
+	Shift  uint
+	Fields []Field
+	Bank   Field
+	Part   int
+}
+
+func f(pos, width uint) []Field { return []Field{{pos, width}} }
+
+// relocHow is the table of relocation types cudalink resolves or passes on.
+// Bit positions were confirmed with nvdisasm 11.8 (see
+// shared/notes/cuda-formats.md §3).
+var relocHow = map[RelocType]RelocHow{
+	R_CUDA_32:               {Who: ByEither, Fields: f(0, 32)},
+	R_CUDA_64:               {Who: ByEither, Fields: f(0, 64)},
+	R_CUDA_ABS32_26:         {Who: ByEither, Fields: f(26, 32)},
+	R_CUDA_ABS32_LO_26:      {Who: ByEither, Fields: f(26, 32), Part: 1},
+	R_CUDA_ABS32_HI_26:      {Who: ByEither, Fields: f(26, 32), Part: 2},
+	R_CUDA_ABS32_23:         {Who: ByEither, Fields: f(23, 32)},
+	R_CUDA_ABS32_LO_23:      {Who: ByEither, Fields: f(23, 32), Part: 1},
+	R_CUDA_ABS32_HI_23:      {Who: ByEither, Fields: f(23, 32), Part: 2},
+	R_CUDA_ABS24_26:         {Who: ByLinker, Fields: f(26, 24)},
+	R_CUDA_ABS24_23:         {Who: ByLinker, Fields: f(23, 24)},
+	R_CUDA_ABS16_26:         {Who: ByLinker, Fields: f(26, 16)},
+	R_CUDA_ABS16_23:         {Who: ByLinker, Fields: f(23, 16)},
+	R_CUDA_CONST_FIELD19_23: {Who: ByLinker, Shift: 2, Fields: f(23, 14), Bank: Field{37, 5}},
+	R_CUDA_CONST_FIELD21_26: {Who: ByLinker, Fields: f(26, 16), Bank: Field{42, 5}},
+	R_CUDA_CONST_FIELD19_26: {Who: ByLinker, Shift: 2, Fields: f(26, 14), Bank: Field{40, 5}},
+	R_CUDA_CONST_FIELD21_23: {Who: ByLinker, Fields: f(23, 16), Bank: Field{39, 5}},
+	R_CUDA_ABS32_20:         {Who: ByEither, Fields: f(20, 32)},
+	R_CUDA_ABS32_LO_20:      {Who: ByEither, Fields: f(20, 32), Part: 1},
+	R_CUDA_ABS32_HI_20:      {Who: ByEither, Fields: f(20, 32), Part: 2},
+	R_CUDA_ABS24_20:         {Who: ByLinker, Fields: f(20, 24)},
+	R_CUDA_ABS16_20:         {Who: ByLinker, Fields: f(20, 16)},
+	R_CUDA_CONST_FIELD19_20: {Who: ByLinker, Shift: 2, Fields: f(20, 14), Bank: Field{34, 5}},
+	R_CUDA_CONST_FIELD21_20: {Who: ByLinker, Fields: f(20, 16), Bank: Field{36, 5}},
+	R_CUDA_ABS32_32:         {Who: ByEither, Fields: f(32, 32)},
+	R_CUDA_ABS32_LO_32:      {Who: ByEither, Fields: f(32, 32), Part: 1},
+	R_CUDA_ABS32_HI_32:      {Who: ByEither, Fields: f(32, 32), Part: 2},
+	R_CUDA_ABS47_34:         {Who: ByDriver, Shift: 2, Fields: f(34, 47)},
+	R_CUDA_ABS16_32:         {Who: ByLinker, Fields: f(32, 16)},
+	R_CUDA_ABS24_32:         {Who: ByLinker, Fields: f(32, 24)},
+	R_CUDA_CONST_FIELD19_40: {Who: ByLinker, Shift: 2, Fields: f(40, 14), Bank: Field{54, 5}},
+	R_CUDA_CONST_FIELD21_38: {Who: ByLinker, Fields: f(38, 16), Bank: Field{54, 5}},
+	R_CUDA_32_LO:            {Who: ByEither, Fields: f(0, 32), Part: 1},
+	R_CUDA_32_HI:            {Who: ByEither, Fields: f(0, 32), Part: 2},
+	R_CUDA_UNUSED_CLEAR32:   {Who: ByLinker, Fields: f(0, 32)},
+	R_CUDA_UNUSED_CLEAR64:   {Who: ByLinker, Fields: f(0, 64)},
+	R_CUDA_ABS24_40:         {Who: ByLinker, Fields: f(40, 24)},
+	R_CUDA_ABS55_16_34:      {Who: ByDriver, Shift: 2, Fields: []Field{{16, 8}, {34, 47}}},
+	R_CUDA_ABS20_44:         {Who: ByLinker, Fields: f(44, 20)},
+	R_CUDA_8_0:              {Who: ByEither, Fields: f(0, 8), Part: 3},
+	R_CUDA_8_8:              {Who: ByEither, Fields: f(0, 8), Part: 4},
+	R_CUDA_8_16:             {Who: ByEither, Fields: f(0, 8), Part: 5},
+	R_CUDA_8_24:             {Who: ByEither, Fields: f(0, 8), Part: 6},
+	R_CUDA_8_32:             {Who: ByEither, Fields: f(0, 8), Part: 7},
+	R_CUDA_8_40:             {Who: ByEither, Fields: f(0, 8), Part: 8},
+	R_CUDA_8_48:             {Who: ByEither, Fields: f(0, 8), Part: 9},
+	R_CUDA_8_56:             {Who: ByEither, Fields: f(0, 8), Part: 10},
+}
+
+// HowToRelocate returns how a relocation type patches. Types not in the
+// table are applied by the driver and passed through unchanged.
+func HowToRelocate(t RelocType) RelocHow {
+	if h, ok := relocHow[t]; ok {
+		return h
+	}
+	return RelocHow{Who: ByDriver}
+}
+
+// Span is the number of bytes a relocation's fields touch from r_offset.
+func (h RelocHow) Span() uint64 {
+	var end uint
+	for _, fl := range h.Fields {
+		end = max(end, fl.Pos+fl.Width)
+	}
+	if h.Bank.Width > 0 {
+		end = max(end, h.Bank.Pos+h.Bank.Width)
+	}
+	return uint64(end+7) / 8
+}
+
+// Extract reads the value the fields hold (the implicit addend of a REL
+// relocation), undoing Shift.
+func (h RelocHow) Extract(b []byte) uint64 {
+	var v uint64
+	var at uint
+	for _, fl := range h.Fields {
+		v |= getBits(b, fl.Pos, fl.Width) << at
+		at += fl.Width
+	}
+	return v << h.Shift
+}
+
+// Insert writes value into the fields (after Shift), and bank into the bank
+// field if the type has one. Bits of value beyond the fields are dropped.
+func (h RelocHow) Insert(b []byte, value uint64, bank uint64) {
+	value >>= h.Shift
+	for _, fl := range h.Fields {
+		setBits(b, fl.Pos, fl.Width, value)
+		value >>= fl.Width
+	}
+	if h.Bank.Width > 0 {
+		setBits(b, h.Bank.Pos, h.Bank.Width, bank)
+	}
+}
+
+// Select applies Part to a 64-bit value: the low or high half, or one byte.
+func (h RelocHow) Select(v uint64) uint64 {
+	switch {
+	case h.Part == 1:
+		return v & 0xffffffff
+	case h.Part == 2:
+		return v >> 32
+	case h.Part >= 3:
+		return (v >> (8 * uint(h.Part-3))) & 0xff
+	}
+	return v
+}
+
+// Fits says whether value, after Shift, fits the fields' total width.
+func (h RelocHow) Fits(value uint64) bool {
+	var width uint
+	for _, fl := range h.Fields {
+		width += fl.Width
+	}
+	return width >= 64 || value>>h.Shift < 1<<width
+}
+
+func getBits(b []byte, pos, width uint) uint64 {
+	var v uint64
+	for i := uint(0); i < width; i++ {
+		bit := pos + i
+		if b[bit/8]>>(bit%8)&1 != 0 {
+			v |= 1 << i
+		}
+	}
+	return v
+}
+
+func setBits(b []byte, pos, width uint, v uint64) {
+	for i := uint(0); i < width; i++ {
+		bit := pos + i
+		if i < 64 && v>>i&1 != 0 {
+			b[bit/8] |= 1 << (bit % 8)
+		} else {
+			b[bit/8] &^= 1 << (bit % 8)
+		}
+	}
+}

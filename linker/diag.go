@@ -1,0 +1,102 @@
+package linker
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/ianlancetaylor/demangle"
+)
+
+// LinkError is one error of a link, naming where it was found. File,
+// Section and Symbol are empty where they do not apply.
+type LinkError struct {
+	File    string
+	Section string
+	Symbol  string
+	Msg     string
+	// Refs are further places involved ("referenced by", "first defined in").
+	Refs []string
+}
+
+func (e *LinkError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Msg)
+	if e.Symbol != "" {
+		b.WriteString(": ")
+		b.WriteString(displayName(e.Symbol))
+	}
+	where := e.File
+	if where != "" && e.Section != "" {
+		where += ":(" + e.Section + ")"
+	}
+	if where != "" {
+		b.WriteString("\n>>> in " + where)
+	}
+	for _, r := range e.Refs {
+		b.WriteString("\n>>> " + r)
+	}
+	return b.String()
+}
+
+// displayName shows a symbol demangled, with the mangled name beside it.
+func displayName(name string) string {
+	if d, err := demangle.ToString(name, demangle.NoClones); err == nil && d != name {
+		return d + " (" + name + ")"
+	}
+	return name
+}
+
+// diagnostics accumulates the errors and warnings of a link. Passes add to
+// it and the driver stops at checkpoints, so one run reports every problem
+// of a kind rather than only the first.
+type diagnostics struct {
+	mu     sync.Mutex
+	w      io.Writer
+	noWarn bool
+	werror bool
+	errors int
+}
+
+func (d *diagnostics) print(kind, msg string) {
+	if d.w != nil {
+		fmt.Fprintf(d.w, "cudalink: %s: %s\n", kind, msg)
+	}
+}
+
+// errorf reports an error.
+func (ctx *Context) errorf(format string, args ...any) {
+	ctx.report(fmt.Errorf(format, args...))
+}
+
+// report records an error value.
+func (ctx *Context) report(err error) {
+	d := &ctx.diag
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.errors++
+	d.print("error", err.Error())
+}
+
+// warnf reports a warning, or an error under -Werror.
+func (ctx *Context) warnf(format string, args ...any) {
+	d := &ctx.diag
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.werror {
+		d.errors++
+		d.print("error", fmt.Sprintf(format, args...))
+		return
+	}
+	if !d.noWarn {
+		d.print("warning", fmt.Sprintf(format, args...))
+	}
+}
+
+// failed says whether an error was reported.
+func (ctx *Context) failed() bool {
+	ctx.diag.mu.Lock()
+	defer ctx.diag.mu.Unlock()
+	return ctx.diag.errors > 0
+}

@@ -1,0 +1,138 @@
+package linker
+
+import (
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// buildFunctions makes one Function per chosen function definition, gathers
+// the sections that travel with it (.nv.info.f, .nv.constant0.f, ...) and
+// turns every file's call graph records into edges between Functions.
+// A weak definition that lost resolution contributes nothing.
+func buildFunctions(ctx *Context) {
+	var all []*Function
+	for _, file := range ctx.Files {
+		byText := map[int]*Function{}
+		for i, isec := range file.Sections {
+			s := isec.Sec
+			if s.Type != cubin.SHT_PROGBITS || !strings.HasPrefix(s.Name, ".text.") {
+				continue
+			}
+			symIdx := s.Info & 0xffffff
+			if symIdx == 0 || int(symIdx) >= len(file.Syms) {
+				ctx.report(&LinkError{File: file.Name, Section: s.Name, Msg: "code section names no function symbol in sh_info"})
+				continue
+			}
+			sym := file.Syms[symIdx]
+			if sym.File != file || sym.Section != isec {
+				continue // a weak copy that lost, or a stray section
+			}
+			fn := &Function{Sym: sym, Text: isec, Regs: int(s.Info >> 24), Barriers: s.Barriers(), order: len(all)}
+			isec.Func = fn
+			sym.Func = fn
+			byText[i] = fn
+			all = append(all, fn)
+		}
+		for _, isec := range file.Sections {
+			s := isec.Sec
+			if s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA || isec.Func != nil || s.Info == 0 {
+				continue
+			}
+			if fn := byText[int(s.Info)]; fn != nil && strings.HasPrefix(s.Name, ".nv.") {
+				isec.Func = fn
+				fn.Sections = append(fn.Sections, isec)
+			}
+		}
+		for _, r := range file.info {
+			if !r.symWord() {
+				continue
+			}
+			fn := file.Syms[r.sym()].funcIn(file)
+			if fn == nil {
+				continue
+			}
+			switch r.Attr {
+			case cubin.EIATTR_REGCOUNT:
+				fn.Regs = int(r.value())
+			case cubin.EIATTR_FRAME_SIZE:
+				fn.FrameSize = r.value()
+			}
+		}
+	}
+	ctx.Funcs = all
+	linkCallGraph(ctx)
+}
+
+// funcIn returns the symbol's Function if its chosen definition is in file.
+func (sym *Symbol) funcIn(file *InputFile) *Function {
+	if sym == nil || sym.Func == nil || sym.File != file {
+		return nil
+	}
+	return sym.Func
+}
+
+// linkCallGraph turns .nv.callgraph records into edges. Indirect call
+// sites get an edge to every address-taken function with the same
+// prototype, as nvlink materialises them.
+func linkCallGraph(ctx *Context) {
+	byProto := map[string][]*Function{}
+	var protoOrder []string
+	for _, file := range ctx.Files {
+		for _, at := range file.addrTaken {
+			fn := file.Syms[at[0]].Func
+			if fn == nil {
+				continue
+			}
+			fn.AddrTaken = true
+			p := file.protoStrings[at[1]]
+			fn.proto = p
+			if _, ok := byProto[p]; !ok {
+				protoOrder = append(protoOrder, p)
+			}
+			byProto[p] = appendOnce(byProto[p], fn)
+		}
+	}
+	for _, file := range ctx.Files {
+		for _, c := range file.calls {
+			caller := file.Syms[c[0]].funcIn(file)
+			if caller == nil {
+				continue
+			}
+			callee := file.Syms[c[1]]
+			if callee.Func != nil {
+				caller.Callees = appendOnce(caller.Callees, callee.Func)
+			} else if !callee.Defined() {
+				caller.Externs = appendSymOnce(caller.Externs, callee)
+			}
+		}
+		for _, site := range file.indirect {
+			caller := file.Syms[site[0]].funcIn(file)
+			if caller == nil {
+				continue
+			}
+			caller.IndirectProtos = append(caller.IndirectProtos, file.protoStrings[site[1]])
+			for _, fn := range byProto[file.protoStrings[site[1]]] {
+				caller.Callees = appendOnce(caller.Callees, fn)
+			}
+		}
+	}
+}
+
+func appendOnce(list []*Function, fn *Function) []*Function {
+	for _, f := range list {
+		if f == fn {
+			return list
+		}
+	}
+	return append(list, fn)
+}
+
+func appendSymOnce(list []*Symbol, sym *Symbol) []*Symbol {
+	for _, s := range list {
+		if s == sym {
+			return list
+		}
+	}
+	return append(list, sym)
+}

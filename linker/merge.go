@@ -1,0 +1,194 @@
+package linker
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// mergeSections maps every input section that survives to an output
+// section. Sections tied to a function (.text.f, .nv.info.f,
+// .nv.constant0.f, .nv.shared.f, ...) become sections of their own; the
+// module-wide memory spaces (.nv.global, .nv.global.init, .nv.constantN) and
+// .debug_frame are merged by name in command-line order. Shared memory of
+// non-kernel functions (.nv_debug.shared) is folded into the kernels by
+// layoutShared.
+func mergeSections(ctx *Context) {
+	for _, file := range ctx.Files {
+		for _, isec := range file.Sections {
+			if fn := isec.Func; fn != nil && fn.Live && isec == fn.Text {
+				ctx.addFunctionSections(fn)
+			}
+		}
+		for _, isec := range file.Sections {
+			if isec.Func != nil {
+				continue
+			}
+			s := isec.Sec
+			switch classify(s) {
+			case classMerged:
+				osec := ctx.outSection(s.Name, outputType(s.Type), s.Flags)
+				osec.Members = append(osec.Members, isec)
+				isec.Out = osec
+			}
+		}
+	}
+	for _, file := range ctx.Files {
+		for _, rs := range file.ELF.Relocs {
+			target := file.Sections[rs.Target]
+			if target.Out == nil {
+				continue
+			}
+			// The output relocation section is created in input order, even
+			// if all its entries are resolved later; the writer drops empty ones.
+			ctx.relSection(rs.Section.Name, target.Out, rs.Rela)
+		}
+	}
+	for _, sym := range ctx.Symbols {
+		if sym.Section != nil && sym.Section.Out == nil && sym.Func == nil && classify(sym.Section.Sec) == classFunction {
+			sym.deleted = true
+		}
+	}
+}
+
+// Section classes.
+const (
+	classSkip     = iota // rebuilt by the linker (.symtab, .nv.info, ...) or dropped
+	classFunction        // travels with a function
+	classMerged          // merged by name across inputs
+	classShared          // .nv_debug.shared: folded into kernels
+)
+
+// classify says what becomes of an input section not tied to a function.
+func classify(s *cubin.Section) int {
+	switch s.Type {
+	case cubin.SHT_NULL, cubin.SHT_SYMTAB, cubin.SHT_STRTAB, cubin.SHT_REL, cubin.SHT_RELA,
+		cubin.SHT_SYMTAB_SHNDX, cubin.SHT_CUDA_INFO, cubin.SHT_CUDA_CALLGRAPH,
+		cubin.SHT_CUDA_PROTOTYPE, cubin.SHT_CUDA_RELOCINFO, cubin.SHT_CUDA_RESOLVED_RELA:
+		return classSkip
+	}
+	switch {
+	case s.Name == ".nv_debug.shared":
+		return classShared
+	case strings.HasPrefix(s.Name, ".text."), strings.HasPrefix(s.Name, ".nv.shared."),
+		strings.HasPrefix(s.Name, ".nv.local."), isConstant(s.Type) && s.Info != 0:
+		return classFunction
+	}
+	return classMerged
+}
+
+func isConstant(t uint32) bool {
+	return t >= cubin.SHT_CUDA_CONSTANT_B0 && t <= cubin.SHT_CUDA_CONSTANT_B17 || t == cubin.SHT_CUDA_CONSTANT
+}
+
+// outputType is the section type nvlink writes for an input type: the CUDA
+// memory-space types of allocated data become PROGBITS or NOBITS.
+func outputType(t uint32) uint32 {
+	switch {
+	case isConstant(t), t == cubin.SHT_CUDA_GLOBAL_INIT:
+		return cubin.SHT_PROGBITS
+	case t == cubin.SHT_CUDA_GLOBAL, t == cubin.SHT_CUDA_SHARED, t == cubin.SHT_CUDA_LOCAL:
+		return cubin.SHT_NOBITS
+	}
+	return t
+}
+
+// addFunctionSections creates the output sections of one live function.
+func (ctx *Context) addFunctionSections(fn *Function) {
+	text := fn.Text
+	osec := ctx.outSection(text.Sec.Name, cubin.SHT_PROGBITS, text.Sec.Flags)
+	osec.Func = fn
+	osec.Members = []*InputSection{text}
+	text.Out = osec
+	for _, isec := range fn.Sections {
+		s := isec.Sec
+		var osec *OutputSection
+		if s.Type == cubin.SHT_CUDA_INFO {
+			osec = ctx.outSection(s.Name, s.Type, s.Flags)
+		} else {
+			osec = ctx.outSection(s.Name, outputType(s.Type), s.Flags)
+		}
+		osec.Func = fn
+		osec.Members = append(osec.Members, isec)
+		isec.Out = osec
+	}
+}
+
+// outSection returns the output section called name, creating it (in
+// creation order) on first use.
+func (ctx *Context) outSection(name string, typ uint32, flags uint64) *OutputSection {
+	if osec, ok := ctx.outByName[name]; ok {
+		return osec
+	}
+	osec := &OutputSection{Name: name, Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: len(ctx.OutSections)}
+	ctx.outByName[name] = osec
+	ctx.OutSections = append(ctx.OutSections, osec)
+	return osec
+}
+
+// relSection returns the output relocation section for target.
+func (ctx *Context) relSection(name string, target *OutputSection, rela bool) *OutputSection {
+	typ := uint32(cubin.SHT_REL)
+	if rela {
+		typ = cubin.SHT_RELA
+	}
+	osec := ctx.outSection(name, typ, 0)
+	osec.Target, osec.Rela = target, rela
+	return osec
+}
+
+// Output section groups, in nvlink's file order.
+const (
+	groupHeader   = iota // .shstrtab, .strtab, .symtab, .symtab_shndx
+	groupDebug           // .debug_frame and other non-allocated data
+	groupInfo            // .nv.info
+	groupFuncInfo        // .nv.info.<f>
+	groupCallgraph
+	groupPrototype
+	groupRelAction
+	groupReloc
+	groupConstant
+	groupText
+	groupData   // .nv.global.init and other allocated data with contents
+	groupNoBits // .nv.shared.<k>, .nv.global, ...
+)
+
+func (osec *OutputSection) group() int {
+	switch {
+	case osec.Name == ".shstrtab" || osec.Name == ".strtab" || osec.Type == cubin.SHT_SYMTAB || osec.Type == cubin.SHT_SYMTAB_SHNDX:
+		return groupHeader
+	case osec.Type == cubin.SHT_CUDA_INFO && osec.Func == nil:
+		return groupInfo
+	case osec.Type == cubin.SHT_CUDA_INFO:
+		return groupFuncInfo
+	case osec.Type == cubin.SHT_CUDA_CALLGRAPH:
+		return groupCallgraph
+	case osec.Type == cubin.SHT_CUDA_PROTOTYPE:
+		return groupPrototype
+	case osec.Type == cubin.SHT_CUDA_RELOCINFO:
+		return groupRelAction
+	case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA:
+		return groupReloc
+	case osec.Flags&cubin.SHF_ALLOC == 0:
+		return groupDebug
+	case strings.HasPrefix(osec.Name, ".nv.constant"):
+		return groupConstant
+	case osec.Flags&cubin.SHF_EXECINSTR != 0:
+		return groupText
+	case osec.Type == cubin.SHT_NOBITS:
+		return groupNoBits
+	}
+	return groupData
+}
+
+// sortOutputSections puts the output sections in nvlink's order: by group,
+// then by creation order, and numbers them.
+func sortOutputSections(ctx *Context) {
+	sort.SliceStable(ctx.OutSections, func(i, j int) bool {
+		return ctx.OutSections[i].group() < ctx.OutSections[j].group()
+	})
+	for i, osec := range ctx.OutSections {
+		osec.Index = i + 1 // 0 is the null section
+	}
+}

@@ -1,0 +1,200 @@
+package linker
+
+import (
+	"encoding/hex"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// buildNVInfo rebuilds the metadata sections in output terms: the global
+// .nv.info (per function FRAME_SIZE and REGCOUNT, per kernel
+// MIN_STACK_SIZE), each function's .nv.info.f with symbols remapped and
+// EXTERNS pruned to what is still undefined, the merged .nv.callgraph with
+// indirect edges materialised, .nv.prototype and .nv.rel.action.
+func buildNVInfo(ctx *Context) {
+	buildSymbolTable(ctx)
+
+	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
+	global.Addralign = 4
+	var w infoWriter
+	// nvlink lists functions last-created first.
+	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
+		fn := ctx.Funcs[i]
+		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
+		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(fn.Regs))
+	}
+	for _, fn := range ctx.Funcs {
+		if fn.Sym.IsEntry() {
+			w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, fn.MinStack)
+		}
+	}
+	global.Data, global.Size = w.buf, uint64(len(w.buf))
+
+	for _, fn := range ctx.Funcs {
+		for _, isec := range fn.Sections {
+			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Out != nil {
+				ctx.rebuildFunctionInfo(fn, isec)
+			}
+		}
+	}
+	ctx.buildCallgraph()
+	ctx.buildPrototypes()
+	ra := ctx.outByName[".nv.rel.action"]
+	ra.Data, ra.Size, ra.Addralign, ra.Entsize = relActionTable, uint64(len(relActionTable)), 8, 8
+}
+
+// infoWriter appends .nv.info records.
+type infoWriter struct{ buf []byte }
+
+func (w *infoWriter) record(r infoRecord) {
+	w.buf = append(w.buf, r.Fmt, byte(r.Attr))
+	if r.Fmt == eifmtSVal {
+		w.buf = le.AppendUint16(w.buf, uint16(len(r.Payload)))
+	}
+	w.buf = append(w.buf, r.Payload...)
+	for len(w.buf)%4 != 0 {
+		w.buf = append(w.buf, 0)
+	}
+}
+
+func (w *infoWriter) symRecord(attr cubin.Attr, sym, value uint32) {
+	p := le.AppendUint32(nil, sym)
+	w.record(infoRecord{Fmt: eifmtSVal, Attr: attr, Payload: le.AppendUint32(p, value)})
+}
+
+// outSymIndex returns the output symbol index for a file's symbol; section
+// symbols map to their output section's symbol. 0 if it was dropped.
+func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
+	if sym == nil {
+		return 0
+	}
+	if sym.Type() == cubin.STT_SECTION && sym.Local {
+		if sym.Section != nil && sym.Section.Out != nil {
+			return sym.Section.Out.symIndex
+		}
+		return 0
+	}
+	return sym.outIndex
+}
+
+// rebuildFunctionInfo writes .nv.info.f: the input records in reverse
+// order (as nvlink writes them) with symbol indices remapped.
+func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
+	recs, err := parseInfo(isec.File, isec.Sec)
+	if err != nil {
+		ctx.report(err)
+		return
+	}
+	var w infoWriter
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		switch {
+		case r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal:
+			var p []byte
+			for off := 0; off+4 <= len(r.Payload); off += 4 {
+				idx := le.Uint32(r.Payload[off:])
+				if int(idx) >= len(isec.File.Syms) {
+					continue
+				}
+				sym := isec.File.Syms[idx]
+				if sym != nil && !sym.Defined() && sym.outIndex != 0 {
+					p = le.AppendUint32(p, sym.outIndex)
+				}
+			}
+			if len(p) == 0 {
+				continue
+			}
+			r.Payload = p
+		case r.symWord():
+			out := ctx.outSymIndex(isec.File.Syms[r.sym()])
+			if out == 0 {
+				continue
+			}
+			p := append([]byte(nil), r.Payload...)
+			le.PutUint32(p, out)
+			r.Payload = p
+		}
+		w.record(r)
+	}
+	osec := isec.Out
+	osec.Data, osec.Size, osec.Addralign = w.buf, uint64(len(w.buf)), 4
+}
+
+// buildCallgraph writes the merged call graph: every edge between live
+// functions (and to undefined externs), then address-taken functions, then
+// indirect call sites.
+func (ctx *Context) buildCallgraph() {
+	var b []byte
+	pair := func(a, c uint32) { b = le.AppendUint32(le.AppendUint32(b, a), c) }
+	pair(0, cgCalls)
+	for _, fn := range ctx.Funcs {
+		for _, c := range fn.Callees {
+			pair(fn.Sym.outIndex, c.Sym.outIndex)
+		}
+		for _, ext := range fn.Externs {
+			if ext.outIndex != 0 {
+				pair(fn.Sym.outIndex, ext.outIndex)
+			}
+		}
+	}
+	pair(0, cgAddrTaken)
+	for _, fn := range ctx.Funcs {
+		if fn.AddrTaken {
+			pair(fn.Sym.outIndex, ctx.strtab.add(fn.proto))
+		}
+	}
+	pair(0, cgIndirect)
+	for _, fn := range ctx.Funcs {
+		for _, p := range fn.IndirectProtos {
+			pair(fn.Sym.outIndex, ctx.strtab.add(p))
+		}
+	}
+	osec := ctx.outByName[".nv.callgraph"]
+	osec.Data, osec.Size, osec.Addralign, osec.Entsize = b, uint64(len(b)), 4, 8
+}
+
+// buildPrototypes writes .nv.prototype: the signature of every output
+// non-kernel function and called extern, first-seen order.
+func (ctx *Context) buildPrototypes() {
+	var b []byte
+	seen := map[*Symbol]bool{}
+	for _, file := range ctx.Files {
+		for _, proto := range file.protoList {
+			sym := file.Syms[proto.sym]
+			if seen[sym] || sym.outIndex == 0 || sym.IsEntry() {
+				continue
+			}
+			if sym.Defined() && sym.File != file {
+				continue
+			}
+			seen[sym] = true
+			b = le.AppendUint32(b, sym.outIndex)
+			b = le.AppendUint32(b, ctx.strtab.add(proto.sig))
+		}
+	}
+	osec := ctx.outByName[".nv.prototype"]
+	osec.Data, osec.Size, osec.Addralign, osec.Entsize = b, uint64(len(b)), 4, 8
+}
+
+type prototype struct {
+	sym uint32
+	sig string
+}
+
+// relActionTable is the .nv.rel.action section nvlink 11.8 writes for every
+// architecture: base type R_CUDA_ABS55_16_34, then one 8-byte record per
+// type from 75 to 101 saying how the driver applies it.
+var relActionTable = mustHex("4b000000000000000002020810" +
+	"0a2f22000000080000000000000808000000000000100800000000000018080000000000002008000000000000" +
+	"2808000000000000300800000000000038080000000001000008000000000100080800000000010010080000000001" +
+	"0018080000000001002008000000000100280800000000010030080000000001003808000000000200000800000000" +
+	"0200080800000000020010080000000002001808000000000200200800000000020028080000000002003008000000" +
+	"000200380800000000000000142c0000000300000c00000000")
+
+func mustHex(s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,198 @@
+package linker
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+var le = binary.LittleEndian
+
+// .nv.info record formats.
+const (
+	eifmtNVal = 1 // no value
+	eifmtBVal = 2 // one byte
+	eifmtHVal = 3 // two bytes
+	eifmtSVal = 4 // u16 size, then that many bytes
+)
+
+// infoRecord is one .nv.info record: format, attribute and payload (for
+// EIFMT_BVAL/HVAL the two value bytes).
+type infoRecord struct {
+	Fmt     uint8
+	Attr    cubin.Attr
+	Payload []byte
+}
+
+// symWord says whether the record's first payload word is a symbol index.
+func (r infoRecord) symWord() bool {
+	if r.Fmt != eifmtSVal || len(r.Payload) < 4 {
+		return false
+	}
+	switch r.Attr {
+	case cubin.EIATTR_IMAGE_SLOT, cubin.EIATTR_IMAGE_OFFSET, cubin.EIATTR_IMAGE_SIZE,
+		cubin.EIATTR_TEXTURE_NORMALIZED, cubin.EIATTR_SAMPLER_INIT, cubin.EIATTR_PARAM_CBANK,
+		cubin.EIATTR_FRAME_SIZE, cubin.EIATTR_MIN_STACK_SIZE, cubin.EIATTR_SAMPLER_FORCE_UNNORMALIZED,
+		cubin.EIATTR_BINDLESS_IMAGE_OFFSETS, cubin.EIATTR_MAX_STACK_SIZE, cubin.EIATTR_REGCOUNT,
+		cubin.EIATTR_LOAD_CACHE_REQUEST, cubin.EIATTR_SAM_REGION_STACK_SIZE:
+		return true
+	}
+	return false
+}
+
+// sym returns the symbol index of a record for which symWord is true.
+func (r infoRecord) sym() uint32 { return le.Uint32(r.Payload) }
+
+// value returns the u32 after the symbol index (FRAME_SIZE, REGCOUNT, ...).
+func (r infoRecord) value() uint32 {
+	if len(r.Payload) < 8 {
+		return 0
+	}
+	return le.Uint32(r.Payload[4:])
+}
+
+// parseInfo decodes the records of a .nv.info section.
+func parseInfo(file *InputFile, sec *cubin.Section) ([]infoRecord, error) {
+	data := sec.Data
+	var recs []infoRecord
+	for off := 0; off < len(data); {
+		if len(data)-off < 4 {
+			return nil, infoError(file, sec, off, "record header truncated")
+		}
+		r := infoRecord{Fmt: data[off], Attr: cubin.Attr(data[off+1])}
+		switch r.Fmt {
+		case eifmtNVal, eifmtBVal, eifmtHVal:
+			r.Payload = data[off+2 : off+4]
+			off += 4
+		case eifmtSVal:
+			n := int(le.Uint16(data[off+2:]))
+			if n > len(data)-off-4 {
+				return nil, infoError(file, sec, off, fmt.Sprintf("%v record of %d bytes runs past the section", r.Attr, n))
+			}
+			r.Payload = data[off+4 : off+4+n]
+			off += 4 + n
+			if off%4 != 0 && off < len(data) {
+				off += 4 - off%4 // records are 4-byte aligned
+			}
+		default:
+			return nil, infoError(file, sec, off, fmt.Sprintf("unknown record format %d", r.Fmt))
+		}
+		if r.symWord() && r.sym() >= uint32(len(file.ELF.Symbols)) {
+			return nil, infoError(file, sec, off, fmt.Sprintf("%v names symbol %d, out of range", r.Attr, r.sym()))
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+func infoError(file *InputFile, sec *cubin.Section, off int, msg string) error {
+	return &cubin.FormatError{File: file.Name, Off: sec.Offset + uint64(off), Msg: sec.Name + ": " + msg}
+}
+
+// decodeGlobalInfo reads the module-wide .nv.info of a file.
+func decodeGlobalInfo(file *InputFile) error {
+	for _, s := range file.ELF.Sections {
+		if s.Type == cubin.SHT_CUDA_INFO && s.Name == ".nv.info" {
+			recs, err := parseInfo(file, s)
+			if err != nil {
+				return err
+			}
+			file.info = append(file.info, recs...)
+		}
+	}
+	return nil
+}
+
+// Call graph markers in .nv.callgraph.
+const (
+	cgCalls     = 0xffffffff // -1: (caller, callee) edges follow
+	cgAddrTaken = 0xfffffffe // -2: (function, prototype) address-taken functions
+	cgIndirect  = 0xfffffffd // -3: (caller, prototype) indirect call sites
+	cgUnknown4  = 0xfffffffc // -4: never produced by 11.8
+)
+
+// decodeCallgraph reads .nv.callgraph and .nv.prototype of a file.
+func decodeCallgraph(file *InputFile) error {
+	ef := file.ELF
+	nsyms := uint32(len(ef.Symbols))
+	var strtab []byte
+	if ef.Symtab != nil {
+		strtab = ef.Sections[ef.Symtab.Link].Data
+	}
+	proto := func(s *cubin.Section, off int, p uint32) error {
+		if p == 0 {
+			return nil
+		}
+		str, ok := cstr(strtab, p)
+		if !ok {
+			return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: prototype string offset 0x%x out of range", s.Name, p)}
+		}
+		if file.protoStrings == nil {
+			file.protoStrings = map[uint32]string{}
+		}
+		file.protoStrings[p] = str
+		return nil
+	}
+	for _, s := range ef.Sections {
+		switch s.Type {
+		case cubin.SHT_CUDA_CALLGRAPH:
+			var group uint32
+			for off := 0; off+8 <= len(s.Data); off += 8 {
+				a, b := le.Uint32(s.Data[off:]), le.Uint32(s.Data[off+4:])
+				if a == 0 && b >= cgUnknown4 {
+					group = b
+					continue
+				}
+				bad := func(what string, v uint32) error {
+					return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: %s symbol %d out of range", s.Name, what, v)}
+				}
+				if a >= nsyms {
+					return bad("caller", a)
+				}
+				switch group {
+				case cgCalls:
+					if b >= nsyms {
+						return bad("callee", b)
+					}
+					file.calls = append(file.calls, [2]uint32{a, b})
+				case cgAddrTaken:
+					if err := proto(s, off, b); err != nil {
+						return err
+					}
+					file.addrTaken = append(file.addrTaken, [2]uint32{a, b})
+				case cgIndirect:
+					if err := proto(s, off, b); err != nil {
+						return err
+					}
+					file.indirect = append(file.indirect, [2]uint32{a, b})
+				}
+			}
+		case cubin.SHT_CUDA_PROTOTYPE:
+			for off := 0; off+8 <= len(s.Data); off += 8 {
+				a, p := le.Uint32(s.Data[off:]), le.Uint32(s.Data[off+4:])
+				if a >= nsyms {
+					return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: symbol %d out of range", s.Name, a)}
+				}
+				if err := proto(s, off, p); err != nil {
+					return err
+				}
+				file.protoList = append(file.protoList, prototype{a, file.protoStrings[p]})
+			}
+		}
+	}
+	return nil
+}
+
+// cstr returns the NUL-terminated string at off in tab.
+func cstr(tab []byte, off uint32) (string, bool) {
+	if uint64(off) >= uint64(len(tab)) {
+		return "", false
+	}
+	for i := int(off); i < len(tab); i++ {
+		if tab[i] == 0 {
+			return string(tab[off:i]), true
+		}
+	}
+	return "", false
+}

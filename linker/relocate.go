@@ -1,0 +1,176 @@
+package linker
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// applyRelocations patches what the linker resolves and keeps the rest for
+// the driver. In the ELF ABIs' terms, S is the symbol's value, A the addend
+// (for .rel the field's current contents), P the place.
+//
+// The linker resolves every linker-only type (shared and constant-bank
+// offsets, CONST_FIELD (offset, bank) pairs, UNUSED_CLEAR) and the
+// either-side types whose symbol lives in shared memory or in a
+// non-allocated section such as .debug_frame. Everything else (addresses
+// of code and global memory, calls, function descriptors) stays a
+// relocation against the output symbol; its bytes are left as they are.
+// Relocations against functions removed by dead-code elimination are
+// dropped, and UNUSED_CLEAR fields against them are zeroed.
+func applyRelocations(ctx *Context) {
+	for _, osec := range ctx.OutSections {
+		for _, isec := range osec.Members {
+			for i, r := range isec.Relocs {
+				ctx.relocate(osec, isec, r, isec.Rela[i])
+			}
+		}
+	}
+}
+
+func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Reloc, rela bool) {
+	how := cubin.HowToRelocate(r.Type)
+	var sym *Symbol
+	if r.Sym != 0 {
+		sym = isec.File.Syms[r.Sym]
+	}
+	bad := func(msg string) {
+		e := &LinkError{File: isec.File.Name, Section: isec.Name(), Msg: fmt.Sprintf("%v at offset 0x%x: %s", r.Type, r.Offset, msg)}
+		if sym != nil {
+			e.Symbol = sym.Name
+		}
+		ctx.report(e)
+	}
+	p := isec.OutOff + r.Offset
+	span := how.Span()
+	if osec.Data == nil || p+span > uint64(len(osec.Data)) {
+		if osec.Data == nil {
+			bad("relocation in a section without contents")
+		} else {
+			bad("relocation runs past the end of its section")
+		}
+		return
+	}
+	field := osec.Data[p:]
+
+	if sym != nil && sym.deleted {
+		if r.Type == cubin.R_CUDA_UNUSED_CLEAR32 || r.Type == cubin.R_CUDA_UNUSED_CLEAR64 {
+			how.Insert(field, 0, 0)
+		}
+		return
+	}
+	if r.Type == cubin.R_CUDA_UNUSED_CLEAR32 || r.Type == cubin.R_CUDA_UNUSED_CLEAR64 {
+		return // the function survives: nothing to clear
+	}
+	a := r.Addend
+	if !rela && len(how.Fields) > 0 {
+		a = int64(how.Extract(field))
+	}
+	if sym == nil {
+		if how.Who == cubin.ByLinker {
+			return // YIELD and friends with no symbol: nothing to do here
+		}
+		osec.relocFor(ctx, isec, rela).Relocs = append(osec.relocFor(ctx, isec, rela).Relocs, outReloc{Offset: p, Type: r.Type, Addend: r.Addend})
+		return
+	}
+	resolve := how.Who == cubin.ByLinker ||
+		how.Who == cubin.ByEither && (sym.space() == cubin.STO_CUDA_SHARED || sym.inNonAllocSection())
+	if !resolve {
+		out := outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: r.Addend}
+		if !sym.Defined() {
+			sym.referencedLive = true
+		}
+		if sym.Type() == cubin.STT_SECTION && sym.Section != nil && sym.Section.OutOff != 0 {
+			// A section symbol now names the merged section: move the
+			// addend by where this input's contribution landed.
+			if rela {
+				out.Addend += int64(sym.Section.OutOff)
+			} else {
+				how.Insert(field, uint64(a)+sym.Section.OutOff, 0)
+			}
+		}
+		osec.relocFor(ctx, isec, rela).Relocs = append(osec.relocFor(ctx, isec, rela).Relocs, out)
+		return
+	}
+	s, ok := ctx.symbolValue(sym, isec)
+	if !ok {
+		bad("cannot resolve the symbol's address at link time")
+		return
+	}
+	v := how.Select(s + uint64(a))
+	if !how.Fits(v) {
+		bad(fmt.Sprintf("value 0x%x does not fit the field", v))
+		return
+	}
+	how.Insert(field, v, sym.constantBank())
+}
+
+// relocFor returns the output relocation section for relocations of isec.
+func (osec *OutputSection) relocFor(ctx *Context, isec *InputSection, rela bool) *OutputSection {
+	prefix := ".rel"
+	if rela {
+		prefix = ".rela"
+	}
+	return ctx.relSection(prefix+osec.Name, osec, rela)
+}
+
+// space returns the symbol's memory space bits from st_other.
+func (sym *Symbol) space() uint8 { return sym.Other & cubin.STO_CUDA_SPACE_MASK }
+
+func (sym *Symbol) inNonAllocSection() bool {
+	return sym.Section != nil && sym.Section.Sec.Flags&cubin.SHF_ALLOC == 0
+}
+
+// symbolValue returns S for a relocation in isec that the linker resolves.
+func (ctx *Context) symbolValue(sym *Symbol, isec *InputSection) (uint64, bool) {
+	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() {
+		// Dynamic shared memory starts after the kernel's static shared memory.
+		if fn := isec.Func; fn != nil {
+			if fn.Sym.IsEntry() {
+				return fn.dynOffset, true
+			}
+			var off uint64
+			for _, k := range ctx.Funcs {
+				if k.Sym.IsEntry() && k.usesDynamic {
+					for _, f := range callTree(k) {
+						if f == fn {
+							off = max(off, k.dynOffset)
+						}
+					}
+				}
+			}
+			return off, true
+		}
+		return 0, false
+	}
+	if !sym.Defined() {
+		return 0, false
+	}
+	if sym.Type() == cubin.STT_SECTION {
+		if sym.Section == nil {
+			return 0, false
+		}
+		return sym.Section.OutOff, true
+	}
+	return sym.Value, true
+}
+
+// constantBank returns the constant bank number of the symbol's section.
+func (sym *Symbol) constantBank() uint64 {
+	if sym.Section == nil {
+		return 0
+	}
+	s := sym.Section.Sec
+	if s.Type >= cubin.SHT_CUDA_CONSTANT_B0 && s.Type <= cubin.SHT_CUDA_CONSTANT_B17 {
+		return uint64(s.Type - cubin.SHT_CUDA_CONSTANT_B0)
+	}
+	if rest, ok := strings.CutPrefix(s.Name, ".nv.constant"); ok {
+		rest, _, _ = strings.Cut(rest, ".")
+		if n, err := strconv.Atoi(rest); err == nil {
+			return uint64(n)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,186 @@
+package linker
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// resolveSymbols gives every global name one Symbol and picks its
+// definition. Files are visited in command-line order, so ties are broken by
+// that order and never by scheduling.
+func resolveSymbols(ctx *Context) {
+	for _, file := range ctx.Files {
+		ef := file.ELF
+		file.Syms = make([]*Symbol, len(ef.Symbols))
+		for i := 1; i < len(ef.Symbols); i++ {
+			esym := &ef.Symbols[i]
+			if esym.Bind() == cubin.STB_LOCAL {
+				file.Syms[i] = &Symbol{Name: esym.Name, Info: esym.Info, Other: esym.Other,
+					Value: esym.Value, Size: esym.Size, File: file, Shndx: esym.Shndx,
+					Section: file.sectionOf(esym.Shndx), Local: true}
+				continue
+			}
+			sym := ctx.symbol(esym.Name)
+			file.Syms[i] = sym
+			ctx.addDefinition(sym, file, i)
+		}
+	}
+	reportUndefined(ctx)
+}
+
+// symbol returns the global Symbol for name, creating it on first sight.
+func (ctx *Context) symbol(name string) *Symbol {
+	if sym, ok := ctx.symByName[name]; ok {
+		return sym
+	}
+	sym := &Symbol{Name: name, order: len(ctx.Symbols)}
+	ctx.symByName[name] = sym
+	ctx.Symbols = append(ctx.Symbols, sym)
+	return sym
+}
+
+// sectionOf returns the input section for a symbol's section index, nil for
+// undefined and special indices.
+func (file *InputFile) sectionOf(shndx uint32) *InputSection {
+	if shndx == cubin.SHN_UNDEF || int(shndx) >= len(file.Sections) ||
+		(shndx >= cubin.SHN_LORESERVE && shndx <= cubin.SHN_XINDEX && len(file.Sections) <= int(cubin.SHN_LORESERVE)) {
+		return nil
+	}
+	return file.Sections[shndx]
+}
+
+// Definition ranks, highest wins.
+const (
+	rankUndefined = iota
+	rankCommon
+	rankWeak
+	rankStrong
+)
+
+// rank orders the kinds of definition of one name:
+//
+//	strong (STB_GLOBAL, defined)  beats every other kind; two of them are an error
+//	weak (STB_WEAK, defined)      beats common and undefined; between two weak
+//	                              functions the one using fewer registers wins,
+//	                              then the one first on the command line
+//	common (SHN_COMMON)           beats undefined; the largest size is kept
+//	undefined                     only records the reference
+func rank(esym *cubin.Symbol) int {
+	switch {
+	case esym.Shndx == cubin.SHN_UNDEF:
+		return rankUndefined
+	case esym.Shndx == cubin.SHN_COMMON:
+		return rankCommon
+	case esym.Bind() == cubin.STB_WEAK:
+		return rankWeak
+	}
+	return rankStrong
+}
+
+// addDefinition merges one file's view of a global name into sym.
+func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
+	esym := &file.ELF.Symbols[idx]
+	newRank := rank(esym)
+	if newRank == rankUndefined {
+		if sym.RefFile == nil {
+			sym.RefFile = file
+		}
+		if sym.File == nil && sym.Info == 0 {
+			sym.Info, sym.Other, sym.Size = esym.Info, esym.Other, esym.Size
+		}
+		return
+	}
+	oldRank := rankUndefined
+	if sym.File != nil {
+		oldRank = sym.rank
+	}
+	take := false
+	switch {
+	case newRank > oldRank:
+		take = true
+	case newRank < oldRank:
+	case newRank == rankStrong:
+		ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
+			Msg:  "duplicate definition of device symbol",
+			Refs: []string{"defined in " + sym.File.Name, "defined in " + file.Name}})
+	case newRank == rankWeak:
+		if esym.Type() == cubin.STT_FUNC {
+			take = file.regCount(idx) < sym.File.regCount(sym.esymIndex)
+		}
+	case newRank == rankCommon:
+		take = esym.Size > sym.Size
+	}
+	if !take {
+		return
+	}
+	sym.Info, sym.Other, sym.Value, sym.Size = esym.Info, esym.Other, esym.Value, esym.Size
+	sym.File, sym.Shndx = file, esym.Shndx
+	sym.Section = file.sectionOf(esym.Shndx)
+	sym.rank = newRank
+	sym.esymIndex = idx
+}
+
+// regCount returns the register count the file records for a function: the
+// EIATTR_REGCOUNT record, else the register byte of its section's sh_info.
+func (file *InputFile) regCount(idx int) int {
+	esym := &file.ELF.Symbols[idx]
+	for _, r := range file.info {
+		if r.Attr == cubin.EIATTR_REGCOUNT && r.symWord() && r.sym() == uint32(idx) {
+			return int(r.value())
+		}
+	}
+	if isec := file.sectionOf(esym.Shndx); isec != nil {
+		return int(isec.Sec.Info >> 24)
+	}
+	return 0
+}
+
+// driverSyscalls are the undefined functions the CUDA driver provides; a
+// link may leave them undefined, as nvlink does.
+var driverSyscalls = map[string]bool{
+	"vprintf": true, "malloc": true, "free": true, "vfprintf": true, "__assertfail": true,
+	"__profile": true, "cnpGetParameterBuffer": true, "cnpLaunchDevice": true,
+	"cnpCtxSynchronize": true, "cnpFuncGetAttribute": true, "cnpStreamCreate": true,
+	"cnpStreamDestroy": true, "cnpStreamWaitEvent": true, "cnpEventCreate": true,
+	"cnpEventRecord": true, "cnpEventDestroy": true, "cnpDeviceGetName": true,
+	"cnpDeviceGetAttribute": true, "cnpGetDeviceCount": true, "cnpGetDevice": true,
+	"cnpGetLastError": true, "cnpSetLastError": true, "cnpGetCacheConfig": true,
+	"cnpGetSharedMemConfig": true, "cnpGetLimit": true, "cnpDeviceGetTotalMem": true,
+	"cnpGetParameterBufferV2": true, "cnpLaunchDeviceV2": true,
+}
+
+// mayStayUndefined says whether an undefined symbol is acceptable in the
+// output: driver syscalls, textures, samplers, surfaces and dynamic shared
+// memory.
+func mayStayUndefined(sym *Symbol) bool {
+	if driverSyscalls[sym.Name] || strings.HasPrefix(sym.Name, "__cuda_syscall") {
+		return true
+	}
+	switch sym.Type() {
+	case cubin.STT_CUDA_TEXTURE, cubin.STT_CUDA_SAMPLER, cubin.STT_CUDA_SURFACE:
+		return true
+	}
+	return sym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED
+}
+
+// reportUndefined reports every global that no input defines, with every
+// file that references it.
+func reportUndefined(ctx *Context) {
+	for _, sym := range ctx.Symbols {
+		if sym.File != nil || mayStayUndefined(sym) {
+			continue
+		}
+		e := &LinkError{Symbol: sym.Name, Msg: "undefined device symbol"}
+		for _, file := range ctx.Files {
+			for i, s := range file.Syms {
+				if s == sym && file.ELF.Symbols[i].Shndx == cubin.SHN_UNDEF {
+					e.Refs = append(e.Refs, fmt.Sprintf("referenced by %s", file.Name))
+					break
+				}
+			}
+		}
+		ctx.report(e)
+	}
+}

@@ -1,0 +1,128 @@
+package linker
+
+import (
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// buildSymbolTable decides which symbols the output keeps and in what
+// order, and gives each its output index. Locals come first (section
+// symbols in the order nvlink creates them, then other locals), then
+// globals in first-seen order; .symtab's sh_info is the first global.
+//
+// Dropped: parameter-block (_param), shared-variable and OCG constant
+// locals, which nvlink folds away; symbols of removed functions and of
+// sections that did not survive.
+func buildSymbolTable(ctx *Context) {
+	// The rebuilt metadata sections exist from here on so that they get
+	// their section symbols; their contents are filled by buildNVInfo.
+	ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
+	ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
+	ctx.outSection(".nv.rel.action", cubin.SHT_CUDA_RELOCINFO, 0)
+
+	ctx.symtab = []*Symbol{nil}
+	addSection := func(osec *OutputSection) {
+		if osec == nil || osec.symIndex != 0 || osec.Type == cubin.SHT_CUDA_INFO ||
+			osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA {
+			return
+		}
+		osec.symIndex = uint32(len(ctx.symtab))
+		ctx.symtab = append(ctx.symtab, &Symbol{Name: osec.Name, Info: cubin.STT_SECTION, Local: true, outSec: osec})
+	}
+	var locals []*Symbol
+	for _, file := range ctx.Files {
+		for i, sym := range file.Syms {
+			if sym == nil || !sym.Local {
+				continue
+			}
+			esym := &file.ELF.Symbols[i]
+			if esym.Type() == cubin.STT_SECTION {
+				isec := sym.Section
+				if isec == nil || isec.Out == nil || isec.Out.Type == cubin.SHT_CUDA_CALLGRAPH || isec.Out.Type == cubin.SHT_CUDA_PROTOTYPE {
+					continue
+				}
+				addSection(isec.Out)
+				if fn := isec.Func; fn != nil && isec == fn.Text && fn.Sym.IsEntry() {
+					for _, s := range fn.Sections {
+						if s.Out != nil && (s.Out.Type == cubin.SHT_NOBITS || strings.HasPrefix(s.Out.Name, ".nv.constant0.")) {
+							addSection(s.Out)
+						}
+					}
+				}
+				continue
+			}
+			if keepLocal(sym) {
+				locals = append(locals, sym)
+			}
+		}
+	}
+	for _, osec := range ctx.OutSections {
+		if osec.Func != nil && osec.Type == cubin.SHT_NOBITS || osec.Type == cubin.SHT_CUDA_CALLGRAPH ||
+			osec.Type == cubin.SHT_CUDA_PROTOTYPE || osec.Type == cubin.SHT_CUDA_RELOCINFO {
+			addSection(osec)
+		}
+	}
+	for _, sym := range locals {
+		sym.outIndex = uint32(len(ctx.symtab))
+		ctx.symtab = append(ctx.symtab, sym)
+	}
+	ctx.firstGlobal = len(ctx.symtab)
+	for _, sym := range ctx.Symbols {
+		if keepGlobal(sym) {
+			sym.outIndex = uint32(len(ctx.symtab))
+			ctx.symtab = append(ctx.symtab, sym)
+		}
+	}
+	for _, osec := range ctx.OutSections {
+		if osec.symIndex != 0 {
+			ctx.symtab[osec.symIndex].outIndex = osec.symIndex
+		}
+	}
+}
+
+// keepLocal says whether a local symbol that is not a section symbol
+// appears in the output.
+func keepLocal(sym *Symbol) bool {
+	if sym.deleted || sym.Name == "_param" || sym.space() == cubin.STO_CUDA_SHARED ||
+		strings.Contains(sym.Name, ".const_opt.") {
+		return false
+	}
+	if sym.Section != nil && sym.Section.Out == nil {
+		return false
+	}
+	if sym.Type() == cubin.STT_FUNC && sym.Func == nil {
+		return false
+	}
+	return sym.Section != nil
+}
+
+// keepGlobal says whether a global symbol appears in the output.
+func keepGlobal(sym *Symbol) bool {
+	if sym.deleted {
+		return false
+	}
+	if !sym.Defined() {
+		return sym.referencedLive
+	}
+	if sym.IsFunc() {
+		return sym.Func != nil
+	}
+	return sym.Section == nil || sym.Section.Out != nil
+}
+
+// outInfo and outOther are the st_info and st_other nvlink writes: CUDA
+// object types become STT_OBJECT and memory-space bits are cleared.
+func (sym *Symbol) outInfo() uint8 {
+	if sym.Type() == cubin.STT_CUDA_OBJECT {
+		return sym.Info&0xf0 | cubin.STT_OBJECT
+	}
+	return sym.Info
+}
+
+func (sym *Symbol) outOther() uint8 {
+	if !sym.Defined() {
+		return sym.Other
+	}
+	return sym.Other &^ cubin.STO_CUDA_SPACE_MASK
+}

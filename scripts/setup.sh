@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs, idempotently: the CUDA 11.8 toolkit from
+# Debian's non-free component (nvcc, ptxas, nvlink, cuobjdump, nvdisasm,
+# fatbinary, libcudadevrt.a) and Debian's Bazel 4.2.3 with the repositories it
+# needs offline. Safe to run again; it does nothing when all is present.
+set -euo pipefail
+
+need_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo "$@"; else
+      echo "setup: need root to run: $*" >&2; return 1
+    fi
+  else
+    "$@"
+  fi
+}
+
+missing=()
+command -v nvlink >/dev/null 2>&1 || missing+=(nvidia-cuda-toolkit)
+command -v bazel >/dev/null 2>&1 || missing+=(bazel-bootstrap)
+[ -d /usr/share/bazel-skylib ] || missing+=(bazel-skylib)
+[ -d /usr/share/bazel-platforms ] || missing+=(bazel-platforms)
+[ -d /usr/share/bazel-rules-java ] || missing+=(bazel-rules-java)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: toolkit and bazel already installed"
+  exit 0
+fi
+
+# nvidia-cuda-toolkit lives in non-free; its driver dependencies
+# (nvidia-support) live in contrib.
+src=/etc/apt/sources.list.d/cudalink-nonfree.sources
+if ! grep -qs '^Components: contrib non-free$' "$src"; then
+  need_root tee "$src" >/dev/null <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: contrib non-free
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
+export DEBIAN_FRONTEND=noninteractive
+need_root apt-get update -q
+need_root apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "setup: installed ${missing[*]}"
