@@ -33,6 +33,8 @@ type Context struct {
 	firstGlobal int
 	strtab      stringTable
 
+	prototypes []protoEntry // what .nv.prototype holds
+
 	virtualSM int // minimum virtual SM over the inputs
 	output    []byte
 }
@@ -117,16 +119,20 @@ type Symbol struct {
 	esymIndex int // index of the chosen definition in File's symbol table
 
 	Local bool
+	// firstBind is the binding where the name was first seen; nvlink keeps
+	// names first seen weak with the locals.
+	firstBind uint8
 	// For section symbols the linker makes: the output section.
 	outSec *OutputSection
 	// referencedLive: an undefined symbol that kept code still references.
 	referencedLive bool
-	deleted        bool   // a function removed by dead-code elimination
-	laidOut        bool   // Value is final
-	sharedEnd      uint64 // function-level shared objects: module-wide end offset
-	Live           bool   // kept in the output
-	outIndex       uint32
-	order          int // first-seen order, for determinism
+	deleted        bool // a function removed by dead-code elimination
+	laidOut        bool // Value is final
+	// Function-level shared objects: module-wide end offset and alignment.
+	sharedEnd, sharedAlign uint64
+	Live                   bool // kept in the output
+	outIndex               uint32
+	order                  int // first-seen order, for determinism
 }
 
 func (sym *Symbol) Bind() uint8   { return sym.Info >> 4 }
@@ -146,6 +152,9 @@ type Function struct {
 	Regs      int
 	Barriers  int
 	FrameSize uint32
+	CRSStack  uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
+	// crsChain is a kernel's call-return stack through its call graph.
+	crsChain  uint32
 	MinStack  uint32 // kernels: frame plus the deepest call chain
 	Recursive bool
 	Live      bool
@@ -187,7 +196,8 @@ type OutputSection struct {
 	Relocs []outReloc
 	Rela   bool
 
-	symIndex uint32 // index of the section symbol, 0 if none
+	symIndex  uint32 // index of the section symbol, 0 if none
+	synthetic bool   // made by the linker, with no input counterpart
 }
 
 // outReloc is a relocation kept for the driver, in output terms.

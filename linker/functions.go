@@ -60,6 +60,23 @@ func buildFunctions(ctx *Context) {
 			}
 		}
 	}
+	for _, fn := range all {
+		for _, isec := range fn.Sections {
+			if isec.Sec.Type != cubin.SHT_CUDA_INFO {
+				continue
+			}
+			recs, err := parseInfo(isec.File, isec.Sec)
+			if err != nil {
+				ctx.report(err)
+				continue
+			}
+			for _, r := range recs {
+				if r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal && len(r.Payload) >= 4 {
+					fn.CRSStack = le.Uint32(r.Payload)
+				}
+			}
+		}
+	}
 	ctx.Funcs = all
 	linkCallGraph(ctx)
 }

@@ -78,6 +78,7 @@ func layoutShared(ctx *Context) {
 				sym.Value = moduleEnd
 				sym.laidOut = true
 				sym.sharedEnd = moduleEnd + esym.Size
+				sym.sharedAlign = align
 				moduleEnd += esym.Size
 			}
 		}
@@ -97,7 +98,8 @@ func layoutShared(ctx *Context) {
 			continue
 		}
 		var start uint64
-		dynamic := false
+		align := uint64(0)
+		dynamic, fromFuncs := false, false
 		tree := callTree(k)
 		for _, fn := range tree {
 			for _, sym := range uses[fn] {
@@ -105,6 +107,8 @@ func layoutShared(ctx *Context) {
 					dynamic = true
 				} else if sym.Section != nil && classify(sym.Section.Sec) == classShared {
 					start = max(start, sym.sharedEnd)
+					align = max(align, sym.sharedAlign)
+					fromFuncs = true
 				}
 			}
 		}
@@ -115,7 +119,6 @@ func layoutShared(ctx *Context) {
 			}
 		}
 		end := start
-		align := uint64(0)
 		if own != nil {
 			var objs []sharedObject
 			file := own.File
@@ -131,7 +134,7 @@ func layoutShared(ctx *Context) {
 				o.sym.laidOut = true
 				end += o.sym.Size
 			}
-			align = max(own.Sec.Addralign, 1)
+			align = max(align, own.Sec.Addralign, 1)
 		}
 		if dynamic {
 			end = alignTo(end, 16)
@@ -144,6 +147,7 @@ func layoutShared(ctx *Context) {
 		if own == nil {
 			osec := ctx.outSection(".nv.shared."+k.Sym.Name, cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 			osec.Func = k
+			osec.synthetic = !fromFuncs // nvlink gives it a section symbol only then
 			own = &InputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
 		}
 		if ctx.Config.Arch >= 90 {

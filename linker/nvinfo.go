@@ -85,26 +85,41 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 		ctx.report(err)
 		return
 	}
+	// A kernel's EXTERNS list every undefined function its call tree
+	// calls; other functions keep their own.
+	var externs []byte
+	tree := []*Function{fn}
+	if fn.Sym.IsEntry() {
+		tree = callTree(fn)
+	}
+	var seen []*Symbol
+	for _, f := range tree {
+		for _, ext := range f.Externs {
+			if ext.outIndex != 0 && len(appendSymOnce(seen, ext)) > len(seen) {
+				seen = append(seen, ext)
+				externs = le.AppendUint32(externs, ext.outIndex)
+			}
+		}
+	}
+	crs := fn.CRSStack
+	if fn.Sym.IsEntry() {
+		crs = fn.crsChain
+	}
 	var w infoWriter
+	wroteExterns, wroteCRS := false, false
 	for i := len(recs) - 1; i >= 0; i-- {
 		r := recs[i]
 		switch {
 		case r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal:
-			var p []byte
-			for off := 0; off+4 <= len(r.Payload); off += 4 {
-				idx := le.Uint32(r.Payload[off:])
-				if int(idx) >= len(isec.File.Syms) {
-					continue
-				}
-				sym := isec.File.Syms[idx]
-				if sym != nil && !sym.Defined() && sym.outIndex != 0 {
-					p = le.AppendUint32(p, sym.outIndex)
-				}
-			}
-			if len(p) == 0 {
+			if len(externs) == 0 || wroteExterns {
 				continue
 			}
-			r.Payload = p
+			r.Payload, wroteExterns = externs, true
+		case r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal:
+			if fn.Recursive {
+				continue
+			}
+			r.Payload, wroteCRS = le.AppendUint32(nil, crs), true
 		case r.symWord():
 			out := ctx.outSymIndex(isec.File.Syms[r.sym()])
 			if out == 0 {
@@ -115,6 +130,16 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 			r.Payload = p
 		}
 		w.record(r)
+	}
+	if len(externs) > 0 && !wroteExterns {
+		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
+	}
+	switch {
+	case fn.Recursive:
+		// nvlink marks a recursive kernel's CRS stack as unknown.
+		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_CRS_STACK_SIZE, Payload: le.AppendUint32(nil, stackUnknown)})
+	case crs > 0 && !wroteCRS:
+		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_CRS_STACK_SIZE, Payload: le.AppendUint32(nil, crs)})
 	}
 	osec := isec.Out
 	osec.Data, osec.Size, osec.Addralign = w.buf, uint64(len(w.buf)), 4
@@ -153,26 +178,43 @@ func (ctx *Context) buildCallgraph() {
 	osec.Data, osec.Size, osec.Addralign, osec.Entsize = b, uint64(len(b)), 4, 8
 }
 
-// buildPrototypes writes .nv.prototype: the signature of every output
-// non-kernel function and called extern, first-seen order.
-func (ctx *Context) buildPrototypes() {
-	var b []byte
+// collectPrototypes lists what .nv.prototype will hold: the signature of
+// every output non-kernel function and called extern, first-seen order.
+func (ctx *Context) collectPrototypes() []protoEntry {
+	var list []protoEntry
 	seen := map[*Symbol]bool{}
 	for _, file := range ctx.Files {
 		for _, proto := range file.protoList {
 			sym := file.Syms[proto.sym]
-			if seen[sym] || sym.outIndex == 0 || sym.IsEntry() {
+			if seen[sym] || sym.IsEntry() || sym.Local && !keepLocal(sym) || !sym.Local && !keepGlobal(sym) {
 				continue
 			}
 			if sym.Defined() && sym.File != file {
 				continue
 			}
 			seen[sym] = true
-			b = le.AppendUint32(b, sym.outIndex)
-			b = le.AppendUint32(b, ctx.strtab.add(proto.sig))
+			list = append(list, protoEntry{sym, proto.sig})
 		}
 	}
+	return list
+}
+
+type protoEntry struct {
+	sym *Symbol
+	sig string
+}
+
+// buildPrototypes writes .nv.prototype.
+func (ctx *Context) buildPrototypes() {
 	osec := ctx.outByName[".nv.prototype"]
+	if osec == nil {
+		return
+	}
+	var b []byte
+	for _, p := range ctx.prototypes {
+		b = le.AppendUint32(b, p.sym.outIndex)
+		b = le.AppendUint32(b, ctx.strtab.add(p.sig))
+	}
 	osec.Data, osec.Size, osec.Addralign, osec.Entsize = b, uint64(len(b)), 4, 8
 }
 

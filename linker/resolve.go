@@ -23,6 +23,9 @@ func resolveSymbols(ctx *Context) {
 				continue
 			}
 			sym := ctx.symbol(esym.Name)
+			if sym.RefFile == nil && sym.File == nil {
+				sym.firstBind = esym.Bind()
+			}
 			file.Syms[i] = sym
 			ctx.addDefinition(sym, file, i)
 		}

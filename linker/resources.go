@@ -22,7 +22,8 @@ func computeResources(ctx *Context) {
 			k.Regs = max(k.Regs, fn.Regs)
 			k.Barriers = max(k.Barriers, fn.Barriers)
 		}
-		depth, recursive := deepestStack(k)
+		depth, recursive := deepestChain(k, func(fn *Function) uint32 { return fn.FrameSize })
+		k.crsChain, _ = deepestChain(k, func(fn *Function) uint32 { return fn.CRSStack })
 		if recursive {
 			k.MinStack = stackUnknown
 			k.Recursive = true
@@ -33,10 +34,10 @@ func computeResources(ctx *Context) {
 	}
 }
 
-// deepestStack returns the largest sum of frame sizes along any call chain
-// from fn, and whether some chain is recursive. It walks iteratively with
+// deepestChain returns the largest sum of weight along any call chain from
+// root, and whether some chain is recursive. It walks iteratively with
 // memoisation, so deep call graphs cannot overflow the goroutine stack.
-func deepestStack(root *Function) (uint32, bool) {
+func deepestChain(root *Function, weight func(*Function) uint32) (uint32, bool) {
 	const (
 		unvisited = iota
 		onPath
@@ -71,7 +72,7 @@ func deepestStack(root *Function) (uint32, bool) {
 				deepest = max(deepest, best[c])
 			}
 		}
-		best[top.fn] = top.fn.FrameSize + deepest
+		best[top.fn] = weight(top.fn) + deepest
 		state[top.fn] = done
 		stack = stack[:len(stack)-1]
 	}

@@ -18,7 +18,15 @@ func buildSymbolTable(ctx *Context) {
 	// The rebuilt metadata sections exist from here on so that they get
 	// their section symbols; their contents are filled by buildNVInfo.
 	ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
-	ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
+	for _, fn := range ctx.Funcs {
+		for _, ext := range fn.Externs {
+			ext.referencedLive = true
+		}
+	}
+	ctx.prototypes = ctx.collectPrototypes()
+	if len(ctx.prototypes) > 0 {
+		ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
+	}
 	ctx.outSection(".nv.rel.action", cubin.SHT_CUDA_RELOCINFO, 0)
 
 	ctx.symtab = []*Symbol{nil}
@@ -58,7 +66,7 @@ func buildSymbolTable(ctx *Context) {
 		}
 	}
 	for _, osec := range ctx.OutSections {
-		if osec.Func != nil && osec.Type == cubin.SHT_NOBITS || osec.Type == cubin.SHT_CUDA_CALLGRAPH ||
+		if osec.Func != nil && osec.Type == cubin.SHT_NOBITS && !osec.synthetic || osec.Type == cubin.SHT_CUDA_CALLGRAPH ||
 			osec.Type == cubin.SHT_CUDA_PROTOTYPE || osec.Type == cubin.SHT_CUDA_RELOCINFO {
 			addSection(osec)
 		}
@@ -67,9 +75,17 @@ func buildSymbolTable(ctx *Context) {
 		sym.outIndex = uint32(len(ctx.symtab))
 		ctx.symtab = append(ctx.symtab, sym)
 	}
+	// nvlink keeps weak symbols with the locals (its "positive" symbol
+	// array); .symtab's sh_info counts them as locals.
+	for _, sym := range ctx.Symbols {
+		if sym.firstBind != cubin.STB_GLOBAL && keepGlobal(sym) {
+			sym.outIndex = uint32(len(ctx.symtab))
+			ctx.symtab = append(ctx.symtab, sym)
+		}
+	}
 	ctx.firstGlobal = len(ctx.symtab)
 	for _, sym := range ctx.Symbols {
-		if keepGlobal(sym) {
+		if sym.firstBind == cubin.STB_GLOBAL && keepGlobal(sym) {
 			sym.outIndex = uint32(len(ctx.symtab))
 			ctx.symtab = append(ctx.symtab, sym)
 		}

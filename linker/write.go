@@ -55,6 +55,9 @@ func (ctx *Context) buildImage() []byte {
 		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.Relocs) == 0 {
 			continue
 		}
+		if osec.Type == cubin.SHT_CUDA_PROTOTYPE && osec.Size == 0 {
+			continue
+		}
 		kept = append(kept, osec)
 	}
 	ctx.OutSections = kept
@@ -184,7 +187,7 @@ const (
 func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 	var codeStart, codeEnd uint64
 	haveCode := false
-	var dataOff, dataSize, nobits uint64
+	var dataOff, dataSize, nobits, nobitsOff uint64
 	haveData := false
 	for i, osec := range ctx.OutSections {
 		switch osec.group() {
@@ -202,7 +205,10 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 			if !haveData {
 				dataOff, haveData = offsets[i], true
 			}
-			nobits += osec.Size
+			if nobitsOff == 0 {
+				nobitsOff = offsets[i]
+			}
+			nobits = alignTo(nobits, max(osec.Addralign, 1)) + osec.Size
 		}
 	}
 	var phs []phdr
@@ -218,6 +224,11 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 		phs = append(phs, phdr{typ: ptLoad, flags: pfR | pfX, off: codeStart, filesz: codeEnd - codeStart, memsz: codeEnd - codeStart})
 	}
 	if haveData {
+		// Where NOBITS sections follow, the file part runs up to their
+		// (aligned) offset.
+		if nobitsOff > dataOff {
+			dataSize = nobitsOff - dataOff
+		}
 		phs = append(phs, phdr{typ: ptLoad, flags: pfR | pfW, off: dataOff, filesz: dataSize, memsz: dataSize + nobits})
 	}
 	phs = append(phs, phdr{typ: ptLoad, flags: pfR | pfX, off: phoff, filesz: n * cubin.PhdrSize, memsz: n * cubin.PhdrSize})

@@ -31,52 +31,54 @@ func f(pos, width uint) []Field { return []Field{{pos, width}} }
 // Bit positions were confirmed with nvdisasm 11.8 (see
 // shared/notes/cuda-formats.md §3).
 var relocHow = map[RelocType]RelocHow{
-	R_CUDA_32:               {Who: ByEither, Fields: f(0, 32)},
-	R_CUDA_64:               {Who: ByEither, Fields: f(0, 64)},
-	R_CUDA_ABS32_26:         {Who: ByEither, Fields: f(26, 32)},
-	R_CUDA_ABS32_LO_26:      {Who: ByEither, Fields: f(26, 32), Part: 1},
-	R_CUDA_ABS32_HI_26:      {Who: ByEither, Fields: f(26, 32), Part: 2},
-	R_CUDA_ABS32_23:         {Who: ByEither, Fields: f(23, 32)},
-	R_CUDA_ABS32_LO_23:      {Who: ByEither, Fields: f(23, 32), Part: 1},
-	R_CUDA_ABS32_HI_23:      {Who: ByEither, Fields: f(23, 32), Part: 2},
-	R_CUDA_ABS24_26:         {Who: ByLinker, Fields: f(26, 24)},
-	R_CUDA_ABS24_23:         {Who: ByLinker, Fields: f(23, 24)},
-	R_CUDA_ABS16_26:         {Who: ByLinker, Fields: f(26, 16)},
-	R_CUDA_ABS16_23:         {Who: ByLinker, Fields: f(23, 16)},
-	R_CUDA_CONST_FIELD19_23: {Who: ByLinker, Shift: 2, Fields: f(23, 14), Bank: Field{37, 5}},
-	R_CUDA_CONST_FIELD21_26: {Who: ByLinker, Fields: f(26, 16), Bank: Field{42, 5}},
-	R_CUDA_CONST_FIELD19_26: {Who: ByLinker, Shift: 2, Fields: f(26, 14), Bank: Field{40, 5}},
-	R_CUDA_CONST_FIELD21_23: {Who: ByLinker, Fields: f(23, 16), Bank: Field{39, 5}},
-	R_CUDA_ABS32_20:         {Who: ByEither, Fields: f(20, 32)},
-	R_CUDA_ABS32_LO_20:      {Who: ByEither, Fields: f(20, 32), Part: 1},
-	R_CUDA_ABS32_HI_20:      {Who: ByEither, Fields: f(20, 32), Part: 2},
-	R_CUDA_ABS24_20:         {Who: ByLinker, Fields: f(20, 24)},
-	R_CUDA_ABS16_20:         {Who: ByLinker, Fields: f(20, 16)},
-	R_CUDA_CONST_FIELD19_20: {Who: ByLinker, Shift: 2, Fields: f(20, 14), Bank: Field{34, 5}},
-	R_CUDA_CONST_FIELD21_20: {Who: ByLinker, Fields: f(20, 16), Bank: Field{36, 5}},
-	R_CUDA_ABS32_32:         {Who: ByEither, Fields: f(32, 32)},
-	R_CUDA_ABS32_LO_32:      {Who: ByEither, Fields: f(32, 32), Part: 1},
-	R_CUDA_ABS32_HI_32:      {Who: ByEither, Fields: f(32, 32), Part: 2},
-	R_CUDA_ABS47_34:         {Who: ByDriver, Shift: 2, Fields: f(34, 47)},
-	R_CUDA_ABS16_32:         {Who: ByLinker, Fields: f(32, 16)},
-	R_CUDA_ABS24_32:         {Who: ByLinker, Fields: f(32, 24)},
-	R_CUDA_CONST_FIELD19_40: {Who: ByLinker, Shift: 2, Fields: f(40, 14), Bank: Field{54, 5}},
-	R_CUDA_CONST_FIELD21_38: {Who: ByLinker, Fields: f(38, 16), Bank: Field{54, 5}},
-	R_CUDA_32_LO:            {Who: ByEither, Fields: f(0, 32), Part: 1},
-	R_CUDA_32_HI:            {Who: ByEither, Fields: f(0, 32), Part: 2},
-	R_CUDA_UNUSED_CLEAR32:   {Who: ByLinker, Fields: f(0, 32)},
-	R_CUDA_UNUSED_CLEAR64:   {Who: ByLinker, Fields: f(0, 64)},
-	R_CUDA_ABS24_40:         {Who: ByLinker, Fields: f(40, 24)},
-	R_CUDA_ABS55_16_34:      {Who: ByDriver, Shift: 2, Fields: []Field{{16, 8}, {34, 47}}},
-	R_CUDA_ABS20_44:         {Who: ByLinker, Fields: f(44, 20)},
-	R_CUDA_8_0:              {Who: ByEither, Fields: f(0, 8), Part: 3},
-	R_CUDA_8_8:              {Who: ByEither, Fields: f(0, 8), Part: 4},
-	R_CUDA_8_16:             {Who: ByEither, Fields: f(0, 8), Part: 5},
-	R_CUDA_8_24:             {Who: ByEither, Fields: f(0, 8), Part: 6},
-	R_CUDA_8_32:             {Who: ByEither, Fields: f(0, 8), Part: 7},
-	R_CUDA_8_40:             {Who: ByEither, Fields: f(0, 8), Part: 8},
-	R_CUDA_8_48:             {Who: ByEither, Fields: f(0, 8), Part: 9},
-	R_CUDA_8_56:             {Who: ByEither, Fields: f(0, 8), Part: 10},
+	R_CUDA_32:                   {Who: ByEither, Fields: f(0, 32)},
+	R_CUDA_64:                   {Who: ByEither, Fields: f(0, 64)},
+	R_CUDA_ABS32_26:             {Who: ByEither, Fields: f(26, 32)},
+	R_CUDA_ABS32_LO_26:          {Who: ByEither, Fields: f(26, 32), Part: 1},
+	R_CUDA_ABS32_HI_26:          {Who: ByEither, Fields: f(26, 32), Part: 2},
+	R_CUDA_ABS32_23:             {Who: ByEither, Fields: f(23, 32)},
+	R_CUDA_ABS32_LO_23:          {Who: ByEither, Fields: f(23, 32), Part: 1},
+	R_CUDA_ABS32_HI_23:          {Who: ByEither, Fields: f(23, 32), Part: 2},
+	R_CUDA_ABS24_26:             {Who: ByLinker, Fields: f(26, 24)},
+	R_CUDA_ABS24_23:             {Who: ByLinker, Fields: f(23, 24)},
+	R_CUDA_ABS16_26:             {Who: ByLinker, Fields: f(26, 16)},
+	R_CUDA_ABS16_23:             {Who: ByLinker, Fields: f(23, 16)},
+	R_CUDA_CONST_FIELD19_23:     {Who: ByLinker, Shift: 2, Fields: f(23, 14), Bank: Field{37, 5}},
+	R_CUDA_CONST_FIELD21_26:     {Who: ByLinker, Fields: f(26, 16), Bank: Field{42, 5}},
+	R_CUDA_CONST_FIELD19_26:     {Who: ByLinker, Shift: 2, Fields: f(26, 14), Bank: Field{40, 5}},
+	R_CUDA_CONST_FIELD21_23:     {Who: ByLinker, Fields: f(23, 16), Bank: Field{39, 5}},
+	R_CUDA_ABS32_20:             {Who: ByEither, Fields: f(20, 32)},
+	R_CUDA_ABS32_LO_20:          {Who: ByEither, Fields: f(20, 32), Part: 1},
+	R_CUDA_ABS32_HI_20:          {Who: ByEither, Fields: f(20, 32), Part: 2},
+	R_CUDA_ABS24_20:             {Who: ByLinker, Fields: f(20, 24)},
+	R_CUDA_ABS16_20:             {Who: ByLinker, Fields: f(20, 16)},
+	R_CUDA_CONST_FIELD19_20:     {Who: ByLinker, Shift: 2, Fields: f(20, 14), Bank: Field{34, 5}},
+	R_CUDA_CONST_FIELD21_20:     {Who: ByLinker, Fields: f(20, 16), Bank: Field{36, 5}},
+	R_CUDA_ABS32_32:             {Who: ByEither, Fields: f(32, 32)},
+	R_CUDA_ABS32_LO_32:          {Who: ByEither, Fields: f(32, 32), Part: 1},
+	R_CUDA_ABS32_HI_32:          {Who: ByEither, Fields: f(32, 32), Part: 2},
+	R_CUDA_ABS47_34:             {Who: ByDriver, Shift: 2, Fields: f(34, 47)},
+	R_CUDA_ABS16_32:             {Who: ByLinker, Fields: f(32, 16)},
+	R_CUDA_ABS24_32:             {Who: ByLinker, Fields: f(32, 24)},
+	R_CUDA_CONST_FIELD19_40:     {Who: ByLinker, Shift: 2, Fields: f(40, 14), Bank: Field{54, 5}},
+	R_CUDA_CONST_FIELD21_38:     {Who: ByLinker, Fields: f(38, 16), Bank: Field{54, 5}},
+	R_CUDA_32_LO:                {Who: ByEither, Fields: f(0, 32), Part: 1},
+	R_CUDA_32_HI:                {Who: ByEither, Fields: f(0, 32), Part: 2},
+	R_CUDA_UNUSED_CLEAR32:       {Who: ByLinker, Fields: f(0, 32)},
+	R_CUDA_UNUSED_CLEAR64:       {Who: ByLinker, Fields: f(0, 64)},
+	R_CUDA_YIELD_OPCODE9_0:      {Who: ByLinker},
+	R_CUDA_YIELD_CLEAR_PRED4_87: {Who: ByLinker},
+	R_CUDA_ABS24_40:             {Who: ByLinker, Fields: f(40, 24)},
+	R_CUDA_ABS55_16_34:          {Who: ByDriver, Shift: 2, Fields: []Field{{16, 8}, {34, 47}}},
+	R_CUDA_ABS20_44:             {Who: ByLinker, Fields: f(44, 20)},
+	R_CUDA_8_0:                  {Who: ByEither, Fields: f(0, 8), Part: 3},
+	R_CUDA_8_8:                  {Who: ByEither, Fields: f(0, 8), Part: 4},
+	R_CUDA_8_16:                 {Who: ByEither, Fields: f(0, 8), Part: 5},
+	R_CUDA_8_24:                 {Who: ByEither, Fields: f(0, 8), Part: 6},
+	R_CUDA_8_32:                 {Who: ByEither, Fields: f(0, 8), Part: 7},
+	R_CUDA_8_40:                 {Who: ByEither, Fields: f(0, 8), Part: 8},
+	R_CUDA_8_48:                 {Who: ByEither, Fields: f(0, 8), Part: 9},
+	R_CUDA_8_56:                 {Who: ByEither, Fields: f(0, 8), Part: 10},
 }
 
 // HowToRelocate returns how a relocation type patches. Types not in the
@@ -138,13 +140,19 @@ func (h RelocHow) Select(v uint64) uint64 {
 	return v
 }
 
-// Fits says whether value, after Shift, fits the fields' total width.
+// Fits says whether value, after Shift, fits the fields' total width as an
+// unsigned or a two's-complement negative number (OCG constant offsets
+// carry an addend of -0x8000 that wraps in a 16-bit field).
 func (h RelocHow) Fits(value uint64) bool {
 	var width uint
 	for _, fl := range h.Fields {
 		width += fl.Width
 	}
-	return width >= 64 || value>>h.Shift < 1<<width
+	if width >= 64 {
+		return true
+	}
+	v := int64(value) >> h.Shift
+	return v >= -(1<<(width-1)) && v < 1<<width
 }
 
 func getBits(b []byte, pos, width uint) uint64 {
