@@ -26,6 +26,57 @@ type Config struct {
 	// Stdout receives -v reports; Stderr receives diagnostics.
 	Stdout io.Writer
 	Stderr io.Writer
+
+	// The fields below hold nvlink options that the command line parses
+	// but that the linker does not act on yet; linker/cli refuses a link
+	// that sets one (its notYet mark) until the linker honours the field.
+
+	// CPUArch is -cpu-arch: the host CPU named by nvlink's spelling
+	// ("X86_64", "AARCH64", ...), or "" or "unknown" when not given. nvlink
+	// skips an -l archive whose host objects are for another CPU, with
+	// "Skipping incompatible '<path>' when searching for -l<name>".
+	CPUArch string
+	// Debug is -g (--debug): the inputs were compiled for debugging; it
+	// changes the output even for inputs without debug information.
+	Debug bool
+	// SuppressDebugInfo is -suppress-debug-info: drop debug sections from
+	// the output. nvlink refuses it without -g.
+	SuppressDebugInfo bool
+	// KernelsUsed is -kernels-used: when not empty, only kernels whose name
+	// contains one of these strings are roots of dead-code elimination.
+	KernelsUsed []string
+	// VariablesUsed is -variables-used: when not empty, only variables whose
+	// name contains one of these strings are kept (unless device code uses
+	// the others).
+	VariablesUsed []string
+	// IgnoreHostInfo is -ignore-host-info: do not remove kernels that the
+	// host objects' reference lists (.nvHRKE and friends) leave unreferenced.
+	IgnoreHostInfo bool
+	// KeepSystemLibraries is -keep-system-libraries: do not remove unused
+	// code of system libraries such as libcudadevrt.a.
+	KeepSystemLibraries bool
+	// PreserveRelocs is -preserve-relocs: keep resolved relocations in the
+	// output.
+	PreserveRelocs bool
+	// DumpCallgraph is -dump-callgraph: print the call graph of the link;
+	// DumpCallgraphNoDemangle (-dump-callgraph-no-demangle) prints it with
+	// mangled names.
+	DumpCallgraph           bool
+	DumpCallgraphNoDemangle bool
+	// SuppressArchWarning is -suppress-arch-warning: no warning for an
+	// input without code for the target ("SM Arch ('sm_75') not found").
+	SuppressArchWarning bool
+	// SuppressStackSizeWarning is -suppress-stack-size-warning: no warning
+	// for an entry whose stack size cannot be determined statically.
+	SuppressStackSizeWarning bool
+	// ExtraWarnings is -extrawarn: emit nvlink's extra warnings.
+	ExtraWarnings bool
+	// ReportArch is -report-arch: error messages end with " (target: sm_NN)".
+	ReportArch bool
+	// RegisterLinkBinaries is --register-link-binaries: the file to write
+	// with "#define NUM_PRELINKED_OBJECTS n" and one
+	// "DEFINE_REGISTER_FUNC(<module id>)" line per linked object; "" if none.
+	RegisterLinkBinaries string
 }
 
 // Input is one input on the command line: a file, or a library named with

@@ -126,13 +126,12 @@ type Symbol struct {
 	outSec *OutputSection
 	// referencedLive: an undefined symbol that kept code still references.
 	referencedLive bool
-	deleted        bool // a function removed by dead-code elimination
-	laidOut        bool // Value is final
-	// Function-level shared objects: module-wide end offset and alignment.
-	sharedEnd, sharedAlign uint64
-	Live                   bool // kept in the output
-	outIndex               uint32
-	order                  int // first-seen order, for determinism
+	deleted        bool   // a function removed by dead-code elimination
+	laidOut        bool   // Value is final
+	sharedEnd      uint64 // function-level shared objects: module-wide end offset
+	Live           bool   // kept in the output
+	outIndex       uint32
+	order          int // first-seen order, for determinism
 }
 
 func (sym *Symbol) Bind() uint8   { return sym.Info >> 4 }

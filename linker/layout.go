@@ -61,7 +61,7 @@ type sharedObject struct {
 // to 16.
 func layoutShared(ctx *Context) {
 	// Module-wide objects of non-kernel functions, in command-line order.
-	var moduleEnd uint64
+	var moduleEnd, moduleAlign uint64
 	uses := map[*Function][]*Symbol{} // shared objects a function's code references
 	for _, file := range ctx.Files {
 		for i, isec := range file.Sections {
@@ -78,7 +78,7 @@ func layoutShared(ctx *Context) {
 				sym.Value = moduleEnd
 				sym.laidOut = true
 				sym.sharedEnd = moduleEnd + esym.Size
-				sym.sharedAlign = align
+				moduleAlign = max(moduleAlign, align)
 				moduleEnd += esym.Size
 			}
 		}
@@ -107,7 +107,6 @@ func layoutShared(ctx *Context) {
 					dynamic = true
 				} else if sym.Section != nil && classify(sym.Section.Sec) == classShared {
 					start = max(start, sym.sharedEnd)
-					align = max(align, sym.sharedAlign)
 					fromFuncs = true
 				}
 			}
@@ -117,6 +116,9 @@ func layoutShared(ctx *Context) {
 			if isec.Sec.Type == cubin.SHT_CUDA_SHARED {
 				own = isec
 			}
+		}
+		if fromFuncs {
+			align = max(align, moduleAlign)
 		}
 		end := start
 		if own != nil {

@@ -34,6 +34,7 @@ func mergeSections(ctx *Context) {
 			}
 		}
 	}
+	foldConstant2(ctx)
 	for _, file := range ctx.Files {
 		for _, rs := range file.ELF.Relocs {
 			target := file.Sections[rs.Target]
@@ -103,6 +104,9 @@ func (ctx *Context) addFunctionSections(fn *Function) {
 	text.Out = osec
 	for _, isec := range fn.Sections {
 		s := isec.Sec
+		if !fn.Sym.IsEntry() && isConstant2(s) {
+			continue // folded into the calling kernels by foldConstant2
+		}
 		var osec *OutputSection
 		if s.Type == cubin.SHT_CUDA_INFO {
 			osec = ctx.outSection(s.Name, s.Type, s.Flags)
@@ -112,6 +116,49 @@ func (ctx *Context) addFunctionSections(fn *Function) {
 		osec.Func = fn
 		osec.Members = append(osec.Members, isec)
 		isec.Out = osec
+	}
+}
+
+func isConstant2(s *cubin.Section) bool {
+	return s.Type == cubin.SHT_CUDA_CONSTANT_B0+2
+}
+
+// foldConstant2 gives each kernel one bank-2 section: its own OCG
+// constants followed by those of every non-kernel function it calls, in
+// call-tree order, as nvlink does (the driver loads bank 2 per kernel).
+// A function called from several kernels keeps the offset of the last
+// kernel laid out; nvlink 11.8 was not seen to do otherwise.
+func foldConstant2(ctx *Context) {
+	for _, k := range ctx.Funcs {
+		if !k.Sym.IsEntry() {
+			continue
+		}
+		var own *InputSection
+		for _, isec := range k.Sections {
+			if isConstant2(isec.Sec) {
+				own = isec
+			}
+		}
+		var osec *OutputSection
+		if own != nil {
+			osec = own.Out
+		}
+		for _, fn := range callTree(k)[1:] {
+			if fn.Sym.IsEntry() {
+				continue
+			}
+			for _, isec := range fn.Sections {
+				if !isConstant2(isec.Sec) {
+					continue
+				}
+				if osec == nil {
+					osec = ctx.outSection(".nv.constant2."+k.Sym.Name, cubin.SHT_PROGBITS, isec.Sec.Flags)
+					osec.Func = k
+				}
+				osec.Members = append(osec.Members, isec)
+				isec.Out = osec
+			}
+		}
 	}
 }
 

@@ -85,7 +85,12 @@ func (ctx *Context) buildImage() []byte {
 		}
 		if fn := osec.Func; fn != nil {
 			if osec == fn.Text.Out {
-				osec.Info = uint32(fn.Regs)<<24 | fn.Sym.outIndex
+				// sm_90 inputs leave the register byte 0; so does nvlink.
+				regs := uint32(fn.Regs)
+				if fn.Text.Sec.Info>>24 == 0 {
+					regs = 0
+				}
+				osec.Info = regs<<24 | fn.Sym.outIndex
 				osec.Link = uint32(symtab.Index)
 				osec.Flags = osec.Flags&^(0xff<<20) | uint64(fn.Barriers)<<20
 			} else {
