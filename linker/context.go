@@ -149,6 +149,7 @@ type Function struct {
 
 	Callees   []*Function
 	Regs      int
+	ownRegs   int // the kernel's own count, before propagation
 	Barriers  int
 	FrameSize uint32
 	CRSStack  uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)

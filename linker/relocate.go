@@ -20,14 +20,51 @@ import (
 // relocation against the output symbol; its bytes are left as they are.
 // Relocations against functions removed by dead-code elimination are
 // dropped, and UNUSED_CLEAR fields against them are zeroed.
+//
+// Data of a weak definition that lost resolution stays in its section
+// (offsets of its neighbours must not move), but its relocations are
+// dropped, as nvlink drops them.
 func applyRelocations(ctx *Context) {
 	for _, osec := range ctx.OutSections {
 		for _, isec := range osec.Members {
+			if isec.Out != osec {
+				continue // folded into several kernels; relocated once, where it landed last
+			}
+			lost := lostRanges(isec)
 			for i, r := range isec.Relocs {
+				if inRanges(lost, r.Offset) {
+					continue
+				}
 				ctx.relocate(osec, isec, r, isec.Rela[i])
 			}
 		}
 	}
+}
+
+// lostRanges returns the [start, end) ranges of isec that hold weak
+// definitions another file's definition replaced.
+func lostRanges(isec *InputSection) [][2]uint64 {
+	var lost [][2]uint64
+	file := isec.File
+	for i, sym := range file.Syms {
+		if sym == nil || sym.Local {
+			continue
+		}
+		esym := &file.ELF.Symbols[i]
+		if int(esym.Shndx) == isec.Sec.Index && esym.Type() != cubin.STT_FUNC && sym.File != file {
+			lost = append(lost, [2]uint64{esym.Value, esym.Value + esym.Size})
+		}
+	}
+	return lost
+}
+
+func inRanges(ranges [][2]uint64, off uint64) bool {
+	for _, r := range ranges {
+		if off >= r[0] && off < r[1] {
+			return true
+		}
+	}
+	return false
 }
 
 func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Reloc, rela bool) {

@@ -14,6 +14,9 @@ const stackUnknown = 0xffffffff
 // callee frames. Recursion makes the stack size unknown, with nvlink's
 // warning.
 func computeResources(ctx *Context) {
+	for _, fn := range ctx.Funcs {
+		fn.ownRegs = fn.Regs
+	}
 	for _, k := range ctx.Funcs {
 		if !k.Sym.IsEntry() {
 			continue

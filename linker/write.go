@@ -85,10 +85,12 @@ func (ctx *Context) buildImage() []byte {
 		}
 		if fn := osec.Func; fn != nil {
 			if osec == fn.Text.Out {
-				// sm_90 inputs leave the register byte 0; so does nvlink.
-				regs := uint32(fn.Regs)
-				if fn.Text.Sec.Info>>24 == 0 {
-					regs = 0
+				// The register byte is rewritten only when a callee raised
+				// the count: sm_90 inputs leave it 0, and so does nvlink
+				// unless propagation changed it.
+				regs := fn.Text.Sec.Info >> 24
+				if fn.Regs > fn.ownRegs {
+					regs = uint32(fn.Regs)
 				}
 				osec.Info = regs<<24 | fn.Sym.outIndex
 				osec.Link = uint32(symtab.Index)

@@ -1,0 +1,163 @@
+// Package cli is cudalink's command line: it reads nvlink 11.8's options,
+// spelt as nvlink spells them, into a linker.Config and runs the link.
+//
+// What nvlink prints on its streams is kept: --help and --version go to
+// stdout; warnings, errors and the -v report go to stderr. Messages take
+// the linker's form, "cudalink: error: ...". Exit status is 0 on success
+// (and for --help and --version) and 1 after a usage error, as nvlink's.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitUsage = 1 // nvlink exits 1 after any "fatal" message, usage errors included
+	// exitFailed is the status of a failed link. nvlink exits 1 after a
+	// fatal error (an unreadable input or output) and 255 after ordinary
+	// errors (an undefined reference); linker.Run does not say which it
+	// met, so a failed link exits 1 unless its error has an ExitStatus
+	// method.
+	exitFailed = 1
+)
+
+// nvlinkRelease is the nvlink that cudalink's behaviour follows.
+const nvlinkRelease = "Cuda compilation tools, release 11.8, V11.8.89"
+
+// version is cudalink's own version.
+const version = "0.1.0-dev"
+
+// Run runs cudalink with command-line arguments (without argv[0]); it
+// returns the exit status.
+func Run(args []string, stdout, stderr io.Writer) int {
+	cmd, err := Parse(args)
+	for _, w := range cmd.Warnings {
+		fmt.Fprintf(stderr, "cudalink: warning: %s\n", w)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cudalink: error: %v\n", err)
+		return exitUsage
+	}
+	switch cmd.Action {
+	case ActionHelp:
+		io.WriteString(stdout, helpText())
+		return exitOK
+	case ActionVersion:
+		io.WriteString(stdout, versionText())
+		return exitOK
+	}
+	cfg := cmd.Config
+	cfg.Stdout = stderr // nvlink prints its -v report on stderr
+	cfg.Stderr = stderr
+	if err := linker.Run(cfg); err != nil {
+		if !errors.Is(err, linker.ErrFailed) { // ErrFailed: diagnostics already printed
+			fmt.Fprintf(stderr, "cudalink: error: %v\n", err)
+		}
+		var s interface{ ExitStatus() int }
+		if errors.As(err, &s) {
+			return s.ExitStatus()
+		}
+		return exitFailed
+	}
+	return exitOK
+}
+
+// helpText is --help: every option cudalink accepts, laid out as nvlink
+// lays out its own (long form, short form at column 52, the description
+// indented by 8).
+func helpText() string {
+	var b strings.Builder
+	b.WriteString("\nUsage  : cudalink [options] <objects>\n\nOptions\n=======\n\n")
+	for _, o := range sortedOptions() {
+		left := "-" + o.short
+		if o.long != "" {
+			left = "--" + o.long
+		}
+		if o.arg != "" {
+			left += " " + o.arg
+			if o.list {
+				left += ",..."
+			}
+		}
+		if o.long != "" && o.short != "" {
+			left = fmt.Sprintf("%-51s (-%s)", left, o.short)
+		}
+		help := o.help
+		if o.notYet {
+			help += " Not supported by cudalink yet."
+		}
+		fmt.Fprintf(&b, "%s\n%s", left, wrap(strings.Fields(help), " "))
+		if len(o.allowed) > 0 {
+			items := make([]string, len(o.allowed))
+			for i, v := range o.allowed {
+				items[i] = "'" + v + "',"
+			}
+			last := len(items) - 1
+			items[last] = strings.TrimSuffix(items[last], ",") + "."
+			items[0] = "Allowed values for this option:  " + items[0]
+			b.WriteString(wrap(items, ""))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// sortedOptions is the option table in nvlink's --help order: by long name
+// (the short one when there is none), byte order.
+func sortedOptions() []*option {
+	sorted := slices.Clone(options)
+	key := func(o *option) string {
+		if o.long != "" {
+			return o.long
+		}
+		return o.short
+	}
+	slices.SortFunc(sorted, func(a, b *option) int { return strings.Compare(key(a), key(b)) })
+	return sorted
+}
+
+// wrap lays out items as nvlink's --help does: indented by 8, joined by
+// sep, broken before an item that would pass column 88.
+func wrap(items []string, sep string) string {
+	const indent = "        "
+	var b strings.Builder
+	line := indent
+	for _, item := range items {
+		switch {
+		case line == indent:
+			line += item
+		case len(line)+len(sep)+len(item) > 88:
+			b.WriteString(line + "\n")
+			line = indent + item
+		default:
+			line += sep + item
+		}
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// versionText is --version.
+func versionText() string {
+	v := version
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += ", commit " + s.Value[:12]
+			}
+		}
+	}
+	return fmt.Sprintf("cudalink: CUDA device linker in Go\n"+
+		"Version %s (%s)\n"+
+		"Compatible with nvlink from %s\n", v, runtime.Version(), nvlinkRelease)
+}

@@ -1,0 +1,343 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker"
+)
+
+// An option is one entry of nvlink 11.8's option table, with what cudalink
+// does with it. Spellings follow nvlink exactly: the long name only after
+// "--", the short name only after "-"; a value follows as the next argument
+// or after "=", and for glue options also directly after the short name.
+type option struct {
+	long  string // name after "--"; "" when there is no long form
+	short string // name after "-"; "" when there is no short form
+	arg   string // placeholder for the value in --help; "" for a flag
+	list  bool   // the value is a comma-separated list; repeats accumulate
+	glue  bool   // the value may follow the short name directly: -L<dir>, -lm, -m64
+	help  string // one-line description for --help
+	// allowed lists the values --help shows; set does the checking.
+	allowed []string
+	// notYet marks an option that changes what nvlink writes (the output,
+	// another file, or its messages) but that the linker does not honour
+	// yet: cudalink refuses the link rather than silently producing
+	// something else. Drop the mark once the linker acts on the option's
+	// Config field.
+	notYet bool
+	// set checks one value ("" for a flag; each element for a list) and
+	// stores it. name is the option as the user spelt it, for messages. For
+	// an option with a single value it returns the value's canonical form:
+	// a later different one is an "incompatible redefinition".
+	set func(p *parser, name, v string) (string, error)
+}
+
+// flag returns a set function that turns a bool on.
+func flag(field func(p *parser) *bool) func(*parser, string, string) (string, error) {
+	return func(p *parser, _, _ string) (string, error) {
+		*field(p) = true
+		return "", nil
+	}
+}
+
+// ignore is the set function of an option that has no effect on what
+// cudalink writes; its reason is in the option's help.
+func ignore(_ *parser, _, v string) (string, error) { return v, nil }
+
+// appendTo returns a set function for a list option that collects values.
+func appendTo(field func(p *parser) *[]string) func(*parser, string, string) (string, error) {
+	return func(p *parser, _, v string) (string, error) {
+		*field(p) = append(*field(p), v)
+		return "", nil
+	}
+}
+
+// options is nvlink 11.8's --help in its order, plus the three undocumented
+// options nvcc 11.8 passes to nvlink (--host-ccbin, --host-relocatable-link,
+// --shared).
+var options = []*option{
+	{long: "Xptxas", short: "Xptxas", arg: "<options>",
+		help: "Ptxas options (only used with LTO); no effect: cudalink never runs ptxas.",
+		set:  ignore},
+	{long: "arch", short: "arch", arg: "<gpu architecture name>",
+		help:    "Specify the 'sm_' name of the target architecture; compute_ and lto_ names are not supported yet.",
+		allowed: archNames(),
+		set:     setArch},
+	{long: "cpu-arch", short: "cpu-arch", arg: "<cpu architecture name>",
+		help:    "Specify the name of the cpu target architecture; cudalink supports 'X86_64' and 'unknown' (the default).",
+		allowed: cpuArchs,
+		set:     setCPUArch},
+	{long: "debug", short: "g", notYet: true,
+		help: "Specify that this was a debug compile.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.Debug })},
+	{long: "disable-warnings", short: "w",
+		help: "Inhibit all warning messages.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.NoWarn })},
+	{long: "dlto", short: "dlto", notYet: true,
+		help: "Do link-time optimization, alias for -lto.",
+		set:  flag(func(p *parser) *bool { return &p.lto })},
+	{long: "dump-callgraph", short: "dump-callgraph", notYet: true,
+		help: "Dump callgraph information.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.DumpCallgraph })},
+	{long: "dump-callgraph-no-demangle", short: "dump-callgraph-no-demangle", notYet: true,
+		help: "Dump callgraph information without demangling.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.DumpCallgraphNoDemangle })},
+	{long: "emit-ptx", short: "emit-ptx", arg: "<file name>", notYet: true,
+		help: "Emit ptx file if LTO is used.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.emitPTX = true
+			return v, nil
+		}},
+	{long: "extra-warnings", short: "extrawarn", notYet: true,
+		help: "Emit extra warnings about possible problems.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.ExtraWarnings })},
+	{long: "gen-host-linker-script", short: "ghls", arg: "<host linker script type>", notYet: true,
+		help:    "Specify the type of host linker script to be generated.",
+		allowed: hostLinkerScripts,
+		set: func(p *parser, name, v string) (string, error) {
+			if !slices.Contains(hostLinkerScripts, v) {
+				return "", notDefined(v, name, hostLinkerScripts)
+			}
+			p.ghls = name
+			return v, nil
+		}},
+	{long: "help", short: "h",
+		help: "Print this help information on this tool.",
+		set:  flag(func(p *parser) *bool { return &p.help })},
+	{long: "ignore-host-info", short: "ignore-host-info", notYet: true,
+		help: "Ignore information about host references, so don't remove device code that could be referenced by host.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.IgnoreHostInfo })},
+	{long: "keep-system-libraries", short: "keep-system-libraries", notYet: true,
+		help: "Don't optimize away system library (e.g. cudadevrt) code.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.KeepSystemLibraries })},
+	{long: "kernels-used", short: "kernels-used", arg: "<kernel>", list: true, notYet: true,
+		help: "Specify kernels that are used (any kernel whose name contains one); all others are removed.",
+		set:  appendTo(func(p *parser) *[]string { return &p.cfg.KernelsUsed })},
+	{long: "library", short: "l", arg: "<library>", list: true, glue: true,
+		help: "Specify libraries to be used in the linking stage, searched for as lib<library>.a on the -L paths.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.libs = append(p.libs, linker.Input{Path: v, Library: true})
+			return "", nil
+		}},
+	{long: "library-path", short: "L", arg: "<library-path>", list: true, glue: true,
+		help: "Specify library search paths.",
+		set:  appendTo(func(p *parser) *[]string { return &p.cfg.LibDirs })},
+	{long: "link-time-opt", short: "lto", notYet: true,
+		help: "Do link-time optimization.",
+		set:  flag(func(p *parser) *bool { return &p.lto })},
+	{long: "machine", short: "m", arg: "<bits>", glue: true,
+		help:    "Specify 32 vs 64 bit architecture; only 64 is supported (the default).",
+		allowed: []string{"32", "64"},
+		set:     setMachine},
+	{long: "maxrregcount", short: "maxrregcount", arg: "<amount>",
+		help: "Max regcount (only used with LTO); no effect: cudalink never runs ptxas.",
+		set: func(_ *parser, name, v string) (string, error) {
+			n, err := parseCInt(v, name)
+			return strconv.FormatInt(n, 10), err
+		}},
+	{long: "nvvmpath", short: "nvvmpath", arg: "<path>",
+		help: "Path to libnvvm library (only used with LTO); no effect.",
+		set:  ignore},
+	{long: "options-file", short: "optf", arg: "<file>", list: true,
+		help: "Include command line options from specified file.",
+		set: func(p *parser, _, v string) (string, error) {
+			return "", p.include(v)
+		}},
+	{long: "output-file", short: "o", arg: "<file name>",
+		help: "Specify name and location of the output file.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.Output, p.haveOutput = v, true
+			return v, nil
+		}},
+	{long: "preserve-relocs", short: "preserve-relocs", notYet: true,
+		help: "Preserve resolved relocations in linked executable.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.PreserveRelocs })},
+	{long: "register-link-binaries", arg: "<file name>", notYet: true,
+		help: "Specify name and location of output file that will contain names of cudaRegister routines for each linked file.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.RegisterLinkBinaries = v
+			return v, nil
+		}},
+	{long: "report-arch", short: "report-arch", notYet: true,
+		help: "Report SM target arch in error messages.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.ReportArch })},
+	{long: "suppress-arch-warning", short: "suppress-arch-warning", notYet: true,
+		help: "Suppress the warning that otherwise is printed when object does not contain code for target arch.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.SuppressArchWarning })},
+	{long: "suppress-debug-info", short: "suppress-debug-info", notYet: true,
+		help: "Do not preserve debug symbols in output; only allowed with --debug.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.SuppressDebugInfo })},
+	{long: "suppress-stack-size-warning", short: "suppress-stack-size-warning", notYet: true,
+		help: "Suppress the warning that otherwise is printed when stack size cannot be determined.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.SuppressStackSizeWarning })},
+	{long: "time", short: "time", arg: "<file name>", notYet: true,
+		help: "Append a comma separated value table of the time taken to the file ('-' for stdout).",
+		set:  ignore},
+	{long: "use-host-info", short: "use-host-info",
+		help: "Use information about host references to remove unused device code; nvlink 11.8 does so by default.",
+		set:  flag(func(p *parser) *bool { return &p.useHostInfo })},
+	{long: "variables-used", short: "variables-used", arg: "<variable>", list: true, notYet: true,
+		help: "Specify variables that are used (any variable whose name contains one); others may be removed.",
+		set:  appendTo(func(p *parser) *[]string { return &p.cfg.VariablesUsed })},
+	{long: "verbose", short: "v",
+		help: "Enable verbose mode which prints code generation statistics.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.Verbose })},
+	{long: "version", short: "V",
+		help: "Print version information on this tool.",
+		set:  flag(func(p *parser) *bool { return &p.version })},
+	{long: "warning-as-error", short: "Werror",
+		help: "Make all warnings into errors.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.Werror })},
+
+	// Undocumented in nvlink --help, but nvcc 11.8 passes them; none changes
+	// nvlink's output.
+	{long: "host-ccbin", short: "host-ccbin", arg: "<path>",
+		help: "Specify location of host compiler binary (passed by nvcc); no effect.",
+		set:  ignore},
+	{long: "host-relocatable-link", short: "r",
+		help: "Percolate the nvcc -r option (passed by nvcc); no effect.",
+		set:  ignore},
+	{long: "shared", short: "shared",
+		help: "Percolate the nvcc -shared option (passed by nvcc); no effect.",
+		set:  ignore},
+}
+
+// undocumented are nvlink 11.8 options that its --help does not list and
+// cudalink does not implement, by the spelling nvlink accepts. They are
+// refused by name rather than reported as unknown.
+var undocumented = map[string]bool{
+	"-Xlinker": true, "--host-linker-options": true,
+	"-dot": true, "--dot-file": true,
+	"-tool-name": true, "--tool-name": true,
+	"-cuda-api-version": true, "--cuda-api-version": true,
+	"-disable-smem-reservation": true, "--disable-smem-reservation": true,
+	"-syscall-const-offset": true, "--syscall-const-offset": true,
+	"-dont-reserve-null-pointer": true, "--dont-reserve-null-pointer": true,
+	"-reserve-null-pointer": true, "--reserve-null-pointer": true,
+	"-allow-undefined-globals": true, "--allow-undefined-globals": true,
+	"-force-rela": true, "--force-rela": true,
+	"-force-whole-lto": true, "--force-whole-lto": true,
+	"-force-partial-lto": true, "--force-partial-lto": true,
+	"-uumn": true, "--uumn": true,
+}
+
+var (
+	byLong  = map[string]*option{}
+	byShort = map[string]*option{}
+	glued   []*option // options whose value may follow the short name directly
+)
+
+func init() {
+	for _, o := range options {
+		if o.long != "" {
+			byLong[o.long] = o
+		}
+		if o.short != "" {
+			byShort[o.short] = o
+		}
+		if o.glue {
+			glued = append(glued, o)
+		}
+	}
+}
+
+// smVersions are the SM numbers nvlink 11.8 accepts in -arch.
+var smVersions = []int{35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90}
+
+// archNames lists every -arch value nvlink 11.8 accepts, in its order.
+func archNames() []string {
+	var names []string
+	for _, prefix := range []string{"compute_", "lto_", "sm_"} {
+		for _, sm := range smVersions {
+			names = append(names, prefix+strconv.Itoa(sm))
+		}
+	}
+	return names
+}
+
+var (
+	cpuArchs          = []string{"AARCH64", "ARMv7", "PPC64LE", "X86", "X86_64", "unknown"}
+	hostLinkerScripts = []string{"lcs-abs", "lcs-aug"}
+)
+
+func setArch(p *parser, name, v string) (string, error) {
+	for _, prefix := range []string{"sm_", "compute_", "lto_"} {
+		digits, ok := strings.CutPrefix(v, prefix)
+		if !ok {
+			continue
+		}
+		for _, sm := range smVersions {
+			if digits == strconv.Itoa(sm) {
+				p.arch, p.cfg.Arch = v, sm
+				return v, nil
+			}
+		}
+	}
+	sms := make([]string, len(smVersions))
+	for i, sm := range smVersions {
+		sms[i] = "sm_" + strconv.Itoa(sm)
+	}
+	return "", notDefined(v, name, sms)
+}
+
+func setCPUArch(p *parser, name, v string) (string, error) {
+	if !slices.Contains(cpuArchs, v) {
+		return "", notDefined(v, name, cpuArchs)
+	}
+	p.cfg.CPUArch = v
+	return v, nil
+}
+
+func setMachine(p *parser, name, v string) (string, error) {
+	n, err := parseCInt(v, name)
+	if err != nil {
+		return "", err
+	}
+	if n != 32 && n != 64 {
+		return "", notDefined(v, name, []string{"32", "64"})
+	}
+	p.machine = int(n)
+	return strconv.FormatInt(n, 10), nil
+}
+
+// notDefined is nvlink's error for a value outside an option's list.
+func notDefined(v, name string, allowed []string) error {
+	return fmt.Errorf("value '%s' is not defined for option '%s' (allowed: %s)", v, name, strings.Join(allowed, ", "))
+}
+
+// parseCInt reads a number as nvlink does: C strtol with base 0 (leading
+// white space, a sign, 0x for hex and 0 for octal), the whole string used,
+// and the result within 32-bit signed range. The empty string is 0.
+func parseCInt(s, name string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg = t[0] == '-'
+		t = t[1:]
+	}
+	base := 10
+	switch {
+	case len(t) > 2 && (t[:2] == "0x" || t[:2] == "0X") && strings.IndexByte("0123456789abcdefABCDEF", t[2]) >= 0:
+		base, t = 16, t[2:]
+	case len(t) > 1 && t[0] == '0':
+		base, t = 8, t[1:]
+	}
+	u, err := strconv.ParseUint(t, base, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+	case err != nil:
+		return 0, fmt.Errorf("'%s': expected a number for option '%s'", s, name)
+	case !neg && u <= 1<<31-1:
+		return int64(u), nil
+	case neg && u <= 1<<31:
+		return -int64(u), nil
+	}
+	return 0, fmt.Errorf("32-bit integer value (%s) out of range for option '%s'", s, name)
+}

@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker"
+)
+
+// Action is what a command line asks cudalink to do.
+type Action int
+
+const (
+	ActionLink    Action = iota // link Command.Config
+	ActionHelp                  // print the option list (-h wins over -V)
+	ActionVersion               // print the version
+)
+
+// Command is a parsed command line.
+type Command struct {
+	Action Action
+	// Config is the link to run when Action is ActionLink. Its Stdout and
+	// Stderr are left nil for the caller to set.
+	Config *linker.Config
+	// Warnings are messages to print before anything else, even when Parse
+	// fails, as nvlink prints them while it reads its arguments ("incompatible
+	// redefinition for option ..."). Neither -w nor -Werror affects them.
+	Warnings []string
+}
+
+// maxOptionsFileDepth is how deeply nvlink 11.8 nests options files: the
+// 15th nested file is read, opening a 16th is an error.
+const maxOptionsFileDepth = 15
+
+// parser holds the state of one Parse.
+type parser struct {
+	cfg   linker.Config
+	files []linker.Input // input files, in command-line order
+	libs  []linker.Input // -l libraries, in command-line order
+
+	help, version bool
+	arch          string // the -arch value as given; "" when absent
+	haveOutput    bool   // -o was given (its value may be empty)
+	machine       int    // -m; 0 when absent
+	lto           bool   // -lto or -dlto
+	emitPTX       bool
+	ghls          string // the -ghls option as spelt; "" when absent
+	useHostInfo   bool
+
+	last     map[*option]string // canonical value of each single-valued option given
+	used     []string           // notYet options given, as first spelt, in order
+	usedSeen map[*option]bool
+	warnings []string
+	depth    int // options files being read
+}
+
+// Parse turns command-line arguments (without argv[0]) into a Command. It
+// accepts exactly nvlink 11.8's spellings and checks in nvlink's order:
+// the arguments left to right (options files expanded in place), then
+// -h, -V, conflicting options, -arch, -o and the inputs. An option that
+// would change nvlink's output but that cudalink does not implement yet is
+// refused after those checks. The returned Command is never nil: its
+// Warnings are valid even with an error. Every error is a usage error.
+//
+// Config.Inputs lists the input files in command-line order and then the
+// -l libraries in command-line order, because nvlink reads every -l
+// library after all the files, wherever -l appears.
+func Parse(args []string) (*Command, error) {
+	p := &parser{last: map[*option]string{}, usedSeen: map[*option]bool{}}
+	err := p.parseArgs(args)
+	cmd := &Command{Warnings: p.warnings}
+	if err != nil {
+		return cmd, err
+	}
+	switch {
+	case p.help:
+		cmd.Action = ActionHelp
+		return cmd, nil
+	case p.version:
+		cmd.Action = ActionVersion
+		return cmd, nil
+	}
+	if err := p.check(); err != nil {
+		return cmd, err
+	}
+	p.cfg.Inputs = append(p.files, p.libs...)
+	cmd.Action, cmd.Config = ActionLink, &p.cfg
+	return cmd, nil
+}
+
+// check applies nvlink's checks after the arguments are read, in its order.
+func (p *parser) check() error {
+	cfg := &p.cfg
+	switch {
+	case cfg.SuppressDebugInfo && !cfg.Debug:
+		return errors.New("conflicting options '-suppress-debug-info' and 'no -g'")
+	case p.useHostInfo && cfg.IgnoreHostInfo:
+		return errors.New("conflicting options '-use-host-info' and '-ignore-host-info'")
+	case p.ghls != "":
+		// nvlink writes a host linker script and links nothing.
+		return fmt.Errorf("option '%s' is not supported yet", p.ghls)
+	case p.arch == "":
+		return errors.New("no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80")
+	case !p.haveOutput:
+		return errors.New("no output file: use -o <file>")
+	case p.emitPTX && !p.lto:
+		return errors.New("conflicting options '-emit-ptx' and 'no -dlto'")
+	case len(p.files) == 0:
+		return errors.New("no input files; use --help for more information")
+	case strings.HasPrefix(p.arch, "lto_"):
+		return fmt.Errorf("link target of '%s' is a virtual target that is not JIT-able; use an 'sm_' target instead", p.arch)
+	case len(p.used) > 0:
+		return fmt.Errorf("option '%s' is not supported yet", p.used[0])
+	case strings.HasPrefix(p.arch, "compute_"):
+		// nvlink links for a virtual target and writes no output file.
+		return fmt.Errorf("-arch=%s is not supported yet: cudalink links for 'sm_' targets only", p.arch)
+	case p.machine == 32:
+		// nvlink refuses every 64-bit input ("size does not match target
+		// '-m32'"), and CUDA 11.8 makes no other.
+		return errors.New("-m32 is not supported: cudalink links 64-bit device code only")
+	case cfg.CPUArch != "" && cfg.CPUArch != "unknown" && cfg.CPUArch != "X86_64":
+		return fmt.Errorf("-cpu-arch=%s is not supported yet: cudalink supports X86_64 and unknown", cfg.CPUArch)
+	}
+	return nil
+}
+
+// parseArgs reads one argument list: the command line or an options file.
+func (p *parser) parseArgs(args []string) error {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if len(arg) < 2 || arg[0] != '-' { // "-" is a file too
+			p.files = append(p.files, linker.Input{Path: arg})
+			continue
+		}
+		o, name, v, hasValue, err := lookup(arg)
+		if err != nil {
+			return err
+		}
+		switch {
+		case o.arg == "" && hasValue:
+			return fmt.Errorf("no argument expected after '%s'", name)
+		case o.arg != "" && !hasValue:
+			if i+1 == len(args) {
+				return fmt.Errorf("argument expected after '%s'", name)
+			}
+			i++
+			v = args[i] // taken whatever it looks like, as nvlink does
+		}
+		if err := p.apply(o, name, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lookup finds the option an argument starting with "-" names, the name as
+// spelt, and the value given with it.
+func lookup(arg string) (o *option, name, value string, hasValue bool, err error) {
+	if body, ok := strings.CutPrefix(arg, "--"); ok {
+		key, value, hasValue := strings.Cut(body, "=")
+		name = "--" + key
+		if o := byLong[key]; o != nil {
+			return o, name, value, hasValue, nil
+		}
+		return nil, "", "", false, unknown(name)
+	}
+	body := arg[1:]
+	key, value, hasValue := strings.Cut(body, "=")
+	if o := byShort[key]; o != nil {
+		return o, "-" + key, value, hasValue, nil
+	}
+	for _, o := range glued { // -Ldir, -lname, -m64; -L=dir was found above
+		if v, ok := strings.CutPrefix(body, o.short); ok {
+			return o, "-" + o.short, v, true, nil
+		}
+	}
+	return nil, "", "", false, unknown("-" + key)
+}
+
+func unknown(name string) error {
+	if undocumented[name] {
+		return fmt.Errorf("option '%s' is an undocumented nvlink option that cudalink does not support", name)
+	}
+	return fmt.Errorf("unknown option '%s'", name)
+}
+
+// apply stores one occurrence of an option.
+func (p *parser) apply(o *option, name, v string) error {
+	if o.notYet && !p.usedSeen[o] {
+		p.usedSeen[o] = true
+		p.used = append(p.used, name)
+	}
+	if o.list {
+		for _, elem := range strings.Split(v, ",") {
+			if elem == "" { // nvlink drops empty elements: -L '' is not "."
+				continue
+			}
+			if _, err := o.set(p, name, elem); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	canon, err := o.set(p, name, v)
+	if err != nil {
+		return err
+	}
+	if o.arg != "" {
+		if prev, ok := p.last[o]; ok && prev != canon {
+			p.warnings = append(p.warnings, fmt.Sprintf("incompatible redefinition for option '%s', the last value of this option was used", name))
+		}
+		p.last[o] = canon
+	}
+	return nil
+}
