@@ -60,10 +60,13 @@ type sharedObject struct {
 // alignment; dynamic (extern __shared__) memory starts after that, aligned
 // to 16.
 func layoutShared(ctx *Context) {
-	// Module-wide objects of non-kernel functions, in command-line order.
+	// Module-wide objects of non-kernel functions.
 	var moduleEnd, moduleAlign uint64
 	uses := map[*Function][]*Symbol{} // shared objects a function's code references
-	for _, file := range ctx.Files {
+	// Later files come first: in the 24-file corpus case the object of
+	// the first file ends the area.
+	for fi := len(ctx.Files) - 1; fi >= 0; fi-- {
+		file := ctx.Files[fi]
 		for i, isec := range file.Sections {
 			if classify(isec.Sec) != classShared {
 				continue
