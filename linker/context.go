@@ -34,6 +34,7 @@ type Context struct {
 	strtab      stringTable
 
 	prototypes []protoEntry // what .nv.prototype holds
+	names      nameRegistry // nvlink's creation order, from registerNames
 
 	virtualSM int // minimum virtual SM over the inputs
 	output    []byte

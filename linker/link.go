@@ -14,6 +14,7 @@ func Link(ctx *Context) error {
 		return ErrFailed
 	}
 	buildFunctions(ctx)    // one Function per defined function, with its sections and call edges
+	registerNames(ctx)     // replay nvlink's creation order of names, sections and symbols
 	eliminateDeadCode(ctx) // keep what kernels reach; report undefined references of live code
 	if ctx.checkpoint() {
 		return ErrFailed

@@ -232,8 +232,18 @@ func (osec *OutputSection) group() int {
 // sortOutputSections puts the output sections in nvlink's order: by group,
 // then by creation order, and numbers them.
 func sortOutputSections(ctx *Context) {
+	order := func(osec *OutputSection) int {
+		if n, ok := ctx.names.secOrder[osec.Name]; ok {
+			return n
+		}
+		return len(ctx.names.secOrder) + osec.Index
+	}
 	sort.SliceStable(ctx.OutSections, func(i, j int) bool {
-		return ctx.OutSections[i].group() < ctx.OutSections[j].group()
+		a, b := ctx.OutSections[i], ctx.OutSections[j]
+		if a.group() != b.group() {
+			return a.group() < b.group()
+		}
+		return order(a) < order(b)
 	})
 	for i, osec := range ctx.OutSections {
 		osec.Index = i + 1 // 0 is the null section

@@ -31,63 +31,44 @@ func buildSymbolTable(ctx *Context) {
 
 	ctx.symtab = []*Symbol{nil}
 	addSection := func(osec *OutputSection) {
-		if osec == nil || osec.symIndex != 0 || osec.Type == cubin.SHT_CUDA_INFO ||
+		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO ||
 			osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA {
 			return
 		}
 		osec.symIndex = uint32(len(ctx.symtab))
 		ctx.symtab = append(ctx.symtab, &Symbol{Name: osec.Name, Info: cubin.STT_SECTION, Local: true, outSec: osec})
 	}
-	var locals []*Symbol
-	for _, file := range ctx.Files {
-		for i, sym := range file.Syms {
-			if sym == nil || !sym.Local {
-				continue
-			}
-			esym := &file.ELF.Symbols[i]
-			if esym.Type() == cubin.STT_SECTION {
-				isec := sym.Section
-				if isec == nil || isec.Out == nil || isec.Out.Type == cubin.SHT_CUDA_CALLGRAPH || isec.Out.Type == cubin.SHT_CUDA_PROTOTYPE {
-					continue
-				}
-				addSection(isec.Out)
-				if fn := isec.Func; fn != nil && isec == fn.Text && fn.Sym.IsEntry() {
-					for _, s := range fn.Sections {
-						if s.Out != nil && (s.Out.Type == cubin.SHT_NOBITS || strings.HasPrefix(s.Out.Name, ".nv.constant0.")) {
-							addSection(s.Out)
-						}
-					}
-				}
-				continue
-			}
-			if keepLocal(sym) {
-				locals = append(locals, sym)
-			}
-		}
-	}
-	for _, osec := range ctx.OutSections {
-		if osec.Func != nil && osec.Type == cubin.SHT_NOBITS && !osec.synthetic || osec.Type == cubin.SHT_CUDA_CALLGRAPH ||
-			osec.Type == cubin.SHT_CUDA_PROTOTYPE || osec.Type == cubin.SHT_CUDA_RELOCINFO {
-			addSection(osec)
-		}
-	}
-	for _, sym := range locals {
+	add := func(sym *Symbol) {
 		sym.outIndex = uint32(len(ctx.symtab))
 		ctx.symtab = append(ctx.symtab, sym)
 	}
-	// nvlink keeps weak symbols with the locals (its "positive" symbol
-	// array); .symtab's sh_info counts them as locals.
-	for _, sym := range ctx.Symbols {
-		if sym.firstBind != cubin.STB_GLOBAL && keepGlobal(sym) {
-			sym.outIndex = uint32(len(ctx.symtab))
-			ctx.symtab = append(ctx.symtab, sym)
+	placed := map[*Symbol]bool{}
+	for _, c := range ctx.names.local {
+		if c.section != "" {
+			addSection(ctx.outByName[c.section])
+			continue
+		}
+		placed[c.sym] = true
+		if c.sym.Local && keepLocal(c.sym) || !c.sym.Local && keepGlobal(c.sym) {
+			add(c.sym)
+		}
+	}
+	// Sections the registry did not foresee (made by the linker itself).
+	for _, osec := range ctx.OutSections {
+		if osec.group() == groupConstant || osec.group() == groupText || osec.group() == groupData {
+			addSection(osec)
 		}
 	}
 	ctx.firstGlobal = len(ctx.symtab)
+	for _, sym := range ctx.names.global {
+		placed[sym] = true
+		if keepGlobal(sym) {
+			add(sym)
+		}
+	}
 	for _, sym := range ctx.Symbols {
-		if sym.firstBind == cubin.STB_GLOBAL && keepGlobal(sym) {
-			sym.outIndex = uint32(len(ctx.symtab))
-			ctx.symtab = append(ctx.symtab, sym)
+		if !placed[sym] && keepGlobal(sym) {
+			add(sym)
 		}
 	}
 	for _, osec := range ctx.OutSections {

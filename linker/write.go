@@ -103,9 +103,8 @@ func (ctx *Context) buildImage() []byte {
 	symtab.Data = ctx.encodeSymbols()
 	symtab.Size = uint64(len(symtab.Data))
 	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
-	var names stringTable
+	names := &ctx.names.shstrtab
 	nameOff := make([]uint32, len(ctx.OutSections))
-	names.add("")
 	for i, osec := range ctx.OutSections {
 		nameOff[i] = names.add(osec.Name)
 	}

@@ -1,0 +1,177 @@
+package linker
+
+import (
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// registerNames replays the order in which nvlink 11.8 creates names,
+// sections and symbols while it merges each input, so that the output's
+// string tables, section order and symbol order are nvlink's. The order was
+// read off nvlink's own .strtab and .shstrtab, which keep every name in
+// creation order, including names of things dead-code elimination later
+// removed. Per input, in command-line order:
+//
+//  1. function symbols, locals then globals, in symbol-table order: the name,
+//     then its .text section; a kernel also gets .nv.info.<k> and
+//     .nv.shared.<k>;
+//  2. other local symbols: the section that holds each (a kernel's
+//     parameter bank .nv.constant0.<k> brings .rel.nv.constant0.<k>), then
+//     the symbol;
+//  3. other global symbols likewise;
+//  4. every remaining section in section-header order; .nv.prototype
+//     contributes its signature strings, .nv.callgraph waits for the end.
+//
+// Finally .nv.callgraph, .nv.prototype and .nv.rel.action. Sections get a
+// section symbol when they are created, except .nv.info* and relocation
+// sections. Global-binding names go to the global part of .symtab; local
+// and weak ones to the local part, in creation order.
+func registerNames(ctx *Context) {
+	r := &ctx.names
+	r.secOrder = map[string]int{}
+	r.symSeen = map[*Symbol]bool{}
+	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {
+		r.shstrtab.add(name)
+		ctx.strtab.add(name)
+	}
+	r.createSection(ctx, ".nv.info")
+	for _, file := range ctx.Files {
+		ef := file.ELF
+		sectionName := func(shndx uint32) string {
+			if isec := file.sectionOf(shndx); isec != nil {
+				return isec.Sec.Name
+			}
+			return ""
+		}
+		// 1. Functions, local ones first.
+		for _, i := range localsFirst(ef.Symbols) {
+			esym := &ef.Symbols[i]
+			if esym.Type() != cubin.STT_FUNC {
+				continue
+			}
+			sym := file.Syms[i]
+			if esym.Shndx == cubin.SHN_UNDEF && !r.emptyName {
+				// nvlink enters an undefined symbol under an empty name
+				// first; the empty string lands in .strtab once.
+				ctx.strtab.buf = append(ctx.strtab.buf, 0)
+				r.emptyName = true
+			}
+			r.addSymbol(ctx, sym)
+			if name := sectionName(esym.Shndx); name != "" {
+				r.createSection(ctx, name)
+				if esym.Other&cubin.STO_CUDA_ENTRY != 0 {
+					r.createSection(ctx, ".nv.info."+esym.Name)
+					r.createSection(ctx, ".nv.shared."+esym.Name)
+				}
+			}
+		}
+		// 2 and 3. Other locals, then other globals.
+		for _, wantLocal := range []bool{true, false} {
+			for i := 1; i < len(ef.Symbols); i++ {
+				esym := &ef.Symbols[i]
+				if esym.Type() == cubin.STT_FUNC || esym.Type() == cubin.STT_SECTION ||
+					(esym.Bind() == cubin.STB_LOCAL) != wantLocal {
+					continue
+				}
+				if name := sectionName(esym.Shndx); name != "" {
+					if strings.HasPrefix(name, ".nv.constant0.") {
+						ctx.strtab.add(".rel" + name)
+						r.createSection(ctx, name)
+						r.createSection(ctx, ".rel"+name)
+					} else {
+						r.createSection(ctx, name)
+					}
+				}
+				if esym.Shndx == cubin.SHN_UNDEF && !r.emptyName && !r.symSeen[file.Syms[i]] {
+					ctx.strtab.buf = append(ctx.strtab.buf, 0)
+					r.emptyName = true
+				}
+				r.addSymbol(ctx, file.Syms[i])
+			}
+		}
+		// 4. Remaining sections.
+		for _, s := range ef.Sections[1:] {
+			switch s.Type {
+			case cubin.SHT_SYMTAB, cubin.SHT_STRTAB, cubin.SHT_SYMTAB_SHNDX:
+				continue
+			case cubin.SHT_CUDA_CALLGRAPH:
+				for _, at := range file.addrTaken {
+					if p := file.protoStrings[at[1]]; p != "" {
+						ctx.strtab.add(p)
+					}
+				}
+				continue
+			case cubin.SHT_CUDA_PROTOTYPE:
+				for _, p := range file.protoList {
+					ctx.strtab.add(p.sig)
+				}
+				continue
+			}
+			r.createSection(ctx, s.Name)
+		}
+	}
+	r.createSection(ctx, ".nv.callgraph")
+	r.createSection(ctx, ".nv.prototype")
+	r.createSection(ctx, ".nv.rel.action")
+}
+
+// nameRegistry records nvlink's creation order of names.
+type nameRegistry struct {
+	shstrtab stringTable
+	secOrder map[string]int // section name -> creation order
+	// local holds local and weak symbols and section symbols (by name) in
+	// creation order; global holds global-binding symbols.
+	local   []createdSym
+	global  []*Symbol
+	symSeen map[*Symbol]bool
+	// emptyName: the empty string nvlink adds with the first undefined
+	// symbol is in .strtab.
+	emptyName bool
+}
+
+// createdSym is a symbol, or the section symbol of the section called
+// section.
+type createdSym struct {
+	sym     *Symbol
+	section string
+}
+
+func (r *nameRegistry) createSection(ctx *Context, name string) {
+	if _, ok := r.secOrder[name]; ok {
+		return
+	}
+	r.secOrder[name] = len(r.secOrder)
+	r.shstrtab.add(name)
+	ctx.strtab.add(name)
+	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") {
+		r.local = append(r.local, createdSym{section: name})
+	}
+}
+
+func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
+	if sym == nil || r.symSeen[sym] {
+		return
+	}
+	r.symSeen[sym] = true
+	ctx.strtab.add(sym.Name)
+	if !sym.Local && sym.firstBind == cubin.STB_GLOBAL {
+		r.global = append(r.global, sym)
+	} else {
+		r.local = append(r.local, createdSym{sym: sym})
+	}
+}
+
+// localsFirst returns the symbol indices from 1 on, local symbols first,
+// each part in symbol-table order.
+func localsFirst(syms []cubin.Symbol) []int {
+	order := make([]int, 0, len(syms))
+	for _, wantLocal := range []bool{true, false} {
+		for i := 1; i < len(syms); i++ {
+			if (syms[i].Bind() == cubin.STB_LOCAL) == wantLocal {
+				order = append(order, i)
+			}
+		}
+	}
+	return order
+}
