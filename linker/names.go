@@ -51,9 +51,9 @@ func registerNames(ctx *Context) {
 				continue
 			}
 			sym := file.Syms[i]
-			if esym.Shndx == cubin.SHN_UNDEF && !r.emptyName {
-				// nvlink enters an undefined symbol under an empty name
-				// first; the empty string lands in .strtab once.
+			if esym.Shndx == cubin.SHN_UNDEF && !r.emptyName && !r.symSeen[sym] {
+				// nvlink enters a new undefined function under an empty
+				// name first; the empty string lands in .strtab once.
 				ctx.strtab.buf = append(ctx.strtab.buf, 0)
 				r.emptyName = true
 			}
@@ -82,10 +82,6 @@ func registerNames(ctx *Context) {
 					} else {
 						r.createSection(ctx, name)
 					}
-				}
-				if esym.Shndx == cubin.SHN_UNDEF && !r.emptyName && !r.symSeen[file.Syms[i]] {
-					ctx.strtab.buf = append(ctx.strtab.buf, 0)
-					r.emptyName = true
 				}
 				r.addSymbol(ctx, file.Syms[i])
 			}

@@ -17,9 +17,11 @@ func buildNVInfo(ctx *Context) {
 	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	global.Addralign = 4
 	var w infoWriter
-	// nvlink lists functions last-created first.
-	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
-		fn := ctx.Funcs[i]
+	// nvlink lists functions in the reverse of the order the inputs'
+	// .nv.info records name them.
+	order := infoOrder(ctx)
+	for i := len(order) - 1; i >= 0; i-- {
+		fn := order[i]
 		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
 		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(fn.Regs))
 	}
@@ -41,6 +43,30 @@ func buildNVInfo(ctx *Context) {
 	ctx.buildPrototypes()
 	ra := ctx.outByName[".nv.rel.action"]
 	ra.Data, ra.Size, ra.Addralign, ra.Entsize = relActionTable, uint64(len(relActionTable)), 8, 8
+}
+
+// infoOrder returns the live functions in the order the inputs' global
+// .nv.info records first name them; functions without records follow.
+func infoOrder(ctx *Context) []*Function {
+	seen := map[*Function]bool{}
+	var order []*Function
+	for _, file := range ctx.Files {
+		for _, r := range file.info {
+			if !r.symWord() {
+				continue
+			}
+			if fn := file.Syms[r.sym()].funcIn(file); fn != nil && fn.Live && !seen[fn] {
+				seen[fn] = true
+				order = append(order, fn)
+			}
+		}
+	}
+	for _, fn := range ctx.Funcs {
+		if !seen[fn] {
+			order = append(order, fn)
+		}
+	}
+	return order
 }
 
 // infoWriter appends .nv.info records.
@@ -187,9 +213,6 @@ func (ctx *Context) collectPrototypes() []protoEntry {
 		for _, proto := range file.protoList {
 			sym := file.Syms[proto.sym]
 			if seen[sym] || sym.IsEntry() || sym.Local && !keepLocal(sym) || !sym.Local && !keepGlobal(sym) {
-				continue
-			}
-			if sym.Defined() && sym.File != file {
 				continue
 			}
 			seen[sym] = true

@@ -141,7 +141,10 @@ var options = []*option{
 		}},
 	{long: "nvvmpath", short: "nvvmpath", arg: "<path>",
 		help: "Path to libnvvm library (only used with LTO); no effect.",
-		set:  ignore},
+		set: func(p *parser, _, v string) (string, error) {
+			p.nvvmpath = true
+			return v, nil
+		}},
 	{long: "options-file", short: "optf", arg: "<file>", list: true,
 		help: "Include command line options from specified file.",
 		set: func(p *parser, _, v string) (string, error) {

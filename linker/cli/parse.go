@@ -45,12 +45,12 @@ type parser struct {
 	machine       int    // -m; 0 when absent
 	lto           bool   // -lto or -dlto
 	emitPTX       bool
+	nvvmpath      bool   // -nvvmpath was given (its value may be empty)
 	ghls          string // the -ghls option as spelt; "" when absent
 	useHostInfo   bool
 
 	last     map[*option]string // canonical value of each single-valued option given
-	used     []string           // notYet options given, as first spelt, in order
-	usedSeen map[*option]bool
+	notYet   string             // the first notYet option given, as spelt
 	warnings []string
 	depth    int // options files being read
 }
@@ -67,7 +67,7 @@ type parser struct {
 // -l libraries in command-line order, because nvlink reads every -l
 // library after all the files, wherever -l appears.
 func Parse(args []string) (*Command, error) {
-	p := &parser{last: map[*option]string{}, usedSeen: map[*option]bool{}}
+	p := &parser{last: map[*option]string{}}
 	err := p.parseArgs(args)
 	cmd := &Command{Warnings: p.warnings}
 	if err != nil {
@@ -106,12 +106,16 @@ func (p *parser) check() error {
 		return errors.New("no output file: use -o <file>")
 	case p.emitPTX && !p.lto:
 		return errors.New("conflicting options '-emit-ptx' and 'no -dlto'")
+	case p.emitPTX && !p.nvvmpath:
+		return errNoNVVMPath
 	case len(p.files) == 0:
 		return errors.New("no input files; use --help for more information")
 	case strings.HasPrefix(p.arch, "lto_"):
 		return fmt.Errorf("link target of '%s' is a virtual target that is not JIT-able; use an 'sm_' target instead", p.arch)
-	case len(p.used) > 0:
-		return fmt.Errorf("option '%s' is not supported yet", p.used[0])
+	case p.lto && !p.nvvmpath:
+		return errNoNVVMPath
+	case p.notYet != "":
+		return fmt.Errorf("option '%s' is not supported yet", p.notYet)
 	case strings.HasPrefix(p.arch, "compute_"):
 		// nvlink links for a virtual target and writes no output file.
 		return fmt.Errorf("-arch=%s is not supported yet: cudalink links for 'sm_' targets only", p.arch)
@@ -124,6 +128,8 @@ func (p *parser) check() error {
 	}
 	return nil
 }
+
+var errNoNVVMPath = errors.New("-nvvmpath should be specified with -lto")
 
 // parseArgs reads one argument list: the command line or an options file.
 func (p *parser) parseArgs(args []string) error {
@@ -187,9 +193,8 @@ func unknown(name string) error {
 
 // apply stores one occurrence of an option.
 func (p *parser) apply(o *option, name, v string) error {
-	if o.notYet && !p.usedSeen[o] {
-		p.usedSeen[o] = true
-		p.used = append(p.used, name)
+	if o.notYet && p.notYet == "" {
+		p.notYet = name
 	}
 	if o.list {
 		for _, elem := range strings.Split(v, ",") {

@@ -1,0 +1,452 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cudalink/cudalink/linker"
+)
+
+// The expectations below were checked against nvlink 11.8 (V11.8.89); the
+// messages differ in form ("cudalink: error: ..." against "nvlink fatal :
+// ..."), not in what is accepted or refused.
+
+// link is the Config of "-arch=sm_80 -o out a.o" changed by edit.
+func link(edit func(cfg *linker.Config)) linker.Config {
+	cfg := linker.Config{Arch: 80, Output: "out", Inputs: []linker.Input{{Path: "a.o"}}}
+	if edit != nil {
+		edit(&cfg)
+	}
+	return cfg
+}
+
+func files(paths ...string) []linker.Input {
+	var in []linker.Input
+	for _, p := range paths {
+		in = append(in, linker.Input{Path: p})
+	}
+	return in
+}
+
+func libs(names ...string) []linker.Input {
+	var in []linker.Input
+	for _, n := range names {
+		in = append(in, linker.Input{Path: n, Library: true})
+	}
+	return in
+}
+
+// mustLink parses args and fails the test unless they ask for a link.
+func mustLink(t *testing.T, args []string) *Command {
+	t.Helper()
+	cmd, err := Parse(args)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", args, err)
+	}
+	if cmd.Action != ActionLink {
+		t.Fatalf("Parse(%q): action %v, want ActionLink", args, cmd.Action)
+	}
+	return cmd
+}
+
+// TestSpellings checks every accepted spelling of the options that cudalink
+// implements or accepts without effect.
+func TestSpellings(t *testing.T) {
+	verbose := link(func(c *linker.Config) { c.Verbose = true })
+	noWarn := link(func(c *linker.Config) { c.NoWarn = true })
+	werror := link(func(c *linker.Config) { c.Werror = true })
+	libDir := link(func(c *linker.Config) { c.LibDirs = []string{"dir"} })
+	libFoo := link(func(c *linker.Config) { c.Inputs = append(files("a.o"), libs("foo")...) })
+	plain := link(nil)
+	tests := []struct {
+		args string
+		want linker.Config
+	}{
+		// -arch: with "=" or as the next argument, one dash or two.
+		{"-arch=sm_80 -o out a.o", plain},
+		{"-arch sm_80 -o out a.o", plain},
+		{"--arch=sm_80 -o out a.o", plain},
+		{"--arch sm_80 -o out a.o", plain},
+		{"-arch=sm_35 -o out a.o", link(func(c *linker.Config) { c.Arch = 35 })},
+		{"-arch=sm_90 -o out a.o", link(func(c *linker.Config) { c.Arch = 90 })},
+		{"-arch=sm_75 -arch=sm_80 -o out a.o", plain}, // the last one wins
+
+		// -o / --output-file.
+		{"-arch=sm_80 -o=out a.o", plain},
+		{"-arch=sm_80 --output-file out a.o", plain},
+		{"-arch=sm_80 --output-file=out a.o", plain},
+		{"-arch=sm_80 -o=a=b a.o", link(func(c *linker.Config) { c.Output = "a=b" })},
+		{"-arch=sm_80 -o -v a.o", link(func(c *linker.Config) { c.Output = "-v" })}, // the next argument, whatever it is
+		{"-arch=sm_80 -o= a.o", link(func(c *linker.Config) { c.Output = "" })},     // given but empty: the link fails to open it
+		{"-arch=sm_80 -o a,b a.o", link(func(c *linker.Config) { c.Output = "a,b" })},
+
+		// -m / --machine: 64 only, as a C number, glued or not.
+		{"-arch=sm_80 -o out a.o -m64", plain},
+		{"-arch=sm_80 -o out a.o -m 64", plain},
+		{"-arch=sm_80 -o out a.o -m=64", plain},
+		{"-arch=sm_80 -o out a.o --machine 64", plain},
+		{"-arch=sm_80 -o out a.o --machine=64", plain},
+		{"-arch=sm_80 -o out a.o -m0x40", plain},
+		{"-arch=sm_80 -o out a.o -m+64", plain},
+
+		// Flags.
+		{"-arch=sm_80 -o out a.o -v", verbose},
+		{"-arch=sm_80 -o out a.o --verbose", verbose},
+		{"-arch=sm_80 -o out a.o -v -v", verbose},
+		{"-arch=sm_80 -o out a.o -w", noWarn},
+		{"-arch=sm_80 -o out a.o --disable-warnings", noWarn},
+		{"-arch=sm_80 -o out a.o -Werror", werror},
+		{"-arch=sm_80 -o out a.o --warning-as-error", werror},
+
+		// -L / --library-path: glued, "=", next argument; comma lists; empty
+		// elements dropped; "=" after more than the name is part of the value.
+		{"-arch=sm_80 -o out a.o -Ldir", libDir},
+		{"-arch=sm_80 -o out a.o -L dir", libDir},
+		{"-arch=sm_80 -o out a.o -L=dir", libDir},
+		{"-arch=sm_80 -o out a.o --library-path dir", libDir},
+		{"-arch=sm_80 -o out a.o --library-path=dir", libDir},
+		{"-arch=sm_80 -o out a.o -L,dir,", libDir},
+		{"-arch=sm_80 -o out a.o -L=", plain},
+		{"-arch=sm_80 -o out a.o -Ldir=x", link(func(c *linker.Config) { c.LibDirs = []string{"dir=x"} })},
+		{"-arch=sm_80 -o out a.o -La,b -L c -L-v", link(func(c *linker.Config) { c.LibDirs = []string{"a", "b", "c", "-v"} })},
+
+		// -l / --library, the same forms.
+		{"-arch=sm_80 -o out a.o -lfoo", libFoo},
+		{"-arch=sm_80 -o out a.o -l foo", libFoo},
+		{"-arch=sm_80 -o out a.o -l=foo", libFoo},
+		{"-arch=sm_80 -o out a.o --library foo", libFoo},
+		{"-arch=sm_80 -o out a.o --library=foo", libFoo},
+		{"-arch=sm_80 -o out a.o -l,,foo", libFoo},
+		{"-arch=sm_80 -o out a.o -link-time-opt", link(func(c *linker.Config) { // -l ink-time-opt, as in nvlink
+			c.Inputs = append(files("a.o"), libs("ink-time-opt")...)
+		})},
+		// Libraries come after all files, wherever -l is.
+		{"-arch=sm_80 -o out -lfoo a.o -lbar,baz b.o", link(func(c *linker.Config) {
+			c.Inputs = append(files("a.o", "b.o"), libs("foo", "bar", "baz")...)
+		})},
+
+		// Inputs: "-", "", "@x" and names with commas are files.
+		{"-arch=sm_80 -o out a.o - @x a.o,b.o", link(func(c *linker.Config) { c.Inputs = files("a.o", "-", "@x", "a.o,b.o") })},
+
+		// -cpu-arch.
+		{"-arch=sm_80 -o out a.o -cpu-arch=X86_64", link(func(c *linker.Config) { c.CPUArch = "X86_64" })},
+		{"-arch=sm_80 -o out a.o --cpu-arch unknown", link(func(c *linker.Config) { c.CPUArch = "unknown" })},
+		{"-arch=sm_80 -o out a.o -cpu-arch=AARCH64 -cpu-arch X86_64", link(func(c *linker.Config) { c.CPUArch = "X86_64" })},
+
+		// Accepted without effect.
+		{"-arch=sm_80 -o out a.o -Xptxas -v --Xptxas=-O3", plain},
+		{"-arch=sm_80 -o out a.o -maxrregcount 32 --maxrregcount=-0x10 -maxrregcount=", plain},
+		{"-arch=sm_80 -o out a.o -nvvmpath /x --nvvmpath=/y", plain},
+		{"-arch=sm_80 -o out a.o --host-ccbin gcc -host-ccbin=gcc", plain},
+		{"-arch=sm_80 -o out a.o -r --host-relocatable-link -shared --shared", plain},
+		{"-arch=sm_80 -o out a.o -use-host-info --use-host-info", plain},
+
+		// What nvcc -dlink passes.
+		{`-m64 --arch=sm_80 -L"lib" -lfoo -L/usr/lib/x86_64-linux-gnu/stubs -cpu-arch=X86_64 a.o -lcudadevrt -o out --host-ccbin gcc`,
+			link(func(c *linker.Config) {
+				c.LibDirs = []string{`"lib"`, "/usr/lib/x86_64-linux-gnu/stubs"} // no shell here to eat the quotes
+				c.Inputs = append(files("a.o"), libs("foo", "cudadevrt")...)
+				c.CPUArch = "X86_64"
+			})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			cmd := mustLink(t, strings.Fields(tt.args))
+			if !reflect.DeepEqual(*cmd.Config, tt.want) {
+				t.Errorf("Config:\n got %+v\nwant %+v", *cmd.Config, tt.want)
+			}
+		})
+	}
+}
+
+func TestEmptyArguments(t *testing.T) {
+	cmd := mustLink(t, []string{"-arch=sm_80", "-o", "", ""})
+	if cmd.Config.Output != "" || !reflect.DeepEqual(cmd.Config.Inputs, files("")) {
+		t.Errorf("got output %q inputs %v, want empty output and one empty input", cmd.Config.Output, cmd.Config.Inputs)
+	}
+}
+
+func TestActions(t *testing.T) {
+	tests := []struct {
+		args string
+		want Action
+	}{
+		{"-h", ActionHelp},
+		{"--help", ActionHelp},
+		{"-V", ActionVersion},
+		{"--version", ActionVersion},
+		{"-h -V", ActionHelp},
+		{"-V -h", ActionHelp},
+		{"-V a.o", ActionVersion},                    // no link
+		{"-h -suppress-debug-info -lto", ActionHelp}, // later checks do not apply
+		{"-V -arch=sm_80 -kernels-used=k", ActionVersion},
+	}
+	for _, tt := range tests {
+		cmd, err := Parse(strings.Fields(tt.args))
+		if err != nil || cmd.Action != tt.want || cmd.Config != nil {
+			t.Errorf("Parse(%q) = action %v, config %v, error %v; want action %v", tt.args, cmd.Action, cmd.Config, err, tt.want)
+		}
+	}
+}
+
+// TestErrors checks usage errors, in the order nvlink reports them.
+func TestErrors(t *testing.T) {
+	tests := []struct{ args, want string }{
+		// Unknown spellings: long names with one dash, short ones with two,
+		// nothing glued except to -L, -l and -m.
+		{"-foo -arch=sm_80 -o out a.o", "unknown option '-foo'"},
+		{"-foo=bar", "unknown option '-foo'"},
+		{"--foo", "unknown option '--foo'"},
+		{"--", "unknown option '--'"},
+		{"-help", "unknown option '-help'"},
+		{"--h", "unknown option '--h'"},
+		{"--V", "unknown option '--V'"},
+		{"-version", "unknown option '-version'"},
+		{"--Werror", "unknown option '--Werror'"},
+		{"-warning-as-error", "unknown option '-warning-as-error'"},
+		{"-debug", "unknown option '-debug'"},
+		{"--g", "unknown option '--g'"},
+		{"--m64", "unknown option '--m64'"},
+		{"--machine64", "unknown option '--machine64'"},
+		{"--optf x", "unknown option '--optf'"},
+		{"-options-file x", "unknown option '-options-file'"},
+		{"--lto", "unknown option '--lto'"},
+		{"--L.", "unknown option '--L.'"},
+		{"--lfoo", "unknown option '--lfoo'"},
+		{"--o out", "unknown option '--o'"},
+		{"-oout", "unknown option '-oout'"},
+		{"-archsm_80", "unknown option '-archsm_80'"},
+		{"-optfx", "unknown option '-optfx'"},
+		{"-vw", "unknown option '-vw'"},
+		{"-extra-warnings", "unknown option '-extra-warnings'"},
+		{"--extrawarn", "unknown option '--extrawarn'"},
+		{"--ghls=lcs-abs", "unknown option '--ghls'"},
+		{"-register-link-binaries=x", "unknown option '-register-link-binaries'"},
+		{"--r", "unknown option '--r'"},
+		{"-host-relocatable-link", "unknown option '-host-relocatable-link'"},
+		{"--persistent_worker", "unknown option '--persistent_worker'"},
+		{"-Xlinker x", "option '-Xlinker' is an undocumented nvlink option that cudalink does not support"},
+		{"--dot-file=x", "option '--dot-file' is an undocumented nvlink option that cudalink does not support"},
+		{"-force-rela", "option '-force-rela' is an undocumented nvlink option that cudalink does not support"},
+
+		// Values.
+		{"-o out a.o -arch", "argument expected after '-arch'"},
+		{"-arch=sm_80 a.o -o", "argument expected after '-o'"},
+		{"--output-file", "argument expected after '--output-file'"},
+		{"-L", "argument expected after '-L'"},
+		{"-l", "argument expected after '-l'"},
+		{"-v=1", "no argument expected after '-v'"},
+		{"--help=yes", "no argument expected after '--help'"},
+		{"-Werror=", "no argument expected after '-Werror'"},
+		{"-lto=", "no argument expected after '-lto'"},
+		{"-arch=sm_81", "value 'sm_81' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
+		{"--arch sm_30", "value 'sm_30' is not defined for option '--arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
+		{"-arch -o out a.o", "value '-o' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
+		{"-arch=", "value '' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
+		{"-arch=SM_80", "value 'SM_80' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
+		{"-arch=sm_080", "value 'sm_080' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
+		{"-cpu-arch=x86_64", "value 'x86_64' is not defined for option '-cpu-arch' (allowed: AARCH64, ARMv7, PPC64LE, X86, X86_64, unknown)"},
+		{"-m16", "value '16' is not defined for option '-m' (allowed: 32, 64)"},
+		{"-m=", "value '' is not defined for option '-m' (allowed: 32, 64)"},
+		{"--machine 064", "value '064' is not defined for option '--machine' (allowed: 32, 64)"}, // octal 52
+		{"-machine", "'achine': expected a number for option '-m'"},
+		{"-m 64x", "'64x': expected a number for option '-m'"},
+		{"-maxrregcount abc", "'abc': expected a number for option '-maxrregcount'"},
+		{"-maxrregcount 4294967296", "32-bit integer value (4294967296) out of range for option '-maxrregcount'"},
+		{"-ghls lcs-foo", "value 'lcs-foo' is not defined for option '-ghls' (allowed: lcs-abs, lcs-aug)"},
+		{"-arch=sm_80 -o out a.o -optf nonexistent", "cannot open options file 'nonexistent': no such file or directory"},
+
+		// Checks after the arguments, in nvlink's order.
+		{"", "no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80"},
+		{"a.o -o out", "no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80"},
+		{"-arch=sm_80 a.o", "no output file: use -o <file>"},
+		{"-arch=sm_80", "no output file: use -o <file>"},
+		{"-arch=sm_80 -o out", "no input files; use --help for more information"},
+		{"-arch=sm_80 -o out -lfoo -L.", "no input files; use --help for more information"},
+		{"-arch=sm_80 -o out -optf=", "no input files; use --help for more information"},
+		{"-suppress-debug-info", "conflicting options '-suppress-debug-info' and 'no -g'"},
+		{"-use-host-info -ignore-host-info", "conflicting options '-use-host-info' and '-ignore-host-info'"},
+		{"-ghls lcs-abs a.o", "option '-ghls' is not supported yet"},
+		{"-ghls=lcs-aug -suppress-debug-info", "conflicting options '-suppress-debug-info' and 'no -g'"},
+		{"-emit-ptx x", "no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80"},
+		{"-arch=sm_80 -o out -emit-ptx x", "conflicting options '-emit-ptx' and 'no -dlto'"},
+		{"-arch=lto_80 -o out", "no input files; use --help for more information"},
+		{"-arch=lto_80 -o out a.o", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
+		{"-arch=lto_80 -o out a.o -kernels-used=k", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
+
+		// Refused because the output would differ from nvlink's.
+		{"-arch=sm_80 -o out a.o -kernels-used=k -g", "option '-kernels-used' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -g -kernels-used=k", "option '-g' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -lto", "-nvvmpath should be specified with -lto"},
+		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
+		{"-arch=sm_80 -o out -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
+		{"-arch=sm_80 -o out -dlto", "no input files; use --help for more information"},
+		{"-arch=compute_80 -o out a.o -dlto", "-nvvmpath should be specified with -lto"},
+		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto -nvvmpath=", "option '-emit-ptx' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -lto -nvvmpath /x", "option '-lto' is not supported yet"},
+		{"-arch=sm_80 -o out a.o --register-link-binaries r.c", "option '--register-link-binaries' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -g -suppress-debug-info", "option '-g' is not supported yet"},
+		{"-arch=compute_80 -o out a.o", "-arch=compute_80 is not supported yet: cudalink links for 'sm_' targets only"},
+		{"-arch=sm_80 -o out a.o -m32", "-m32 is not supported: cudalink links 64-bit device code only"},
+		{"-arch=sm_80 -o out a.o -m 64 --machine=32", "-m32 is not supported: cudalink links 64-bit device code only"},
+		{"-arch=sm_80 -o out a.o -cpu-arch=AARCH64", "-cpu-arch=AARCH64 is not supported yet: cudalink supports X86_64 and unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			cmd, err := Parse(strings.Fields(tt.args))
+			if err == nil {
+				t.Fatalf("no error, action %v", cmd.Action)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("error\n got %q\nwant %q", err, tt.want)
+			}
+			if cmd == nil || cmd.Config != nil {
+				t.Errorf("Command = %+v, want one without a Config", cmd)
+			}
+		})
+	}
+}
+
+// TestEveryOption derives a case from each entry of the option table, in
+// each of its spellings: an option marked notYet is refused, any other is
+// accepted. The table is what --help lists, so this also checks the help.
+func TestEveryOption(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	sample := map[string]string{
+		"arch": "sm_80", "cpu-arch": "X86_64", "machine": "64", "maxrregcount": "32",
+		"gen-host-linker-script": "lcs-abs", "options-file": empty, "output-file": "out",
+	}
+	for _, o := range options {
+		var spellings []string
+		if o.long != "" {
+			spellings = append(spellings, "--"+o.long)
+		}
+		if o.short != "" {
+			spellings = append(spellings, "-"+o.short)
+		}
+		for _, name := range spellings {
+			args := []string{"-arch=sm_80", "-o", "out", "a.o", name}
+			if o.arg != "" {
+				v, ok := sample[o.long]
+				if !ok {
+					v = "x"
+				}
+				args = append(args, v)
+			}
+			switch o.long { // what nvlink requires beside them
+			case "debug", "suppress-debug-info":
+				args = append(args, "-g", "-suppress-debug-info")
+			case "dlto", "link-time-opt", "emit-ptx":
+				args = append(args, "-lto", "-nvvmpath=/x")
+			}
+			cmd, err := Parse(args)
+			switch {
+			case o.long == "help" || o.long == "version":
+				if err != nil || cmd.Action == ActionLink {
+					t.Errorf("Parse(%q) = %v, %v; want help or version", args, cmd.Action, err)
+				}
+			case o.notYet:
+				if err == nil || !strings.Contains(err.Error(), "not supported yet") {
+					t.Errorf("Parse(%q) error = %v; want it refused as not supported yet", args, err)
+				}
+			case err != nil:
+				t.Errorf("Parse(%q): %v", args, err)
+			}
+			if !strings.Contains(helpText(), "\n"+spellings[0]) {
+				t.Errorf("--help does not list %s", spellings[0])
+			}
+		}
+	}
+}
+
+// TestRedefinition checks nvlink's warning for a single-valued option given
+// again with another value; values are compared as numbers where they are
+// numbers, and the warning comes even when the command line then fails.
+func TestRedefinition(t *testing.T) {
+	const arch = "incompatible redefinition for option '-arch', the last value of this option was used"
+	tests := []struct {
+		args    string
+		want    []string
+		wantErr bool
+	}{
+		{"-arch=sm_80 -o out a.o -arch=sm_80 --arch sm_80", nil, false},
+		{"-arch=sm_80 -o out a.o -arch=sm_75", []string{arch}, false},
+		{"-arch=sm_80 -o out a.o -arch=sm_80 -arch=sm_75 -arch sm_86", []string{arch, arch}, false},
+		{"-arch=sm_80 -o out a.o --output-file o1 -o out", []string{
+			"incompatible redefinition for option '--output-file', the last value of this option was used",
+			"incompatible redefinition for option '-o', the last value of this option was used"}, false},
+		{"-arch=sm_80 -o out a.o -m64 -m 0x40 --machine=64", nil, false},
+		{"-arch=sm_80 -o out a.o -maxrregcount 16 -maxrregcount 0x10 -maxrregcount 020", nil, false},
+		{"-arch=sm_80 -o out a.o -maxrregcount 16 -maxrregcount 17", []string{
+			"incompatible redefinition for option '-maxrregcount', the last value of this option was used"}, false},
+		{"-arch=sm_80 -o out a.o -Xptxas -v -Xptxas -O1", []string{
+			"incompatible redefinition for option '-Xptxas', the last value of this option was used"}, false},
+		{"-arch=sm_80 -o out a.o -L a -L b -l x -l y -v -v -w -w", nil, false}, // lists and flags repeat freely
+		{"-arch=sm_80 -arch=sm_75 -foo", []string{arch}, true},
+		{"-o a -o b", []string{"incompatible redefinition for option '-o', the last value of this option was used"}, true},
+		{"-arch=sm_80 -arch=sm_75 -V", []string{arch}, false},
+	}
+	for _, tt := range tests {
+		cmd, err := Parse(strings.Fields(tt.args))
+		if (err != nil) != tt.wantErr {
+			t.Errorf("Parse(%q) error = %v, want error %v", tt.args, err, tt.wantErr)
+		}
+		if !reflect.DeepEqual(cmd.Warnings, tt.want) {
+			t.Errorf("Parse(%q) warnings\n got %q\nwant %q", tt.args, cmd.Warnings, tt.want)
+		}
+	}
+}
+
+func TestParseCInt(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		err  string
+	}{
+		{"", 0, ""},
+		{"0", 0, ""},
+		{"32", 32, ""},
+		{"+5", 5, ""},
+		{"-5", -5, ""},
+		{" 5", 5, ""},
+		{"\t\n5", 5, ""},
+		{"010", 8, ""},
+		{"0x10", 16, ""},
+		{"0X1F", 31, ""},
+		{"-0x5", -5, ""},
+		{"2147483647", 2147483647, ""},
+		{"-2147483648", -2147483648, ""},
+		{"2147483648", 0, "32-bit integer value (2147483648) out of range for option '-n'"},
+		{"-2147483649", 0, "32-bit integer value (-2147483649) out of range for option '-n'"},
+		{"0xffffffff", 0, "32-bit integer value (0xffffffff) out of range for option '-n'"},
+		{"99999999999999999999", 0, "32-bit integer value (99999999999999999999) out of range for option '-n'"},
+		{"5 ", 0, "'5 ': expected a number for option '-n'"},
+		{"   ", 0, "'   ': expected a number for option '-n'"},
+		{"08", 0, "'08': expected a number for option '-n'"},
+		{"0x", 0, "'0x': expected a number for option '-n'"},
+		{"0b1", 0, "'0b1': expected a number for option '-n'"},
+		{"1e3", 0, "'1e3': expected a number for option '-n'"},
+		{"1.5", 0, "'1.5': expected a number for option '-n'"},
+		{"1_000", 0, "'1_000': expected a number for option '-n'"},
+		{"+", 0, "'+': expected a number for option '-n'"},
+		{"-", 0, "'-': expected a number for option '-n'"},
+		{"+-5", 0, "'+-5': expected a number for option '-n'"},
+		{"- 5", 0, "'- 5': expected a number for option '-n'"},
+	}
+	for _, tt := range tests {
+		got, err := parseCInt(tt.in, "-n")
+		errText := ""
+		if err != nil {
+			errText = err.Error()
+		}
+		if got != tt.want || errText != tt.err {
+			t.Errorf("parseCInt(%q) = %d, %q; want %d, %q", tt.in, got, errText, tt.want, tt.err)
+		}
+	}
+}
