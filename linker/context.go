@@ -167,6 +167,9 @@ type Function struct {
 	// IndirectProtos are the prototypes of its indirect call sites.
 	IndirectProtos []string
 	Externs        []*Symbol // undefined functions it calls
+	// edges are the call graph's callees of the function (defined or
+	// not, direct or materialised indirect) in the order first recorded.
+	edges []*Symbol
 
 	// Shared memory of a kernel, laid out by layoutShared: the static size
 	// (without sm_90's reserved KiB) and where dynamic shared memory starts.

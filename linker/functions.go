@@ -117,6 +117,7 @@ func linkCallGraph(ctx *Context) {
 				continue
 			}
 			callee := file.Syms[c[1]]
+			caller.edges = appendSymOnce(caller.edges, callee)
 			if callee.Func != nil {
 				caller.Callees = appendOnce(caller.Callees, callee.Func)
 			} else if !callee.Defined() {
@@ -131,6 +132,7 @@ func linkCallGraph(ctx *Context) {
 			caller.IndirectProtos = append(caller.IndirectProtos, file.protoStrings[site[1]])
 			for _, fn := range byProto[file.protoStrings[site[1]]] {
 				caller.Callees = appendOnce(caller.Callees, fn)
+				caller.edges = appendSymOnce(caller.edges, fn.Sym)
 			}
 		}
 	}

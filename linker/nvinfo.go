@@ -178,13 +178,11 @@ func (ctx *Context) buildCallgraph() {
 	var b []byte
 	pair := func(a, c uint32) { b = le.AppendUint32(le.AppendUint32(b, a), c) }
 	pair(0, cgCalls)
+	// Each caller's edges come out in the reverse of the order recorded.
 	for _, fn := range ctx.Funcs {
-		for _, c := range fn.Callees {
-			pair(fn.Sym.outIndex, c.Sym.outIndex)
-		}
-		for _, ext := range fn.Externs {
-			if ext.outIndex != 0 {
-				pair(fn.Sym.outIndex, ext.outIndex)
+		for i := len(fn.edges) - 1; i >= 0; i-- {
+			if c := fn.edges[i]; c.outIndex != 0 && !c.deleted {
+				pair(fn.Sym.outIndex, c.outIndex)
 			}
 		}
 	}
