@@ -1,0 +1,3 @@
+__device__ int shared_total = 1;
+
+__global__ void k_a(int *out) { out[threadIdx.x] = shared_total; }
