@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -50,6 +51,10 @@ func loadInputs(ctx *Context) {
 	}
 	g.Wait()
 	for i := range paths {
+		if errs[i] == errSkipped {
+			ctx.warnf("ignoring input %s: it is not a cubin, host object or archive", paths[i])
+			continue
+		}
 		if errs[i] != nil {
 			ctx.report(errs[i])
 			continue
@@ -85,12 +90,32 @@ func readInput(path string) ([]*InputFile, error) {
 		}
 		return nil, &LinkError{File: path, Msg: "cannot read input file: " + err.Error()}
 	}
+	if !isELF(data) && !isArchive(data) {
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".cubin":
+			// nvlink insists that a .cubin is ELF; parseCubin says why not.
+		case ".ptx":
+			return nil, &LinkError{File: path, Msg: "PTX inputs are not supported; compile them to a relocatable cubin with ptxas -c or nvcc -dc"}
+		default:
+			// nvlink skips inputs of other kinds without a word; cudalink
+			// says so, and goes on as nvlink does.
+			return nil, errSkipped
+		}
+	}
 	file, err := parseCubin(path, data)
 	if err != nil {
 		return nil, err
 	}
 	return []*InputFile{file}, nil
 }
+
+// errSkipped marks an input that is neither ELF nor an archive and is not
+// named .cubin: nvlink ignores such inputs, and so does cudalink, with a
+// warning.
+var errSkipped = errors.New("skipped")
+
+func isELF(data []byte) bool     { return len(data) >= 4 && string(data[:4]) == "\x7fELF" }
+func isArchive(data []byte) bool { return len(data) >= 8 && string(data[:8]) == "!<arch>\n" }
 
 // parseCubin parses a relocatable cubin and decodes the per-file records
 // the later passes need (relocations by section, call graph, prototypes,

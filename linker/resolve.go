@@ -107,7 +107,7 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 	case newRank == rankStrong:
 		ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
 			Msg:  "duplicate definition of device symbol",
-			Refs: []string{"defined in " + sym.File.Name, "defined in " + file.Name}})
+			Refs: []string{"first defined in " + sym.File.Name}})
 	case newRank == rankWeak:
 		if esym.Type() == cubin.STT_FUNC {
 			take = file.regCount(idx) < sym.File.regCount(sym.esymIndex)
