@@ -165,6 +165,7 @@ func layoutShared(ctx *Context) {
 		// nvlink writes an empty .nv_debug.shared when dynamic shared memory is used.
 		osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 		osec.Addralign = 16
+		osec.synthetic = true // nvlink gives it no section symbol
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 //  4. every remaining section in section-header order; .nv.prototype
 //     contributes its signature strings, .nv.callgraph waits for the end.
 //
-// Finally .nv.callgraph, .nv.prototype and .nv.rel.action. Sections get a
+// finishNames adds what nvlink creates after all inputs are merged. Sections get a
 // section symbol when they are created, except .nv.info* and relocation
 // sections. Global-binding names go to the global part of .symtab; local
 // and weak ones to the local part, in creation order.
@@ -74,7 +74,12 @@ func registerNames(ctx *Context) {
 					(esym.Bind() == cubin.STB_LOCAL) != wantLocal {
 					continue
 				}
-				if name := sectionName(esym.Shndx); name != "" {
+				name := sectionName(esym.Shndx)
+				if esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
+					// extern __shared__: nvlink files it under .nv_debug.shared.
+					name = ".nv_debug.shared"
+				}
+				if name != "" {
 					if strings.HasPrefix(name, ".nv.constant0.") {
 						ctx.strtab.add(".rel" + name)
 						r.createSection(ctx, name)
@@ -105,11 +110,44 @@ func registerNames(ctx *Context) {
 				continue
 			}
 			r.createSection(ctx, s.Name)
+			if s.Type == cubin.SHT_RELA && hasZeroAddend(file, s) {
+				// nvlink then also names the .rel twin of the section.
+				r.createSection(ctx, ".rel"+strings.TrimPrefix(s.Name, ".rela"))
+			}
 		}
 	}
+}
+
+// finishNames adds the names nvlink creates after merging every input:
+// the rebuilt metadata sections, the dynamic-shared-memory placeholder and
+// the bank-2 sections made for kernels by foldConstant2.
+func finishNames(ctx *Context) {
+	r := &ctx.names
 	r.createSection(ctx, ".nv.callgraph")
 	r.createSection(ctx, ".nv.prototype")
+	if anyDynamic(ctx) {
+		ctx.strtab.add("externsharedinstance")
+	}
+	for _, osec := range ctx.OutSections {
+		if osec.Func != nil && osec.Func.Sym.IsEntry() && strings.HasPrefix(osec.Name, ".nv.constant2.") {
+			r.createSection(ctx, osec.Name)
+		}
+	}
 	r.createSection(ctx, ".nv.rel.action")
+}
+
+// hasZeroAddend says whether a .rela section has an entry with addend 0.
+func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
+	for _, rs := range file.ELF.Relocs {
+		if rs.Section == s {
+			for _, rel := range rs.Relocs {
+				if rel.Addend == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // nameRegistry records nvlink's creation order of names.

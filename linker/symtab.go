@@ -29,6 +29,7 @@ func buildSymbolTable(ctx *Context) {
 	}
 	ctx.outSection(".nv.rel.action", cubin.SHT_CUDA_RELOCINFO, 0)
 
+	finishNames(ctx)
 	ctx.symtab = []*Symbol{nil}
 	addSection := func(osec *OutputSection) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO ||
