@@ -16,11 +16,11 @@ import (
 //  1. function symbols, locals then globals, in symbol-table order: the name,
 //     then its .text section; a kernel also gets .nv.info.<k> and
 //     .nv.shared.<k>;
-//  2. other local symbols: the section that holds each (a kernel's
-//     parameter bank .nv.constant0.<k> brings .rel.nv.constant0.<k>), then
-//     the symbol;
-//  3. other global symbols likewise;
-//  4. every remaining section in section-header order; .nv.prototype
+//  2. every other symbol in symbol-table order: the section that holds it
+//     (a kernel's parameter bank .nv.constant0.<k> brings
+//     .rel.nv.constant0.<k>; so does that bank's section symbol), then the
+//     symbol;
+//  3. every remaining section in section-header order; .nv.prototype
 //     contributes its signature strings, .nv.callgraph waits for the end.
 //
 // finishNames adds what nvlink creates after all inputs are merged. Sections get a
@@ -66,32 +66,29 @@ func registerNames(ctx *Context) {
 				}
 			}
 		}
-		// 2 and 3. Other locals, then other globals.
-		for _, wantLocal := range []bool{true, false} {
-			for i := 1; i < len(ef.Symbols); i++ {
-				esym := &ef.Symbols[i]
-				if esym.Type() == cubin.STT_FUNC || esym.Type() == cubin.STT_SECTION ||
-					(esym.Bind() == cubin.STB_LOCAL) != wantLocal {
-					continue
+		// 2. Every other symbol in symbol-table order. Of the section
+		// symbols only a kernel's parameter bank counts here.
+		for i := 1; i < len(ef.Symbols); i++ {
+			esym := &ef.Symbols[i]
+			name := sectionName(esym.Shndx)
+			switch {
+			case esym.Type() == cubin.STT_FUNC:
+				continue
+			case esym.Type() == cubin.STT_SECTION:
+				if strings.HasPrefix(name, ".nv.constant0.") {
+					r.createHolder(ctx, name)
 				}
-				name := sectionName(esym.Shndx)
-				if esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
-					// extern __shared__: nvlink files it under .nv_debug.shared.
-					name = ".nv_debug.shared"
-				}
-				if name != "" {
-					if strings.HasPrefix(name, ".nv.constant0.") {
-						ctx.strtab.add(".rel" + name)
-						r.createSection(ctx, name)
-						r.createSection(ctx, ".rel"+name)
-					} else {
-						r.createSection(ctx, name)
-					}
-				}
-				r.addSymbol(ctx, file.Syms[i])
+				continue
+			case esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED:
+				// extern __shared__: nvlink files it under .nv_debug.shared.
+				name = ".nv_debug.shared"
 			}
+			if name != "" {
+				r.createHolder(ctx, name)
+			}
+			r.addSymbol(ctx, file.Syms[i])
 		}
-		// 4. Remaining sections.
+		// 3. Remaining sections.
 		for _, s := range ef.Sections[1:] {
 			switch s.Type {
 			case cubin.SHT_SYMTAB, cubin.SHT_STRTAB, cubin.SHT_SYMTAB_SHNDX:
@@ -181,6 +178,19 @@ func (r *nameRegistry) createSection(ctx *Context, name string) {
 	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") {
 		r.local = append(r.local, createdSym{section: name})
 	}
+}
+
+// createHolder creates the section a symbol lives in. A kernel's
+// parameter bank brings its relocation section, whose name nvlink enters
+// in .strtab first.
+func (r *nameRegistry) createHolder(ctx *Context, name string) {
+	if !strings.HasPrefix(name, ".nv.constant0.") {
+		r.createSection(ctx, name)
+		return
+	}
+	ctx.strtab.add(".rel" + name)
+	r.createSection(ctx, name)
+	r.createSection(ctx, ".rel"+name)
 }
 
 func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
