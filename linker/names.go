@@ -18,8 +18,8 @@ import (
 //     .nv.shared.<k>;
 //  2. every other symbol in symbol-table order: the section that holds it
 //     (a kernel's parameter bank .nv.constant0.<k> brings
-//     .rel.nv.constant0.<k>; so does that bank's section symbol), then the
-//     symbol;
+//     .rel.nv.constant0.<k>), then the symbol; then the sections of the
+//     section symbols, in symbol-table order;
 //  3. every remaining section in section-header order; .nv.prototype
 //     contributes its signature strings, .nv.callgraph waits for the end.
 //
@@ -66,20 +66,15 @@ func registerNames(ctx *Context) {
 				}
 			}
 		}
-		// 2. Every other symbol in symbol-table order. Of the section
-		// symbols only a kernel's parameter bank counts here.
+		// 2. Every other symbol in symbol-table order, then the section
+		// symbols.
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
+			if esym.Type() == cubin.STT_FUNC || esym.Type() == cubin.STT_SECTION {
+				continue
+			}
 			name := sectionName(esym.Shndx)
-			switch {
-			case esym.Type() == cubin.STT_FUNC:
-				continue
-			case esym.Type() == cubin.STT_SECTION:
-				if strings.HasPrefix(name, ".nv.constant0.") {
-					r.createHolder(ctx, name)
-				}
-				continue
-			case esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED:
+			if esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
 				// extern __shared__: nvlink files it under .nv_debug.shared.
 				name = ".nv_debug.shared"
 			}
@@ -87,6 +82,13 @@ func registerNames(ctx *Context) {
 				r.createHolder(ctx, name)
 			}
 			r.addSymbol(ctx, file.Syms[i])
+		}
+		for i := 1; i < len(ef.Symbols); i++ {
+			esym := &ef.Symbols[i]
+			name := sectionName(esym.Shndx)
+			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.Sections[esym.Shndx].Sec) {
+				r.createHolder(ctx, name)
+			}
 		}
 		// 3. Remaining sections.
 		for _, s := range ef.Sections[1:] {
@@ -105,6 +107,9 @@ func registerNames(ctx *Context) {
 					ctx.strtab.add(p.sig)
 				}
 				continue
+			}
+			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && s.Size == 0 {
+				continue // nvlink makes nothing of an empty relocation section
 			}
 			r.createSection(ctx, s.Name)
 			if s.Type == cubin.SHT_RELA && hasZeroAddend(file, s) {
@@ -133,12 +138,15 @@ func finishNames(ctx *Context) {
 	r.createSection(ctx, ".nv.rel.action")
 }
 
-// hasZeroAddend says whether a .rela section has an entry with addend 0.
+// hasZeroAddend says whether a .rela section has an entry with addend 0
+// that is kept for the driver and is of a type older than the
+// .nv.rel.action ones (sm_90 calls, type 75 and up, do not count): such an
+// entry could be a .rel entry, and nvlink names the .rel twin for it.
 func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
 	for _, rs := range file.ELF.Relocs {
 		if rs.Section == s {
 			for _, rel := range rs.Relocs {
-				if rel.Addend == 0 {
+				if rel.Addend == 0 && rel.Type < cubin.R_CUDA_ABS55_16_34 && !linkerResolves(rel, file.Syms[rel.Sym]) {
 					return true
 				}
 			}
@@ -178,6 +186,12 @@ func (r *nameRegistry) createSection(ctx *Context, name string) {
 	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") {
 		r.local = append(r.local, createdSym{section: name})
 	}
+}
+
+// isMetadataSection says whether nvlink rebuilds the section at the end
+// rather than when it meets it in an input.
+func isMetadataSection(s *cubin.Section) bool {
+	return s.Type == cubin.SHT_CUDA_CALLGRAPH || s.Type == cubin.SHT_CUDA_PROTOTYPE
 }
 
 // createHolder creates the section a symbol lives in. A kernel's

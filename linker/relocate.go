@@ -112,9 +112,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		osec.relocFor(ctx, isec, rela).Relocs = append(osec.relocFor(ctx, isec, rela).Relocs, outReloc{Offset: p, Type: r.Type, Addend: r.Addend})
 		return
 	}
-	resolve := how.Who == cubin.ByLinker ||
-		how.Who == cubin.ByEither && (sym.space() == cubin.STO_CUDA_SHARED || sym.inNonAllocSection())
-	if !resolve {
+	if !linkerResolves(r, sym) {
 		out := outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: r.Addend}
 		if !sym.Defined() {
 			sym.referencedLive = true
@@ -142,6 +140,18 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		return
 	}
 	how.Insert(field, v, sym.constantBank())
+}
+
+// linkerResolves says whether the linker applies a relocation (rather than
+// keeping it for the driver): every linker-only type, and the either-side
+// types whose symbol lives in shared memory or in a non-allocated section.
+func linkerResolves(r cubin.Reloc, sym *Symbol) bool {
+	how := cubin.HowToRelocate(r.Type)
+	if how.Who == cubin.ByLinker {
+		return true
+	}
+	return sym != nil && how.Who == cubin.ByEither &&
+		(sym.space() == cubin.STO_CUDA_SHARED || sym.inNonAllocSection())
 }
 
 // relocFor returns the output relocation section for relocations of isec.
