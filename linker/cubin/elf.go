@@ -106,6 +106,11 @@ const (
 	EF_CUDA_VIRTUAL_MASK    = 0xff0000
 )
 
+// MaxAlign is the largest section alignment accepted. Real cubins use at
+// most 128; a larger value in an input is taken as corruption rather than
+// honoured with a huge padded output.
+const MaxAlign = 1 << 12
+
 // FormatError reports a malformed input: the file, the byte offset where the
 // problem was found, and what was wrong.
 type FormatError struct {
@@ -293,6 +298,9 @@ func Parse(name string, data []byte) (*File, error) {
 			Info:      le.Uint32(b[44:]),
 			Addralign: le.Uint64(b[48:]),
 			Entsize:   le.Uint64(b[56:]),
+		}
+		if s.Addralign > MaxAlign || s.Addralign&(s.Addralign-1) != 0 {
+			return nil, bad(off+48, "section %d: alignment 0x%x is not a power of two up to 0x%x", i, s.Addralign, MaxAlign)
 		}
 		if i > 0 && HasFileData(s.Type) {
 			if s.Offset > uint64(len(data)) || s.Size > uint64(len(data))-s.Offset {
