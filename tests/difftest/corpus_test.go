@@ -1,0 +1,359 @@
+package difftest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cudalink/cudalink/linker/cli"
+	"github.com/cudalink/cudalink/tests/normalize"
+)
+
+// corpusDir is the corpus, relative to this package's directory (the
+// working directory of `go test`).
+const corpusDir = "../corpus/cases"
+
+func loadCorpus(t *testing.T) []*Case {
+	t.Helper()
+	if _, err := os.Stat(corpusDir); os.IsNotExist(err) {
+		t.Skipf("SKIP: no corpus at %s (generate it with go run ./tests/corpus/regen)", corpusDir)
+	}
+	cases, err := LoadCases(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Skipf("SKIP: the corpus at %s has no cases", corpusDir)
+	}
+	return cases
+}
+
+// link runs cudalink in-process and returns its exit status and streams.
+// A panic in the linker is turned into a test failure with the stack.
+func link(t *testing.T, args []string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				status = -1
+				fmt.Fprintf(&errb, "\nPANIC: %v\n%s", r, debug.Stack())
+			}
+		}()
+		status = cli.Run(args, &out, &errb)
+	}()
+	if status == -1 {
+		t.Errorf("cudalink %s panicked:%s", strings.Join(args, " "), errb.String())
+	}
+	return status, out.String(), errb.String()
+}
+
+// toolkitTools reports whether cuobjdump and nvdisasm are on PATH.
+func toolkitTools() bool {
+	for _, tool := range []string{"cuobjdump", "nvdisasm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// dirState lists a directory's entries with size and modification time, to
+// detect files the linker creates, changes or leaves behind.
+func dirState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = fmt.Sprintf("%d %s", fi.Size(), fi.ModTime())
+	}
+	return m
+}
+
+func sortedKeys(m map[string]string) []string {
+	var k []string
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// TestCorpus links every case of the corpus with cudalink and compares the
+// outcome with nvlink's (expected.cubin, expected.txt).
+func TestCorpus(t *testing.T) {
+	cases := loadCorpus(t)
+	tools := toolkitTools()
+	switch {
+	case !tools:
+		t.Log("SKIP: CUDA toolkit not installed; cuobjdump/nvdisasm checks skipped (the comparison with nvlink's output still runs)")
+	case testing.Short():
+		tools = false
+		t.Log("SKIP: -short: cuobjdump/nvdisasm checks skipped (the comparison with nvlink's output still runs)")
+	}
+	var okCases, okMatch, identical, errCases, errMatch int
+	var mismatched []string
+	for _, c := range cases {
+		passed := t.Run(c.Name, func(t *testing.T) {
+			switch c.Expect {
+			case "ok":
+				okCases++
+				same, ident := runOK(t, c, tools)
+				if same {
+					okMatch++
+				}
+				if ident {
+					identical++
+				}
+			case "error":
+				errCases++
+				runError(t, c)
+				if !t.Failed() {
+					errMatch++
+				}
+			}
+		})
+		if !passed {
+			mismatched = append(mismatched, c.Name)
+		}
+	}
+	t.Logf("cases: %d; ok cases with the same normal form as nvlink: %d of %d; error cases passing: %d of %d",
+		len(cases), okMatch, okCases, errMatch, errCases)
+	t.Logf("byte-identical: %d of %d", identical, okCases)
+	if len(mismatched) > 0 {
+		t.Logf("failing cases (%d): %s", len(mismatched), strings.Join(mismatched, " "))
+	}
+}
+
+// runOK checks a case nvlink links successfully. It reports whether the
+// output has nvlink's normal form and whether it is byte-identical.
+func runOK(t *testing.T, c *Case, tools bool) (same, identical bool) {
+	t.Chdir(c.Dir)
+	before := dirState(t, c.Dir)
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out.cubin")
+	args := c.Args(c.Inputs, out)
+	status, _, stderr := link(t, args)
+	defer checkUnchanged(t, c.Dir, before)
+
+	if status != 0 {
+		t.Fatalf("cudalink %s: exit status %d, nvlink's 0; stderr:\n%s", strings.Join(args, " "), status, stderr)
+	}
+	checkMessages(t, c, stderr)
+	if files := sortedKeys(dirState(t, tmp)); len(files) != 1 || files[0] != "out.cubin" {
+		t.Errorf("output directory holds %v, want just out.cubin", files)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("exit status 0 but no output: %v", err)
+	}
+	want, err := os.ReadFile(filepath.Join(c.Dir, "expected.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	identical = bytes.Equal(got, want)
+	wantN, err := normalize.Normalize(want)
+	if err != nil {
+		t.Fatalf("expected.cubin: %v", err)
+	}
+	gotN, err := normalize.Normalize(got)
+	if err != nil {
+		t.Errorf("cudalink's output: %v", err)
+	} else if d := normalize.Diff(wantN, gotN); d != "" {
+		t.Errorf("cudalink's output differs from nvlink's (- nvlink, + cudalink):\n%s", d)
+	} else {
+		same = true
+	}
+	if !identical && same {
+		t.Logf("same normal form as nvlink's output, but not byte-identical (%d vs %d bytes)", len(got), len(want))
+	}
+
+	if tools {
+		checkTools(t, out)
+	}
+	return same, identical
+}
+
+// checkTools requires cuobjdump -elf and nvdisasm to accept a cubin (run
+// concurrently: they dominate the test's time).
+func checkTools(t *testing.T, cubin string) {
+	t.Helper()
+	cmds := [][]string{{"cuobjdump", "-elf", cubin}, {"nvdisasm", cubin}}
+	errs := make([]string, len(cmds))
+	var wg sync.WaitGroup
+	for i, cmd := range cmds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var stderr bytes.Buffer
+			x := exec.Command(cmd[0], cmd[1:]...)
+			x.Stdout = io.Discard
+			x.Stderr = &stderr
+			if err := x.Run(); err != nil {
+				errs[i] = fmt.Sprintf("%s on cudalink's output: %v\n%s", strings.Join(cmd, " "), err, stderr.String())
+			}
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != "" {
+			t.Error(e)
+		}
+	}
+}
+
+// runError checks a case nvlink rejects.
+func runError(t *testing.T, c *Case) {
+	t.Chdir(c.Dir)
+	before := dirState(t, c.Dir)
+	tmp := t.TempDir()
+	args := c.Args(c.Inputs, filepath.Join(tmp, "out.cubin"))
+	status, _, stderr := link(t, args)
+	defer checkUnchanged(t, c.Dir, before)
+
+	if status == 0 {
+		t.Errorf("cudalink %s: exit status 0, nvlink fails with %d:\n%s", strings.Join(args, " "), c.ExitStatus, c.Messages)
+	} else if status != c.ExitStatus {
+		t.Logf("note: exit status %d, nvlink's %d", status, c.ExitStatus)
+	}
+	if files := sortedKeys(dirState(t, tmp)); len(files) != 0 {
+		t.Errorf("failed link left files in the output directory: %v", files)
+	}
+	if strings.TrimSpace(stderr) == "" {
+		t.Errorf("failed link printed nothing on stderr; nvlink says:\n%s", c.Messages)
+		return
+	}
+	checkMessages(t, c, stderr)
+}
+
+// checkMessages requires cudalink's stderr to mention every quoted token
+// (file, symbol and arch names) of nvlink's messages, and to be empty when
+// nvlink printed nothing, but for one deliberate difference: nvlink skips
+// inputs that are neither objects nor named .cubin without a word, cudalink
+// warns that it does.
+func checkMessages(t *testing.T, c *Case, stderr string) {
+	t.Helper()
+	if strings.TrimSpace(c.Messages) == "" {
+		for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+			if line != "" && !strings.HasPrefix(line, "cudalink: warning: ignoring input ") {
+				t.Errorf("cudalink printed messages where nvlink printed none:\n%s", stderr)
+				break
+			}
+		}
+		return
+	}
+	var missing []string
+	for _, tok := range QuotedTokens(c.Messages) {
+		if !strings.Contains(stderr, tok) {
+			missing = append(missing, tok)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("cudalink's messages do not mention %q\ncudalink says:\n%s\nnvlink says:\n%s", missing, stderr, c.Messages)
+	}
+}
+
+// checkUnchanged fails the test if the linker created, changed or removed
+// files in the case directory (its working directory).
+func checkUnchanged(t *testing.T, dir string, before map[string]string) {
+	t.Helper()
+	after := dirState(t, dir)
+	for _, n := range sortedKeys(after) {
+		if b, ok := before[n]; !ok {
+			t.Errorf("the link created %s in the case directory", n)
+			os.Remove(filepath.Join(dir, n)) // keep the corpus clean
+		} else if b != after[n] {
+			t.Errorf("the link modified %s in the case directory", n)
+		}
+	}
+	for _, n := range sortedKeys(before) {
+		if _, ok := after[n]; !ok {
+			t.Errorf("the link removed %s from the case directory", n)
+		}
+	}
+}
+
+// TestDeterminism links the largest multi-file cases with GOMAXPROCS 1, 2,
+// 4 and 8, and from another working directory with absolute input paths:
+// every output must be byte-identical.
+func TestDeterminism(t *testing.T) {
+	cases := loadCorpus(t)
+	var multi []*Case
+	for _, c := range cases {
+		if c.Expect == "ok" && len(c.Inputs) > 1 {
+			multi = append(multi, c)
+		}
+	}
+	sort.SliceStable(multi, func(i, j int) bool { return multi[i].InputBytes() > multi[j].InputBytes() })
+	if len(multi) > 4 {
+		multi = multi[:4]
+	}
+	if len(multi) == 0 {
+		t.Skip("SKIP: no multi-file ok case in the corpus")
+	}
+	for _, c := range multi {
+		t.Run(c.Name, func(t *testing.T) {
+			var ref []byte
+			var refDesc string
+			try := func(desc, wd string, inputs []string, procs int) {
+				t.Helper()
+				prev := runtime.GOMAXPROCS(procs)
+				defer runtime.GOMAXPROCS(prev)
+				t.Chdir(wd)
+				out := filepath.Join(t.TempDir(), "out.cubin")
+				args := c.Args(inputs, out)
+				status, _, stderr := link(t, args)
+				if status != 0 {
+					t.Fatalf("%s: cudalink %s: exit status %d:\n%s", desc, strings.Join(args, " "), status, stderr)
+				}
+				got, err := os.ReadFile(out)
+				if err != nil {
+					t.Fatalf("%s: %v", desc, err)
+				}
+				if ref == nil {
+					ref, refDesc = got, desc
+					return
+				}
+				if !bytes.Equal(got, ref) {
+					detail := ""
+					if a, err1 := normalize.Normalize(ref); err1 == nil {
+						if b, err2 := normalize.Normalize(got); err2 == nil {
+							detail = normalize.Diff(a, b)
+						}
+					}
+					t.Errorf("output with %s differs from output with %s (%d vs %d bytes)\n%s", desc, refDesc, len(got), len(ref), detail)
+				}
+			}
+			for _, procs := range []int{1, 2, 4, 8} {
+				try(fmt.Sprintf("GOMAXPROCS=%d, relative inputs from the case directory", procs), c.Dir, c.Inputs, procs)
+			}
+			try("absolute inputs from another directory", t.TempDir(), c.AbsInputs(), runtime.GOMAXPROCS(0))
+		})
+	}
+}
+
+func TestQuotedTokens(t *testing.T) {
+	msgs := "nvlink error   : Undefined reference to '_Z3foov' in 'a.cubin'\n" +
+		"nvlink error   : Binary format for key='0', ident='' is not recognized\n" +
+		"nvlink fatal   : Input file 'a.cubin' arch does not match target 'sm_80'\n"
+	got := strings.Join(QuotedTokens(msgs), " ")
+	if want := "_Z3foov a.cubin sm_80"; got != want {
+		t.Errorf("QuotedTokens = %q, want %q", got, want)
+	}
+}
