@@ -16,11 +16,9 @@ need_root() {
 }
 
 missing=()
-command -v nvlink >/dev/null 2>&1 || missing+=(nvidia-cuda-toolkit)
-command -v bazel >/dev/null 2>&1 || missing+=(bazel-bootstrap)
-[ -d /usr/share/bazel-skylib ] || missing+=(bazel-skylib)
-[ -d /usr/share/bazel-platforms ] || missing+=(bazel-platforms)
-[ -d /usr/share/bazel-rules-java ] || missing+=(bazel-rules-java)
+for pkg in nvidia-cuda-toolkit bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: toolkit and bazel already installed"
