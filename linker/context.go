@@ -172,10 +172,11 @@ type Function struct {
 	edges []*Symbol
 
 	// Shared memory of a kernel, laid out by layoutShared: the static size
-	// (without sm_90's reserved KiB) and where dynamic shared memory starts.
+	// (with sm_90's reserved KiB) and where dynamic shared memory starts.
 	sharedSize  uint64
 	dynOffset   uint64
 	usesDynamic bool
+	bank2       *OutputSection // a kernel's .nv.constant2.<k>, with its callees' constants
 	order       int
 }
 

@@ -157,6 +157,7 @@ func layoutShared(ctx *Context) {
 		}
 		if ctx.Config.Arch >= 90 {
 			end += 0x400 // sm_90 reserves 1 KiB of shared memory per kernel
+			k.sharedSize = end
 		}
 		own.Out.Size = end
 		own.Out.Addralign = max(align, 1)

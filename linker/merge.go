@@ -159,6 +159,7 @@ func foldConstant2(ctx *Context) {
 				isec.Out = osec
 			}
 		}
+		k.bank2 = osec
 	}
 }
 

@@ -3,6 +3,7 @@ package linker
 import (
 	"fmt"
 	"io"
+	"sort"
 )
 
 // stackUnknown is the MIN_STACK_SIZE of a kernel whose call graph recurses.
@@ -82,8 +83,9 @@ func deepestChain(root *Function, weight func(*Function) uint32) (uint32, bool) 
 	return best[root], recursive
 }
 
-// reportResources prints nvlink's -v lines: global and constant memory of
-// the module, then per function its registers, stack and memory.
+// reportResources prints nvlink's -v report: global and constant memory
+// of the module, then for each kernel, by name, its registers, stack and
+// memory. The lines read as nvlink's, with cudalink's name in front.
 func reportResources(ctx *Context) {
 	if !ctx.Config.Verbose || ctx.Config.Stdout == nil {
 		return
@@ -98,43 +100,47 @@ func reportResources(ctx *Context) {
 			cmem3 = osec.Size
 		}
 	}
-	line := fmt.Sprintf("info    : %d bytes gmem", gmem)
+	line := fmt.Sprintf("%d bytes gmem", gmem)
 	if cmem3 > 0 {
 		line += fmt.Sprintf(", %d bytes cmem[3]", cmem3)
 	}
-	fmt.Fprintln(w, line)
+	info(w, line)
+	var kernels []*Function
 	for _, fn := range ctx.Funcs {
-		reportFunction(w, ctx, fn)
+		if fn.Sym.IsEntry() {
+			kernels = append(kernels, fn)
+		}
+	}
+	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.Name < kernels[j].Sym.Name })
+	for _, k := range kernels {
+		reportKernel(w, k)
 	}
 }
 
-func reportFunction(w io.Writer, ctx *Context, fn *Function) {
-	fmt.Fprintf(w, "info    : Function properties for '%s':\n", fn.Sym.Name)
-	var smem, cmem0, cmem2 uint64
-	for _, isec := range fn.Sections {
+func info(w io.Writer, msg string) { fmt.Fprintf(w, "cudalink info    : %s\n", msg) }
+
+func reportKernel(w io.Writer, k *Function) {
+	info(w, fmt.Sprintf("Function properties for '%s':", k.Sym.Name))
+	var cmem0, cmem2 uint64
+	for _, isec := range k.Sections {
 		if isec.Out == nil {
 			continue
 		}
-		switch {
-		case isec.Sec.Name == ".nv.shared."+fn.Sym.Name:
-			smem = isec.Out.Size
-		case isec.Sec.Name == ".nv.constant0."+fn.Sym.Name:
+		switch isec.Out.Name {
+		case ".nv.constant0." + k.Sym.Name:
 			cmem0 = isec.Out.Size
-		case isec.Sec.Name == ".nv.constant2."+fn.Sym.Name:
-			cmem2 = isec.Out.Size
 		}
 	}
-	if fn.Sym.IsEntry() {
-		smem = fn.sharedSize
+	if k.bank2 != nil {
+		cmem2 = k.bank2.Size
 	}
-	stack := uint64(fn.FrameSize)
-	if fn.Sym.IsEntry() {
-		stack = uint64(fn.MinStack)
+	stack := uint64(k.MinStack)
+	if k.Recursive {
+		stack = 0 // nvlink reports an unknown stack size as 0
 	}
-	line := fmt.Sprintf("info    : used %d registers, %d stack, %d bytes smem, %d bytes cmem[0], ", fn.Regs, stack, smem, cmem0)
+	line := fmt.Sprintf("used %d registers, %d stack, %d bytes smem, %d bytes cmem[0], ", k.Regs, stack, k.sharedSize, cmem0)
 	if cmem2 > 0 {
 		line += fmt.Sprintf("%d bytes cmem[2], ", cmem2)
 	}
-	line += "0 bytes lmem"
-	fmt.Fprintln(w, line)
+	info(w, line+"0 bytes lmem")
 }
