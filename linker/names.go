@@ -172,8 +172,9 @@ type nameRegistry struct {
 // createdSym is a symbol, or the section symbol of the section called
 // section.
 type createdSym struct {
-	sym     *Symbol
-	section string
+	sym       *Symbol
+	section   string
+	isSection bool // section may be "" in a malformed input
 }
 
 func (r *nameRegistry) createSection(ctx *Context, name string) {
@@ -184,7 +185,7 @@ func (r *nameRegistry) createSection(ctx *Context, name string) {
 	r.shstrtab.add(name)
 	ctx.strtab.add(name)
 	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") {
-		r.local = append(r.local, createdSym{section: name})
+		r.local = append(r.local, createdSym{section: name, isSection: true})
 	}
 }
 

@@ -145,14 +145,14 @@ func decodeCallgraph(file *InputFile) error {
 					continue
 				}
 				bad := func(what string, v uint32) error {
-					return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: %s symbol %d out of range", s.Name, what, v)}
+					return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: %s symbol index %d is the null symbol or out of range", s.Name, what, v)}
 				}
-				if a >= nsyms {
+				if a == 0 || a >= nsyms {
 					return bad("caller", a)
 				}
 				switch group {
 				case cgCalls:
-					if b >= nsyms {
+					if b == 0 || b >= nsyms {
 						return bad("callee", b)
 					}
 					file.calls = append(file.calls, [2]uint32{a, b})
@@ -171,7 +171,7 @@ func decodeCallgraph(file *InputFile) error {
 		case cubin.SHT_CUDA_PROTOTYPE:
 			for off := 0; off+8 <= len(s.Data); off += 8 {
 				a, p := le.Uint32(s.Data[off:]), le.Uint32(s.Data[off+4:])
-				if a >= nsyms {
+				if a == 0 || a >= nsyms {
 					return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: symbol %d out of range", s.Name, a)}
 				}
 				if err := proto(s, off, p); err != nil {

@@ -45,7 +45,7 @@ func buildSymbolTable(ctx *Context) {
 	}
 	placed := map[*Symbol]bool{}
 	for _, c := range ctx.names.local {
-		if c.section != "" {
+		if c.isSection {
 			addSection(ctx.outByName[c.section])
 			continue
 		}
