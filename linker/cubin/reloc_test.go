@@ -1,0 +1,86 @@
+package cubin
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestRelocFieldsRoundTrip writes a value into each relocation type's
+// fields and reads it back, and checks that no bit outside the fields moves.
+func TestRelocFieldsRoundTrip(t *testing.T) {
+	for typ, how := range relocHow {
+		if len(how.Fields) == 0 {
+			continue
+		}
+		var width uint
+		for _, f := range how.Fields {
+			width += f.Width
+		}
+		v := uint64(0x5a5a5a5a5a5a5a5a)
+		if width < 64 {
+			v &= 1<<width - 1
+		}
+		v <<= how.Shift
+		word := bytes.Repeat([]byte{0xff}, 16)
+		how.Insert(word, v, 0x15)
+		if got := how.Extract(word); got != v {
+			t.Errorf("%v: wrote 0x%x, read 0x%x", typ, v, got)
+		}
+		// Clearing the fields must leave exactly the other bits set.
+		how.Insert(word, 0, 0)
+		for bit := uint(0); bit < 128; bit++ {
+			inField := false
+			for _, f := range append(how.Fields, how.Bank) {
+				inField = inField || bit >= f.Pos && bit < f.Pos+f.Width
+			}
+			set := word[bit/8]>>(bit%8)&1 == 1
+			if set == inField {
+				t.Errorf("%v: bit %d is %v after clearing (in a field: %v)", typ, bit, set, inField)
+				break
+			}
+		}
+	}
+}
+
+// TestABS55_16_34 checks the split sm_90 call field against the layout
+// nvlink's .nv.rel.action describes: value>>2, low 8 bits at 16, next 47
+// bits at 34.
+func TestABS55_16_34(t *testing.T) {
+	how := HowToRelocate(R_CUDA_ABS55_16_34)
+	word := make([]byte, 16)
+	how.Insert(word, 0x1234_5678<<2, 0)
+	if got := getBits(word, 16, 8); got != 0x78 {
+		t.Errorf("low byte at bit 16 = 0x%x, want 0x78", got)
+	}
+	if got := getBits(word, 34, 47); got != 0x123456 {
+		t.Errorf("bits 34..80 = 0x%x, want 0x123456", got)
+	}
+}
+
+// TestFitsNegativeOffset: OCG constant relocations carry an addend of
+// -0x8000 that wraps in a 16-bit field; a value past the field does not fit.
+func TestFitsNegativeOffset(t *testing.T) {
+	how := HowToRelocate(R_CUDA_CONST_FIELD21_38)
+	negative := int64(0xc - 0x8000)
+	if !how.Fits(uint64(negative)) {
+		t.Error("-0x7ff4 should fit a 16-bit field")
+	}
+	if how.Fits(0x10000) {
+		t.Error("0x10000 should not fit a 16-bit field")
+	}
+}
+
+func TestNames(t *testing.T) {
+	if got := R_CUDA_ABS47_34.String(); got != "R_CUDA_ABS47_34" {
+		t.Errorf("R_CUDA_ABS47_34.String() = %q", got)
+	}
+	if got := RelocType(200).String(); got != "R_CUDA_200" {
+		t.Errorf("RelocType(200).String() = %q", got)
+	}
+	if got := EIATTR_REGCOUNT.String(); got != "EIATTR_REGCOUNT" {
+		t.Errorf("EIATTR_REGCOUNT.String() = %q", got)
+	}
+	if got := Attr(0x50).String(); got != "EIATTR_0x50" {
+		t.Errorf("Attr(0x50).String() = %q", got)
+	}
+}
