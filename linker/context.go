@@ -166,7 +166,9 @@ type Function struct {
 	proto     string // prototype of an address-taken function
 	// IndirectProtos are the prototypes of its indirect call sites.
 	IndirectProtos []string
-	Externs        []*Symbol // undefined functions it calls
+	// Externs are the undefined functions it calls: those its EXTERNS
+	// record lists, in that order, then any other the call graph names.
+	Externs []*Symbol
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order first recorded.
 	edges []*Symbol

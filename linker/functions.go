@@ -74,6 +74,13 @@ func buildFunctions(ctx *Context) {
 				if r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal && len(r.Payload) >= 4 {
 					fn.CRSStack = le.Uint32(r.Payload)
 				}
+				if r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal {
+					for off := 0; off+4 <= len(r.Payload); off += 4 {
+						if idx := le.Uint32(r.Payload[off:]); idx != 0 && int(idx) < len(isec.File.Syms) {
+							fn.Externs = appendSymOnce(fn.Externs, isec.File.Syms[idx])
+						}
+					}
+				}
 			}
 		}
 	}

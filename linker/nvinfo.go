@@ -121,7 +121,7 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 	var seen []*Symbol
 	for _, f := range tree {
 		for _, ext := range f.Externs {
-			if ext.outIndex != 0 && len(appendSymOnce(seen, ext)) > len(seen) {
+			if ext.outIndex != 0 && !ext.Defined() && len(appendSymOnce(seen, ext)) > len(seen) {
 				seen = append(seen, ext)
 				externs = le.AppendUint32(externs, ext.outIndex)
 			}

@@ -193,7 +193,8 @@ const (
 func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 	var codeStart, codeEnd uint64
 	haveCode := false
-	var dataOff, dataSize, nobits, nobitsOff uint64
+	var dataOff, dataSize, nobits, nobitsAlign uint64
+	haveInit := false
 	haveData := false
 	for i, osec := range ctx.OutSections {
 		switch osec.group() {
@@ -206,14 +207,13 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 			if !haveData {
 				dataOff, haveData = offsets[i], true
 			}
+			haveInit = true
 			dataSize = offsets[i] + osec.Size - dataOff
 		case groupNoBits:
 			if !haveData {
 				dataOff, haveData = offsets[i], true
 			}
-			if nobitsOff == 0 {
-				nobitsOff = offsets[i]
-			}
+			nobitsAlign = max(nobitsAlign, osec.Addralign)
 			nobits = alignTo(nobits, max(osec.Addralign, 1)) + osec.Size
 		}
 	}
@@ -230,10 +230,10 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 		phs = append(phs, phdr{typ: ptLoad, flags: pfR | pfX, off: codeStart, filesz: codeEnd - codeStart, memsz: codeEnd - codeStart})
 	}
 	if haveData {
-		// Where NOBITS sections follow, the file part runs up to their
-		// (aligned) offset.
-		if nobitsOff > dataOff {
-			dataSize = nobitsOff - dataOff
+		// Where NOBITS sections follow, the file part is padded to the
+		// largest of their alignments.
+		if haveInit {
+			dataSize = alignTo(dataOff+dataSize, nobitsAlign) - dataOff
 		}
 		phs = append(phs, phdr{typ: ptLoad, flags: pfR | pfW, off: dataOff, filesz: dataSize, memsz: dataSize + nobits})
 	}
