@@ -1,7 +1,9 @@
 package linker
 
 import (
+	"cmp"
 	"encoding/hex"
+	"slices"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -203,12 +205,16 @@ func (ctx *Context) buildCallgraph() {
 }
 
 // collectPrototypes lists what .nv.prototype will hold: the signature of
-// every output non-kernel function and called extern, first-seen order.
+// every output non-kernel function and called extern, the first time a file
+// names it, files in command-line order.
 func (ctx *Context) collectPrototypes() []protoEntry {
 	var list []protoEntry
 	seen := map[*Symbol]bool{}
 	for _, file := range ctx.Files {
-		for _, proto := range file.protoList {
+		// nvlink takes each file's entries by symbol index.
+		protos := slices.Clone(file.protoList)
+		slices.SortStableFunc(protos, func(a, b prototype) int { return cmp.Compare(a.sym, b.sym) })
+		for _, proto := range protos {
 			sym := file.Syms[proto.sym]
 			if seen[sym] || sym.IsEntry() || sym.Local && !keepLocal(sym) || !sym.Local && !keepGlobal(sym) {
 				continue
