@@ -3,6 +3,7 @@ package linker
 import (
 	"cmp"
 	"encoding/hex"
+	"math"
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -180,8 +181,13 @@ func (ctx *Context) buildCallgraph() {
 	var b []byte
 	pair := func(a, c uint32) { b = le.AppendUint32(le.AppendUint32(b, a), c) }
 	pair(0, cgCalls)
-	// Each caller's edges come out in the reverse of the order recorded.
-	for _, fn := range ctx.Funcs {
+	// Callers in the order they first appeared in any edge; each caller's
+	// edges in the reverse of the order recorded.
+	callers := slices.Clone(ctx.Funcs)
+	slices.SortStableFunc(callers, func(a, b *Function) int {
+		return cmp.Compare(cgRank(a), cgRank(b))
+	})
+	for _, fn := range callers {
 		for i := len(fn.edges) - 1; i >= 0; i-- {
 			if c := fn.edges[i]; c.outIndex != 0 && !c.deleted {
 				pair(fn.Sym.outIndex, c.outIndex)
@@ -229,6 +235,15 @@ func (ctx *Context) collectPrototypes() []protoEntry {
 type protoEntry struct {
 	sym *Symbol
 	sig string
+}
+
+// cgRank orders functions that appear in call-graph edges before those
+// that never do.
+func cgRank(fn *Function) int {
+	if fn.Sym.cgOrder == 0 {
+		return math.MaxInt
+	}
+	return fn.Sym.cgOrder
 }
 
 // buildPrototypes writes .nv.prototype.
