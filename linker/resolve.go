@@ -67,7 +67,9 @@ const (
 //	strong (STB_GLOBAL, defined)  beats every other kind; two of them are an error
 //	weak (STB_WEAK, defined)      beats common and undefined; between two weak
 //	                              functions the one using fewer registers wins,
-//	                              then the one first on the command line
+//	                              then the one from newer PTX (higher virtual
+//	                              architecture), then the one first on the
+//	                              command line
 //	common (SHN_COMMON)           beats undefined; the largest size is kept
 //	undefined                     only records the reference
 func rank(esym *cubin.Symbol) int {
@@ -110,7 +112,9 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 			Refs: []string{"first defined in " + sym.File.Name}})
 	case newRank == rankWeak:
 		if esym.Type() == cubin.STT_FUNC {
-			take = file.regCount(idx) < sym.File.regCount(sym.esymIndex)
+			newRegs, oldRegs := file.regCount(idx), sym.File.regCount(sym.esymIndex)
+			take = newRegs < oldRegs ||
+				newRegs == oldRegs && file.ELF.Header.VirtualSM() > sym.File.ELF.Header.VirtualSM()
 		}
 	case newRank == rankCommon:
 		take = esym.Size > sym.Size
