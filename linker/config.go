@@ -22,6 +22,9 @@ type Config struct {
 	// Parallelism bounds the goroutines used for per-input work; 0 means
 	// GOMAXPROCS. The output does not depend on it.
 	Parallelism int
+	// Cache, if set, supplies parsed inputs kept from earlier links (the
+	// persistent worker). Output never depends on whether it is set.
+	Cache ObjectCache
 
 	// Stdout receives -v reports; Stderr receives diagnostics.
 	Stdout io.Writer
@@ -84,4 +87,14 @@ type Config struct {
 type Input struct {
 	Path    string
 	Library bool // Path is the name given to -l
+}
+
+// ObjectCache keeps parsed inputs between links. The persistent worker
+// supplies one that knows, from the digests Bazel sends, whether a file
+// changed. Implementations must be safe for concurrent use: inputs are
+// loaded in parallel.
+type ObjectCache interface {
+	// Objects returns the parsed objects of the file at path, calling load
+	// to read and parse it when there is no current entry for it.
+	Objects(path string, load func() ([]*Object, error)) ([]*Object, error)
 }

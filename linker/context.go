@@ -54,18 +54,17 @@ func newContext(cfg *Config) *Context {
 	}
 }
 
-// InputFile is one relocatable cubin taken into the link: a file on the
-// command line, or a cubin extracted from a host object or archive.
-type InputFile struct {
-	Index int    // position in Context.Files: the command-line order
-	Name  string // as the user wrote it; archive members as lib.a(member)
-	ELF   *cubin.File
+// Object is an input cubin as parsed: the ELF file and the per-file
+// records the passes need, decoded once. It is never modified after
+// parsing, so the persistent worker can share it between links.
+type Object struct {
+	Name string // as the user wrote it; archive members as lib.a(member)
+	ELF  *cubin.File
 
-	// Sections parallels ELF.Sections.
-	Sections []*InputSection
-	// Syms maps each ELF symbol index to the link's symbol: the global
-	// Symbol for global and weak names, a file-local Symbol otherwise.
-	Syms []*Symbol
+	// relocs and rela hold each section's relocations (from .rel and .rela
+	// sections, in file order), by section index.
+	relocs [][]cubin.Reloc
+	rela   [][]bool
 
 	// Call graph records from .nv.callgraph, in file symbol indices.
 	calls        [][2]uint32
@@ -74,8 +73,21 @@ type InputFile struct {
 	protoList    []prototype       // .nv.prototype entries in file order
 	protoStrings map[uint32]string // strtab offset -> string, for callgraph prototypes
 
-	// Records of the global .nv.info, by the function symbol they describe.
+	// Records of the global .nv.info.
 	info []infoRecord
+}
+
+// InputFile is one object taken into a link: the shared parsed Object and
+// this link's view of it.
+type InputFile struct {
+	*Object
+	Index int // position in Context.Files: the command-line order
+
+	// Sections parallels ELF.Sections.
+	Sections []*InputSection
+	// Syms maps each ELF symbol index to the link's symbol: the global
+	// Symbol for global and weak names, a file-local Symbol otherwise.
+	Syms []*Symbol
 }
 
 // InputSection is one section of an input file: a zero-copy window into the

@@ -65,7 +65,7 @@ func buildFunctions(ctx *Context) {
 			if isec.Sec.Type != cubin.SHT_CUDA_INFO {
 				continue
 			}
-			recs, err := parseInfo(isec.File, isec.Sec)
+			recs, err := parseInfo(isec.File.Object, isec.Sec)
 			if err != nil {
 				ctx.report(err)
 				continue

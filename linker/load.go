@@ -39,13 +39,13 @@ func loadInputs(ctx *Context) {
 		return
 	}
 
-	slots := make([][]*InputFile, len(paths))
+	slots := make([][]*Object, len(paths))
 	errs := make([]error, len(paths))
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallelism)
 	for i, path := range paths {
 		g.Go(func() error {
-			slots[i], errs[i] = readInput(path)
+			slots[i], errs[i] = readInput(path, cfg.Cache)
 			return nil
 		})
 	}
@@ -59,9 +59,8 @@ func loadInputs(ctx *Context) {
 			ctx.report(errs[i])
 			continue
 		}
-		for _, file := range slots[i] {
-			file.Index = len(ctx.Files)
-			ctx.Files = append(ctx.Files, file)
+		for _, obj := range slots[i] {
+			ctx.Files = append(ctx.Files, newInputFile(obj, len(ctx.Files)))
 		}
 	}
 	if ctx.failed() {
@@ -81,19 +80,31 @@ func findLibrary(name string, dirs []string) (string, error) {
 	return "", &LinkError{Msg: fmt.Sprintf("cannot find library -l%s (searched lib%s.a in %d -L directories)", name, name, len(dirs))}
 }
 
-// readInput reads one file from disk and turns it into input files.
-func readInput(path string) ([]*InputFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &LinkError{File: path, Msg: "cannot open input file: no such file"}
+// readInput reads one file from disk and parses it into objects, through
+// the cache when the link has one.
+func readInput(path string, cache ObjectCache) ([]*Object, error) {
+	load := func() ([]*Object, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, &LinkError{File: path, Msg: "cannot open input file: no such file"}
+			}
+			return nil, &LinkError{File: path, Msg: "cannot read input file: " + err.Error()}
 		}
-		return nil, &LinkError{File: path, Msg: "cannot read input file: " + err.Error()}
+		return parseInput(path, data)
 	}
+	if cache != nil {
+		return cache.Objects(path, load)
+	}
+	return load()
+}
+
+// parseInput turns the contents of one input file into objects.
+func parseInput(path string, data []byte) ([]*Object, error) {
 	if !isELF(data) && !isArchive(data) {
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".cubin":
-			// nvlink insists that a .cubin is ELF; parseCubin says why not.
+			// nvlink insists that a .cubin is ELF; ParseObject says why not.
 		case ".ptx":
 			return nil, &LinkError{File: path, Msg: "PTX inputs are not supported; compile them to a relocatable cubin with ptxas -c or nvcc -dc"}
 		default:
@@ -102,11 +113,11 @@ func readInput(path string) ([]*InputFile, error) {
 			return nil, errSkipped
 		}
 	}
-	file, err := parseCubin(path, data)
+	obj, err := ParseObject(path, data)
 	if err != nil {
 		return nil, err
 	}
-	return []*InputFile{file}, nil
+	return []*Object{obj}, nil
 }
 
 // errSkipped marks an input that is neither ELF nor an archive and is not
@@ -117,14 +128,14 @@ var errSkipped = errors.New("skipped")
 func isELF(data []byte) bool     { return len(data) >= 4 && string(data[:4]) == "\x7fELF" }
 func isArchive(data []byte) bool { return len(data) >= 8 && string(data[:8]) == "!<arch>\n" }
 
-// parseCubin parses a relocatable cubin and decodes the per-file records
-// the later passes need (relocations by section, call graph, prototypes,
-// the global .nv.info).
-func parseCubin(name string, data []byte) (*InputFile, error) {
-	if len(data) >= 4 && string(data[:4]) == "\x7fELF" && len(data) >= 20 && !cubin.IsCubin(data) {
+// ParseObject parses a relocatable cubin and decodes the per-file records
+// the passes need (relocations by section, call graph, prototypes, the
+// global .nv.info). name is used in messages.
+func ParseObject(name string, data []byte) (*Object, error) {
+	if isELF(data) && len(data) >= 20 && !cubin.IsCubin(data) {
 		return nil, &LinkError{File: name, Msg: "not a CUDA device object (ELF for another machine); host objects are not supported yet"}
 	}
-	if len(data) >= 8 && string(data[:8]) == "!<arch>\n" {
+	if isArchive(data) {
 		return nil, &LinkError{File: name, Msg: "archives are not supported yet"}
 	}
 	ef, err := cubin.Parse(name, data)
@@ -134,25 +145,32 @@ func parseCubin(name string, data []byte) (*InputFile, error) {
 	if ef.Header.Type != cubin.ET_REL {
 		return nil, &LinkError{File: name, Msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
-	file := &InputFile{Name: name, ELF: ef}
-	file.Sections = make([]*InputSection, len(ef.Sections))
-	for i, s := range ef.Sections {
-		file.Sections[i] = &InputSection{File: file, Sec: s}
-	}
+	obj := &Object{Name: name, ELF: ef}
+	obj.relocs = make([][]cubin.Reloc, len(ef.Sections))
+	obj.rela = make([][]bool, len(ef.Sections))
 	for _, rs := range ef.Relocs {
-		isec := file.Sections[rs.Target]
 		for _, r := range rs.Relocs {
-			isec.Relocs = append(isec.Relocs, r)
-			isec.Rela = append(isec.Rela, rs.Rela)
+			obj.relocs[rs.Target] = append(obj.relocs[rs.Target], r)
+			obj.rela[rs.Target] = append(obj.rela[rs.Target], rs.Rela)
 		}
 	}
-	if err := decodeCallgraph(file); err != nil {
+	if err := decodeCallgraph(obj); err != nil {
 		return nil, err
 	}
-	if err := decodeGlobalInfo(file); err != nil {
+	if err := decodeGlobalInfo(obj); err != nil {
 		return nil, err
 	}
-	return file, nil
+	return obj, nil
+}
+
+// newInputFile makes this link's view of a parsed object.
+func newInputFile(obj *Object, index int) *InputFile {
+	file := &InputFile{Object: obj, Index: index}
+	file.Sections = make([]*InputSection, len(obj.ELF.Sections))
+	for i, s := range obj.ELF.Sections {
+		file.Sections[i] = &InputSection{File: file, Sec: s, Relocs: obj.relocs[i], Rela: obj.rela[i]}
+	}
+	return file
 }
 
 // checkArchitectures checks every input against -arch: a cubin of the same

@@ -53,7 +53,7 @@ func (r infoRecord) value() uint32 {
 }
 
 // parseInfo decodes the records of a .nv.info section.
-func parseInfo(file *InputFile, sec *cubin.Section) ([]infoRecord, error) {
+func parseInfo(file *Object, sec *cubin.Section) ([]infoRecord, error) {
 	data := sec.Data
 	var recs []infoRecord
 	for off := 0; off < len(data); {
@@ -86,12 +86,12 @@ func parseInfo(file *InputFile, sec *cubin.Section) ([]infoRecord, error) {
 	return recs, nil
 }
 
-func infoError(file *InputFile, sec *cubin.Section, off int, msg string) error {
+func infoError(file *Object, sec *cubin.Section, off int, msg string) error {
 	return &cubin.FormatError{File: file.Name, Off: sec.Offset + uint64(off), Msg: sec.Name + ": " + msg}
 }
 
 // decodeGlobalInfo reads the module-wide .nv.info of a file.
-func decodeGlobalInfo(file *InputFile) error {
+func decodeGlobalInfo(file *Object) error {
 	for _, s := range file.ELF.Sections {
 		if s.Type == cubin.SHT_CUDA_INFO && s.Name == ".nv.info" {
 			recs, err := parseInfo(file, s)
@@ -113,7 +113,7 @@ const (
 )
 
 // decodeCallgraph reads .nv.callgraph and .nv.prototype of a file.
-func decodeCallgraph(file *InputFile) error {
+func decodeCallgraph(file *Object) error {
 	ef := file.ELF
 	nsyms := uint32(len(ef.Symbols))
 	var strtab []byte
