@@ -18,6 +18,8 @@ type LinkError struct {
 	Msg     string
 	// Refs are further places involved ("referenced by", "first defined in").
 	Refs []string
+
+	undefined bool // an undefined reference (nvlink exits 255 for these)
 }
 
 func (e *LinkError) Error() string {
@@ -52,11 +54,12 @@ func displayName(name string) string {
 // it and the driver stops at checkpoints, so one run reports every problem
 // of a kind rather than only the first.
 type diagnostics struct {
-	mu     sync.Mutex
-	w      io.Writer
-	noWarn bool
-	werror bool
-	errors int
+	mu        sync.Mutex
+	w         io.Writer
+	noWarn    bool
+	werror    bool
+	errors    int
+	undefined int // errors that are undefined references
 }
 
 func (d *diagnostics) print(kind, msg string) {
@@ -76,7 +79,20 @@ func (ctx *Context) report(err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.errors++
+	if le, ok := err.(*LinkError); ok && le.undefined {
+		d.undefined++
+	}
 	d.print("error", err.Error())
+}
+
+// exitStatus is nvlink's exit status for the errors reported so far.
+func (ctx *Context) exitStatus() int {
+	ctx.diag.mu.Lock()
+	defer ctx.diag.mu.Unlock()
+	if ctx.diag.errors > 0 && ctx.diag.errors == ctx.diag.undefined {
+		return 255
+	}
+	return 1
 }
 
 // warnf reports a warning, or an error under -Werror.

@@ -179,7 +179,7 @@ func reportUndefined(ctx *Context) {
 		if sym.File != nil || mayStayUndefined(sym) {
 			continue
 		}
-		e := &LinkError{Symbol: sym.Name, Msg: "undefined device symbol"}
+		e := &LinkError{Symbol: sym.Name, Msg: "undefined device symbol", undefined: true}
 		for _, file := range ctx.Files {
 			for i, s := range file.Syms {
 				if s == sym && file.ELF.Symbols[i].Shndx == cubin.SHN_UNDEF {

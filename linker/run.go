@@ -12,7 +12,19 @@ var ErrFailed = errors.New("link failed")
 func Run(cfg *Config) error {
 	ctx := newContext(cfg)
 	if err := Link(ctx); err != nil {
+		if errors.Is(err, ErrFailed) {
+			return &failure{status: ctx.exitStatus()}
+		}
 		return err
 	}
 	return nil
 }
+
+// failure is the ErrFailed a link returns, with nvlink's exit status:
+// 255 when every error was an undefined reference (nvlink's "error"
+// class), 1 otherwise (its "fatal" class).
+type failure struct{ status int }
+
+func (f *failure) Error() string        { return ErrFailed.Error() }
+func (f *failure) Is(target error) bool { return target == ErrFailed }
+func (f *failure) ExitStatus() int      { return f.status }

@@ -230,7 +230,7 @@ func runError(t *testing.T, c *Case) {
 	if status == 0 {
 		t.Errorf("cudalink %s: exit status 0, nvlink fails with %d:\n%s", strings.Join(args, " "), c.ExitStatus, c.Messages)
 	} else if status != c.ExitStatus {
-		t.Logf("note: exit status %d, nvlink's %d", status, c.ExitStatus)
+		t.Errorf("exit status %d, nvlink's %d (255 for undefined references, 1 otherwise)", status, c.ExitStatus)
 	}
 	if files := sortedKeys(dirState(t, tmp)); len(files) != 0 {
 		t.Errorf("failed link left files in the output directory: %v", files)
