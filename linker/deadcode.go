@@ -1,16 +1,19 @@
 package linker
 
+import "strings"
+
 // eliminateDeadCode keeps the functions reachable from the roots and drops
 // the rest with all their sections, as nvlink 11.8 does by default.
 //
-// Roots are the kernels and the functions whose address is taken (a device
-// function pointer may be called from anywhere). Variables are always kept.
+// Roots are the kernels (with -kernels-used, only those whose mangled name
+// contains one of its strings) and the functions whose address is taken (a
+// device function pointer may be called from anywhere). Variables are always kept.
 // The reason each function is kept is recorded in Function.KeptBy, so a
 // "why is this live" report can follow the chain back to a root.
 func eliminateDeadCode(ctx *Context) {
 	var stack []*Function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() || fn.AddrTaken {
+		if fn.Sym.IsEntry() && ctx.kernelUsed(fn) || fn.AddrTaken {
 			fn.Live = true
 			stack = append(stack, fn)
 		}
@@ -37,4 +40,19 @@ func eliminateDeadCode(ctx *Context) {
 		}
 	}
 	ctx.Funcs = live
+}
+
+// kernelUsed applies -kernels-used: a kernel stays a root when no list was
+// given or when its mangled name contains one of the strings, as nvlink
+// matches them.
+func (ctx *Context) kernelUsed(fn *Function) bool {
+	if len(ctx.Config.KernelsUsed) == 0 {
+		return true
+	}
+	for _, s := range ctx.Config.KernelsUsed {
+		if strings.Contains(fn.Sym.Name, s) {
+			return true
+		}
+	}
+	return false
 }

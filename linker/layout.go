@@ -170,9 +170,12 @@ func layoutShared(ctx *Context) {
 	}
 }
 
+// anyDynamic says whether an input declares extern __shared__ memory;
+// nvlink then writes an empty .nv_debug.shared, even when no kernel that
+// uses it survives.
 func anyDynamic(ctx *Context) bool {
-	for _, fn := range ctx.Funcs {
-		if fn.usesDynamic {
+	for _, sym := range ctx.Symbols {
+		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
 			return true
 		}
 	}

@@ -31,7 +31,9 @@ func computeResources(ctx *Context) {
 		if recursive {
 			k.MinStack = stackUnknown
 			k.Recursive = true
-			ctx.warnf("Stack size for entry function '%s' cannot be statically determined", k.Sym.Name)
+			if !ctx.Config.SuppressStackSizeWarning {
+				ctx.warnf("Stack size for entry function '%s' cannot be statically determined", k.Sym.Name)
+			}
 		} else {
 			k.MinStack = depth
 		}
