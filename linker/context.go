@@ -36,8 +36,6 @@ type Context struct {
 	prototypes []protoEntry // what .nv.prototype holds
 	names      nameRegistry // nvlink's creation order, from registerNames
 
-	cgSeen int // symbols seen so far in call-graph edges
-
 	virtualSM int // minimum virtual SM over the inputs
 	output    []byte
 }
@@ -137,9 +135,9 @@ type Symbol struct {
 	// firstBind is the binding where the name was first seen; nvlink keeps
 	// names first seen weak with the locals.
 	firstBind uint8
-	// cgOrder is when the symbol first appeared in a call-graph edge, as
-	// caller or callee (1-based; 0 if never): nvlink lists callers so.
-	cgOrder int
+	// created is when registerNames saw the symbol first (1-based): the
+	// order nvlink creates symbols in, which also orders call-graph callers.
+	created int
 	// For section symbols the linker makes: the output section.
 	outSec *OutputSection
 	// referencedLive: an undefined symbol that kept code still references.

@@ -119,12 +119,6 @@ func linkCallGraph(ctx *Context) {
 	}
 	for _, file := range ctx.Files {
 		for _, c := range file.calls {
-			for _, idx := range c {
-				if sym := file.Syms[idx]; sym.cgOrder == 0 {
-					ctx.cgSeen++
-					sym.cgOrder = ctx.cgSeen
-				}
-			}
 			caller := file.Syms[c[0]].funcIn(file)
 			if caller == nil {
 				continue

@@ -213,6 +213,7 @@ func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
 		return
 	}
 	r.symSeen[sym] = true
+	sym.created = len(r.symSeen)
 	ctx.strtab.add(sym.Name)
 	if !sym.Local && sym.firstBind == cubin.STB_GLOBAL {
 		r.global = append(r.global, sym)

@@ -3,7 +3,6 @@ package linker
 import (
 	"cmp"
 	"encoding/hex"
-	"math"
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -181,11 +180,11 @@ func (ctx *Context) buildCallgraph() {
 	var b []byte
 	pair := func(a, c uint32) { b = le.AppendUint32(le.AppendUint32(b, a), c) }
 	pair(0, cgCalls)
-	// Callers in the order they first appeared in any edge; each caller's
+	// Callers in the order nvlink created their symbols; each caller's
 	// edges in the reverse of the order recorded.
 	callers := slices.Clone(ctx.Funcs)
 	slices.SortStableFunc(callers, func(a, b *Function) int {
-		return cmp.Compare(cgRank(a), cgRank(b))
+		return cmp.Compare(a.Sym.created, b.Sym.created)
 	})
 	for _, fn := range callers {
 		for i := len(fn.edges) - 1; i >= 0; i-- {
@@ -235,15 +234,6 @@ func (ctx *Context) collectPrototypes() []protoEntry {
 type protoEntry struct {
 	sym *Symbol
 	sig string
-}
-
-// cgRank orders functions that appear in call-graph edges before those
-// that never do.
-func cgRank(fn *Function) int {
-	if fn.Sym.cgOrder == 0 {
-		return math.MaxInt
-	}
-	return fn.Sym.cgOrder
 }
 
 // buildPrototypes writes .nv.prototype.
