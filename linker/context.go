@@ -34,6 +34,7 @@ type Context struct {
 	strtab      stringTable
 
 	prototypes []protoEntry // what .nv.prototype holds
+	addrTaken  []*Function  // address-taken functions in nvlink's order
 	names      nameRegistry // nvlink's creation order, from registerNames
 
 	virtualSM int // minimum virtual SM over the inputs
@@ -179,7 +180,8 @@ type Function struct {
 	KeptBy    *Function
 	AddrTaken bool
 	proto     string // prototype of an address-taken function
-	// IndirectProtos are the prototypes of its indirect call sites.
+	// IndirectProtos are the prototypes of its indirect call sites, last
+	// site first.
 	IndirectProtos []string
 	// Externs are the undefined functions it calls: those its EXTERNS
 	// record lists, in that order, then any other the call graph names.

@@ -1,6 +1,8 @@
 package linker
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -103,10 +105,16 @@ func linkCallGraph(ctx *Context) {
 	byProto := map[string][]*Function{}
 	var protoOrder []string
 	for _, file := range ctx.Files {
-		for _, at := range file.addrTaken {
+		// nvlink takes each file's address-taken functions by symbol index.
+		addrTaken := slices.Clone(file.addrTaken)
+		slices.SortStableFunc(addrTaken, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
+		for _, at := range addrTaken {
 			fn := file.Syms[at[0]].Func
 			if fn == nil {
 				continue
+			}
+			if !fn.AddrTaken {
+				ctx.addrTaken = append(ctx.addrTaken, fn)
 			}
 			fn.AddrTaken = true
 			p := file.protoStrings[at[1]]
@@ -131,7 +139,10 @@ func linkCallGraph(ctx *Context) {
 				caller.Externs = appendSymOnce(caller.Externs, callee)
 			}
 		}
-		for _, site := range file.indirect {
+		// Indirect call sites materialise, each caller's last site first,
+		// into an edge to every address-taken function of its prototype.
+		for i := len(file.indirect) - 1; i >= 0; i-- {
+			site := file.indirect[i]
 			caller := file.Syms[site[0]].funcIn(file)
 			if caller == nil {
 				continue

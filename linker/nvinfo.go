@@ -139,7 +139,10 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 		r := recs[i]
 		switch {
 		case r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal:
-			if len(externs) == 0 || wroteExterns {
+			// nvlink rewrites the record in place if some function it
+			// names is still undefined; if all are now defined it drops
+			// the record, and a new list, if any, goes at the end.
+			if len(externs) == 0 || !anyUndefined(isec.File, r.Payload) {
 				continue
 			}
 			r.Payload, wroteExterns = externs, true
@@ -173,6 +176,18 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 	osec.Data, osec.Size, osec.Addralign = w.buf, uint64(len(w.buf)), 4
 }
 
+// anyUndefined says whether an input EXTERNS payload names a function no
+// input defines.
+func anyUndefined(file *InputFile, payload []byte) bool {
+	for off := 0; off+4 <= len(payload); off += 4 {
+		idx := le.Uint32(payload[off:])
+		if int(idx) < len(file.Syms) && file.Syms[idx] != nil && !file.Syms[idx].Defined() {
+			return true
+		}
+	}
+	return false
+}
+
 // buildCallgraph writes the merged call graph: every edge between live
 // functions (and to undefined externs), then address-taken functions, then
 // indirect call sites.
@@ -194,13 +209,13 @@ func (ctx *Context) buildCallgraph() {
 		}
 	}
 	pair(0, cgAddrTaken)
-	for _, fn := range ctx.Funcs {
-		if fn.AddrTaken {
+	for _, fn := range ctx.addrTaken {
+		if fn.Live {
 			pair(fn.Sym.outIndex, ctx.strtab.add(fn.proto))
 		}
 	}
 	pair(0, cgIndirect)
-	for _, fn := range ctx.Funcs {
+	for _, fn := range callers {
 		for _, p := range fn.IndirectProtos {
 			pair(fn.Sym.outIndex, ctx.strtab.add(p))
 		}
