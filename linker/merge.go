@@ -126,10 +126,13 @@ func isConstant2(s *cubin.Section) bool {
 // foldConstant2 gives each kernel one bank-2 section: its own OCG
 // constants followed by those of every non-kernel function it calls, in
 // call-tree order, as nvlink does (the driver loads bank 2 per kernel).
-// A function called from several kernels keeps the offset of the last
-// kernel laid out; nvlink 11.8 was not seen to do otherwise.
+// A function called from several kernels keeps the offset it has in the
+// bank of the first of them (laid out last); the corpus has no case where
+// nvlink would disagree.
 func foldConstant2(ctx *Context) {
-	for _, k := range ctx.Funcs {
+	// nvlink makes the kernels' sections last kernel first.
+	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
+		k := ctx.Funcs[i]
 		if !k.Sym.IsEntry() {
 			continue
 		}
