@@ -13,7 +13,7 @@ import (
 // creation order, including names of things dead-code elimination later
 // removed. Per input, in command-line order:
 //
-//  1. function symbols, locals then globals, in symbol-table order: the name,
+//  1. function symbols in symbol-table order: the name,
 //     then its .text section; a kernel also gets .nv.info.<k> and
 //     .nv.shared.<k>;
 //  2. every other symbol in symbol-table order: the section that holds it
@@ -44,8 +44,8 @@ func registerNames(ctx *Context) {
 			}
 			return ""
 		}
-		// 1. Functions, local ones first.
-		for _, i := range localsFirst(ef.Symbols) {
+		// 1. Functions.
+		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			if esym.Type() != cubin.STT_FUNC {
 				continue
@@ -220,18 +220,4 @@ func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
 	} else {
 		r.local = append(r.local, createdSym{sym: sym})
 	}
-}
-
-// localsFirst returns the symbol indices from 1 on, local symbols first,
-// each part in symbol-table order.
-func localsFirst(syms []cubin.Symbol) []int {
-	order := make([]int, 0, len(syms))
-	for _, wantLocal := range []bool{true, false} {
-		for i := 1; i < len(syms); i++ {
-			if (syms[i].Bind() == cubin.STB_LOCAL) == wantLocal {
-				order = append(order, i)
-			}
-		}
-	}
-	return order
 }
