@@ -13,7 +13,7 @@ import "strings"
 func eliminateDeadCode(ctx *Context) {
 	var stack []*Function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() && ctx.kernelUsed(fn) || fn.AddrTaken {
+		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) || fn.AddrTaken {
 			fn.Live = true
 			stack = append(stack, fn)
 		}
@@ -45,12 +45,12 @@ func eliminateDeadCode(ctx *Context) {
 // kernelUsed applies -kernels-used: a kernel stays a root when no list was
 // given or when its mangled name contains one of the strings, as nvlink
 // matches them.
-func (ctx *Context) kernelUsed(fn *Function) bool {
+func (ctx *Context) kernelUsed(name string) bool {
 	if len(ctx.Config.KernelsUsed) == 0 {
 		return true
 	}
 	for _, s := range ctx.Config.KernelsUsed {
-		if strings.Contains(fn.Sym.Name, s) {
+		if strings.Contains(name, s) {
 			return true
 		}
 	}

@@ -60,7 +60,9 @@ func registerNames(ctx *Context) {
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
 				r.createSection(ctx, name)
-				if esym.Other&cubin.STO_CUDA_ENTRY != 0 {
+				// A kernel -kernels-used leaves out is merged as an ordinary
+				// function.
+				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.kernelUsed(esym.Name) {
 					r.createSection(ctx, ".nv.info."+esym.Name)
 					r.createSection(ctx, ".nv.shared."+esym.Name)
 				}
@@ -121,19 +123,27 @@ func registerNames(ctx *Context) {
 }
 
 // finishNames adds the names nvlink creates after merging every input:
-// the rebuilt metadata sections, the dynamic-shared-memory placeholder and
-// the bank-2 sections made for kernels by foldConstant2.
+// the rebuilt metadata sections, the dynamic-shared-memory placeholder (when
+// a kernel that survives uses it), the bank-2 sections made for kernels by
+// foldConstant2 and, with -kernels-used, a scratch section.
 func finishNames(ctx *Context) {
 	r := &ctx.names
 	r.createSection(ctx, ".nv.callgraph")
 	r.createSection(ctx, ".nv.prototype")
-	if anyDynamic(ctx) {
-		ctx.strtab.add("externsharedinstance")
+	for _, fn := range ctx.Funcs {
+		if fn.usesDynamic {
+			ctx.strtab.add("externsharedinstance")
+			break
+		}
 	}
 	for _, osec := range ctx.OutSections {
 		if osec.Func != nil && osec.Func.Sym.IsEntry() && strings.HasPrefix(osec.Name, ".nv.constant2.") {
 			r.createSection(ctx, osec.Name)
 		}
+	}
+	if len(ctx.Config.KernelsUsed) > 0 {
+		// nvlink's scratch section for -kernels-used; it is never written.
+		r.createSection(ctx, "TEMP_MERGED_CONSTANTS")
 	}
 	r.createSection(ctx, ".nv.rel.action")
 }

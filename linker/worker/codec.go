@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -187,5 +186,3 @@ func encodeJSON(r *response) ([]byte, error) {
 	err := enc.Encode(jsonResponse{ExitCode: r.ExitCode, Output: r.Output, RequestID: r.ID, WasCancelled: r.Cancelled})
 	return buf.Bytes(), err
 }
-
-var _ = errors.New
