@@ -22,6 +22,10 @@ type Config struct {
 	// Parallelism bounds the goroutines used for per-input work; 0 means
 	// GOMAXPROCS. The output does not depend on it.
 	Parallelism int
+	// MapFile is --map: where to write the link map ("" for none).
+	MapFile string
+	// WhyLive is --why-live: functions whose reason for being kept to print.
+	WhyLive []string
 	// Cache, if set, supplies parsed inputs kept from earlier links (the
 	// persistent worker). Output never depends on whether it is set.
 	Cache ObjectCache

@@ -26,6 +26,9 @@ type Context struct {
 	// Kernels and Funcs are the live functions after dead-code elimination,
 	// in output order.
 	Funcs []*Function
+	// allFuncs are every function definition, live or not, for --map and
+	// --why-live.
+	allFuncs []*Function
 
 	// The output symbol table (index 0 is the null symbol), its first
 	// global, and the string table the writer emits.

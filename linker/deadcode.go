@@ -1,6 +1,9 @@
 package linker
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // eliminateDeadCode keeps the functions reachable from the roots and drops
 // the rest with all their sections, as nvlink 11.8 does by default.
@@ -30,6 +33,7 @@ func eliminateDeadCode(ctx *Context) {
 			}
 		}
 	}
+	ctx.allFuncs = slices.Clone(ctx.Funcs)
 	live := ctx.Funcs[:0]
 	for _, fn := range ctx.Funcs {
 		if fn.Live {

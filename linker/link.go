@@ -28,7 +28,10 @@ func Link(ctx *Context) error {
 		return ErrFailed
 	}
 	reportResources(ctx) // -v: nvlink's per-function resource lines
-	return writeOutput(ctx)
+	if err := writeOutput(ctx); err != nil {
+		return err
+	}
+	return explainLink(ctx) // --why-live and --map: why each function is kept, what went where
 }
 
 // checkpoint says whether the link must stop because errors were reported.

@@ -19,8 +19,11 @@ type option struct {
 	short string // name after "-"; "" when there is no short form
 	arg   string // placeholder for the value in --help; "" for a flag
 	list  bool   // the value is a comma-separated list; repeats accumulate
-	glue  bool   // the value may follow the short name directly: -L<dir>, -lm, -m64
-	help  string // one-line description for --help
+	// repeat: each occurrence adds one value, commas and all (a demangled
+	// C++ name has commas); no "incompatible redefinition" warning.
+	repeat bool
+	glue   bool   // the value may follow the short name directly: -L<dir>, -lm, -m64
+	help   string // one-line description for --help
 	// allowed lists the values --help shows; set does the checking.
 	allowed []string
 	// notYet marks an option that changes what nvlink writes (the output,
@@ -207,6 +210,17 @@ var options = []*option{
 	{long: "shared", short: "shared",
 		help: "Percolate the nvcc -shared option (passed by nvcc); no effect.",
 		set:  ignore},
+
+	// cudalink's own, beyond nvlink: explaining a link.
+	{long: "map", arg: "<file name>",
+		help: "Write a link map: every output section and symbol with the input it came from, and every removed function.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.MapFile = v
+			return v, nil
+		}},
+	{long: "why-live", arg: "<symbol>", repeat: true,
+		help: "Print the chain of calls from a kernel that keeps the function (mangled or demangled name).",
+		set:  appendTo(func(p *parser) *[]string { return &p.cfg.WhyLive })},
 }
 
 // undocumented are nvlink 11.8 options that its --help does not list and

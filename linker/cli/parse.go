@@ -211,7 +211,7 @@ func (p *parser) apply(o *option, name, v string) error {
 	if err != nil {
 		return err
 	}
-	if o.arg != "" {
+	if o.arg != "" && !o.repeat {
 		if prev, ok := p.last[o]; ok && prev != canon {
 			p.warnings = append(p.warnings, fmt.Sprintf("incompatible redefinition for option '%s', the last value of this option was used", name))
 		}

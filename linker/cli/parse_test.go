@@ -278,8 +278,8 @@ func TestErrors(t *testing.T) {
 		{"-arch=lto_80 -o out a.o -kernels-used=k", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
 
 		// Refused because the output would differ from nvlink's.
-		{"-arch=sm_80 -o out a.o -kernels-used=k -g", "option '-kernels-used' is not supported yet"},
-		{"-arch=sm_80 -o out a.o -g -kernels-used=k", "option '-g' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -preserve-relocs -g", "option '-preserve-relocs' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -g -preserve-relocs", "option '-g' is not supported yet"},
 		{"-arch=sm_80 -o out a.o -lto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
