@@ -67,8 +67,12 @@ type parser struct {
 // -l libraries in command-line order, because nvlink reads every -l
 // library after all the files, wherever -l appears.
 func Parse(args []string) (*Command, error) {
+	args, err := expandParamFiles(args)
+	if err != nil {
+		return &Command{}, err
+	}
 	p := &parser{last: map[*option]string{}}
-	err := p.parseArgs(args)
+	err = p.parseArgs(args)
 	cmd := &Command{Warnings: p.warnings}
 	if err != nil {
 		return cmd, err

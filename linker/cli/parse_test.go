@@ -128,8 +128,8 @@ func TestSpellings(t *testing.T) {
 			c.Inputs = append(files("a.o", "b.o"), libs("foo", "bar", "baz")...)
 		})},
 
-		// Inputs: "-", "", "@x" and names with commas are files.
-		{"-arch=sm_80 -o out a.o - @x a.o,b.o", link(func(c *linker.Config) { c.Inputs = files("a.o", "-", "@x", "a.o,b.o") })},
+		// Inputs: "-", "" and names with commas are files.
+		{"-arch=sm_80 -o out a.o - a.o,b.o", link(func(c *linker.Config) { c.Inputs = files("a.o", "-", "a.o,b.o") })},
 
 		// -cpu-arch.
 		{"-arch=sm_80 -o out a.o -cpu-arch=X86_64", link(func(c *linker.Config) { c.CPUArch = "X86_64" })},
