@@ -1,0 +1,21 @@
+"""Public API of the cudalink Bazel rules.
+
+load("@cudalink//rules:defs.bzl", "cuda_device_link", "cuda_device_linker_toolchain")
+"""
+
+load("//rules/private:link.bzl", _cuda_device_link = "cuda_device_link")
+load("//rules/private:objects.bzl", _cuda_device_objects = "cuda_device_objects")
+load(
+    "//rules/private:providers.bzl",
+    _CudaDeviceLinkInfo = "CudaDeviceLinkInfo",
+    _CudaDeviceLinkerInfo = "CudaDeviceLinkerInfo",
+    _CudaDeviceObjectsInfo = "CudaDeviceObjectsInfo",
+)
+load("//rules/private:toolchain.bzl", _cuda_device_linker_toolchain = "cuda_device_linker_toolchain")
+
+cuda_device_link = _cuda_device_link
+cuda_device_objects = _cuda_device_objects
+cuda_device_linker_toolchain = _cuda_device_linker_toolchain
+CudaDeviceLinkInfo = _CudaDeviceLinkInfo
+CudaDeviceLinkerInfo = _CudaDeviceLinkerInfo
+CudaDeviceObjectsInfo = _CudaDeviceObjectsInfo
