@@ -61,7 +61,11 @@ func newContext(cfg *Config) *Context {
 // parsing, so the persistent worker can share it between links.
 type Object struct {
 	Name string // as the user wrote it; archive members as lib.a(member)
-	ELF  *cubin.File
+	// ELF is the cubin; nil for a host object without relocatable device
+	// code, kept so that its unit can be reported.
+	ELF *cubin.File
+	// unit is the logical input the image belongs to (see extract.go).
+	unit *unit
 
 	// relocs and rela hold each section's relocations (from .rel and .rela
 	// sections, in file order), by section index.
@@ -192,6 +196,9 @@ type Function struct {
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order first recorded.
 	edges []*Symbol
+	// indirectEdges counts the materialised indirect edges at the end of
+	// edges.
+	indirectEdges int
 
 	// Shared memory of a kernel, laid out by layoutShared: the static size
 	// (with sm_90's reserved KiB) and where dynamic shared memory starts.

@@ -150,7 +150,10 @@ func linkCallGraph(ctx *Context) {
 			caller.IndirectProtos = append(caller.IndirectProtos, file.protoStrings[site[1]])
 			for _, fn := range byProto[file.protoStrings[site[1]]] {
 				caller.Callees = appendOnce(caller.Callees, fn)
-				caller.edges = appendSymOnce(caller.edges, fn.Sym)
+				if len(appendSymOnce(caller.edges, fn.Sym)) > len(caller.edges) {
+					caller.edges = append(caller.edges, fn.Sym)
+					caller.indirectEdges++
+				}
 			}
 		}
 	}

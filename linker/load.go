@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -45,7 +44,7 @@ func loadInputs(ctx *Context) {
 	g.SetLimit(cfg.Parallelism)
 	for i, path := range paths {
 		g.Go(func() error {
-			slots[i], errs[i] = readInput(path, cfg.Cache)
+			slots[i], errs[i] = readInput(path, cfg.Cache, cfg.Arch)
 			return nil
 		})
 	}
@@ -59,7 +58,7 @@ func loadInputs(ctx *Context) {
 			ctx.report(errs[i])
 			continue
 		}
-		for _, obj := range slots[i] {
+		for _, obj := range ctx.selectImages(slots[i]) {
 			ctx.Files = append(ctx.Files, newInputFile(obj, len(ctx.Files)))
 		}
 	}
@@ -81,43 +80,25 @@ func findLibrary(name string, dirs []string) (string, error) {
 }
 
 // readInput reads one file from disk and parses it into objects, through
-// the cache when the link has one.
-func readInput(path string, cache ObjectCache) ([]*Object, error) {
-	load := func() ([]*Object, error) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, &LinkError{File: path, Msg: "cannot open input file: no such file"}
+// the cache when the link has one. A cached parse keeps the images of every
+// architecture, since the next link may target another.
+func readInput(path string, cache ObjectCache, sm int) ([]*Object, error) {
+	load := func(sm int) func() ([]*Object, error) {
+		return func() ([]*Object, error) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil, &LinkError{File: path, Msg: "cannot open input file: no such file"}
+				}
+				return nil, &LinkError{File: path, Msg: "cannot read input file: " + err.Error()}
 			}
-			return nil, &LinkError{File: path, Msg: "cannot read input file: " + err.Error()}
+			return parseInput(path, data, sm)
 		}
-		return parseInput(path, data)
 	}
 	if cache != nil {
-		return cache.Objects(path, load)
+		return cache.Objects(path, load(0))
 	}
-	return load()
-}
-
-// parseInput turns the contents of one input file into objects.
-func parseInput(path string, data []byte) ([]*Object, error) {
-	if !isELF(data) && !isArchive(data) {
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".cubin":
-			// nvlink insists that a .cubin is ELF; ParseObject says why not.
-		case ".ptx":
-			return nil, &LinkError{File: path, Msg: "PTX inputs are not supported; compile them to a relocatable cubin with ptxas -c or nvcc -dc"}
-		default:
-			// nvlink skips inputs of other kinds without a word; cudalink
-			// says so, and goes on as nvlink does.
-			return nil, errSkipped
-		}
-	}
-	obj, err := ParseObject(path, data)
-	if err != nil {
-		return nil, err
-	}
-	return []*Object{obj}, nil
+	return load(sm)()
 }
 
 // errSkipped marks an input that is neither ELF nor an archive and is not
@@ -125,18 +106,14 @@ func parseInput(path string, data []byte) ([]*Object, error) {
 // warning.
 var errSkipped = errors.New("skipped")
 
-func isELF(data []byte) bool     { return len(data) >= 4 && string(data[:4]) == "\x7fELF" }
-func isArchive(data []byte) bool { return len(data) >= 8 && string(data[:8]) == "!<arch>\n" }
+func isELF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "\x7fELF" }
 
 // ParseObject parses a relocatable cubin and decodes the per-file records
 // the passes need (relocations by section, call graph, prototypes, the
 // global .nv.info). name is used in messages.
 func ParseObject(name string, data []byte) (*Object, error) {
 	if isELF(data) && len(data) >= 20 && !cubin.IsCubin(data) {
-		return nil, &LinkError{File: name, Msg: "not a CUDA device object (ELF for another machine); host objects are not supported yet"}
-	}
-	if isArchive(data) {
-		return nil, &LinkError{File: name, Msg: "archives are not supported yet"}
+		return nil, &LinkError{File: name, Msg: "not a CUDA device object: an ELF file for another machine"}
 	}
 	ef, err := cubin.Parse(name, data)
 	if err != nil {

@@ -118,12 +118,12 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 	var externs []byte
 	tree := []*Function{fn}
 	if fn.Sym.IsEntry() {
-		tree = callTree(fn)
+		tree = externsOrder(fn)
 	}
 	var seen []*Symbol
 	for _, f := range tree {
 		for _, ext := range f.Externs {
-			if ext.outIndex != 0 && !ext.Defined() && len(appendSymOnce(seen, ext)) > len(seen) {
+			if ext.outIndex != 0 && ext.staysExtern() && len(appendSymOnce(seen, ext)) > len(seen) {
 				seen = append(seen, ext)
 				externs = le.AppendUint32(externs, ext.outIndex)
 			}
@@ -176,17 +176,48 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 	osec.Data, osec.Size, osec.Addralign = w.buf, uint64(len(w.buf)), 4
 }
 
-// anyUndefined says whether an input EXTERNS payload names a function no
-// input defines.
+// anyUndefined says whether an input EXTERNS payload names a function that
+// stays in EXTERNS after the link.
 func anyUndefined(file *InputFile, payload []byte) bool {
 	for off := 0; off+4 <= len(payload); off += 4 {
 		idx := le.Uint32(payload[off:])
-		if int(idx) < len(file.Syms) && file.Syms[idx] != nil && !file.Syms[idx].Defined() {
+		if int(idx) < len(file.Syms) && file.Syms[idx] != nil && file.Syms[idx].staysExtern() {
 			return true
 		}
 	}
 	return false
 }
+
+// externsOrder returns fn and the functions it reaches in the order nvlink
+// gathers their EXTERNS: fn first, then depth first with each function
+// after the functions it calls; direct callees before those reached through
+// indirect calls, each in the order the call graph writes them (the
+// reverse of the recorded order).
+func externsOrder(fn *Function) []*Function {
+	seen := map[*Function]bool{fn: true}
+	order := []*Function{fn}
+	var visit func(f *Function)
+	visit = func(f *Function) {
+		direct := f.edges[:len(f.edges)-f.indirectEdges]
+		indirect := f.edges[len(direct):]
+		for _, edges := range [][]*Symbol{direct, indirect} {
+			for i := len(edges) - 1; i >= 0; i-- {
+				if c := edges[i].Func; c != nil && !seen[c] {
+					seen[c] = true
+					visit(c)
+					order = append(order, c)
+				}
+			}
+		}
+	}
+	visit(fn)
+	return order
+}
+
+// staysExtern says whether EXTERNS keep naming a function after the link:
+// one no input defines (a driver syscall), or a kernel, which device code
+// launches through the driver.
+func (sym *Symbol) staysExtern() bool { return !sym.Defined() || sym.IsEntry() }
 
 // buildCallgraph writes the merged call graph: every edge between live
 // functions (and to undefined externs), then address-taken functions, then

@@ -1,0 +1,218 @@
+package linker
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/archive"
+	"github.com/cudalink/cudalink/linker/cubin"
+	"github.com/cudalink/cudalink/linker/fatbin"
+	"github.com/cudalink/cudalink/linker/hostobj"
+)
+
+// HostInfo is what a host object tells the device link besides its device
+// code: its module id (for --register-link-binaries) and the lists of
+// kernels and variables its host code references (.nvHRKE and friends).
+type HostInfo struct {
+	ModuleID string
+	// Refs holds the names in .nvHRKE, .nvHRKI, .nvHRDE, .nvHRDI, .nvHRCE
+	// and .nvHRCI, in that order (hostobj.RefKind); internal names are
+	// wildcard patterns.
+	Refs [hostobj.NumRefKinds][]string
+	// HasRefs says whether any list names something.
+	HasRefs bool
+}
+
+// unit is one logical input: a cubin, or the device code of one host
+// object or fatbinary, which may hold images for several architectures.
+// Parsing keeps every image, so a parse can be cached whatever -arch a later
+// link asks for; selectImages picks one per unit.
+type unit struct {
+	id        int       // unique within the input file
+	host      *HostInfo // nil for a plain cubin or .fatbin
+	container bool      // the images come from a fatbinary container
+	ptx       []int     // architectures of the unit's PTX images
+	hasELF    bool
+}
+
+// parseInput turns the contents of one input file into objects: a cubin,
+// every ELF image of a host object or fatbinary, every member of an
+// archive. sm, if not 0, keeps only images that could serve that target
+// (the command line has no cache, so it need not parse the others).
+func parseInput(path string, data []byte, sm int) ([]*Object, error) {
+	switch {
+	case archive.IsArchive(data):
+		return parseArchive(path, data, sm)
+	case hostobj.IsHostObject(data):
+		return parseHostObject(path, data, sm, &unit{id: 1})
+	case fatbin.IsFatbin(data):
+		return parseFatbin(path, data, sm, &unit{id: 1})
+	case isELF(data):
+		obj, err := ParseObject(path, data)
+		if err != nil {
+			return nil, err
+		}
+		obj.unit = &unit{id: 1, hasELF: true}
+		return []*Object{obj}, nil
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".cubin":
+		// nvlink insists that a .cubin is ELF; ParseObject says why not.
+		_, err := ParseObject(path, data)
+		return nil, err
+	case ".ptx":
+		return nil, &LinkError{File: path, Msg: "PTX inputs are not supported; compile them to a relocatable cubin with ptxas -c or nvcc -dc"}
+	}
+	// nvlink skips inputs of other kinds without a word; cudalink says so,
+	// and goes on as nvlink does.
+	return nil, errSkipped
+}
+
+// parseHostObject extracts the relocatable device code of an nvcc -dc host
+// object. An object with only whole-program code (.nv_fatbin, from nvcc -c
+// without -rdc) has nothing to link: nvlink skips it, and so does cudalink.
+func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, error) {
+	ho, err := hostobj.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	u.host = &HostInfo{ModuleID: ho.ModuleID, Refs: ho.HostRefs, HasRefs: ho.HasHostRefs()}
+	if len(ho.RelFatbin) == 0 {
+		return []*Object{{Name: name, unit: u}}, nil
+	}
+	return parseFatbin(name, ho.RelFatbin, sm, u)
+}
+
+// parseFatbin parses the ELF images of a fatbinary container.
+func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
+	entries, err := fatbin.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	u.container = true
+	var objs []*Object
+	for _, e := range entries {
+		if e.Kind == fatbin.KindPTX {
+			u.ptx = append(u.ptx, e.SM)
+			continue
+		}
+		if e.Kind != fatbin.KindELF {
+			continue
+		}
+		u.hasELF = true
+		if sm != 0 && !archCompatible(e.SM, sm) {
+			continue
+		}
+		image, err := e.Data()
+		if err != nil {
+			return nil, err
+		}
+		obj, err := ParseObject(name, image)
+		if err != nil {
+			return nil, fmt.Errorf("sm_%d image: %w", e.SM, err)
+		}
+		obj.unit = u
+		objs = append(objs, obj)
+	}
+	if len(objs) == 0 {
+		// Keep the unit: selection reports what it holds instead.
+		objs = append(objs, &Object{Name: name, unit: u})
+	}
+	return objs, nil
+}
+
+// parseArchive parses every member of an ar archive: host objects from
+// nvcc -lib and, beyond nvlink (which ignores them), cubins. Members are
+// linked whole, wherever the archive appears, as nvlink 11.8 does.
+func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
+	ar, err := archive.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	var objs []*Object
+	for i, m := range ar.Members {
+		memberName := fmt.Sprintf("%s(%s)", name, m.Name)
+		u := &unit{id: i + 1}
+		var got []*Object
+		switch {
+		case hostobj.IsHostObject(m.Data):
+			got, err = parseHostObject(memberName, m.Data, sm, u)
+		case cubin.IsCubin(m.Data):
+			var obj *Object
+			obj, err = ParseObject(memberName, m.Data)
+			if obj != nil {
+				u.hasELF = true
+				obj.unit = u
+				got = []*Object{obj}
+			}
+		default:
+			continue // another kind of member: nothing for the device link
+		}
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, got...)
+	}
+	return objs, nil
+}
+
+// archCompatible says whether a cubin compiled for sm can be linked for
+// target: the same major, an equal or lower minor.
+func archCompatible(sm, target int) bool {
+	return sm/10 == target/10 && sm <= target
+}
+
+// selectImages keeps, of each unit's images, the one nvlink would link for
+// -arch: the exact architecture, else the same major with the highest
+// lower minor. A plain cubin is kept whatever its architecture, so that
+// checkArchitectures can say why it does not fit. A unit with no image for
+// the target is skipped with nvlink's warning (-suppress-arch-warning
+// silences it); one that has only PTX the target could use is an error,
+// since cudalink does not compile PTX.
+func (ctx *Context) selectImages(objs []*Object) []*Object {
+	target := ctx.Config.Arch
+	var out []*Object
+	for i := 0; i < len(objs); {
+		u := objs[i].unit
+		j := i
+		var best *Object
+		for ; j < len(objs) && objs[j].unit == u; j++ {
+			obj := objs[j]
+			switch {
+			case obj.ELF == nil:
+			case !u.container:
+				best = obj
+			case archCompatible(obj.ELF.Header.SM(), target) && (best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM()):
+				best = obj
+			}
+		}
+		name := objs[i].Name
+		switch {
+		case best != nil:
+			out = append(out, best)
+		case !u.hasELF && len(u.ptx) == 0:
+			ctx.warnf("ignoring %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
+		case u.ptxFor(target) != 0:
+			ctx.report(&LinkError{File: name, Msg: fmt.Sprintf(
+				"no sm_%d code, only PTX for compute_%d, which nvlink would compile; cudalink does not compile PTX (add -gencode arch=compute_%d,code=sm_%d)",
+				target, u.ptxFor(target), target, target)})
+		case !ctx.Config.SuppressArchWarning:
+			ctx.warnf("SM Arch ('sm_%d') not found in '%s'", target, name)
+		}
+		i = j
+	}
+	return out
+}
+
+// ptxFor returns the highest PTX architecture of the unit a target could
+// compile, or 0.
+func (u *unit) ptxFor(target int) int {
+	best := 0
+	for _, sm := range u.ptx {
+		if sm <= target && sm > best {
+			best = sm
+		}
+	}
+	return best
+}
