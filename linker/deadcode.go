@@ -3,20 +3,25 @@ package linker
 import (
 	"slices"
 	"strings"
+
+	"github.com/cudalink/cudalink/linker/hostobj"
 )
 
 // eliminateDeadCode keeps the functions reachable from the roots and drops
 // the rest with all their sections, as nvlink 11.8 does by default.
 //
 // Roots are the kernels (with -kernels-used, only those whose mangled name
-// contains one of its strings) and the functions whose address is taken (a
-// device function pointer may be called from anywhere). Variables are always kept.
+// contains one of its strings; when every input is a host object, only
+// those its host code references, as nvlink does unless -ignore-host-info)
+// and the functions whose address is taken (a device function pointer may
+// be called from anywhere). Variables are always kept.
 // The reason each function is kept is recorded in Function.KeptBy, so a
 // "why is this live" report can follow the chain back to a root.
 func eliminateDeadCode(ctx *Context) {
+	hostRefs := ctx.hostKernelRefs()
 	var stack []*Function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) || fn.AddrTaken {
+		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn.Sym.Name) || fn.AddrTaken {
 			fn.Live = true
 			stack = append(stack, fn)
 		}
@@ -59,4 +64,70 @@ func (ctx *Context) kernelUsed(name string) bool {
 		}
 	}
 	return false
+}
+
+// hostRefs holds the kernel patterns host code references (.nvHRKE and
+// .nvHRKI); nil means every kernel is kept.
+type hostRefs []string
+
+// hostKernelRefs returns the patterns when they decide which kernels stay:
+// every input is a host object and some host-reference list names
+// something.
+func (ctx *Context) hostKernelRefs() hostRefs {
+	if ctx.Config.IgnoreHostInfo {
+		return nil
+	}
+	var refs hostRefs
+	any := false
+	for _, file := range ctx.Files {
+		h := file.unit.host
+		if h == nil {
+			return nil // a plain cubin or .fatbin: nvlink keeps every kernel
+		}
+		any = any || h.HasRefs
+		refs = append(refs, h.Refs[hostobj.KernelExtern]...)
+		refs = append(refs, h.Refs[hostobj.KernelIntern]...)
+	}
+	if !any {
+		return nil
+	}
+	return refs
+}
+
+// keeps says whether a kernel matches one of the patterns.
+func (refs hostRefs) keeps(name string) bool {
+	if refs == nil {
+		return true
+	}
+	for _, p := range refs {
+		if globMatch(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch matches name against a host-reference pattern, in which '*'
+// stands for any run of characters (nvcc writes "_Z9klaunched*").
+func globMatch(pattern, name string) bool {
+	for {
+		star := strings.IndexByte(pattern, '*')
+		if star < 0 {
+			return pattern == name
+		}
+		if !strings.HasPrefix(name, pattern[:star]) {
+			return false
+		}
+		name, pattern = name[star:], pattern[star+1:]
+		if pattern == "" {
+			return true
+		}
+		// Try every position for the rest of the pattern.
+		for i := 0; i <= len(name); i++ {
+			if globMatch(pattern, name[i:]) {
+				return true
+			}
+		}
+		return false
+	}
 }

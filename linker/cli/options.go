@@ -111,7 +111,7 @@ var options = []*option{
 	{long: "help", short: "h",
 		help: "Print this help information on this tool.",
 		set:  flag(func(p *parser) *bool { return &p.help })},
-	{long: "ignore-host-info", short: "ignore-host-info", notYet: true,
+	{long: "ignore-host-info", short: "ignore-host-info",
 		help: "Ignore information about host references, so don't remove device code that could be referenced by host.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.IgnoreHostInfo })},
 	{long: "keep-system-libraries", short: "keep-system-libraries", notYet: true,
