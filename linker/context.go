@@ -88,6 +88,9 @@ type Object struct {
 type InputFile struct {
 	*Object
 	Index int // position in Context.Files: the command-line order
+	// unit is this link's view of the object's unit; it shadows
+	// Object.unit so per-link marks never touch a shared parse.
+	unit *unit
 
 	// Sections parallels ELF.Sections.
 	Sections []*InputSection

@@ -34,6 +34,8 @@ type unit struct {
 	container bool      // the images come from a fatbinary container
 	ptx       []int     // architectures of the unit's PTX images
 	hasELF    bool
+	// system: from -lcudadevrt, which --register-link-binaries leaves out.
+	system bool
 }
 
 // parseInput turns the contents of one input file into objects: a cubin,

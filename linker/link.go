@@ -31,6 +31,9 @@ func Link(ctx *Context) error {
 	if err := writeOutput(ctx); err != nil {
 		return err
 	}
+	if err := writeHostSide(ctx); err != nil { // --register-link-binaries for nvcc -dlink's link.stub
+		return err
+	}
 	return explainLink(ctx) // --why-live and --map: why each function is kept, what went where
 }
 

@@ -58,8 +58,16 @@ func loadInputs(ctx *Context) {
 			ctx.report(errs[i])
 			continue
 		}
+		system := cfg.Inputs[i].Library && cfg.Inputs[i].Path == "cudadevrt"
 		for _, obj := range ctx.selectImages(slots[i]) {
-			ctx.Files = append(ctx.Files, newInputFile(obj, len(ctx.Files)))
+			file := newInputFile(obj, len(ctx.Files))
+			if system {
+				// Units are shared with cached parses: mark a copy.
+				u := *obj.unit
+				u.system = true
+				file.unit = &u
+			}
+			ctx.Files = append(ctx.Files, file)
 		}
 	}
 	if ctx.failed() {
@@ -142,7 +150,7 @@ func ParseObject(name string, data []byte) (*Object, error) {
 
 // newInputFile makes this link's view of a parsed object.
 func newInputFile(obj *Object, index int) *InputFile {
-	file := &InputFile{Object: obj, Index: index}
+	file := &InputFile{Object: obj, Index: index, unit: obj.unit}
 	file.Sections = make([]*InputSection, len(obj.ELF.Sections))
 	for i, s := range obj.ELF.Sections {
 		file.Sections[i] = &InputSection{File: file, Sec: s, Relocs: obj.relocs[i], Rela: obj.rela[i]}

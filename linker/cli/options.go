@@ -162,7 +162,7 @@ var options = []*option{
 	{long: "preserve-relocs", short: "preserve-relocs", notYet: true,
 		help: "Preserve resolved relocations in linked executable.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.PreserveRelocs })},
-	{long: "register-link-binaries", arg: "<file name>", notYet: true,
+	{long: "register-link-binaries", arg: "<file name>",
 		help: "Specify name and location of output file that will contain names of cudaRegister routines for each linked file.",
 		set: func(p *parser, _, v string) (string, error) {
 			p.cfg.RegisterLinkBinaries = v

@@ -1,0 +1,55 @@
+package linker
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// writeHostSide writes what the host side of an nvcc -dlink build needs
+// besides the cubin: --register-link-binaries, the list of modules the
+// host's link.stub registers. It runs only once the cubin is written, so a
+// failed link leaves neither file (nvlink writes this one even when the
+// link fails).
+func writeHostSide(ctx *Context) error {
+	path := ctx.Config.RegisterLinkBinaries
+	if path == "" {
+		return nil
+	}
+	var ids []string
+	for _, file := range ctx.Files {
+		if file.unit.system {
+			continue // nvlink leaves -lcudadevrt out
+		}
+		if h := file.unit.host; h != nil {
+			ids = append(ids, h.ModuleID)
+		} else {
+			ids = append(ids, cubinModuleID(file.Name))
+		}
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "#define NUM_PRELINKED_OBJECTS %d\n", len(ids))
+	for _, id := range ids {
+		fmt.Fprintf(&b, "DEFINE_REGISTER_FUNC(%s)\n", id)
+	}
+	if err := writeFileAtomic(path, b.Bytes()); err != nil {
+		ctx.report(&LinkError{File: path, Msg: "cannot write register-link-binaries file: " + err.Error()})
+		return ErrFailed
+	}
+	return nil
+}
+
+// cubinModuleID is the module id nvlink makes up for a plain cubin: its
+// absolute path with every character but letters and digits turned to '_'.
+func cubinModuleID(name string) string {
+	if abs, err := filepath.Abs(name); err == nil {
+		name = abs
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, name)
+}
