@@ -1,6 +1,9 @@
 package linker
 
-import "io"
+import (
+	"context"
+	"io"
+)
 
 // Config is everything one link needs, as the command line (or a worker
 // request) states it. It holds no state of the link itself; that lives in
@@ -26,6 +29,9 @@ type Config struct {
 	MapFile string
 	// WhyLive is --why-live: functions whose reason for being kept to print.
 	WhyLive []string
+	// Context, if set, cancels the link: it stops at the next checkpoint
+	// and never writes its output. The persistent worker sets it.
+	Context context.Context
 	// Cache, if set, supplies parsed inputs kept from earlier links (the
 	// persistent worker). Output never depends on whether it is set.
 	Cache ObjectCache

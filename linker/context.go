@@ -40,7 +40,8 @@ type Context struct {
 	addrTaken  []*Function  // address-taken functions in nvlink's order
 	names      nameRegistry // nvlink's creation order, from registerNames
 
-	virtualSM int // minimum virtual SM over the inputs
+	virtualSM int  // minimum virtual SM over the inputs
+	cancelled bool // Config.Context was cancelled
 	output    []byte
 }
 

@@ -37,5 +37,12 @@ func Link(ctx *Context) error {
 	return explainLink(ctx) // --why-live and --map: why each function is kept, what went where
 }
 
-// checkpoint says whether the link must stop because errors were reported.
-func (ctx *Context) checkpoint() bool { return ctx.failed() }
+// checkpoint says whether the link must stop: errors were reported, or
+// the caller cancelled it.
+func (ctx *Context) checkpoint() bool {
+	if c := ctx.Config.Context; c != nil && c.Err() != nil {
+		ctx.cancelled = true
+		return true
+	}
+	return ctx.failed()
+}

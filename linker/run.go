@@ -6,12 +6,19 @@ import "errors"
 // say why have already been written to Config.Stderr.
 var ErrFailed = errors.New("link failed")
 
+// ErrCancelled is returned by Run when Config.Context was cancelled; no
+// output was written.
+var ErrCancelled = errors.New("link cancelled")
+
 // Run performs one complete link as cfg describes: it prints warnings and
 // errors to cfg.Stderr, -v reports to cfg.Stdout, and writes cfg.Output only
 // if the link succeeds. It returns ErrFailed when any error was reported.
 func Run(cfg *Config) error {
 	ctx := newContext(cfg)
 	if err := Link(ctx); err != nil {
+		if ctx.cancelled {
+			return ErrCancelled
+		}
 		if errors.Is(err, ErrFailed) {
 			return &failure{status: ctx.exitStatus()}
 		}

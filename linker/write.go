@@ -38,7 +38,7 @@ func (t *stringTable) add(s string) uint32 {
 func writeOutput(ctx *Context) error {
 	data := ctx.buildImage()
 	if ctx.checkpoint() {
-		return ErrFailed
+		return ErrFailed // errors, or cancelled: write nothing
 	}
 	if err := writeFileAtomic(ctx.Config.Output, data); err != nil {
 		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})

@@ -8,6 +8,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,13 @@ const version = "0.1.0-dev"
 // Run runs cudalink with command-line arguments (without argv[0]); it
 // returns the exit status.
 func Run(args []string, stdout, stderr io.Writer) int {
+	return RunContext(context.Background(), args, stdout, stderr, nil)
+}
+
+// RunContext is Run for a caller that can cancel the link through ctx and
+// keeps parsed inputs in cache (nil for none): the persistent worker. The
+// output does not depend on the cache.
+func RunContext(ctx context.Context, args []string, stdout, stderr io.Writer, cache linker.ObjectCache) int {
 	cmd, err := Parse(args)
 	for _, w := range cmd.Warnings {
 		fmt.Fprintf(stderr, "cudalink: warning: %s\n", w)
@@ -59,6 +67,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	cfg := cmd.Config
 	cfg.Stdout = stderr // nvlink prints its -v report on stderr
 	cfg.Stderr = stderr
+	cfg.Cache = cache
+	cfg.Context = ctx
 	if err := linker.Run(cfg); err != nil {
 		if !errors.Is(err, linker.ErrFailed) { // ErrFailed: diagnostics already printed
 			fmt.Fprintf(stderr, "cudalink: error: %v\n", err)
