@@ -183,6 +183,7 @@ type jsonResponse struct {
 func encodeJSON(r *response) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf) // Encode ends the object with a newline
+	enc.SetEscapeHTML(false)     // "->" stays readable in the worker log
 	err := enc.Encode(jsonResponse{ExitCode: r.ExitCode, Output: r.Output, RequestID: r.ID, WasCancelled: r.Cancelled})
 	return buf.Bytes(), err
 }

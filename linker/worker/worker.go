@@ -24,6 +24,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -86,6 +87,9 @@ type Server struct {
 	// MaxOutput bounds the output of one response in bytes; 0 means
 	// DefaultMaxOutput. Longer output is cut, with a note saying so.
 	MaxOutput int
+	// DrainTimeout bounds the wait for requests in flight after a bad
+	// request; 0 means DefaultDrainTimeout.
+	DrainTimeout time.Duration
 
 	mu       sync.Mutex // guards inflight
 	inflight map[int32]*request
@@ -98,10 +102,16 @@ type Server struct {
 	logMu sync.Mutex
 	wg    sync.WaitGroup // running requests
 	slots chan struct{}  // MaxParallel tokens
+	// lastSingle is closed when the last request with id 0 to arrive has
+	// been answered: such requests run one after another, in order.
+	lastSingle chan struct{}
 }
 
-// DefaultMaxOutput is the default bound on one response's output.
-const DefaultMaxOutput = 1 << 20
+// Defaults of the Server's bounds.
+const (
+	DefaultMaxOutput    = 1 << 20
+	DefaultDrainTimeout = 5 * time.Second
+)
 
 // maxFrame bounds one request's size, so that a corrupt length cannot make
 // the worker allocate gigabytes.
@@ -112,6 +122,9 @@ type request struct {
 	*Request
 	ctx    context.Context
 	cancel context.CancelFunc
+	// after, for a request with id 0, is closed when the one before it
+	// has been answered; done is closed when this one has.
+	after, done chan struct{}
 	// cancelled is set, under Server.mu, when a cancel for the request
 	// arrived before its response was sent.
 	cancelled bool
@@ -123,12 +136,16 @@ var ErrProtocol = errors.New("bad request stream")
 
 // Serve reads requests from r until it ends and writes responses to w. At
 // the end of r it waits for the requests in flight to be answered and
-// returns nil. It returns an error wrapping ErrProtocol when a request
-// cannot be read or decoded (without answering it, as its id is unknown),
-// and the error of a failed write to w; requests still running then are
-// cancelled and left unanswered. The caller should exit non-zero after an
-// error: Bazel then fails the requests in flight and starts a new worker,
-// where any other course could leave Bazel waiting forever.
+// returns nil.
+//
+// When a request cannot be read or decoded, Serve returns an error
+// wrapping ErrProtocol without answering it: its id is unknown, and an
+// answer under a wrong id would leave Bazel waiting forever. The requests
+// in flight are answered first if they finish within DrainTimeout;
+// whatever is still running then is cancelled and left unanswered. A failed
+// write to w also ends Serve, with that error. The caller should exit
+// non-zero after an error: Bazel then fails what is left and starts a new
+// worker.
 //
 // Serve must be called at most once per Server.
 func (s *Server) Serve(r io.Reader, w io.Writer) error {
@@ -159,8 +176,9 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 		}
 		if err != nil {
 			err = fmt.Errorf("%w: %v", ErrProtocol, err)
+			s.drain()
+			s.closeWrites(err) // before stop: no answer for what stop ends
 			stop()
-			s.closeWrites(err)
 			return err
 		}
 		if err := s.failedWrite(); err != nil {
@@ -182,8 +200,14 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 func (s *Server) start(parent context.Context, r *Request) {
 	ctx, cancel := context.WithCancel(parent)
 	req := &request{Request: r, ctx: ctx, cancel: cancel}
+	if r.ID == 0 {
+		// Singleplex: Bazel sends the next request after the answer to the
+		// last; should it not, the answers still come in order.
+		req.after, req.done = s.lastSingle, make(chan struct{})
+		s.lastSingle = req.done
+	}
 	s.mu.Lock()
-	if _, dup := s.inflight[r.ID]; dup {
+	if _, dup := s.inflight[r.ID]; dup && r.ID != 0 {
 		// Bazel never does this; answer both, and route a cancel to the newer.
 		s.logf("request %d arrived while another request with that id is in flight", r.ID)
 	}
@@ -193,6 +217,12 @@ func (s *Server) start(parent context.Context, r *Request) {
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
+		if req.done != nil {
+			defer close(req.done)
+		}
+		if req.after != nil {
+			<-req.after
+		}
 		s.run(req)
 	}()
 }
@@ -202,12 +232,12 @@ func (s *Server) run(req *request) {
 	select {
 	case s.slots <- struct{}{}:
 	case <-req.ctx.Done():
-		s.respond(req, 0, nil) // cancelled before it started
+		s.respond(req, 1, notRun) // was_cancelled, if Bazel cancelled it
 		return
 	}
 	defer func() { <-s.slots }()
 	if req.ctx.Err() != nil {
-		s.respond(req, 0, nil)
+		s.respond(req, 1, notRun)
 		return
 	}
 	if req.Verbosity > 0 {
@@ -217,6 +247,10 @@ func (s *Server) run(req *request) {
 	code := s.call(req, out)
 	s.respond(req, code, out.bytes())
 }
+
+// notRun is the output of a request stopped before it started, other than
+// by its cancellation (which is answered with was_cancelled alone).
+var notRun = []byte("internal error: the worker stopped before running the request\n")
 
 // call runs the handler, turning a panic into exit code 1 with the panic and
 // its stack in the output.
@@ -295,6 +329,21 @@ func (s *Server) clean(output []byte) string {
 		text = fmt.Sprintf("%s\n[output cut: %d more bytes]\n", text[:cut], len(text)-cut)
 	}
 	return text
+}
+
+// drain waits for the requests in flight, at most DrainTimeout.
+func (s *Server) drain() {
+	d := s.DrainTimeout
+	if d <= 0 {
+		d = DefaultDrainTimeout
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		s.logf("requests still running after %v: cancelled and left unanswered", d)
+	}
 }
 
 // closeWrites stops all further responses; a response being written is

@@ -4,20 +4,18 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cli"
+	"github.com/cudalink/cudalink/linker/worker/linkworker"
 )
 
 func main() {
 	if slices.Contains(os.Args[1:], "--persistent_worker") {
-		// Bazel starts a persistent worker with this flag and then sends
-		// link requests on stdin. The worker loop goes here; it can answer
-		// each request with cli.Run(request arguments, response, response).
-		fmt.Fprintln(os.Stderr, "cudalink: error: --persistent_worker is not implemented yet")
-		os.Exit(2)
+		// Bazel starts a persistent worker with this flag, anywhere on the
+		// command line, and then sends link requests on stdin.
+		os.Exit(linkworker.Main(os.Args[1:]))
 	}
 	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -1,0 +1,232 @@
+// Package linkworker is cudalink's persistent worker: it joins the protocol
+// (package worker) to the link (package cli), which know nothing of each
+// other, and keeps parsed inputs between requests (package objcache).
+//
+// `cudalink --persistent_worker` runs Main. Each request's arguments are a
+// cudalink command line, run exactly as the command line runs it; what the
+// link prints becomes the response's output. docs/worker.md has the details.
+package linkworker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cudalink/cudalink/linker"
+	"github.com/cudalink/cudalink/linker/cli"
+	"github.com/cudalink/cudalink/linker/worker"
+	"github.com/cudalink/cudalink/linker/worker/objcache"
+)
+
+// DefaultCacheMB is the default bound of the input cache, in MiB. Bazel 4
+// starts up to 4 workers per kind of action, each with a cache of its own.
+const DefaultCacheMB = 256
+
+// Flags are the worker's startup flags, which Bazel passes on the worker's
+// command line before the requests: --persistent_worker, and the flags
+// below, which the rule puts before its @flagfile argument so that every
+// action has the same ones (they are part of Bazel's key for the worker).
+type Flags struct {
+	Protocol    string // --worker_protocol=proto|json (default proto)
+	CacheMB     int    // --worker_cache_mb=N: the input cache's bound; 0 turns it off
+	MaxParallel int    // --worker_max_parallel=N: links at once; 0 is GOMAXPROCS
+	Verbose     bool   // --worker_verbose: one line per request in the worker log
+	// LinkArgs are the other startup arguments: they are put in front of
+	// every request's arguments, as they would be in front of the expanded
+	// @flagfile when the same action runs without a worker.
+	LinkArgs []string
+}
+
+// ParseFlags reads the worker's startup arguments (without argv[0]).
+func ParseFlags(args []string) (*Flags, error) {
+	f := &Flags{Protocol: worker.Proto, CacheMB: DefaultCacheMB}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--persistent_worker" {
+			continue
+		}
+		name, value, hasValue := strings.Cut(arg, "=")
+		if !strings.HasPrefix(name, "--worker_") {
+			f.LinkArgs = append(f.LinkArgs, arg)
+			continue
+		}
+		if name == "--worker_verbose" {
+			if hasValue {
+				return nil, fmt.Errorf("no value expected after %s", name)
+			}
+			f.Verbose = true
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return nil, fmt.Errorf("value expected after %s", name)
+			}
+			i++
+			value = args[i]
+		}
+		switch name {
+		case "--worker_protocol":
+			if value != worker.Proto && value != worker.JSON {
+				return nil, fmt.Errorf("%s=%s: want %s or %s", name, value, worker.Proto, worker.JSON)
+			}
+			f.Protocol = value
+		case "--worker_cache_mb", "--worker_max_parallel":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("%s=%s: want a number of 0 or more", name, value)
+			}
+			if name == "--worker_cache_mb" {
+				f.CacheMB = n
+			} else {
+				f.MaxParallel = n
+			}
+		default:
+			return nil, fmt.Errorf("unknown worker flag %s", name)
+		}
+	}
+	return f, nil
+}
+
+// Main runs the persistent worker on the process's stdin and stdout until
+// stdin ends, and returns the exit status: 0 at the end of input, 1 when
+// the request stream cannot be read, 2 for bad startup flags. Messages go
+// to stderr, which Bazel keeps in the worker's log file.
+func Main(args []string) int {
+	flags, err := ParseFlags(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cudalink: error: %v\n", err)
+		return 2
+	}
+	out, err := worker.IsolateStdout()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cudalink: error: %v\n", err)
+		return 2
+	}
+	l := &Linker{Args: flags.LinkArgs}
+	if flags.CacheMB > 0 {
+		l.Cache = objcache.New(int64(flags.CacheMB) << 20)
+	}
+	if flags.Verbose {
+		l.Log = os.Stderr
+	}
+	fmt.Fprintf(os.Stderr, "cudalink worker: pid %d, %s protocol, input cache %d MiB\n", os.Getpid(), flags.Protocol, flags.CacheMB)
+	srv := &worker.Server{
+		Handler:     l.Handle,
+		Protocol:    flags.Protocol,
+		MaxParallel: flags.MaxParallel,
+		Log:         os.Stderr,
+	}
+	if err := srv.Serve(os.Stdin, out); err != nil {
+		fmt.Fprintf(os.Stderr, "cudalink worker: error: %v; exiting\n", err)
+		return 1
+	}
+	return 0
+}
+
+// Linker serves link requests.
+type Linker struct {
+	// Cache keeps parsed inputs between requests; nil keeps nothing.
+	Cache *objcache.Cache
+	// Args are put in front of every request's arguments.
+	Args []string
+	// Log, when not nil, gets one line per request.
+	Log   io.Writer
+	logMu sync.Mutex
+}
+
+// Handle runs one request's link, as `cudalink <Args> <request arguments>`
+// runs it, with what it prints going to out. It is a worker.Handler.
+func (l *Linker) Handle(ctx context.Context, req *worker.Request, out io.Writer) int {
+	if req.SandboxDir != "" {
+		// The link would have to resolve every path in the arguments
+		// against the directory; nothing asks for it (the rules do not set
+		// supports-multiplex-sandboxing), so refuse rather than link
+		// files from the wrong place.
+		fmt.Fprintf(out, "cudalink: error: the worker does not support multiplex sandboxing (request sandbox_dir %q)\n", req.SandboxDir)
+		return 1
+	}
+	start := time.Now()
+	args := append(l.Args[:len(l.Args):len(l.Args)], req.Arguments...)
+	view := newRequestCache(ctx, l.Cache, req.Inputs)
+	code := cli.RunContext(ctx, args, out, out, view)
+	if l.Log != nil {
+		l.logMu.Lock()
+		fmt.Fprintf(l.Log, "cudalink worker: request %d: exit %d in %v; inputs: %d cached, %d read\n",
+			req.ID, code, time.Since(start).Round(time.Microsecond), view.hits, view.reads)
+		l.logMu.Unlock()
+	}
+	return code
+}
+
+// requestCache is the linker.ObjectCache of one request: it finds each
+// file's digest among the request's inputs, and stops the link's loading
+// once the request is cancelled.
+type requestCache struct {
+	ctx     context.Context
+	cache   *objcache.Cache
+	digests map[string]string // by absolute, cleaned path
+	cwd     string
+
+	mu          sync.Mutex
+	hits, reads int
+}
+
+func newRequestCache(ctx context.Context, cache *objcache.Cache, inputs []worker.Input) *requestCache {
+	rc := &requestCache{ctx: ctx, cache: cache}
+	if cache != nil {
+		rc.cwd, _ = os.Getwd()
+		rc.digests = make(map[string]string, len(inputs))
+		for _, in := range inputs {
+			rc.digests[rc.key(in.Path)] = in.Digest
+		}
+	}
+	return rc
+}
+
+// key makes a path comparable whichever way it is written.
+func (rc *requestCache) key(path string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(rc.cwd, path)
+	}
+	return filepath.Clean(path)
+}
+
+// errCancelled stops a link whose request was cancelled. Its message is
+// never seen: a cancelled request is answered with was_cancelled alone.
+var errCancelled = errors.New("the request was cancelled")
+
+// Objects implements linker.ObjectCache. Entries are kept under the path
+// as the link names it (the objects carry that name into messages), with
+// the digest Bazel gave for that file.
+func (rc *requestCache) Objects(path string, load func() ([]*linker.Object, error)) ([]*linker.Object, error) {
+	if rc.ctx.Err() != nil {
+		return nil, errCancelled
+	}
+	loaded := false
+	counted := func() ([]*linker.Object, error) {
+		loaded = true
+		return load()
+	}
+	var objs []*linker.Object
+	var err error
+	if rc.cache == nil {
+		objs, err = counted()
+	} else {
+		objs, err = rc.cache.Objects(path, rc.digests[rc.key(path)], counted)
+	}
+	rc.mu.Lock()
+	if loaded {
+		rc.reads++
+	} else {
+		rc.hits++
+	}
+	rc.mu.Unlock()
+	return objs, err
+}
