@@ -25,6 +25,15 @@ type Config struct {
 	// Parallelism bounds the goroutines used for per-input work; 0 means
 	// GOMAXPROCS. The output does not depend on it.
 	Parallelism int
+	// Fatbin is --fatbin: also write a fatbinary of the linked cubin(s).
+	Fatbin string
+	// EmbeddedFatbin is --embedded-fatbin: also write the C source
+	// 'fatbinary -link --embedded-fatbin' makes of that fatbinary.
+	EmbeddedFatbin string
+	// Archs, when it holds more than one SM, links each of them (Arch is
+	// ignored): the cubins go to Output with ".sm_NN" before its extension
+	// (if Output is set) and all of them into the fatbinary outputs.
+	Archs []int
 	// MapFile is --map: where to write the link map ("" for none).
 	MapFile string
 	// WhyLive is --why-live: functions whose reason for being kept to print.

@@ -14,17 +14,39 @@ var ErrCancelled = errors.New("link cancelled")
 // errors to cfg.Stderr, -v reports to cfg.Stdout, and writes cfg.Output only
 // if the link succeeds. It returns ErrFailed when any error was reported.
 func Run(cfg *Config) error {
+	var images []archImage
+	if len(cfg.Archs) > 1 {
+		var err error
+		if images, err = runArchs(cfg); err != nil {
+			return err
+		}
+	} else {
+		img, err := linkOnce(cfg)
+		if err != nil {
+			return err
+		}
+		images = []archImage{{cfg.Arch, img}}
+	}
+	return writeFatbins(cfg, images)
+}
+
+// linkOnce links for cfg.Arch and returns the image it wrote (or, with no
+// Output, would have written).
+func linkOnce(cfg *Config) ([]byte, error) {
 	ctx := newContext(cfg)
 	if err := Link(ctx); err != nil {
 		if ctx.cancelled {
-			return ErrCancelled
+			return nil, ErrCancelled
 		}
 		if errors.Is(err, ErrFailed) {
-			return &failure{status: ctx.exitStatus()}
+			return nil, &failure{status: ctx.exitStatus()}
 		}
-		return err
+		return nil, err
 	}
-	return nil
+	if ctx.output == nil {
+		return nil, errNoImage
+	}
+	return ctx.output, nil
 }
 
 // failure is the ErrFailed a link returns, with nvlink's exit status:

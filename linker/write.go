@@ -40,6 +40,10 @@ func writeOutput(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed // errors, or cancelled: write nothing
 	}
+	ctx.output = data
+	if ctx.Config.Output == "" {
+		return nil // only the fatbinary outputs were asked for
+	}
 	if err := writeFileAtomic(ctx.Config.Output, data); err != nil {
 		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
 		return ErrFailed

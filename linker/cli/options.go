@@ -211,6 +211,23 @@ var options = []*option{
 		help: "Percolate the nvcc -shared option (passed by nvcc); no effect.",
 		set:  ignore},
 
+	// cudalink's own, beyond nvlink: the outputs fatbinary would make, so
+	// that nvcc -dlink's fatbinary step is not needed. With either, -arch
+	// may be given several times: each architecture is linked and every
+	// image goes into the fatbinary.
+	{long: "fatbin", arg: "<file name>",
+		help: "Also write a fatbinary holding the linked cubin(s), as 'fatbinary --create' writes it.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.Fatbin = v
+			return v, nil
+		}},
+	{long: "embedded-fatbin", arg: "<file name>",
+		help: "Also write the C source 'fatbinary -link --embedded-fatbin' writes for nvcc -dlink's link.stub.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.EmbeddedFatbin = v
+			return v, nil
+		}},
+
 	// cudalink's own, beyond nvlink: explaining a link.
 	{long: "map", arg: "<file name>",
 		help: "Write a link map: every output section and symbol with the input it came from, and every removed function.",
@@ -290,6 +307,9 @@ func setArch(p *parser, name, v string) (string, error) {
 		for _, sm := range smVersions {
 			if digits == strconv.Itoa(sm) {
 				p.arch, p.cfg.Arch = v, sm
+				if !slices.Contains(p.archs, sm) {
+					p.archs = append(p.archs, sm)
+				}
 				return v, nil
 			}
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker"
@@ -41,6 +42,7 @@ type parser struct {
 
 	help, version bool
 	arch          string // the -arch value as given; "" when absent
+	archs         []int  // every distinct -arch SM, in order
 	haveOutput    bool   // -o was given (its value may be empty)
 	machine       int    // -m; 0 when absent
 	lto           bool   // -lto or -dlto
@@ -89,6 +91,15 @@ func Parse(args []string) (*Command, error) {
 		return cmd, err
 	}
 	p.cfg.Inputs = append(p.files, p.libs...)
+	if p.multiArch() {
+		// Several -arch values with a fatbinary output: link each; drop
+		// nvlink's "incompatible redefinition" warning, which does not
+		// apply.
+		p.cfg.Archs = p.archs
+		cmd.Warnings = slices.DeleteFunc(cmd.Warnings, func(w string) bool {
+			return strings.Contains(w, "redefinition for option '") && strings.Contains(w, "arch")
+		})
+	}
 	cmd.Action, cmd.Config = ActionLink, &p.cfg
 	return cmd, nil
 }
@@ -106,8 +117,9 @@ func (p *parser) check() error {
 		return fmt.Errorf("option '%s' is not supported yet", p.ghls)
 	case p.arch == "":
 		return errors.New("no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80")
-	case !p.haveOutput:
+	case !p.haveOutput && cfg.Fatbin == "" && cfg.EmbeddedFatbin == "":
 		return errors.New("no output file: use -o <file>")
+
 	case p.emitPTX && !p.lto:
 		return errors.New("conflicting options '-emit-ptx' and 'no -dlto'")
 	case p.emitPTX && !p.nvvmpath:
@@ -134,6 +146,12 @@ func (p *parser) check() error {
 }
 
 var errNoNVVMPath = errors.New("-nvvmpath should be specified with -lto")
+
+// multiArch says whether this run links several architectures: more than
+// one -arch value, with a fatbinary output to hold them.
+func (p *parser) multiArch() bool {
+	return len(p.archs) > 1 && (p.cfg.Fatbin != "" || p.cfg.EmbeddedFatbin != "")
+}
 
 // parseArgs reads one argument list: the command line or an options file.
 func (p *parser) parseArgs(args []string) error {

@@ -1,0 +1,86 @@
+package linker
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/fatbin"
+)
+
+// An archImage is the linked cubin for one architecture.
+type archImage struct {
+	sm   int
+	data []byte
+}
+
+// runArchs links each of cfg.Archs in turn with the same inputs, writing
+// each cubin beside Output (".sm_NN" before its extension) when Output is
+// set, and returns the images for the fatbinary outputs.
+func runArchs(cfg *Config) ([]archImage, error) {
+	var images []archImage
+	for _, sm := range cfg.Archs {
+		one := *cfg
+		one.Arch, one.Archs = sm, nil
+		one.Fatbin, one.EmbeddedFatbin = "", ""
+		if cfg.Output != "" {
+			one.Output = archOutput(cfg.Output, sm)
+		}
+		img, err := linkOnce(&one)
+		if err != nil {
+			return nil, err
+		}
+		images = append(images, archImage{sm, img})
+	}
+	return images, nil
+}
+
+// archOutput is the cubin path for one architecture of a multi-arch link:
+// out.cubin becomes out.sm_80.cubin.
+func archOutput(out string, sm int) string {
+	ext := filepath.Ext(out)
+	return fmt.Sprintf("%s.sm_%d%s", strings.TrimSuffix(out, ext), sm, ext)
+}
+
+// writeFatbins writes --fatbin and --embedded-fatbin: the container
+// `fatbinary -64 --create` makes of the cubins, and the C source
+// `fatbinary -64 -link --embedded-fatbin` makes for nvcc -dlink's
+// link.stub (both byte-identical to NVIDIA's tool). Diagnostics go to
+// cfg.Stderr, as the link's own do.
+func writeFatbins(cfg *Config, images []archImage) error {
+	if cfg.Fatbin == "" && cfg.EmbeddedFatbin == "" {
+		return nil
+	}
+	fail := func(path string, err error) error {
+		fmt.Fprintf(cfg.Stderr, "cudalink: error: %s\n", &LinkError{File: path, Msg: err.Error()})
+		return ErrFailed
+	}
+	var fb bytes.Buffer
+	var list []fatbin.Image
+	for _, img := range images {
+		list = append(list, fatbin.Image{Kind: fatbin.KindELF, SM: img.sm, Data: img.data})
+	}
+	if err := fatbin.Write(&fb, list); err != nil {
+		return fail(cfg.Fatbin, fmt.Errorf("cannot make the fatbinary: %w", err))
+	}
+	if cfg.Fatbin != "" {
+		if err := writeFileAtomic(cfg.Fatbin, fb.Bytes()); err != nil {
+			return fail(cfg.Fatbin, err)
+		}
+	}
+	if cfg.EmbeddedFatbin != "" {
+		var c bytes.Buffer
+		if err := fatbin.WriteEmbeddedC(&c, fb.Bytes(), fatbin.EmbedOptions{Link: true}); err != nil {
+			return fail(cfg.EmbeddedFatbin, err)
+		}
+		if err := writeFileAtomic(cfg.EmbeddedFatbin, c.Bytes()); err != nil {
+			return fail(cfg.EmbeddedFatbin, err)
+		}
+	}
+	return nil
+}
+
+// errNoImage guards against a link that "succeeded" without an image.
+var errNoImage = errors.New("the link produced no image")
