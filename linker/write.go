@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -298,7 +299,8 @@ func (ctx *Context) encodeSymbols() []byte {
 }
 
 // writeFileAtomic writes data to a temporary file in path's directory and
-// renames it to path.
+// renames it to path. While it exists, the temporary file is registered so
+// that RemoveTempFiles (called on SIGINT/SIGTERM) can delete it.
 func writeFileAtomic(path string, data []byte) error {
 	if path == "" {
 		return fmt.Errorf("no output file named")
@@ -308,6 +310,8 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	name := tmp.Name()
+	tempFiles.Store(name, struct{}{})
+	defer tempFiles.Delete(name)
 	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
 	if werr == nil {
@@ -323,4 +327,19 @@ func writeFileAtomic(path string, data []byte) error {
 		os.Remove(name)
 	}
 	return werr
+}
+
+// tempFiles holds the temporary output files being written. It is the one
+// piece of process-wide state: a signal ends the whole process, whichever
+// link wrote the file.
+var tempFiles sync.Map
+
+// RemoveTempFiles deletes every temporary output file still being written,
+// so an interrupted link leaves nothing behind. The command calls it when
+// SIGINT or SIGTERM arrives, before exiting.
+func RemoveTempFiles() {
+	tempFiles.Range(func(name, _ any) bool {
+		os.Remove(name.(string))
+		return true
+	})
 }

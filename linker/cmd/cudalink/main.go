@@ -5,8 +5,11 @@ package main
 
 import (
 	"os"
+	"os/signal"
 	"slices"
+	"syscall"
 
+	"github.com/cudalink/cudalink/linker"
 	"github.com/cudalink/cudalink/linker/cli"
 	"github.com/cudalink/cudalink/linker/worker/linkworker"
 )
@@ -17,5 +20,14 @@ func main() {
 		// command line, and then sends link requests on stdin.
 		os.Exit(linkworker.Main(os.Args[1:]))
 	}
+	// An interrupted link leaves no partial output: the temporary file is
+	// removed before the process ends with the signal's conventional status.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		sig := <-signals
+		linker.RemoveTempFiles()
+		os.Exit(128 + int(sig.(syscall.Signal)))
+	}()
 	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
 }
