@@ -20,9 +20,10 @@ func loadInputs(ctx *Context) {
 	paths := make([]string, len(cfg.Inputs))
 	for i, in := range cfg.Inputs {
 		if in.Library {
-			p, err := findLibrary(in.Path, cfg.LibDirs)
-			if err != nil {
-				ctx.report(err)
+			p, ok := findLibrary(in.Path, cfg.LibDirs)
+			if !ok {
+				// nvlink goes on without a word; cudalink says so.
+				ctx.warnf("library -l%s not found (looked for lib%s.a in %d -L directories); linking without it", in.Path, in.Path, len(cfg.LibDirs))
 				continue
 			}
 			paths[i] = p
@@ -43,6 +44,9 @@ func loadInputs(ctx *Context) {
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallelism)
 	for i, path := range paths {
+		if path == "" {
+			continue // a -l library that was not found
+		}
 		g.Go(func() error {
 			slots[i], errs[i] = readInput(path, cfg.Cache, cfg.Arch)
 			return nil
@@ -50,6 +54,9 @@ func loadInputs(ctx *Context) {
 	}
 	g.Wait()
 	for i := range paths {
+		if paths[i] == "" {
+			continue
+		}
 		if errs[i] == errSkipped {
 			ctx.warnf("ignoring input %s: it is not a cubin, host object or archive", paths[i])
 			continue
@@ -77,14 +84,14 @@ func loadInputs(ctx *Context) {
 }
 
 // findLibrary looks for lib<name>.a in dirs, in order.
-func findLibrary(name string, dirs []string) (string, error) {
+func findLibrary(name string, dirs []string) (string, bool) {
 	for _, dir := range dirs {
 		p := filepath.Join(dir, "lib"+name+".a")
 		if _, err := os.Stat(p); err == nil {
-			return p, nil
+			return p, true
 		}
 	}
-	return "", &LinkError{Msg: fmt.Sprintf("cannot find library -l%s (searched lib%s.a in %d -L directories)", name, name, len(dirs))}
+	return "", false
 }
 
 // readInput reads one file from disk and parses it into objects, through
