@@ -17,3 +17,14 @@ echo "== go vet"
 go vet ./...
 echo "== go test"
 go test -count=1 ./... 2>&1 | tee /tmp/cudalink-test.log
+
+# Every fuzz target runs a fixed number of executions on top of its seed
+# corpus (go test above already ran the seeds); longer runs are for off CI:
+#   go test -run XXX -fuzz FuzzLink -fuzztime 10m ./linker
+echo "== fuzz (short)"
+for target in "FuzzParse ./linker/cubin" "FuzzLink ./linker" "FuzzParse ./linker/fatbin" \
+  "FuzzWrite ./linker/fatbin" "FuzzParse ./linker/hostobj" "FuzzParse ./linker/archive" \
+  "FuzzNormalize ./tests/normalize"; do
+  set -- $target
+  go test -run XXX -fuzz "^$1\$" -fuzztime 3000x "$2" 2>&1 | tail -1
+done
