@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"fmt"
 	"runtime"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -51,7 +52,7 @@ func newContext(cfg *Config) *Context {
 	}
 	return &Context{
 		Config:    cfg,
-		diag:      diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror},
+		diag:      diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
 		symByName: map[string]*Symbol{},
 		outByName: map[string]*OutputSection{},
 	}
@@ -82,6 +83,14 @@ type Object struct {
 
 	// Records of the global .nv.info.
 	info []infoRecord
+}
+
+// reportArch is the -report-arch suffix of messages.
+func reportArch(cfg *Config) string {
+	if !cfg.ReportArch {
+		return ""
+	}
+	return fmt.Sprintf(" (target: sm_%d)", cfg.Arch)
 }
 
 // InputFile is one object taken into a link: the shared parsed Object and

@@ -21,7 +21,7 @@ func eliminateDeadCode(ctx *Context) {
 	hostRefs := ctx.hostKernelRefs()
 	var stack []*Function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn.Sym.Name) || fn.AddrTaken {
+		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn) || fn.AddrTaken {
 			fn.Live = true
 			stack = append(stack, fn)
 		}
@@ -72,7 +72,8 @@ type hostRefs []string
 
 // hostKernelRefs returns the patterns when they decide which kernels stay:
 // every input is a host object and some host-reference list names
-// something.
+// something. Even then, the kernels of an object whose own lists are empty
+// all stay (see keeps).
 func (ctx *Context) hostKernelRefs() hostRefs {
 	if ctx.Config.IgnoreHostInfo {
 		return nil
@@ -94,13 +95,14 @@ func (ctx *Context) hostKernelRefs() hostRefs {
 	return refs
 }
 
-// keeps says whether a kernel matches one of the patterns.
-func (refs hostRefs) keeps(name string) bool {
-	if refs == nil {
+// keeps says whether a kernel stays: its object references no kernel from
+// host code (nvlink then keeps all of them), or a pattern matches it.
+func (refs hostRefs) keeps(fn *Function) bool {
+	if refs == nil || !fn.Text.File.unit.host.HasRefs {
 		return true
 	}
 	for _, p := range refs {
-		if globMatch(p, name) {
+		if globMatch(p, fn.Sym.Name) {
 			return true
 		}
 	}

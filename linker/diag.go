@@ -59,13 +59,23 @@ type diagnostics struct {
 	noWarn    bool
 	werror    bool
 	errors    int
-	undefined int // errors that are undefined references
+	undefined int    // errors that are undefined references
+	suffix    string // " (target: sm_80)" under -report-arch
 }
 
 func (d *diagnostics) print(kind, msg string) {
-	if d.w != nil {
-		fmt.Fprintf(d.w, "cudalink: %s: %s\n", kind, msg)
+	if d.w == nil {
+		return
 	}
+	if d.suffix != "" {
+		// -report-arch: the first line of each message names the target.
+		first, rest, more := strings.Cut(msg, "\n")
+		msg = first + d.suffix
+		if more {
+			msg += "\n" + rest
+		}
+	}
+	fmt.Fprintf(d.w, "cudalink: %s: %s\n", kind, msg)
 }
 
 // errorf reports an error.

@@ -34,7 +34,7 @@ type unit struct {
 	container bool      // the images come from a fatbinary container
 	ptx       []int     // architectures of the unit's PTX images
 	hasELF    bool
-	// system: from -lcudadevrt, which --register-link-binaries leaves out.
+	// system: from -lcudadevrt, linked only if the program uses it.
 	system bool
 }
 

@@ -19,9 +19,6 @@ func writeHostSide(ctx *Context) error {
 	}
 	var ids []string
 	for _, file := range ctx.Files {
-		if file.unit.system {
-			continue // nvlink leaves -lcudadevrt out
-		}
 		if h := file.unit.host; h != nil {
 			ids = append(ids, h.ModuleID)
 		} else {

@@ -125,7 +125,8 @@ func registerNames(ctx *Context) {
 // finishNames adds the names nvlink creates after merging every input:
 // the rebuilt metadata sections, the dynamic-shared-memory placeholder (when
 // a kernel that survives uses it), the bank-2 sections made for kernels by
-// foldConstant2 and, with -kernels-used, a scratch section.
+// foldConstant2 and, when kernels are pruned and there is __constant__
+// data, a scratch section.
 func finishNames(ctx *Context) {
 	r := &ctx.names
 	r.createSection(ctx, ".nv.callgraph")
@@ -141,8 +142,10 @@ func finishNames(ctx *Context) {
 			r.createSection(ctx, osec.Name)
 		}
 	}
-	if len(ctx.Config.KernelsUsed) > 0 {
-		// nvlink's scratch section for -kernels-used; it is never written.
+	pruning := len(ctx.Config.KernelsUsed) > 0 || ctx.hostKernelRefs() != nil
+	if pruning && ctx.outByName[".nv.constant3"] != nil {
+		// nvlink's scratch section for re-merging __constant__ data after
+		// it prunes kernels; it is never written.
 		r.createSection(ctx, "TEMP_MERGED_CONSTANTS")
 	}
 	r.createSection(ctx, ".nv.rel.action")

@@ -27,10 +27,11 @@ func buildNVInfo(ctx *Context) {
 		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
 		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(fn.Regs))
 	}
-	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() {
-			w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, fn.MinStack)
-		}
+	// MIN_STACK_SIZE per kernel, by output symbol index.
+	kernels := slices.DeleteFunc(slices.Clone(ctx.Funcs), func(fn *Function) bool { return !fn.Sym.IsEntry() })
+	slices.SortFunc(kernels, func(a, b *Function) int { return cmp.Compare(a.Sym.outIndex, b.Sym.outIndex) })
+	for _, fn := range kernels {
+		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, fn.MinStack)
 	}
 	global.Data, global.Size = w.buf, uint64(len(w.buf))
 

@@ -114,7 +114,7 @@ var options = []*option{
 	{long: "ignore-host-info", short: "ignore-host-info",
 		help: "Ignore information about host references, so don't remove device code that could be referenced by host.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.IgnoreHostInfo })},
-	{long: "keep-system-libraries", short: "keep-system-libraries", notYet: true,
+	{long: "keep-system-libraries", short: "keep-system-libraries",
 		help: "Don't optimize away system library (e.g. cudadevrt) code.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.KeepSystemLibraries })},
 	{long: "kernels-used", short: "kernels-used", arg: "<kernel>", list: true,
@@ -168,7 +168,7 @@ var options = []*option{
 			p.cfg.RegisterLinkBinaries = v
 			return v, nil
 		}},
-	{long: "report-arch", short: "report-arch", notYet: true,
+	{long: "report-arch", short: "report-arch",
 		help: "Report SM target arch in error messages.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.ReportArch })},
 	{long: "suppress-arch-warning", short: "suppress-arch-warning", notYet: true,

@@ -657,6 +657,11 @@ func (c *cubin) svalPayload(attr uint8, p []byte) string {
 			parts = append(parts, fmt.Sprintf("0x%x", w))
 		}
 	}
+	if kind == 2 {
+		// EXTERNS is a set to the driver: its order is cosmetic (nvlink's
+		// follows its own walk of the call graph).
+		sort.Strings(parts)
+	}
 	if i < len(p) {
 		parts = append(parts, fmt.Sprintf("bytes=%x", p[i:]))
 	}
