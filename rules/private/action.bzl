@@ -1,4 +1,4 @@
-"""The actions of a device link: one link per architecture, one fatbinary."""
+"""The action of a device link: one linker run for every architecture."""
 
 # Execution requirements of CudaDeviceLink. The linker runs as a persistent
 # (singleplex or multiplex) worker speaking Bazel's proto protocol, and
@@ -10,86 +10,102 @@ EXECUTION_REQUIREMENTS = {
     "supports-workers": "1",
 }
 
-def sm_number(arch):
-    """Returns "80" for "sm_80"."""
-    return arch[len("sm_"):]
+def _multi_arch_output(arches, cubins):
+    """Returns the -o path of a multi-architecture link.
+
+    With several -arch values the linker writes each cubin beside -o, with
+    ".sm_NN" before its extension: -o x/name.cubin gives x/name.sm_80.cubin.
+    -o itself is not written, so it is a path string, not a declared output.
+    """
+    first = "." + arches[0] + ".cubin"
+    if not cubins[0].path.endswith(first):
+        fail("internal error: %s does not end in %s" % (cubins[0].path, first))
+    stem = cubins[0].path[:-len(first)]
+    for arch, cubin in zip(arches, cubins):
+        if cubin.path != stem + "." + arch + ".cubin":
+            fail("internal error: %s is not %s.%s.cubin" % (cubin.path, stem, arch))
+    return stem + ".cubin"
 
 def link_action(
         ctx,
         *,
         linker,
-        arch,
+        arches,
         objects,
-        output,
+        cubins,
+        fatbin = None,
+        embedded_fatbin = None,
         register_link_binaries = None,
         kernels_used = [],
         debug = False,
         relocatable = False,
         linkopts = []):
-    """Emits one CudaDeviceLink action.
+    """Emits the CudaDeviceLink action.
+
+    One linker run links every architecture: -arch once per entry of arches.
+    For one architecture -o names its cubin; for several, the linker writes
+    NAME.sm_NN.cubin beside -o NAME.cubin, and needs a fatbinary output
+    (--fatbin or --embedded-fatbin) to hold them.
 
     Every argument goes into a multiline param file (one argument per line,
     no quoting) passed as @file, the form a persistent worker receives its
     requests in. The action reads nothing but objects and writes nothing but
-    output (and register_link_binaries).
+    its declared outputs.
 
     Args:
       ctx: the rule context.
       linker: FilesToRunProvider, the toolchain's linker.
-      arch: "sm_NN".
+      arches: list of "sm_NN", at least one.
       objects: depset of File, the inputs in link order.
-      output: File, the linked cubin.
+      cubins: list of File, the linked cubin of each of arches; with several,
+        each must be NAME.sm_NN.cubin in one directory.
+      fatbin: File or None, for --fatbin (required with several arches,
+        unless embedded_fatbin is given).
+      embedded_fatbin: File or None, for --embedded-fatbin.
       register_link_binaries: File or None, for --register-link-binaries.
       kernels_used: list of string, for -kernels-used.
       debug: bool, -g.
       relocatable: bool, -r.
       linkopts: list of string, given after every other option.
     """
+    if len(cubins) != len(arches):
+        fail("internal error: %d cubins for %d architectures" % (len(cubins), len(arches)))
+    multi = len(arches) > 1
+    if multi and not fatbin and not embedded_fatbin:
+        fail("internal error: a multi-architecture link needs a fatbinary output")
+
     args = ctx.actions.args()
     args.set_param_file_format("multiline")
     args.use_param_file("@%s", use_always = True)
-    args.add("-arch=" + arch)
-    args.add("-o", output)
+    args.add_all(arches, format_each = "-arch=%s")
+    if multi:
+        args.add("-o", _multi_arch_output(arches, cubins))
+    else:
+        args.add("-o", cubins[0])
+    outputs = list(cubins)
+    if fatbin:
+        args.add("--fatbin", fatbin)
+        outputs.append(fatbin)
+    if embedded_fatbin:
+        args.add("--embedded-fatbin", embedded_fatbin)
+        outputs.append(embedded_fatbin)
     if debug:
         args.add("-g")
     if relocatable:
         args.add("-r")
     args.add_all(kernels_used, format_each = "-kernels-used=%s")
-    outputs = [output]
     if register_link_binaries:
         args.add("--register-link-binaries", register_link_binaries)
         outputs.append(register_link_binaries)
     args.add_all(linkopts)
     args.add_all(objects)
+    shown = (fatbin or embedded_fatbin) if multi else cubins[0]
     ctx.actions.run(
         executable = linker,
         arguments = [args],
         inputs = objects,
         outputs = outputs,
         mnemonic = "CudaDeviceLink",
-        progress_message = "Device-linking %s for %s" % (output.short_path, arch),
+        progress_message = "Device-linking %s for %s" % (shown.short_path, ", ".join(arches)),
         execution_requirements = EXECUTION_REQUIREMENTS,
-    )
-
-def fatbinary_action(ctx, *, fatbinary, cubins, output):
-    """Emits the CudaFatbinary action that packs cubins into output.
-
-    Args:
-      ctx: the rule context.
-      fatbinary: FilesToRunProvider, the toolchain's fatbinary.
-      cubins: list of (arch, File) pairs in arch order.
-      output: File, the fatbin.
-    """
-    args = ctx.actions.args()
-    args.add("-64")
-    args.add(output, format = "--create=%s")
-    for arch, cubin in cubins:
-        args.add(cubin, format = "--image3=kind=elf,sm=%s,file=%%s" % sm_number(arch))
-    ctx.actions.run(
-        executable = fatbinary,
-        arguments = [args],
-        inputs = [cubin for _, cubin in cubins],
-        outputs = [output],
-        mnemonic = "CudaFatbinary",
-        progress_message = "Packing %s" % output.short_path,
     )

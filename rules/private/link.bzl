@@ -1,6 +1,6 @@
 """The cuda_device_link rule and the macro that is its public face."""
 
-load(":action.bzl", "fatbinary_action", "link_action")
+load(":action.bzl", "link_action")
 load(":objects.bzl", "DEVICE_OBJECT_EXTENSIONS", "collect_objects")
 load(":providers.bzl", "CudaDeviceLinkInfo", "CudaDeviceObjectsInfo")
 load(":toolchain.bzl", "TOOLCHAIN_TYPE")
@@ -18,12 +18,29 @@ def _check_arches(arches):
             fail("arch lists %r twice: list each architecture once" % arch)
         seen[arch] = True
 
+# Options the rule sets itself, by their name without dashes, and what to
+# write instead: in linkopts they would name architectures or outputs the
+# action does not declare.
+_RULE_OPTIONS = {
+    "arch": "list the architectures in arch",
+    "embedded-fatbin": "set fatbin = True",
+    "fatbin": "set fatbin = True",
+    "o": "the outputs are named after the target",
+    "output-file": "the outputs are named after the target",
+    "register-link-binaries": "set register_link_binaries = True",
+}
+
 def _check_linkopts(linkopts):
     for opt in linkopts:
         if "\n" in opt or "\r" in opt:
             fail("linkopts entry %r holds a line break: give each option as its own list entry" % opt)
         if opt.startswith("@"):
             fail("linkopts entry %r would be read as an @file: give the options themselves" % opt)
+        if opt.startswith("-"):
+            name = opt.lstrip("-").split("=", 1)[0]
+            if name in _RULE_OPTIONS:
+                fail("linkopts entry %r sets an option the rule sets itself: %s" %
+                     (opt, _RULE_OPTIONS[name]))
 
 def _cuda_device_link_impl(ctx):
     arches = ctx.attr.arch
@@ -32,48 +49,44 @@ def _cuda_device_link_impl(ctx):
     if not ctx.files.srcs and not ctx.attr.deps:
         fail("nothing to link: give device objects in srcs or targets in deps")
     tools = ctx.toolchains[TOOLCHAIN_TYPE].cudalink
+    name = ctx.label.name
     multi = len(arches) > 1
-    if multi and not tools.fatbinary:
-        fail(("arch lists %d architectures, which needs a fatbinary tool, and the " +
-              "registered cuda_device_linker_toolchain has none: set its fatbinary " +
-              "attribute, or link one architecture per target") % len(arches))
 
-    objects = collect_objects(ctx.files.srcs, ctx.attr.deps)
+    # One architecture: <name>.cubin. Several: <name>.sm_NN.cubin each, where
+    # the linker puts them beside -o <name>.cubin.
+    if multi:
+        cubins = [ctx.actions.declare_file("%s.%s.cubin" % (name, arch)) for arch in arches]
+    else:
+        cubins = [ctx.actions.declare_file(name + ".cubin")]
+    fatbin = None
+    embedded_fatbin = None
+    if multi or ctx.attr.fatbin:
+        fatbin = ctx.actions.declare_file(name + ".fatbin")
+        embedded_fatbin = ctx.actions.declare_file(name + ".fatbin.c")
     register = None
     if ctx.attr.register_link_binaries:
-        register = ctx.actions.declare_file(ctx.label.name + ".reg.c")
+        register = ctx.actions.declare_file(name + ".reg.c")
 
-    cubins = []
-    for i, arch in enumerate(arches):
-        name = ctx.label.name + ("." + arch if multi else "") + ".cubin"
-        cubin = ctx.actions.declare_file(name)
-        link_action(
-            ctx,
-            linker = tools.linker,
-            arch = arch,
-            objects = objects,
-            output = cubin,
-            # The registration file names the linked objects, which are the
-            # same for every architecture: the first link writes it.
-            register_link_binaries = register if i == 0 else None,
-            kernels_used = ctx.attr.kernels_used,
-            debug = ctx.attr.debug,
-            relocatable = ctx.attr.relocatable,
-            linkopts = ctx.attr.linkopts,
-        )
-        cubins.append((arch, cubin))
+    link_action(
+        ctx,
+        linker = tools.linker,
+        arches = arches,
+        objects = collect_objects(ctx.files.srcs, ctx.attr.deps),
+        cubins = cubins,
+        fatbin = fatbin,
+        embedded_fatbin = embedded_fatbin,
+        register_link_binaries = register,
+        kernels_used = ctx.attr.kernels_used,
+        debug = ctx.attr.debug,
+        relocatable = ctx.attr.relocatable,
+        linkopts = ctx.attr.linkopts,
+    )
 
-    fatbin = None
-    image = cubins[0][1]
-    if multi:
-        fatbin = ctx.actions.declare_file(ctx.label.name + ".fatbin")
-        fatbinary_action(ctx, fatbinary = tools.fatbinary, cubins = cubins, output = fatbin)
-        image = fatbin
-
-    cubin_files = [cubin for _, cubin in cubins]
-    output_groups = {"cubins": depset(cubin_files)}
+    image = fatbin if multi else cubins[0]
+    output_groups = {"cubins": depset(cubins)}
     if fatbin:
         output_groups["fatbin"] = depset([fatbin])
+        output_groups["embedded_fatbin"] = depset([embedded_fatbin])
     if register:
         output_groups["register_link_binaries"] = depset([register])
     return [
@@ -81,8 +94,9 @@ def _cuda_device_link_impl(ctx):
         OutputGroupInfo(**output_groups),
         CudaDeviceLinkInfo(
             arches = list(arches),
-            cubins = {arch: cubin for arch, cubin in cubins},
+            cubins = dict(zip(arches, cubins)),
             fatbin = fatbin,
+            embedded_fatbin = embedded_fatbin,
             image = image,
             register_link_binaries = register,
         ),
@@ -91,14 +105,16 @@ def _cuda_device_link_impl(ctx):
 cuda_device_link_rule = rule(
     implementation = _cuda_device_link_impl,
     doc = "Links device code into an executable cubin per architecture " +
-          "(and a fatbin when there are several), as nvlink does. Use it " +
-          "through the cuda_device_link macro, which also takes a single " +
-          "arch string.",
+          "(and a fatbin, with the C source that embeds it, when there " +
+          "are several), as nvlink and fatbinary do for nvcc -dlink, in " +
+          "one CudaDeviceLink action. Use it through the cuda_device_link " +
+          "macro, which also takes a single arch string.",
     attrs = {
         "arch": attr.string_list(
             mandatory = True,
             doc = "The target architectures, \"sm_NN\" each: one linked " +
-                  "cubin per entry, plus a fatbin when there are several.",
+                  "cubin per entry, plus <name>.fatbin and " +
+                  "<name>.fatbin.c when there are several.",
         ),
         "debug": attr.bool(
             doc = "The inputs were compiled for debugging (nvcc -G): " +
@@ -109,6 +125,13 @@ cuda_device_link_rule = rule(
             doc = "Targets providing CudaDeviceObjectsInfo (such as " +
                   "cuda_device_objects): their device objects are linked " +
                   "after srcs, transitively, each file once.",
+        ),
+        "fatbin": attr.bool(
+            doc = "For a single architecture, also write <name>.fatbin " +
+                  "(--fatbin, as fatbinary --create) and <name>.fatbin.c " +
+                  "(--embedded-fatbin, as fatbinary -link " +
+                  "--embedded-fatbin). Several architectures always " +
+                  "write them.",
         ),
         "kernels_used": attr.string_list(
             doc = "Keep only the kernels whose (mangled) name contains one " +
@@ -122,9 +145,12 @@ cuda_device_link_rule = rule(
         ),
         "register_link_binaries": attr.bool(
             doc = "Also write <name>.reg.c with --register-link-binaries " +
-                  "(the file the host side compiles to register the linked " +
-                  "objects); it is in CudaDeviceLinkInfo and in the " +
-                  "register_link_binaries output group.",
+                  "(the module list nvcc -dlink's link.stub registers): " +
+                  "it is in CudaDeviceLinkInfo and in the " +
+                  "register_link_binaries output group. Meant for host " +
+                  "objects from nvcc -dc, listed by module id; a plain " +
+                  "cubin is listed by its absolute path (as nvlink does), " +
+                  "which ties the file to where the action ran.",
         ),
         "relocatable": attr.bool(
             doc = "Pass -r (--host-relocatable-link), as nvcc does for a " +
@@ -146,14 +172,14 @@ def cuda_device_link(name, arch, srcs = [], deps = [], **kwargs):
 
     Args:
       name: the target; its default output is <name>.cubin for a single
-        architecture, <name>.fatbin (with <name>.sm_NN.cubin for each one)
-        for several.
+        architecture, <name>.fatbin (with <name>.sm_NN.cubin for each one
+        and <name>.fatbin.c) for several.
       arch: "sm_80", or a list such as ["sm_80", "sm_86"].
       srcs: device objects (.cubin, nvcc -dc .o, .a).
       deps: targets providing CudaDeviceObjectsInfo.
       **kwargs: the other attributes of cuda_device_link_rule (kernels_used,
-        debug, linkopts, relocatable, register_link_binaries) and the
-        common ones (visibility, tags, ...).
+        debug, fatbin, linkopts, relocatable, register_link_binaries) and
+        the common ones (visibility, tags, ...).
     """
     if type(arch) == type(""):
         arch = [arch]

@@ -14,21 +14,26 @@ CudaDeviceObjectsInfo = provider(
 
 CudaDeviceLinkInfo = provider(
     doc = "The result of a cuda_device_link: the linked device image(s) " +
-          "and what the host side needs to register them.",
+          "and what the host side needs to embed and register them.",
     fields = {
         "arches": "list of string: the target architectures, as given in " +
                   "arch (\"sm_80\", ...), in that order.",
         "cubins": "dict of string to File: the linked executable cubin " +
                   "for each architecture in arches.",
-        "fatbin": "File or None: a fatbinary holding every cubin, made " +
-                  "when arch lists more than one architecture; None " +
-                  "otherwise.",
+        "embedded_fatbin": "File or None: <name>.fatbin.c, the C source " +
+                           "fatbinary -link --embedded-fatbin writes for " +
+                           "nvcc -dlink's link.stub (the fatbin as an " +
+                           "assembler .nv_fatbin section). Made with fatbin.",
+        "fatbin": "File or None: <name>.fatbin, a fatbinary holding every " +
+                  "cubin (as fatbinary --create writes it), made when " +
+                  "arch lists more than one architecture or fatbin is " +
+                  "set; None otherwise.",
         "image": "File: the image to embed in the host program: the " +
                  "cubin for a single architecture, the fatbin otherwise.",
         "register_link_binaries": "File or None: the " +
-                                  "--register-link-binaries file the " +
-                                  "host side compiles to register the " +
-                                  "linked objects (#define " +
+                                  "--register-link-binaries file nvcc " +
+                                  "-dlink's link.stub includes to register " +
+                                  "the linked objects (#define " +
                                   "NUM_PRELINKED_OBJECTS and one " +
                                   "DEFINE_REGISTER_FUNC line per object); " +
                                   "None unless register_link_binaries " +
@@ -42,12 +47,8 @@ CudaDeviceLinkerInfo = provider(
           "@cudalink//toolchain:toolchain_type.",
     fields = {
         "linker": "FilesToRunProvider: the device linker, which takes " +
-                  "nvlink's command line and an @file of one argument " +
-                  "per line.",
-        "fatbinary": "FilesToRunProvider or None: a tool with the " +
-                     "command line of NVIDIA's fatbinary (-64, " +
-                     "--create=FILE, --image3=kind=elf,sm=NN,file=FILE) " +
-                     "that packs the cubins of a multi-architecture link; " +
-                     "None when the toolchain has none.",
+                  "nvlink's command line, an @file of one argument per " +
+                  "line, several -arch values with --fatbin and " +
+                  "--embedded-fatbin (cudalink's own options).",
     },
 )

@@ -56,11 +56,51 @@ def _single_arch_test_impl(ctx):
     asserts.equals(env, out, info.cubins["sm_80"].path)
     asserts.equals(env, out, info.image.path)
     asserts.equals(env, None, info.fatbin)
+    asserts.equals(env, None, info.embedded_fatbin)
     asserts.equals(env, None, info.register_link_binaries)
-    asserts.equals(env, 0, len(_actions(env, "CudaFatbinary")))
+    asserts.equals(env, [out], _paths(target[OutputGroupInfo].cubins))
+    asserts.false(env, hasattr(target[OutputGroupInfo], "fatbin"), "no fatbin output group")
     return analysistest.end(env)
 
 single_arch_test = analysistest.make(_single_arch_test_impl)
+
+def _single_fatbin_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    target = analysistest.target_under_test(env)
+    links = _actions(env, "CudaDeviceLink")
+    asserts.equals(env, 1, len(links))
+    out = _bin(env, "single_fatbin.cubin")
+    fatbin = _bin(env, "single_fatbin.fatbin")
+    fatbin_c = _bin(env, "single_fatbin.fatbin.c")
+    _check_link(
+        env,
+        links[0],
+        argv = [
+            "-arch=sm_80",
+            "-o",
+            out,
+            "--fatbin",
+            fatbin,
+            "--embedded-fatbin",
+            fatbin_c,
+            "analysis/b.o",
+        ],
+        inputs = ["analysis/b.o"],
+        outputs = [out, fatbin, fatbin_c],
+    )
+
+    # The cubin stays the default output and the image.
+    asserts.equals(env, [out], _paths(target[DefaultInfo].files))
+    info = target[CudaDeviceLinkInfo]
+    asserts.equals(env, out, info.image.path)
+    asserts.equals(env, fatbin, info.fatbin.path)
+    asserts.equals(env, fatbin_c, info.embedded_fatbin.path)
+    groups = target[OutputGroupInfo]
+    asserts.equals(env, [fatbin], _paths(groups.fatbin))
+    asserts.equals(env, [fatbin_c], _paths(groups.embedded_fatbin))
+    return analysistest.end(env)
+
+single_fatbin_test = analysistest.make(_single_fatbin_test_impl)
 
 def _options_test_impl(ctx):
     env = analysistest.begin(ctx)
@@ -132,43 +172,89 @@ objects_test = analysistest.make(_objects_test_impl)
 def _multi_arch_test_impl(ctx):
     env = analysistest.begin(ctx)
     target = analysistest.target_under_test(env)
+
+    # One action links both architectures and packs the fatbin: the cubins
+    # go beside -o as multi.sm_NN.cubin; -o itself is not written.
     links = _actions(env, "CudaDeviceLink")
-    asserts.equals(env, 2, len(links))
+    asserts.equals(env, 1, len(links))
     cubins = [_bin(env, "multi.sm_80.cubin"), _bin(env, "multi.sm_86.cubin")]
     fatbin = _bin(env, "multi.fatbin")
-    for action, arch, out in zip(links, ["sm_80", "sm_86"], cubins):
-        _check_link(
-            env,
-            action,
-            argv = ["-arch=" + arch, "-o", out, "analysis/a.cubin"],
-            inputs = ["analysis/a.cubin"],
-            outputs = [out],
-        )
-    packs = _actions(env, "CudaFatbinary")
-    asserts.equals(env, 1, len(packs))
-    asserts.equals(
+    fatbin_c = _bin(env, "multi.fatbin.c")
+    _check_link(
         env,
-        [
-            "toolchain/fatbinary",
-            "-64",
-            "--create=" + fatbin,
-            "--image3=kind=elf,sm=80,file=" + cubins[0],
-            "--image3=kind=elf,sm=86,file=" + cubins[1],
+        links[0],
+        argv = [
+            "-arch=sm_80",
+            "-arch=sm_86",
+            "-o",
+            _bin(env, "multi.cubin"),
+            "--fatbin",
+            fatbin,
+            "--embedded-fatbin",
+            fatbin_c,
+            "analysis/a.cubin",
         ],
-        packs[0].argv,
+        inputs = ["analysis/a.cubin"],
+        outputs = cubins + [fatbin, fatbin_c],
     )
-    asserts.equals(env, sorted(cubins + ["toolchain/fatbinary"]), sorted(_paths(packs[0].inputs)))
-    asserts.equals(env, [fatbin], _paths(packs[0].outputs))
+    asserts.equals(env, 0, len(_actions(env, "CudaFatbinary")), "no fatbinary action")
     asserts.equals(env, [fatbin], _paths(target[DefaultInfo].files))
     info = target[CudaDeviceLinkInfo]
     asserts.equals(env, ["sm_80", "sm_86"], info.arches)
     asserts.equals(env, fatbin, info.fatbin.path)
+    asserts.equals(env, fatbin_c, info.embedded_fatbin.path)
     asserts.equals(env, fatbin, info.image.path)
+    asserts.equals(env, None, info.register_link_binaries)
     asserts.equals(env, cubins, [info.cubins[a].path for a in info.arches])
-    asserts.equals(env, cubins, _paths(target[OutputGroupInfo].cubins))
+    groups = target[OutputGroupInfo]
+    asserts.equals(env, cubins, _paths(groups.cubins))
+    asserts.equals(env, [fatbin], _paths(groups.fatbin))
+    asserts.equals(env, [fatbin_c], _paths(groups.embedded_fatbin))
     return analysistest.end(env)
 
 multi_arch_test = analysistest.make(_multi_arch_test_impl)
+
+def _multi_options_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    target = analysistest.target_under_test(env)
+    links = _actions(env, "CudaDeviceLink")
+    asserts.equals(env, 1, len(links))
+
+    # The architectures in the order given; the module list written once.
+    cubins = [_bin(env, "multi_options.sm_90.cubin"), _bin(env, "multi_options.sm_80.cubin")]
+    fatbin = _bin(env, "multi_options.fatbin")
+    fatbin_c = _bin(env, "multi_options.fatbin.c")
+    reg = _bin(env, "multi_options.reg.c")
+    objects = ["analysis/b.o", "analysis/right.o", "analysis/shared.a"]
+    _check_link(
+        env,
+        links[0],
+        argv = [
+            "-arch=sm_90",
+            "-arch=sm_80",
+            "-o",
+            _bin(env, "multi_options.cubin"),
+            "--fatbin",
+            fatbin,
+            "--embedded-fatbin",
+            fatbin_c,
+            "-g",
+            "-kernels-used=k_main",
+            "--register-link-binaries",
+            reg,
+            "-w",
+        ] + objects,
+        inputs = objects,
+        outputs = cubins + [fatbin, fatbin_c, reg],
+    )
+    info = target[CudaDeviceLinkInfo]
+    asserts.equals(env, ["sm_90", "sm_80"], info.arches)
+    asserts.equals(env, cubins, [info.cubins[a].path for a in info.arches])
+    asserts.equals(env, reg, info.register_link_binaries.path)
+    asserts.equals(env, [reg], _paths(target[OutputGroupInfo].register_link_binaries))
+    return analysistest.end(env)
+
+multi_options_test = analysistest.make(_multi_options_test_impl)
 
 def _failure_test_impl(ctx):
     env = analysistest.begin(ctx)
