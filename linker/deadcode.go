@@ -71,9 +71,8 @@ func (ctx *Context) kernelUsed(name string) bool {
 type hostRefs []string
 
 // hostKernelRefs returns the patterns when they decide which kernels stay:
-// every input is a host object and some host-reference list names
-// something. Even then, the kernels of an object whose own lists are empty
-// all stay (see keeps).
+// every input is a host object and the host-reference lists of some input
+// other than -lcudadevrt name something.
 func (ctx *Context) hostKernelRefs() hostRefs {
 	if ctx.Config.IgnoreHostInfo {
 		return nil
@@ -85,7 +84,8 @@ func (ctx *Context) hostKernelRefs() hostRefs {
 		if h == nil {
 			return nil // a plain cubin or .fatbin: nvlink keeps every kernel
 		}
-		any = any || h.HasRefs
+		// libcudadevrt's own lists do not switch pruning on.
+		any = any || h.HasRefs && !file.unit.system
 		refs = append(refs, h.Refs[hostobj.KernelExtern]...)
 		refs = append(refs, h.Refs[hostobj.KernelIntern]...)
 	}
@@ -95,10 +95,9 @@ func (ctx *Context) hostKernelRefs() hostRefs {
 	return refs
 }
 
-// keeps says whether a kernel stays: its object references no kernel from
-// host code (nvlink then keeps all of them), or a pattern matches it.
+// keeps says whether a kernel stays: a pattern matches it.
 func (refs hostRefs) keeps(fn *Function) bool {
-	if refs == nil || !fn.Text.File.unit.host.HasRefs {
+	if refs == nil {
 		return true
 	}
 	for _, p := range refs {
