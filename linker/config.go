@@ -34,6 +34,10 @@ type Config struct {
 	// ignored): the cubins go to Output with ".sm_NN" before its extension
 	// (if Output is set) and all of them into the fatbinary outputs.
 	Archs []int
+	// ArchiveMode is --archive-mode: "" or "whole" links every archive
+	// member, as nvlink 11.8 does; "on-demand" links only the members that
+	// define a symbol the link needs.
+	ArchiveMode string
 	// MapFile is --map: where to write the link map ("" for none).
 	MapFile string
 	// WhyLive is --why-live: functions whose reason for being kept to print.

@@ -72,7 +72,7 @@ type hostRefs []string
 
 // hostKernelRefs returns the patterns when they decide which kernels stay:
 // every input is a host object and the host-reference lists of some input
-// other than -lcudadevrt name something.
+// other than an archive member name something.
 func (ctx *Context) hostKernelRefs() hostRefs {
 	if ctx.Config.IgnoreHostInfo {
 		return nil
@@ -84,8 +84,9 @@ func (ctx *Context) hostKernelRefs() hostRefs {
 		if h == nil {
 			return nil // a plain cubin or .fatbin: nvlink keeps every kernel
 		}
-		// libcudadevrt's own lists do not switch pruning on.
-		any = any || h.HasRefs && !file.unit.system
+		// The lists of archive members (libcudadevrt's, however it is
+		// given) do not switch pruning on.
+		any = any || h.HasRefs && !file.unit.member
 		refs = append(refs, h.Refs[hostobj.KernelExtern]...)
 		refs = append(refs, h.Refs[hostobj.KernelIntern]...)
 	}

@@ -36,6 +36,9 @@ type unit struct {
 	hasELF    bool
 	// system: from -lcudadevrt, linked only if the program uses it.
 	system bool
+	// member: an archive member (linked whole, or on demand with
+	// --archive-mode=on-demand).
+	member bool
 }
 
 // parseInput turns the contents of one input file into objects: a cubin,
@@ -135,7 +138,7 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 	var objs []*Object
 	for i, m := range ar.Members {
 		memberName := fmt.Sprintf("%s(%s)", name, m.Name)
-		u := &unit{id: i + 1}
+		u := &unit{id: i + 1, member: true}
 		var got []*Object
 		switch {
 		case hostobj.IsHostObject(m.Data):

@@ -80,49 +80,8 @@ func loadInputs(ctx *Context) {
 	if ctx.failed() {
 		return
 	}
-	dropUnusedSystemLibraries(ctx)
+	extractOnDemand(ctx)
 	checkArchitectures(ctx)
-}
-
-// dropUnusedSystemLibraries leaves out the members of -lcudadevrt that
-// define nothing the other inputs need, as nvlink does: a program that does
-// not use the device runtime does not carry its kernels and data.
-// -keep-system-libraries keeps them.
-func dropUnusedSystemLibraries(ctx *Context) {
-	if ctx.Config.KeepSystemLibraries {
-		return
-	}
-	needed := map[string]bool{}
-	for _, file := range ctx.Files {
-		if file.unit.system {
-			continue
-		}
-		for i := range file.ELF.Symbols {
-			if esym := &file.ELF.Symbols[i]; esym.Shndx == cubin.SHN_UNDEF && esym.Bind() != cubin.STB_LOCAL {
-				needed[esym.Name] = true
-			}
-		}
-	}
-	kept := ctx.Files[:0]
-	for _, file := range ctx.Files {
-		if file.unit.system && !file.definesAny(needed) {
-			continue
-		}
-		file.Index = len(kept)
-		kept = append(kept, file)
-	}
-	ctx.Files = kept
-}
-
-// definesAny says whether the file defines a global symbol in names.
-func (file *InputFile) definesAny(names map[string]bool) bool {
-	for i := range file.ELF.Symbols {
-		esym := &file.ELF.Symbols[i]
-		if esym.Shndx != cubin.SHN_UNDEF && esym.Bind() != cubin.STB_LOCAL && names[esym.Name] {
-			return true
-		}
-	}
-	return false
 }
 
 // findLibrary looks for lib<name>.a in dirs, in order.

@@ -228,6 +228,17 @@ var options = []*option{
 			return v, nil
 		}},
 
+	// cudalink's own, beyond nvlink: how archives are read.
+	{long: "archive-mode", arg: "<mode>", allowed: []string{"whole", "on-demand"},
+		help: "How archive members join the link: 'whole' (every member, as nvlink) or 'on-demand' (only members that define a needed symbol; -v says which).",
+		set: func(p *parser, name, v string) (string, error) {
+			if v != "whole" && v != "on-demand" {
+				return "", notDefined(v, name, []string{"whole", "on-demand"})
+			}
+			p.cfg.ArchiveMode = v
+			return v, nil
+		}},
+
 	// cudalink's own, beyond nvlink: explaining a link.
 	{long: "map", arg: "<file name>",
 		help: "Write a link map: every output section and symbol with the input it came from, and every removed function.",

@@ -1,0 +1,81 @@
+package linker
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// extractOnDemand decides which on-demand inputs join the link: members of
+// -lcudadevrt (unless -keep-system-libraries), as nvlink does, and with
+// --archive-mode=on-demand every archive member. Such a member joins when
+// it defines a symbol that what is already linked leaves undefined; a
+// member that joins may need others, so this repeats to a fixed point.
+// Members are visited in input order, so the choice never depends on
+// scheduling. Under -v each extracted member is reported with the symbols
+// it was extracted for.
+func extractOnDemand(ctx *Context) {
+	onDemand := func(file *InputFile) bool {
+		return file.unit.system && !ctx.Config.KeepSystemLibraries ||
+			file.unit.member && ctx.Config.ArchiveMode == "on-demand"
+	}
+	linked := make([]bool, len(ctx.Files))
+	defined, undefined := map[string]bool{}, map[string]bool{}
+	take := func(i int) {
+		linked[i] = true
+		for _, esym := range ctx.Files[i].ELF.Symbols {
+			if esym.Bind() == cubin.STB_LOCAL || esym.Name == "" {
+				continue
+			}
+			if esym.Shndx == cubin.SHN_UNDEF {
+				undefined[esym.Name] = true
+			} else {
+				defined[esym.Name] = true
+			}
+		}
+	}
+	anyOnDemand := false
+	for i, file := range ctx.Files {
+		if onDemand(file) {
+			anyOnDemand = true
+		} else {
+			take(i)
+		}
+	}
+	if !anyOnDemand {
+		return
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, file := range ctx.Files {
+			if linked[i] {
+				continue
+			}
+			var wanted []string
+			for _, esym := range file.ELF.Symbols {
+				if esym.Bind() != cubin.STB_LOCAL && esym.Shndx != cubin.SHN_UNDEF &&
+					undefined[esym.Name] && !defined[esym.Name] {
+					wanted = append(wanted, esym.Name)
+				}
+			}
+			if len(wanted) == 0 {
+				continue
+			}
+			take(i)
+			changed = true
+			if ctx.Config.Verbose && ctx.Config.Stdout != nil {
+				slices.Sort(wanted)
+				info(ctx.Config.Stdout, "linking archive member "+file.Name+" for "+strings.Join(wanted, ", "))
+			}
+		}
+	}
+	kept := ctx.Files[:0]
+	for i, file := range ctx.Files {
+		if linked[i] {
+			file.Index = len(kept)
+			kept = append(kept, file)
+		}
+	}
+	ctx.Files = kept
+}
