@@ -107,6 +107,10 @@ type InputFile struct {
 	// Syms maps each ELF symbol index to the link's symbol: the global
 	// Symbol for global and weak names, a file-local Symbol otherwise.
 	Syms []*Symbol
+
+	// lost: by section index, the ranges of weak data that lost
+	// resolution (see lostRanges).
+	lost map[int][][2]uint64
 }
 
 // InputSection is one section of an input file: a zero-copy window into the

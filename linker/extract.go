@@ -34,7 +34,7 @@ type unit struct {
 	container bool      // the images come from a fatbinary container
 	ptx       []int     // architectures of the unit's PTX images
 	hasELF    bool
-	// system: from -lcudadevrt, linked only if the program uses it.
+	// system: from libcudadevrt*.a, linked only if the program uses it.
 	system bool
 	// member: an archive member (linked whole, or on demand with
 	// --archive-mode=on-demand).
@@ -197,7 +197,7 @@ func (ctx *Context) selectImages(objs []*Object) []*Object {
 		case best != nil:
 			out = append(out, best)
 		case !u.hasELF && len(u.ptx) == 0:
-			ctx.warnf("ignoring %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
+			ctx.warnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
 		case u.ptxFor(target) != 0:
 			ctx.report(&LinkError{File: name, Msg: fmt.Sprintf(
 				"no sm_%d code, only PTX for compute_%d, which nvlink would compile; cudalink does not compile PTX (add -gencode arch=compute_%d,code=sm_%d)",

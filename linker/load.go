@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -65,7 +66,8 @@ func loadInputs(ctx *Context) {
 			ctx.report(errs[i])
 			continue
 		}
-		system := cfg.Inputs[i].Library && cfg.Inputs[i].Path == "cudadevrt"
+		// nvlink treats libcudadevrt by its file name, however it is given.
+		system := strings.HasPrefix(filepath.Base(paths[i]), "libcudadevrt")
 		for _, obj := range ctx.selectImages(slots[i]) {
 			file := newInputFile(obj, len(ctx.Files))
 			if system {

@@ -42,20 +42,23 @@ func applyRelocations(ctx *Context) {
 }
 
 // lostRanges returns the [start, end) ranges of isec that hold weak
-// definitions another file's definition replaced.
+// definitions another file's definition replaced. The file's symbols are
+// scanned once, on first use.
 func lostRanges(isec *InputSection) [][2]uint64 {
-	var lost [][2]uint64
 	file := isec.File
-	for i, sym := range file.Syms {
-		if sym == nil || sym.Local {
-			continue
-		}
-		esym := &file.ELF.Symbols[i]
-		if int(esym.Shndx) == isec.Sec.Index && esym.Type() != cubin.STT_FUNC && sym.File != file {
-			lost = append(lost, [2]uint64{esym.Value, esym.Value + esym.Size})
+	if file.lost == nil {
+		file.lost = map[int][][2]uint64{}
+		for i, sym := range file.Syms {
+			if sym == nil || sym.Local {
+				continue
+			}
+			esym := &file.ELF.Symbols[i]
+			if esym.Shndx != cubin.SHN_UNDEF && esym.Type() != cubin.STT_FUNC && sym.File != file {
+				file.lost[int(esym.Shndx)] = append(file.lost[int(esym.Shndx)], [2]uint64{esym.Value, esym.Value + esym.Size})
+			}
 		}
 	}
-	return lost
+	return file.lost[isec.Sec.Index]
 }
 
 func inRanges(ranges [][2]uint64, off uint64) bool {

@@ -69,7 +69,15 @@ func (ctx *Context) buildImage() []byte {
 	shstrtab := &OutputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
 	strtab := &OutputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
 	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8, Entsize: 24}
-	ctx.OutSections = append([]*OutputSection{shstrtab, strtab, symtab}, ctx.OutSections...)
+	header := []*OutputSection{shstrtab, strtab, symtab}
+	// Past 65,279 sections, section indices no longer fit st_shndx: they
+	// go to .symtab_shndx, and e_shnum/e_shstrndx to section 0.
+	var symtabShndx *OutputSection
+	if len(ctx.OutSections)+len(header)+2 >= cubin.SHN_LORESERVE {
+		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4, Entsize: 4}
+		header = append(header, symtabShndx)
+	}
+	ctx.OutSections = append(header, ctx.OutSections...)
 	sortOutputSections(ctx)
 	symtab.Link = uint32(strtab.Index)
 	symtab.Info = uint32(ctx.firstGlobal)
@@ -105,8 +113,13 @@ func (ctx *Context) buildImage() []byte {
 			}
 		}
 	}
-	symtab.Data = ctx.encodeSymbols()
+	var shndxWords []byte
+	symtab.Data, shndxWords = ctx.encodeSymbols()
 	symtab.Size = uint64(len(symtab.Data))
+	if symtabShndx != nil {
+		symtabShndx.Data, symtabShndx.Size = shndxWords, uint64(len(shndxWords))
+		symtabShndx.Link = uint32(symtab.Index)
+	}
 	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
 	names := &ctx.names.shstrtab
 	nameOff := make([]uint32, len(ctx.OutSections))
@@ -152,8 +165,17 @@ func (ctx *Context) buildImage() []byte {
 	le.PutUint16(out[54:], cubin.PhdrSize)
 	le.PutUint16(out[56:], uint16(len(phdrs)))
 	le.PutUint16(out[58:], 64)
-	le.PutUint16(out[60:], uint16(shnum))
-	le.PutUint16(out[62:], uint16(shstrtab.Index))
+	if shnum < cubin.SHN_LORESERVE {
+		le.PutUint16(out[60:], uint16(shnum))
+	} else {
+		le.PutUint64(out[shoff+32:], uint64(shnum)) // section 0's sh_size
+	}
+	if shstrtab.Index < cubin.SHN_LORESERVE {
+		le.PutUint16(out[62:], uint16(shstrtab.Index))
+	} else {
+		le.PutUint16(out[62:], cubin.SHN_XINDEX)
+		le.PutUint32(out[shoff+40:], uint32(shstrtab.Index)) // section 0's sh_link
+	}
 	for i, osec := range ctx.OutSections {
 		b := out[shoff+uint64(osec.Index)*64:]
 		le.PutUint32(b[0:], nameOff[i])
@@ -265,37 +287,45 @@ func (ctx *Context) encodeRelocs(osec *OutputSection) []byte {
 	return b
 }
 
-// encodeSymbols writes .symtab and fills the string table with names.
-func (ctx *Context) encodeSymbols() []byte {
+// encodeSymbols writes .symtab, fills the string table with names, and
+// returns the .symtab_shndx words: each symbol's real section index, where
+// st_shndx holds SHN_XINDEX for indices past SHN_LORESERVE.
+func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 	b := make([]byte, 0, len(ctx.symtab)*24)
 	b = append(b, make([]byte, 24)...)
+	words := make([]byte, 4, len(ctx.symtab)*4)
 	for _, sym := range ctx.symtab[1:] {
 		var name uint32
-		var shndx uint16
+		var shndx uint32
 		var value, size uint64
 		info, other := sym.outInfo(), sym.outOther()
+		name = ctx.strtab.add(sym.Name)
+		special := false
 		if sym.outSec != nil {
-			shndx = uint16(sym.outSec.Index)
-			name = ctx.strtab.add(sym.Name)
+			shndx = uint32(sym.outSec.Index)
 		} else {
-			name = ctx.strtab.add(sym.Name)
 			value, size = sym.Value, sym.Size
 			switch {
 			case sym.Section != nil && sym.Section.Out != nil:
-				shndx = uint16(sym.Section.Out.Index)
+				shndx = uint32(sym.Section.Out.Index)
 			case sym.Shndx == cubin.SHN_ABS || sym.Shndx == cubin.SHN_COMMON:
-				shndx = uint16(sym.Shndx)
+				shndx, special = sym.Shndx, true
 			default:
 				value = 0
 			}
 		}
+		st := uint16(shndx)
+		if !special && shndx >= cubin.SHN_LORESERVE {
+			st = cubin.SHN_XINDEX
+		}
+		words = le.AppendUint32(words, shndx)
 		b = le.AppendUint32(b, name)
 		b = append(b, info, other)
-		b = le.AppendUint16(b, shndx)
+		b = le.AppendUint16(b, st)
 		b = le.AppendUint64(b, value)
 		b = le.AppendUint64(b, size)
 	}
-	return b
+	return b, words
 }
 
 // writeFileAtomic writes data to a temporary file in path's directory and
