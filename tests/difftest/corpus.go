@@ -7,6 +7,8 @@ package difftest
 import (
 	"bufio"
 	"bytes"
+	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,9 +24,14 @@ type Case struct {
 	Name   string   // directory name
 	Dir    string   // absolute path of the case directory
 	Arch   string   // "sm_80"
-	Inputs []string // link inputs in order, relative to Dir
+	Inputs []string // link inputs in order, relative to Dir; may include -L<dir> and -l<name>
 	Flags  []string // extra nvlink flags, given to both linkers
 	Expect string   // "ok" or "error"
+
+	// Differs marks a deliberate difference (`cudalink: differs`): nvlink
+	// ignores archives of cubins, cudalink links their members. cudalink
+	// must succeed and keep the archived kernels, whatever nvlink did.
+	Differs bool
 
 	// From expected.txt:
 	ExitStatus int    // nvlink's exit status
@@ -40,24 +47,154 @@ func (c *Case) Args(inputs []string, out string) []string {
 	return append(args, "-o", out)
 }
 
-// AbsInputs returns the link inputs as absolute paths.
+// AbsInputs returns the link inputs as absolute paths (-L<dir> with an
+// absolute dir, -l<name> as it is).
 func (c *Case) AbsInputs() []string {
 	abs := make([]string, len(c.Inputs))
 	for i, in := range c.Inputs {
-		abs[i] = filepath.Join(c.Dir, in)
+		switch {
+		case strings.HasPrefix(in, "-L"):
+			abs[i] = "-L" + filepath.Join(c.Dir, in[2:])
+		case strings.HasPrefix(in, "-"):
+			abs[i] = in
+		default:
+			abs[i] = filepath.Join(c.Dir, in)
+		}
 	}
 	return abs
+}
+
+// InputFiles returns the files the link reads, as absolute paths: the
+// inputs named directly and the libraries -l<name> finds (lib<name>.a in
+// the first -L directory that has one; a library found nowhere is left out).
+func (c *Case) InputFiles() []string {
+	var dirs []string
+	for _, a := range append(append([]string(nil), c.Flags...), c.Inputs...) {
+		if d, ok := strings.CutPrefix(a, "-L"); ok {
+			dirs = append(dirs, filepath.Join(c.Dir, d))
+		}
+	}
+	var files []string
+	for _, in := range c.Inputs {
+		switch {
+		case strings.HasPrefix(in, "-l"):
+			for _, d := range dirs {
+				p := filepath.Join(d, "lib"+in[2:]+".a")
+				if _, err := os.Stat(p); err == nil {
+					files = append(files, p)
+					break
+				}
+			}
+		case strings.HasPrefix(in, "-"):
+		default:
+			files = append(files, filepath.Join(c.Dir, in))
+		}
+	}
+	return files
 }
 
 // InputBytes is the total size of the link inputs that exist.
 func (c *Case) InputBytes() int64 {
 	var n int64
-	for _, p := range c.AbsInputs() {
+	for _, p := range c.InputFiles() {
 		if fi, err := os.Stat(p); err == nil {
 			n += fi.Size()
 		}
 	}
 	return n
+}
+
+// ArchivedKernels returns the kernels (STT_FUNC symbols marked
+// STO_CUDA_ENTRY) defined by the cubins (relocatable EM_CUDA ELF members) of
+// the ar archives among the link inputs, sorted.
+func (c *Case) ArchivedKernels() ([]string, error) {
+	seen := map[string]bool{}
+	var kernels []string
+	for _, p := range c.InputFiles() {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.HasPrefix(data, []byte(arMagic)) {
+			continue
+		}
+		members, err := arMembers(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		for _, m := range members {
+			f, err := NewCubin(m)
+			if err != nil || f.Type != elf.ET_REL {
+				continue // not a relocatable cubin (a host object, say)
+			}
+			syms, err := f.Symbols()
+			if err != nil {
+				return nil, fmt.Errorf("%s: a cubin member: %v", p, err)
+			}
+			for _, s := range syms {
+				if isKernel(s) && !seen[s.Name] {
+					seen[s.Name] = true
+					kernels = append(kernels, s.Name)
+				}
+			}
+		}
+	}
+	sort.Strings(kernels)
+	return kernels, nil
+}
+
+const (
+	arMagic       = "!<arch>\n"
+	emCUDA        = elf.Machine(190)
+	stoCUDAEntry  = 0x10 // st_other bit of kernels
+	arHeaderBytes = 60
+)
+
+// NewCubin parses a cubin with debug/elf, which insists on e_version 1:
+// cubins store the toolkit version there (0x76 for 11.8), so it is handed a
+// copy with the field patched. Anything but an ELF64 EM_CUDA file is an
+// error.
+func NewCubin(data []byte) (*elf.File, error) {
+	if len(data) < 64 || !bytes.HasPrefix(data, []byte(elf.ELFMAG)) || elf.Class(data[elf.EI_CLASS]) != elf.ELFCLASS64 {
+		return nil, fmt.Errorf("not an ELF64 file")
+	}
+	patched := bytes.Clone(data)
+	binary.LittleEndian.PutUint32(patched[0x14:], uint32(elf.EV_CURRENT)) // e_version
+	f, err := elf.NewFile(bytes.NewReader(patched))
+	if err != nil {
+		return nil, err
+	}
+	if f.Machine != emCUDA {
+		return nil, fmt.Errorf("machine %d, not EM_CUDA", f.Machine)
+	}
+	return f, nil
+}
+
+// isKernel reports whether s is a kernel of a cubin.
+func isKernel(s elf.Symbol) bool {
+	return elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Section != elf.SHN_UNDEF && s.Other&stoCUDAEntry != 0
+}
+
+// arMembers returns the contents of the ordinary members of an ar archive
+// (not the symbol index or the long-name table).
+func arMembers(data []byte) ([][]byte, error) {
+	var out [][]byte
+	for off := len(arMagic); off < len(data); {
+		if off+arHeaderBytes > len(data) || string(data[off+58:off+60]) != "`\n" {
+			return nil, fmt.Errorf("bad ar member header at offset %d", off)
+		}
+		h := data[off : off+arHeaderBytes]
+		size, err := strconv.Atoi(strings.TrimSpace(string(h[48:58])))
+		if err != nil || size < 0 || off+arHeaderBytes+size > len(data) {
+			return nil, fmt.Errorf("bad ar member size at offset %d", off)
+		}
+		name := string(h[:16])
+		if !strings.HasPrefix(name, "/ ") && !strings.HasPrefix(name, "// ") && !strings.HasPrefix(name, "/SYM64/") {
+			out = append(out, data[off+arHeaderBytes:off+arHeaderBytes+size])
+		}
+		off += arHeaderBytes + size + size%2
+	}
+	return out, nil
 }
 
 // LoadCases reads every case under dir (tests/corpus/cases), sorted by name.
@@ -121,7 +258,12 @@ func LoadCase(dir string) (*Case, error) {
 			c.Flags = strings.Fields(val)
 		case "expect":
 			c.Expect = val
-		case "source-arch", "nvcc", "junk":
+		case "cudalink":
+			if val != "differs" {
+				return nil, fmt.Errorf("%s/case.txt:%d: cudalink: %q, want differs", c.Name, n, val)
+			}
+			c.Differs = true
+		case "source-arch", "source-flags", "nvcc", "junk", "objects", "objects-no-rdc", "nvcc-lib", "ar", "devrt":
 			// used by regen only
 		default:
 			return nil, fmt.Errorf("%s/case.txt:%d: unknown key %q", c.Name, n, key)

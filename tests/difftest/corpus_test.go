@@ -107,12 +107,18 @@ func TestCorpus(t *testing.T) {
 		tools = false
 		t.Log("SKIP: -short: cuobjdump/nvdisasm checks skipped (the comparison with nvlink's output still runs)")
 	}
-	var okCases, okMatch, identical, errCases, errMatch int
+	var okCases, okMatch, identical, errCases, errMatch, diffCases, diffMatch int
 	var mismatched []string
 	for _, c := range cases {
 		passed := t.Run(c.Name, func(t *testing.T) {
-			switch c.Expect {
-			case "ok":
+			switch {
+			case c.Differs:
+				diffCases++
+				runDiffers(t, c, tools)
+				if !t.Failed() {
+					diffMatch++
+				}
+			case c.Expect == "ok":
 				okCases++
 				same, ident := runOK(t, c, tools)
 				if same {
@@ -121,7 +127,7 @@ func TestCorpus(t *testing.T) {
 				if ident {
 					identical++
 				}
-			case "error":
+			case c.Expect == "error":
 				errCases++
 				runError(t, c)
 				if !t.Failed() {
@@ -136,6 +142,9 @@ func TestCorpus(t *testing.T) {
 	t.Logf("cases: %d; ok cases with the same normal form as nvlink: %d of %d; error cases passing: %d of %d",
 		len(cases), okMatch, okCases, errMatch, errCases)
 	t.Logf("byte-identical: %d of %d", identical, okCases)
+	if diffCases > 0 {
+		t.Logf("deliberate differences (cudalink: differs) passing: %d of %d", diffMatch, diffCases)
+	}
 	if len(mismatched) > 0 {
 		t.Logf("failing cases (%d): %s", len(mismatched), strings.Join(mismatched, " "))
 	}
@@ -188,6 +197,58 @@ func runOK(t *testing.T, c *Case, tools bool) (same, identical bool) {
 		checkTools(t, out)
 	}
 	return same, identical
+}
+
+// runDiffers checks a case where cudalink deliberately does not do what
+// nvlink does (`cudalink: differs`): nvlink ignores archives of cubins,
+// cudalink links their members. Whatever nvlink did, cudalink must succeed
+// and its output must define every kernel of the archived cubins.
+func runDiffers(t *testing.T, c *Case, tools bool) {
+	want, err := c.ArchivedKernels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 {
+		t.Fatal("`cudalink: differs`, but no archive among the inputs holds a cubin with a kernel")
+	}
+	t.Chdir(c.Dir)
+	before := dirState(t, c.Dir)
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out.cubin")
+	args := c.Args(c.Inputs, out)
+	status, _, stderr := link(t, args)
+	defer checkUnchanged(t, c.Dir, before)
+
+	if status != 0 {
+		t.Fatalf("cudalink %s: exit status %d, want 0 (it links archived cubins on purpose; nvlink exits %d); stderr:\n%s",
+			strings.Join(args, " "), status, c.ExitStatus, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("exit status 0 but no output: %v", err)
+	}
+	f, err := NewCubin(data)
+	if err != nil {
+		t.Fatalf("cudalink's output: %v", err)
+	}
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatalf("cudalink's output: %v", err)
+	}
+	have := map[string]bool{}
+	for _, s := range syms {
+		if isKernel(s) {
+			have[s.Name] = true
+		}
+	}
+	for _, k := range want {
+		if !have[k] {
+			t.Errorf("kernel %s of an archived cubin is not a kernel of cudalink's output", k)
+		}
+	}
+	if tools {
+		checkTools(t, out)
+	}
 }
 
 // checkTools requires cuobjdump -elf and nvdisasm to accept a cubin (run
@@ -355,5 +416,32 @@ func TestQuotedTokens(t *testing.T) {
 	got := strings.Join(QuotedTokens(msgs), " ")
 	if want := "_Z3foov a.cubin sm_80"; got != want {
 		t.Errorf("QuotedTokens = %q, want %q", got, want)
+	}
+}
+
+// TestArchivedKernels pins the helper the `cudalink: differs` cases rely on:
+// it must find the kernels of the cubin inside libcubins.a, through a path
+// and through -L/-l.
+func TestArchivedKernels(t *testing.T) {
+	for name, want := range map[string]string{
+		"archive-of-cubins-unreferenced": "_Z10lib_kernelPi _Z11lib_kernel2Pf",
+		"archive-of-cubins-l-option":     "_Z10lib_kernelPi",
+		"nvcc-lib-archive-positional":    "", // host objects, no cubin members
+	} {
+		dir := filepath.Join(corpusDir, name)
+		if _, err := os.Stat(dir); err != nil {
+			t.Skipf("SKIP: no case %s in the corpus", name)
+		}
+		c, err := LoadCase(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.ArchivedKernels()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: ArchivedKernels = %q, want %q", name, got, want)
+		}
 	}
 }

@@ -9,14 +9,17 @@
 //	go run ./tests/corpus/regen NAME...      # regenerate only these cases
 //	go run ./tests/corpus/regen -list        # list the cases and stop
 //
-// For each case directory cases/<name> it reads case.txt, compiles every
-// source with `nvcc -dc -cubin`, creates the requested junk inputs, runs
-// `nvlink -arch=<arch> <flags> <inputs> -o expected.cubin` in the (staged) case
-// directory and writes expected.txt (`exit N` followed by nvlink's combined
-// stderr and stdout). See tests/corpus/README.md for the case.txt format.
+// For each case directory cases/<name> it reads case.txt, builds the inputs
+// (cubins with `nvcc -dc -cubin`, host objects with `nvcc -dc` or `nvcc -c`,
+// libraries with `nvcc -lib` and `ar`), creates the requested junk inputs,
+// runs `nvlink -arch=<arch> <flags> <inputs> -o expected.cubin` in the
+// (staged) case directory and writes expected.txt (`exit N` followed by
+// nvlink's combined stderr and stdout). See tests/corpus/README.md for the
+// case.txt format.
 //
-// Everything is built in /tmp/cudalink-corpus-build/<name> (see stageRoot), so
-// the output does not depend on where the repository is checked out.
+// Everything is compiled in /tmp/cudalink-corpus-build/<name> and linked in
+// /tmp/cudalink-corpus-build/cases/<name> (see stageRoot), so the output does
+// not depend on where the repository is checked out.
 //
 // It only uses the Go standard library, and exits with status 0 and a message
 // when nvcc or nvlink cannot be found.
@@ -33,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -50,21 +54,38 @@ type junkSpec struct {
 	kind string // empty | text | truncate:<cubin>:<n> | corrupt-shoff:<cubin>
 }
 
+// libSpec is one `nvcc-lib:` or `ar:` line: an archive and what goes in it.
+type libSpec struct {
+	name    string   // the archive, relative to the case directory
+	members []string // nvcc-lib: the .cu files; ar: the (generated) member files
+}
+
 // caseSpec is a parsed case.txt.
 type caseSpec struct {
-	name        string
-	dir         string
-	comment     string
-	arch        string
-	sources     []string
-	sourceArch  map[string]string
-	nvccFlags   []string
-	link        []string
-	linkSet     bool
-	nvlinkFlags []string
-	junk        []junkSpec
-	expect      string
+	name         string
+	dir          string
+	comment      string
+	arch         string
+	sources      []string            // compiled to <stem>.cubin (nvcc -dc -cubin)
+	objects      []string            // compiled to <stem>.o (nvcc -dc)
+	objectsNoRDC []string            // compiled to <stem>.o (nvcc -c, whole-program mode)
+	sourceArch   map[string]string   // file -> sm_XX
+	sourceFlags  map[string][]string // file or nvcc-lib archive -> flags replacing -arch=
+	nvccFlags    []string
+	nvccLibs     []libSpec
+	arLibs       []libSpec
+	devrt        bool
+	differs      bool // `cudalink: differs`
+	link         []string
+	linkSet      bool
+	nvlinkFlags  []string
+	junk         []junkSpec
+	expect       string
 }
+
+// generatedExt lists the suffixes of generated files: every file of a case
+// directory ending in one of them is deleted before a case is rebuilt.
+var generatedExt = []string{".cubin", ".o", ".a", ".fatbin"}
 
 func main() {
 	jobs := flag.Int("j", runtime.NumCPU(), "number of cases built in parallel")
@@ -115,6 +136,10 @@ func main() {
 	if err != nil {
 		fatalf("%v", err)
 	}
+	if err := prepareLibs(casesDir, specs); err != nil {
+		unlock()
+		fatalf("%v", err)
+	}
 	results := make([]error, len(specs))
 	sem := make(chan struct{}, *jobs)
 	var wg sync.WaitGroup
@@ -128,6 +153,8 @@ func main() {
 		}()
 	}
 	wg.Wait()
+	os.RemoveAll(filepath.Join(stageRoot, "libs"))
+	os.RemoveAll(filepath.Join(stageRoot, "cases"))
 	unlock()
 
 	failed := 0
@@ -207,7 +234,17 @@ func parseCase(dir string) (*caseSpec, error) {
 		return nil, err
 	}
 	defer f.Close()
-	c := &caseSpec{name: filepath.Base(dir), dir: dir, sourceArch: map[string]string{}}
+	c := &caseSpec{
+		name:        filepath.Base(dir),
+		dir:         dir,
+		sourceArch:  map[string]string{},
+		sourceFlags: map[string][]string{},
+	}
+	switch c.name {
+	case "cases", "libs":
+		// <stageRoot>/cases and <stageRoot>/libs are taken (see stageRoot).
+		return nil, fmt.Errorf("%s: a case may not be called %q", dir, c.name)
+	}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	lineNo := 0
@@ -235,7 +272,7 @@ func parseCase(dir string) (*caseSpec, error) {
 		fields := strings.Fields(val)
 		bad := func(msg string) error { return fmt.Errorf("%s:%d: %s: %s", path, lineNo, key, msg) }
 		switch key {
-		case "source-arch", "junk":
+		case "source-arch", "source-flags", "junk", "nvcc-lib", "ar":
 		default:
 			if seen[key] {
 				return nil, bad("given twice")
@@ -250,13 +287,48 @@ func parseCase(dir string) (*caseSpec, error) {
 			c.arch = val
 		case "sources":
 			c.sources = fields
+		case "objects":
+			c.objects = fields
+		case "objects-no-rdc":
+			c.objectsNoRDC = fields
 		case "source-arch":
 			if len(fields) != 2 || !strings.HasPrefix(fields[1], "sm_") {
 				return nil, bad("want `<source.cu> sm_XX`")
 			}
+			if _, dup := c.sourceArch[fields[0]]; dup {
+				return nil, bad(fields[0] + " given twice")
+			}
 			c.sourceArch[fields[0]] = fields[1]
+		case "source-flags":
+			if len(fields) < 2 {
+				return nil, bad("want `<source.cu or nvcc-lib archive> <nvcc flags...>`")
+			}
+			if _, dup := c.sourceFlags[fields[0]]; dup {
+				return nil, bad(fields[0] + " given twice")
+			}
+			c.sourceFlags[fields[0]] = fields[1:]
 		case "nvcc":
 			c.nvccFlags = fields
+		case "nvcc-lib", "ar":
+			if len(fields) < 2 || !strings.HasSuffix(fields[0], ".a") {
+				return nil, bad("want `<lib.a> <members...>`")
+			}
+			l := libSpec{name: fields[0], members: fields[1:]}
+			if key == "nvcc-lib" {
+				c.nvccLibs = append(c.nvccLibs, l)
+			} else {
+				c.arLibs = append(c.arLibs, l)
+			}
+		case "devrt":
+			if val != "yes" {
+				return nil, bad("want yes (or leave the key out)")
+			}
+			c.devrt = true
+		case "cudalink":
+			if val != "differs" {
+				return nil, bad("want differs (or leave the key out)")
+			}
+			c.differs = true
 		case "link":
 			c.link = fields
 			c.linkSet = true
@@ -288,22 +360,84 @@ func parseCase(dir string) (*caseSpec, error) {
 	if c.comment == "" {
 		return nil, fmt.Errorf("%s: the first comment line should say what the case covers", path)
 	}
-	srcSet := map[string]bool{}
-	for _, s := range c.sources {
-		if !strings.HasSuffix(s, ".cu") {
-			return nil, fmt.Errorf("%s: source %q does not end in .cu", path, s)
+
+	// Every generated file has exactly one producer.
+	producer := map[string]string{}
+	produce := func(name, by string) error {
+		if filepath.IsAbs(name) || strings.Contains(name, "/") || name == "case.txt" || name == "expected.txt" || name == "expected.cubin" {
+			return fmt.Errorf("%s: %s: bad output name %q", path, by, name)
 		}
-		if srcSet[s] {
-			return nil, fmt.Errorf("%s: source %q listed twice", path, s)
+		if prev, dup := producer[name]; dup {
+			return fmt.Errorf("%s: %q is produced by both %s and %s", path, name, prev, by)
 		}
-		srcSet[s] = true
+		producer[name] = by
+		return nil
+	}
+	compiled := map[string]bool{} // .cu files compiled on their own
+	for _, list := range []struct {
+		key   string
+		files []string
+		out   func(string) string
+	}{
+		{"sources", c.sources, cubinName},
+		{"objects", c.objects, objectName},
+		{"objects-no-rdc", c.objectsNoRDC, objectName},
+	} {
+		for _, s := range list.files {
+			if !strings.HasSuffix(s, ".cu") {
+				return nil, fmt.Errorf("%s: %s: %q does not end in .cu", path, list.key, s)
+			}
+			if err := produce(list.out(s), list.key); err != nil {
+				return nil, err
+			}
+			compiled[s] = true
+		}
+	}
+	libNames := map[string]bool{}
+	for _, l := range c.nvccLibs {
+		for _, m := range l.members {
+			if !strings.HasSuffix(m, ".cu") {
+				return nil, fmt.Errorf("%s: nvcc-lib %s: %q does not end in .cu", path, l.name, m)
+			}
+		}
+		if err := produce(l.name, "nvcc-lib"); err != nil {
+			return nil, err
+		}
+		libNames[l.name] = true
+	}
+	for _, j := range c.junk {
+		if err := produce(j.name, "junk"); err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range c.arLibs {
+		for _, m := range l.members {
+			if _, ok := producer[m]; !ok {
+				return nil, fmt.Errorf("%s: ar %s: member %q is not generated by an earlier step (sources, objects, objects-no-rdc, nvcc-lib, junk)", path, l.name, m)
+			}
+		}
+		if err := produce(l.name, "ar"); err != nil {
+			return nil, err
+		}
 	}
 	for s := range c.sourceArch {
-		if !srcSet[s] {
-			return nil, fmt.Errorf("%s: source-arch names %q, which is not in sources", path, s)
+		if !compiled[s] {
+			return nil, fmt.Errorf("%s: source-arch names %q, which is not in sources, objects or objects-no-rdc", path, s)
+		}
+		if _, both := c.sourceFlags[s]; both {
+			return nil, fmt.Errorf("%s: %q has both source-arch and source-flags", path, s)
 		}
 	}
+	for s := range c.sourceFlags {
+		if !compiled[s] && !libNames[s] {
+			return nil, fmt.Errorf("%s: source-flags names %q, which is neither compiled on its own nor an nvcc-lib archive", path, s)
+		}
+	}
+
 	if !c.linkSet {
+		if len(c.objects)+len(c.objectsNoRDC)+len(c.nvccLibs)+len(c.arLibs) > 0 {
+			return nil, fmt.Errorf("%s: a case with more than `sources:` needs a `link:` line", path)
+		}
 		for _, s := range c.sources {
 			c.link = append(c.link, cubinName(s))
 		}
@@ -311,10 +445,20 @@ func parseCase(dir string) (*caseSpec, error) {
 	if len(c.link) == 0 {
 		return nil, fmt.Errorf("%s: nothing to link", path)
 	}
+	for _, in := range c.link {
+		switch {
+		case filepath.IsAbs(in) || strings.HasPrefix(in, "-L/"):
+			return nil, fmt.Errorf("%s: link: %q: absolute paths would make the case depend on the machine", path, in)
+		case strings.HasPrefix(in, "-L") && len(in) > 2, strings.HasPrefix(in, "-l") && len(in) > 2:
+		case strings.HasPrefix(in, "-"):
+			return nil, fmt.Errorf("%s: link: %q: only -L<dir> and -l<name> may appear among the inputs (other flags go to `nvlink:`)", path, in)
+		}
+	}
 	return c, nil
 }
 
-func cubinName(src string) string { return strings.TrimSuffix(src, ".cu") + ".cubin" }
+func cubinName(src string) string  { return strings.TrimSuffix(src, ".cu") + ".cubin" }
+func objectName(src string) string { return strings.TrimSuffix(src, ".cu") + ".o" }
 
 // toolEnv is the environment for nvcc and nvlink: the caller's, minus the
 // variables that would silently add flags.
@@ -360,11 +504,96 @@ func run(dir string, name string, args ...string) (string, int, error) {
 
 // stageRoot is where every case is built. nvcc derives the names of
 // internal-linkage symbols (static functions and variables, anonymous
-// namespaces: _INTERNAL_<hash>_4_a_cu_..., __nv_static_...) from a hash of the
-// source file's absolute path, so building in the checkout would make the
-// cubins depend on where the repository lives. Building in
-// <stageRoot>/<case>/ keeps them identical on every machine.
+// namespaces: _INTERNAL_<hash>_4_a_cu_..., __nv_static_...) and the module
+// id of a host object from a hash of the source file's absolute path, so
+// building in the checkout would make the inputs depend on where the
+// repository lives. Compiling in <stageRoot>/<case>/ keeps them identical on
+// every machine.
+//
+// The link itself runs in <stageRoot>/cases/<case>/ (the compiled directory
+// is moved there), next to <stageRoot>/libs/, a copy of tests/corpus/libs/:
+// the layout of the repository, so that a `link:` line can name the shared
+// libraries as ../../libs in the case directory and in the staged copy alike.
+// nvlink's output does not depend on its working directory.
 const stageRoot = "/tmp/cudalink-corpus-build"
+
+// devrtPaths are where libcudadevrt.a is looked for, after the toolkit
+// directories next to nvcc.
+var devrtPaths = []string{"/usr/lib/x86_64-linux-gnu/libcudadevrt.a", "/usr/local/cuda/lib64/libcudadevrt.a"}
+
+// findDevrt returns the path of the toolkit's libcudadevrt.a.
+func findDevrt() (string, error) {
+	var cands []string
+	if nv, err := exec.LookPath("nvcc"); err == nil {
+		if real, err := filepath.EvalSymlinks(nv); err == nil {
+			nv = real
+		}
+		top := filepath.Dir(filepath.Dir(nv))
+		cands = append(cands,
+			filepath.Join(top, "lib64", "libcudadevrt.a"),
+			filepath.Join(top, "targets", "x86_64-linux", "lib", "libcudadevrt.a"))
+	}
+	cands = append(cands, devrtPaths...)
+	for _, p := range cands {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("libcudadevrt.a not found (looked in %s)", strings.Join(cands, ", "))
+}
+
+// prepareLibs maintains tests/corpus/libs, the libraries shared by several
+// cases (today libcudadevrt.a, refreshed from the toolkit when a selected
+// case says `devrt: yes`), and copies it to <stageRoot>/libs.
+func prepareLibs(casesDir string, specs []*caseSpec) error {
+	libs := filepath.Join(filepath.Dir(casesDir), "libs")
+	for _, c := range specs {
+		if !c.devrt {
+			continue
+		}
+		src, err := findDevrt()
+		if err != nil {
+			return err
+		}
+		want, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(libs, "libcudadevrt.a")
+		if have, err := os.ReadFile(dst); err != nil || !bytes.Equal(have, want) {
+			if err := os.MkdirAll(libs, 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(dst, want, 0o644); err != nil {
+				return err
+			}
+			fmt.Printf("updated %s from %s\n", dst, src)
+		}
+		break
+	}
+	stageLibs := filepath.Join(stageRoot, "libs")
+	if err := os.RemoveAll(stageLibs); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(libs)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(stageLibs, 0o755); err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			if err := copyFile(filepath.Join(libs, e.Name()), filepath.Join(stageLibs, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 // lockStage makes sure only one regen uses stageRoot at a time. It returns
 // the function that releases the lock.
@@ -404,65 +633,138 @@ func copyFile(src, dst string) error {
 	return os.WriteFile(dst, data, 0o644)
 }
 
-// regen rebuilds one case: it stages the hand-written files in
-// <stageRoot>/<case>, compiles, creates the junk inputs and links there, and
-// copies the generated files back into the case directory.
-func regen(c *caseSpec) error {
-	generated := map[string]bool{"expected.txt": true}
-	for _, j := range c.junk {
-		generated[j.name] = true
+// archFlags returns the flags that select what nvcc generates for file (a
+// .cu or an nvcc-lib archive): its source-flags, else -arch= its source-arch,
+// else -arch= the case's arch.
+func (c *caseSpec) archFlags(file string) []string {
+	if f, ok := c.sourceFlags[file]; ok {
+		return f
 	}
-	isGenerated := func(name string) bool { return generated[name] || strings.HasSuffix(name, ".cubin") }
+	if a, ok := c.sourceArch[file]; ok {
+		return []string{"-arch=" + a}
+	}
+	return []string{"-arch=" + c.arch}
+}
 
+// isGenerated reports whether a file of the case directory is made by regen.
+func (c *caseSpec) isGenerated(name string) bool {
+	if name == "expected.txt" || name == "expected.cubin" {
+		return true
+	}
+	for _, j := range c.junk {
+		if j.name == name {
+			return true
+		}
+	}
+	for _, l := range append(append([]libSpec(nil), c.nvccLibs...), c.arLibs...) {
+		if l.name == name {
+			return true
+		}
+	}
+	for _, ext := range generatedExt {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// nvcc runs nvcc in dir and fails unless it succeeds.
+func nvcc(dir string, args ...string) error {
+	out, status, err := run(dir, "nvcc", args...)
+	if err != nil {
+		return err
+	}
+	if status != 0 {
+		return fmt.Errorf("nvcc %s failed (exit %d):\n%s", strings.Join(args, " "), status, out)
+	}
+	return nil
+}
+
+// regen rebuilds one case: it stages the hand-written files in
+// <stageRoot>/<case>, compiles there, moves the directory to
+// <stageRoot>/cases/<case>, creates the junk inputs and archives and links
+// there, and copies the generated files back into the case directory.
+func regen(c *caseSpec) error {
 	// Remove every generated file first, so that nothing stale survives
 	// (e.g. a missing-input case must not find an old file).
 	ents, err := os.ReadDir(c.dir)
 	if err != nil {
 		return err
 	}
-	stage := filepath.Join(stageRoot, c.name)
-	if err := os.RemoveAll(stage); err != nil {
+	build := filepath.Join(stageRoot, c.name)
+	stage := filepath.Join(stageRoot, "cases", c.name)
+	for _, d := range []string{build, stage} {
+		if err := os.RemoveAll(d); err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+	}
+	if err := os.MkdirAll(build, 0o755); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(stage, 0o755); err != nil {
-		return err
-	}
-	defer os.RemoveAll(stage)
 	for _, e := range ents {
 		path := filepath.Join(c.dir, e.Name())
-		if isGenerated(e.Name()) {
+		if c.isGenerated(e.Name()) {
 			if err := os.Remove(path); err != nil {
 				return err
 			}
 			continue
 		}
 		if e.Type().IsRegular() {
-			if err := copyFile(path, filepath.Join(stage, e.Name())); err != nil {
+			if err := copyFile(path, filepath.Join(build, e.Name())); err != nil {
 				return err
 			}
 		}
 	}
 	var outputs []string // generated files to copy back, in order
 
-	for _, src := range c.sources {
-		if _, err := os.Stat(filepath.Join(stage, src)); err != nil {
-			return fmt.Errorf("source %s: %v", src, err)
+	// Compile: cubins, host objects, nvcc -lib archives.
+	for _, step := range []struct {
+		files []string
+		mode  []string
+		out   func(string) string
+	}{
+		{c.sources, []string{"-dc", "-cubin"}, cubinName},
+		{c.objects, []string{"-dc"}, objectName},
+		{c.objectsNoRDC, []string{"-c"}, objectName},
+	} {
+		for _, src := range step.files {
+			if _, err := os.Stat(filepath.Join(build, src)); err != nil {
+				return fmt.Errorf("source %s: %v", src, err)
+			}
+			args := append(append([]string(nil), step.mode...), c.archFlags(src)...)
+			args = append(args, c.nvccFlags...)
+			args = append(args, src, "-o", step.out(src))
+			if err := nvcc(build, args...); err != nil {
+				return err
+			}
+			outputs = append(outputs, step.out(src))
 		}
-		arch := c.arch
-		if a, ok := c.sourceArch[src]; ok {
-			arch = a
-		}
-		args := []string{"-dc", "-cubin", "-arch=" + arch}
+	}
+	for _, l := range c.nvccLibs {
+		args := append([]string{"-rdc=true", "-lib"}, c.archFlags(l.name)...)
 		args = append(args, c.nvccFlags...)
-		args = append(args, src, "-o", cubinName(src))
-		out, status, err := run(stage, "nvcc", args...)
-		if err != nil {
+		args = append(args, l.members...)
+		args = append(args, "-o", l.name)
+		if err := nvcc(build, args...); err != nil {
 			return err
 		}
-		if status != 0 {
-			return fmt.Errorf("nvcc %s failed (exit %d):\n%s", strings.Join(args, " "), status, out)
+		outputs = append(outputs, l.name)
+	}
+	// Host objects and nvcc -lib archives carry the names of nvcc's
+	// temporary files, which contain its process id.
+	for _, name := range outputs {
+		if err := fixTempNames(filepath.Join(build, name)); err != nil {
+			return err
 		}
-		outputs = append(outputs, cubinName(src))
+	}
+
+	if err := os.MkdirAll(filepath.Dir(stage), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(build, stage); err != nil {
+		return err
 	}
 
 	for _, j := range c.junk {
@@ -474,6 +776,26 @@ func regen(c *caseSpec) error {
 			return err
 		}
 		outputs = append(outputs, j.name)
+	}
+
+	for _, l := range c.arLibs {
+		// D: deterministic mode (zero dates, uids and gids, mode 644).
+		args := append([]string{"rcsD", l.name}, l.members...)
+		out, status, err := run(stage, "ar", args...)
+		if err != nil {
+			return err
+		}
+		if status != 0 {
+			return fmt.Errorf("ar %s failed (exit %d):\n%s", strings.Join(args, " "), status, out)
+		}
+		outputs = append(outputs, l.name)
+	}
+	for _, name := range outputs {
+		if strings.HasSuffix(name, ".a") {
+			if err := normalizeArchive(filepath.Join(stage, name)); err != nil {
+				return err
+			}
+		}
 	}
 
 	args := []string{"-arch=" + c.arch}
@@ -517,6 +839,80 @@ func regen(c *caseSpec) error {
 			c.expect, strings.Join(args, " "), status, out)
 	}
 	return nil
+}
+
+// tempName matches the names of nvcc's temporary files,
+// tmpxft_<pid>_<counter>-<n>_<stem>...: host objects keep one as the name of
+// their STT_FILE symbol (tmpxft_..._a.cudafe1.cpp), and `nvcc -lib` archives
+// use them as member names (tmpxft_..._a.o).
+var tempName = regexp.MustCompile(`tmpxft_[0-9a-f]{8}_[0-9a-f]{8}-`)
+
+// fixTempNames replaces the process-id field of nvcc's temporary file names
+// in a generated file by zeros (same length, so nothing else moves); without
+// this, every build of a host object differs in those bytes.
+func fixTempNames(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	fixed := tempName.ReplaceAllFunc(data, func(m []byte) []byte {
+		return append([]byte("tmpxft_00000000"), m[len("tmpxft_00000000"):]...)
+	})
+	if bytes.Equal(fixed, data) {
+		return nil
+	}
+	return os.WriteFile(path, fixed, 0o644)
+}
+
+// normalizeArchive gives every member header of an ar archive the values of
+// GNU ar's deterministic mode (date 0, uid 0, gid 0, mode 644; all 0 for
+// the symbol index), whatever ar
+// built it: `nvcc -lib` runs `ar cr`, which is deterministic only where
+// binutils was configured so (Debian's is).
+func normalizeArchive(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	const magic = "!<arch>\n"
+	if !bytes.HasPrefix(data, []byte(magic)) {
+		return fmt.Errorf("%s: not an ar archive", path)
+	}
+	out := bytes.Clone(data)
+	field := func(h []byte, off, width int, val string) {
+		copy(h[off:off+width], fmt.Sprintf("%-*s", width, val))
+	}
+	for off := len(magic); off < len(out); {
+		if off+60 > len(out) || string(out[off+58:off+60]) != "`\n" {
+			return fmt.Errorf("%s: bad member header at offset %d", path, off)
+		}
+		h := out[off : off+60]
+		size, err := strconv.Atoi(strings.TrimSpace(string(h[48:58])))
+		if err != nil || size < 0 {
+			return fmt.Errorf("%s: bad member size at offset %d", path, off)
+		}
+		name := string(h[:16])
+		switch {
+		case strings.HasPrefix(name, "// "):
+			// The long-name table: GNU ar leaves these fields blank.
+		case strings.HasPrefix(name, "/ "), strings.HasPrefix(name, "/SYM64/ "):
+			// The symbol index: all zero in deterministic mode.
+			field(h, 16, 12, "0")
+			field(h, 28, 6, "0")
+			field(h, 34, 6, "0")
+			field(h, 40, 8, "0")
+		default:
+			field(h, 16, 12, "0")  // date
+			field(h, 28, 6, "0")   // uid
+			field(h, 34, 6, "0")   // gid
+			field(h, 40, 8, "644") // mode (octal)
+		}
+		off += 60 + size + size%2
+	}
+	if bytes.Equal(out, data) {
+		return nil
+	}
+	return os.WriteFile(path, out, 0o644)
 }
 
 // makeJunk produces the bytes of a generated bad input.

@@ -1,0 +1,6 @@
+// the archived cubin
+__device__ int lib_counter;
+
+__device__ __noinline__ int lib_helper(int x) { return x + atomicAdd(&lib_counter, 1); }
+
+__global__ void lib_kernel(int *out) { out[threadIdx.x] = lib_helper(threadIdx.x); }
