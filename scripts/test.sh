@@ -24,6 +24,7 @@ go test -count=1 ./... 2>&1 | tee /tmp/cudalink-test.log
 echo "== fuzz (short)"
 for target in "FuzzParse ./linker/cubin" "FuzzLink ./linker" "FuzzParse ./linker/fatbin" \
   "FuzzWrite ./linker/fatbin" "FuzzParse ./linker/hostobj" "FuzzParse ./linker/archive" \
+  "FuzzProtoRequests ./linker/worker" "FuzzJSONRequests ./linker/worker" \
   "FuzzNormalize ./tests/normalize"; do
   set -- $target
   go test -run XXX -fuzz "^$1\$" -fuzztime 3000x "$2" 2>&1 | tail -1

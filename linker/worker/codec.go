@@ -48,13 +48,16 @@ func (d *protoDecoder) next() (*Request, bool, error) {
 	case n > maxFrame:
 		return nil, false, fmt.Errorf("a request of %d bytes is longer than the limit of %d: the stream is corrupt", n, maxFrame)
 	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(d.r, buf); err != nil {
+	// Grow the buffer as bytes arrive rather than trusting the length:
+	// a corrupt prefix then costs only what the stream really holds.
+	var frame bytes.Buffer
+	if got, err := io.CopyN(&frame, d.r, int64(n)); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, false, fmt.Errorf("reading a request of %d bytes: %v", n, err)
+		return nil, false, fmt.Errorf("reading a request of %d bytes (got %d): %v", n, got, err)
 	}
+	buf := frame.Bytes()
 	var m workerpb.WorkRequest
 	if err := proto.Unmarshal(buf, &m); err != nil {
 		return nil, false, fmt.Errorf("decoding a request of %d bytes: %v", n, err)
