@@ -40,4 +40,3 @@ func FuzzJSONRequests(f *testing.F) {
 		fuzzDecode(t, newJSONDecoder(bytes.NewReader(data)))
 	})
 }
-
