@@ -195,23 +195,44 @@ func anyUndefined(file *InputFile, payload []byte) bool {
 // indirect calls, each in the order the call graph writes them (the
 // reverse of the recorded order).
 func externsOrder(fn *Function) []*Function {
-	seen := map[*Function]bool{fn: true}
-	order := []*Function{fn}
-	var visit func(f *Function)
-	visit = func(f *Function) {
+	// callees lists f's callees in visiting order: direct ones, then
+	// indirect ones, each in written (reversed recorded) order.
+	callees := func(f *Function) []*Function {
 		direct := f.edges[:len(f.edges)-f.indirectEdges]
-		indirect := f.edges[len(direct):]
-		for _, edges := range [][]*Symbol{direct, indirect} {
+		var list []*Function
+		for _, edges := range [][]*Symbol{direct, f.edges[len(direct):]} {
 			for i := len(edges) - 1; i >= 0; i-- {
-				if c := edges[i].Func; c != nil && !seen[c] {
-					seen[c] = true
-					visit(c)
-					order = append(order, c)
+				if c := edges[i].Func; c != nil {
+					list = append(list, c)
 				}
 			}
 		}
+		return list
 	}
-	visit(fn)
+	// An explicit stack instead of recursion: call chains can be deep.
+	type frame struct {
+		next []*Function // callees still to visit
+		fn   *Function
+	}
+	seen := map[*Function]bool{fn: true}
+	order := []*Function{fn}
+	stack := []frame{{callees(fn), nil}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(top.next) == 0 {
+			if top.fn != nil {
+				order = append(order, top.fn) // after everything it calls
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		c := top.next[0]
+		top.next = top.next[1:]
+		if !seen[c] {
+			seen[c] = true
+			stack = append(stack, frame{callees(c), c})
+		}
+	}
 	return order
 }
 
