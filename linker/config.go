@@ -38,6 +38,9 @@ type Config struct {
 	// member, as nvlink 11.8 does; "on-demand" links only the members that
 	// define a symbol the link needs.
 	ArchiveMode string
+	// TimeFile is --time: the CSV file to append nvlink's header and a row
+	// per pass to ("-" for standard output).
+	TimeFile string
 	// MapFile is --map: where to write the link map ("" for none).
 	MapFile string
 	// WhyLive is --why-live: functions whose reason for being kept to print.

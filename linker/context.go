@@ -41,8 +41,9 @@ type Context struct {
 	addrTaken  []*Function  // address-taken functions in nvlink's order
 	names      nameRegistry // nvlink's creation order, from registerNames
 
-	virtualSM int  // minimum virtual SM over the inputs
-	cancelled bool // Config.Context was cancelled
+	virtualSM int        // minimum virtual SM over the inputs
+	cancelled bool       // Config.Context was cancelled
+	times     []passTime // how long each pass took, for --time
 	output    []byte
 }
 

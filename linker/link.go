@@ -1,40 +1,42 @@
 package linker
 
+import "time"
+
 // Link runs the whole device link. Each pass is in its own file, named for
 // what it does. At each checkpoint the link stops if errors were reported,
 // so one run reports every problem of a kind but never builds on a broken
-// state.
+// state. Every pass is timed for --time.
 func Link(ctx *Context) error {
-	loadInputs(ctx) // parse every input in parallel, then check architectures
+	ctx.run("load inputs", loadInputs) // parse every input in parallel, then check architectures
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	resolveSymbols(ctx) // one Symbol per name, ranked strong > weak > common > undefined
+	ctx.run("resolve symbols", resolveSymbols) // one Symbol per name, ranked strong > weak > common > undefined
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	buildFunctions(ctx)    // one Function per defined function, with its sections and call edges
-	registerNames(ctx)     // replay nvlink's creation order of names, sections and symbols
-	eliminateDeadCode(ctx) // keep what kernels reach; report undefined references of live code
+	ctx.run("build functions", buildFunctions)        // one Function per defined function, with its sections and call edges
+	ctx.run("register names", registerNames)          // replay nvlink's creation order of names, sections and symbols
+	ctx.run("eliminate dead code", eliminateDeadCode) // keep what kernels reach
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	mergeSections(ctx)    // classify by memory space, build per-kernel and merged sections
-	layoutSections(ctx)   // offsets of every contribution and symbol are fixed from here on
-	computeResources(ctx) // registers, barriers and stack through the call graph
-	applyRelocations(ctx) // resolve what the linker resolves, keep the rest for the driver
-	buildNVInfo(ctx)      // rebuild .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
+	ctx.run("merge sections", mergeSections)       // classify by memory space, build per-kernel and merged sections
+	ctx.run("lay out sections", layoutSections)    // offsets of every contribution and symbol are fixed from here on
+	ctx.run("compute resources", computeResources) // registers, barriers and stack through the call graph
+	ctx.run("apply relocations", applyRelocations) // resolve what the linker resolves, keep the rest for the driver
+	ctx.run("build metadata", buildNVInfo)         // rebuild .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	reportResources(ctx) // -v: nvlink's per-function resource lines
-	if err := writeOutput(ctx); err != nil {
+	ctx.run("report resources", reportResources) // -v: nvlink's per-function resource lines
+	if err := ctx.runErr("write output", writeOutput); err != nil {
 		return err
 	}
-	if err := writeHostSide(ctx); err != nil { // --register-link-binaries for nvcc -dlink's link.stub
+	if err := ctx.runErr("write host side", writeHostSide); err != nil { // --register-link-binaries for link.stub
 		return err
 	}
-	return explainLink(ctx) // --why-live and --map: why each function is kept, what went where
+	return ctx.runErr("explain link", explainLink) // --why-live and --map: why each function is kept, what went where
 }
 
 // checkpoint says whether the link must stop: errors were reported, or
@@ -45,4 +47,25 @@ func (ctx *Context) checkpoint() bool {
 		return true
 	}
 	return ctx.failed()
+}
+
+// passTime is how long one pass took.
+type passTime struct {
+	name string
+	took time.Duration
+}
+
+// run runs one pass and records its time.
+func (ctx *Context) run(name string, pass func(*Context)) {
+	start := time.Now()
+	pass(ctx)
+	ctx.times = append(ctx.times, passTime{name, time.Since(start)})
+}
+
+// runErr is run for a pass that returns an error.
+func (ctx *Context) runErr(name string, pass func(*Context) error) error {
+	start := time.Now()
+	err := pass(ctx)
+	ctx.times = append(ctx.times, passTime{name, time.Since(start)})
+	return err
 }

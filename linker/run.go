@@ -34,7 +34,13 @@ func Run(cfg *Config) error {
 // Output, would have written).
 func linkOnce(cfg *Config) ([]byte, error) {
 	ctx := newContext(cfg)
-	if err := Link(ctx); err != nil {
+	err := Link(ctx)
+	if cfg.TimeFile != "" {
+		if terr := writeTimes(ctx); terr != nil && err == nil {
+			return nil, terr
+		}
+	}
+	if err != nil {
 		if ctx.cancelled {
 			return nil, ErrCancelled
 		}

@@ -180,9 +180,12 @@ var options = []*option{
 	{long: "suppress-stack-size-warning", short: "suppress-stack-size-warning",
 		help: "Suppress the warning that otherwise is printed when stack size cannot be determined.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.SuppressStackSizeWarning })},
-	{long: "time", short: "time", arg: "<file name>", notYet: true,
-		help: "Append a comma separated value table of the time taken to the file ('-' for stdout).",
-		set:  ignore},
+	{long: "time", short: "time", arg: "<file name>",
+		help: "Append a comma separated value table of the time taken to the file ('-' for stdout): nvlink's header, then one row per cudalink pass.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.TimeFile = v
+			return v, nil
+		}},
 	{long: "use-host-info", short: "use-host-info",
 		help: "Use information about host references to remove unused device code; nvlink 11.8 does so by default.",
 		set:  flag(func(p *parser) *bool { return &p.useHostInfo })},

@@ -321,6 +321,7 @@ func TestEveryOption(t *testing.T) {
 	sample := map[string]string{
 		"arch": "sm_80", "cpu-arch": "X86_64", "machine": "64", "maxrregcount": "32",
 		"gen-host-linker-script": "lcs-abs", "options-file": empty, "output-file": "out",
+		"archive-mode": "on-demand",
 	}
 	for _, o := range options {
 		var spellings []string
