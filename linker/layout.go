@@ -60,13 +60,16 @@ type sharedObject struct {
 // alignment; dynamic (extern __shared__) memory starts after that, aligned
 // to 16.
 func layoutShared(ctx *Context) {
-	// Module-wide objects of non-kernel functions.
-	var moduleEnd, moduleAlign uint64
-	uses := map[*Function][]*Symbol{} // shared objects a function's code references
-	// Later files come first: in the 24-file corpus case the object of
-	// the first file ends the area.
-	for fi := len(ctx.Files) - 1; fi >= 0; fi-- {
-		file := ctx.Files[fi]
+	// Function-level objects (in the inputs' .nv_debug.shared), with their
+	// alignment (st_value) and size.
+	type object struct {
+		sym         *Symbol
+		file, index int
+		align, size uint64
+	}
+	objects := map[*Symbol]*object{}
+	var moduleAlign uint64
+	for fi, file := range ctx.Files {
 		for i, isec := range file.Sections {
 			if classify(isec.Sec) != classShared {
 				continue
@@ -75,17 +78,13 @@ func layoutShared(ctx *Context) {
 				if int(esym.Shndx) != i || esym.Type() == cubin.STT_SECTION {
 					continue
 				}
-				sym := file.Syms[j]
-				align := max(esym.Value, 1)
-				moduleEnd = alignTo(moduleEnd, align)
-				sym.Value = moduleEnd
-				sym.laidOut = true
-				sym.sharedEnd = moduleEnd + esym.Size
-				moduleAlign = max(moduleAlign, align)
-				moduleEnd += esym.Size
+				o := &object{sym: file.Syms[j], file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
+				objects[o.sym] = o
+				moduleAlign = max(moduleAlign, o.align)
 			}
 		}
 	}
+	uses := map[*Function][]*Symbol{} // shared objects a function's code references
 	for _, fn := range ctx.Funcs {
 		for _, isec := range append([]*InputSection{fn.Text}, fn.Sections...) {
 			for _, r := range isec.Relocs {
@@ -94,6 +93,45 @@ func layoutShared(ctx *Context) {
 					uses[fn] = appendSymOnce(uses[fn], sym)
 				}
 			}
+		}
+	}
+	// Function-level objects overlay one another across kernels: each
+	// object gets one offset for every kernel that reaches it, but objects
+	// no kernel reaches together may share offsets. Kernels are taken file
+	// by file, last file first (in file order within a file); each places
+	// the objects it reaches that are not placed yet
+	// (later files first, then in symbol order) after the highest end of
+	// those already placed that it reaches. So a kernel reaching only its
+	// own file's object gets it at 0 (nvlink gives 400 such kernels 0x80
+	// each), and kernels sharing a call chain share one layout.
+	placed := map[*Symbol]bool{}
+	for _, k := range overlayOrder(ctx.Funcs) {
+		var cursor uint64
+		var fresh []*object
+		for _, fn := range callTree(k) {
+			for _, sym := range uses[fn] {
+				o := objects[sym]
+				switch {
+				case o == nil:
+				case placed[sym]:
+					cursor = max(cursor, sym.sharedEnd)
+				default:
+					placed[sym] = true
+					fresh = append(fresh, o)
+				}
+			}
+		}
+		sort.SliceStable(fresh, func(a, b int) bool {
+			if fresh[a].file != fresh[b].file {
+				return fresh[a].file > fresh[b].file
+			}
+			return fresh[a].index < fresh[b].index
+		})
+		for _, o := range fresh {
+			cursor = alignTo(cursor, o.align)
+			o.sym.Value, o.sym.laidOut = cursor, true
+			o.sym.sharedEnd = cursor + o.size
+			cursor += o.size
 		}
 	}
 	for _, k := range ctx.Funcs {
@@ -108,7 +146,7 @@ func layoutShared(ctx *Context) {
 			for _, sym := range uses[fn] {
 				if !sym.Defined() {
 					dynamic = true
-				} else if sym.Section != nil && classify(sym.Section.Sec) == classShared {
+				} else if objects[sym] != nil {
 					start = max(start, sym.sharedEnd)
 					fromFuncs = true
 				}
@@ -180,6 +218,22 @@ func anyDynamic(ctx *Context) bool {
 		}
 	}
 	return false
+}
+
+// overlayOrder returns the kernels in the order layoutShared places their
+// function-level objects: the last input file's kernels first, each file's
+// in their order.
+func overlayOrder(funcs []*Function) []*Function {
+	var kernels []*Function
+	for _, fn := range funcs {
+		if fn.Sym.IsEntry() {
+			kernels = append(kernels, fn)
+		}
+	}
+	sort.SliceStable(kernels, func(a, b int) bool {
+		return kernels[a].Text.File.Index > kernels[b].Text.File.Index
+	})
+	return kernels
 }
 
 // callTree returns fn and every function it reaches, in a fixed order.
