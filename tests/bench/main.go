@@ -1,0 +1,478 @@
+// Command bench measures cudalink against NVIDIA's nvlink 11.8 on generated
+// many-file CUDA programs.
+//
+//	go run ./tests/bench -n 100,400,1600 -reps 5
+//
+// It generates N-file programs (see gen.go), compiles them with nvcc 11.8
+// in parallel into a cache directory (only what is missing or changed is
+// rebuilt), then links each program with both linkers, interleaved, -reps
+// times, and reports the median, minimum and maximum wall time and peak
+// RSS of each. It also checks each cudalink output against nvlink's with
+// tests/normalize, checks that a serial link (Parallelism 1) gives the same
+// bytes, times warm relinks through the persistent worker, links the -G
+// variant with nvlink (cudalink does not support -g links yet), writes the
+// results as JSON and a PNG plot, and prints Markdown tables for
+// docs/benchmarks.md. With -cpuprofile (and -memprofile) it profiles
+// in-process links of one program with runtime/pprof.
+//
+// Benchmarks report numbers; nothing here passes or fails on a target.
+// See docs/benchmarks.md.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cudalink/cudalink/linker"
+	"github.com/cudalink/cudalink/linker/cli"
+	"github.com/cudalink/cudalink/tests/normalize"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "-launch" {
+		os.Exit(launch(os.Args[2:]))
+	}
+	var (
+		sizesFlag  = flag.String("n", "100,400,1600", "program sizes (number of objects), comma-separated; \"none\" to skip")
+		gSizesFlag = flag.String("gn", "", "program sizes of the -G (debug) variant, linked by nvlink alone; default: the -n sizes; \"none\" to skip")
+		chainFlag  = flag.String("chain-n", "100,400", "program sizes of the deep-chain variant (nvlink needs minutes for 1600); \"none\" to skip")
+		reps       = flag.Int("reps", 5, "timed runs of each linker per program")
+		arch       = flag.String("arch", "sm_80", "target architecture")
+		cacheDir   = flag.String("cache", defaultCache(), "directory of the generated sources and cubins")
+		jobs       = flag.Int("j", 2*runtime.NumCPU(), "nvcc processes at once")
+		cudalinkF  = flag.String("cudalink", "", "cudalink binary (default: go build ./linker/cmd/cudalink)")
+		nvlinkF    = flag.String("nvlink", "nvlink", "nvlink binary")
+		workerReps = flag.Int("worker-reps", 20, "warm relinks through the persistent worker per program (0: skip)")
+		diffDir    = flag.String("diffdir", "", "write the normalized outputs of both linkers here when they differ")
+		verify     = flag.Bool("verify", true, "compare cudalink's outputs with nvlink's (tests/normalize) and with a serial link")
+		measure    = flag.Bool("measure", true, "time the linkers (false: only build, verify and profile)")
+		jsonOut    = flag.String("json", "", "write the results as JSON to this file")
+		plotOut    = flag.String("plot", "", "write a PNG plot of time against objects to this file")
+		fromJSON   = flag.String("from-json", "", "do not measure: read results from these JSON files, comma-separated (to redraw the plot and tables)")
+		cpuProf    = flag.String("cpuprofile", "", "profile in-process links of the -profile-n program (linker.Run under runtime/pprof) into this file")
+		memProf    = flag.String("memprofile", "", "write an allocation profile of the same links to this file")
+		heapProf   = flag.String("heapprofile", "", "write the heap profile at the largest live heap of one such link to this file")
+		profN      = flag.Int("profile-n", 0, "program size to profile (default: the largest -n)")
+		profReps   = flag.Int("profile-reps", 10, "in-process links while profiling")
+		profVar    = flag.String("profile-variant", "default", "program to profile: default (flat call graph) or chain")
+	)
+	flag.Parse()
+	log := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+	}
+	var work string // the scratch directory, removed on every exit
+	fail := func(err error) {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		if work != "" {
+			os.RemoveAll(work)
+		}
+		os.Exit(1)
+	}
+
+	if *fromJSON != "" {
+		// Several files are merged: the first gives the header, every file
+		// its programs and worker runs.
+		var res results
+		for i, path := range strings.Split(*fromJSON, ",") {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				fail(err)
+			}
+			var r results
+			if err := json.Unmarshal(data, &r); err != nil {
+				fail(fmt.Errorf("%s: %v", path, err))
+			}
+			if i == 0 {
+				res = r
+				continue
+			}
+			res.Programs = append(res.Programs, r.Programs...)
+			res.Worker = append(res.Worker, r.Worker...)
+			res.Merged = append(res.Merged, fmt.Sprintf("%s (%s, %d run(s) of each linker, load average %s before, %s after)", filepath.Base(path), r.When, r.Reps, r.LoadBefore, r.LoadAfter))
+		}
+		if *plotOut != "" {
+			if err := writePlot(*plotOut, &res); err != nil {
+				fail(err)
+			}
+		}
+		printReport(os.Stdout, &res)
+		return
+	}
+
+	optSizes := func(flagValue string, dflt []int) []int {
+		switch flagValue {
+		case "":
+			return dflt
+		case "none":
+			return nil
+		}
+		sz, err := parseSizes(flagValue)
+		if err != nil {
+			fail(err)
+		}
+		return sz
+	}
+	sizes := optSizes(*sizesFlag, nil)
+	gSizes := optSizes(*gSizesFlag, sizes)
+	chainSizes := optSizes(*chainFlag, nil)
+	variants := []struct {
+		v     variant
+		sizes []int
+	}{{variantDefault, sizes}, {variantDebug, gSizes}, {variantChain, chainSizes}}
+	for _, tool := range []string{"nvcc", *nvlinkF} {
+		if _, err := exec.LookPath(tool); err != nil {
+			fail(fmt.Errorf("%s not found: the benchmark needs CUDA 11.8's nvcc and nvlink", tool))
+		}
+	}
+
+	var err error
+	work, err = os.MkdirTemp("", "cudalink-bench-")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(work)
+	cudalink := *cudalinkF
+	if cudalink == "" {
+		cudalink = filepath.Join(work, "cudalink")
+		log("building cudalink")
+		build := exec.Command("go", "build", "-o", cudalink, "github.com/cudalink/cudalink/linker/cmd/cudalink")
+		if msg, err := build.CombinedOutput(); err != nil {
+			fail(fmt.Errorf("go build cudalink: %v\n%s", err, msg))
+		}
+	}
+
+	pools := map[string]*pool{}
+	for _, v := range variants {
+		if len(v.sizes) == 0 {
+			continue
+		}
+		p := &pool{dir: filepath.Join(*cacheDir, *arch+"-"+v.v.Name), arch: *arch, variant: v.v}
+		if err := buildPool(p, v.sizes, *jobs, log); err != nil {
+			fail(err)
+		}
+		pools[v.v.Name] = p
+	}
+
+	res := &results{
+		Arch: *arch, Reps: *reps, When: time.Now().UTC().Format(time.RFC3339),
+		Host: hostInfo(), Nvlink: toolVersion(*nvlinkF), GoVersion: runtime.Version(),
+		LaunchFloor: launchFloor(), LoadBefore: loadAvg(), CudalinkRev: sourceRevision(*cudalinkF),
+	}
+	linkArgs := func(p *pool, n int, out string) []string {
+		args := append([]string{"-arch=" + *arch}, p.variant.LinkFlags...)
+		args = append(args, p.inputs(n)...)
+		return append(args, "-o", out)
+	}
+
+	if *measure || *verify {
+		for _, v := range variants {
+			for _, n := range v.sizes {
+				p := pools[v.v.Name]
+				r, err := measureProgram(p, n, *reps, cudalink, *nvlinkF, work, linkArgs, *verify, *measure, *diffDir, log)
+				if err != nil {
+					fail(err)
+				}
+				res.Programs = append(res.Programs, r)
+			}
+		}
+	}
+	if *measure && *workerReps > 0 {
+		for _, n := range sizes {
+			p := pools[variantDefault.Name]
+			out := filepath.Join(work, fmt.Sprintf("worker-%d.cubin", n))
+			log("worker: %d objects, 1 cold + %d warm relinks", n, *workerReps)
+			wr, err := measureWorker(cudalink, linkArgs(p, n, out), p.inputs(n), out, *workerReps)
+			if err != nil {
+				fail(err)
+			}
+			pr := res.program(variantDefault.Name, n)
+			ref, _ := os.ReadFile(filepath.Join(work, fmt.Sprintf("cudalink-%s-%d.cubin", variantDefault.Name, n)))
+			wsum := &workerSummary{
+				Objects: n, Cold: wr.Cold, Warm: summarise(durSamples(wr.Warm)), VmHWM: wr.VmHWM,
+				SameBytes: bytes.Equal(ref, wr.Output),
+			}
+			if pr != nil && pr.Nvlink != nil {
+				wsum.SpeedupVsNvlink = float64(pr.Nvlink.WallMedian) / float64(wsum.Warm.WallMedian)
+			}
+			res.Worker = append(res.Worker, wsum)
+		}
+	}
+
+	if *cpuProf != "" || *memProf != "" || *heapProf != "" {
+		n := *profN
+		if n == 0 && len(sizes) > 0 {
+			n = slices.Max(sizes)
+		}
+		if n == 0 {
+			fail(fmt.Errorf("-profile-n: which program size to profile?"))
+		}
+		v := variantDefault
+		if *profVar == variantChain.Name {
+			v = variantChain
+		} else if *profVar != variantDefault.Name {
+			fail(fmt.Errorf("-profile-variant=%s: want default or chain", *profVar))
+		}
+		p := &pool{dir: filepath.Join(*cacheDir, *arch+"-"+v.Name), arch: *arch, variant: v}
+		if err := buildPool(p, []int{n}, *jobs, log); err != nil {
+			fail(err)
+		}
+		out := filepath.Join(work, "profile.cubin")
+		log("profiling %d in-process links of the %d-object %s program", *profReps, n, v.Name)
+		if err := profileLinks(linkArgs(p, n, out), *profReps, *cpuProf, *memProf, *heapProf); err != nil {
+			fail(err)
+		}
+		log("wrote the profiles (go tool pprof -top <profile>)")
+	}
+
+	res.LoadAfter = loadAvg()
+	if *jsonOut != "" {
+		data, _ := json.MarshalIndent(res, "", "  ")
+		if err := os.WriteFile(*jsonOut, append(data, '\n'), 0o644); err != nil {
+			fail(err)
+		}
+	}
+	if *plotOut != "" && *measure {
+		if err := writePlot(*plotOut, res); err != nil {
+			fail(err)
+		}
+	}
+	printReport(os.Stdout, res)
+}
+
+// measureProgram links the n-object program of pool p: once with each
+// linker (a warm-up whose outputs are compared), then reps times each,
+// interleaved, alternating which goes first.
+func measureProgram(p *pool, n, reps int, cudalink, nvlink, work string,
+	linkArgs func(*pool, int, string) []string, verify, measure bool, diffDir string, log func(string, ...any)) (*programResult, error) {
+	r := &programResult{Variant: p.variant.Name, Objects: n, NvccFlags: p.variant.NvccFlags, LinkFlags: p.variant.LinkFlags}
+	for _, in := range p.inputs(n) {
+		if fi, err := os.Stat(in); err == nil {
+			r.InputBytes += fi.Size()
+		}
+	}
+	tag := fmt.Sprintf("%s-%d", p.variant.Name, n)
+	cOut := filepath.Join(work, "cudalink-"+tag+".cubin")
+	nOut := filepath.Join(work, "nvlink-"+tag+".cubin")
+	cLog := filepath.Join(work, "cudalink-"+tag+".log")
+	nLog := filepath.Join(work, "nvlink-"+tag+".log")
+	log("%s: %d objects (%.1f MB of cubins)", p.variant.Name, n, float64(r.InputBytes)/1e6)
+
+	if _, err := runChild(nvlink, linkArgs(p, n, nOut), nLog); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(nOut); err == nil {
+		r.OutputBytes = fi.Size()
+	}
+	cudalinkOK := p.variant.CudalinkOK
+	if !cudalinkOK {
+		// Say what cudalink does with it, without timing it.
+		if _, err := runChild(cudalink, linkArgs(p, n, cOut), cLog); err != nil {
+			msg, _ := os.ReadFile(cLog)
+			r.CudalinkNote = "cudalink refuses the link: " + strings.TrimSpace(firstLine(string(msg)))
+		} else {
+			r.CudalinkNote = "cudalink links it, but is not measured: -g is not supported yet"
+		}
+	} else if _, err := runChild(cudalink, linkArgs(p, n, cOut), cLog); err != nil {
+		return nil, err
+	}
+
+	if verify && cudalinkOK {
+		v := &verification{}
+		want, _ := os.ReadFile(nOut)
+		got, _ := os.ReadFile(cOut)
+		v.ByteIdentical = bytes.Equal(want, got)
+		nw, err1 := normalize.Normalize(want)
+		ng, err2 := normalize.Normalize(got)
+		switch {
+		case err1 != nil:
+			v.Diff = "normalizing nvlink's output: " + err1.Error()
+		case err2 != nil:
+			v.Diff = "normalizing cudalink's output: " + err2.Error()
+		default:
+			v.Diff = clipLines(normalize.Diff(nw, ng), 300)
+			v.NormalizedEqual = v.Diff == ""
+			if !v.NormalizedEqual {
+				v.Summary = summariseDiff(nw, ng)
+				if diffDir != "" {
+					os.MkdirAll(diffDir, 0o755)
+					os.WriteFile(filepath.Join(diffDir, "nvlink-"+tag+".txt"), []byte(nw), 0o644)
+					os.WriteFile(filepath.Join(diffDir, "cudalink-"+tag+".txt"), []byte(ng), 0o644)
+				}
+			}
+		}
+		// The serial link: the same command line in this process with
+		// Parallelism 1 must write the same bytes.
+		serial := filepath.Join(work, "serial-"+tag+".cubin")
+		if err := linkInProcess(linkArgs(p, n, serial), 1); err != nil {
+			v.SerialNote = err.Error()
+		} else {
+			s, _ := os.ReadFile(serial)
+			v.SerialIdentical = bytes.Equal(s, got)
+		}
+		r.Verify = v
+		log("  verify: normalized equal %v, byte-identical %v, serial identical %v", v.NormalizedEqual, v.ByteIdentical, v.SerialIdentical)
+		if v.Diff != "" {
+			log("  normalized difference (- nvlink, + cudalink), by section or symbol:\n    %s", strings.Join(v.Summary, "\n    "))
+		}
+	}
+	if !measure {
+		return r, nil
+	}
+
+	var cs, ns []sample
+	for i := 0; i < reps; i++ {
+		order := []bool{true, false} // cudalink first
+		if i%2 == 1 {
+			order = []bool{false, true}
+		}
+		for _, isC := range order {
+			if isC {
+				if !cudalinkOK {
+					continue
+				}
+				s, err := runChild(cudalink, linkArgs(p, n, cOut), cLog)
+				if err != nil {
+					return nil, err
+				}
+				cs = append(cs, s)
+			} else {
+				s, err := runChild(nvlink, linkArgs(p, n, nOut), nLog)
+				if err != nil {
+					return nil, err
+				}
+				ns = append(ns, s)
+			}
+		}
+	}
+	nst := summarise(ns)
+	r.Nvlink = &nst
+	if cudalinkOK {
+		cst := summarise(cs)
+		r.Cudalink = &cst
+		log("  cudalink %v (%s), nvlink %v (%s): nvlink / cudalink = %.2f",
+			cst.WallMedian.Round(time.Millisecond), mb(cst.RSSMedian),
+			nst.WallMedian.Round(time.Millisecond), mb(nst.RSSMedian),
+			float64(nst.WallMedian)/float64(cst.WallMedian))
+	} else {
+		log("  nvlink %v (%s); %s", nst.WallMedian.Round(time.Millisecond), mb(nst.RSSMedian), r.CudalinkNote)
+	}
+	return r, nil
+}
+
+// linkInProcess runs a cudalink command line with linker.Run in this
+// process, with the given Parallelism (0: GOMAXPROCS).
+func linkInProcess(args []string, parallelism int) error {
+	cmd, err := cli.Parse(args)
+	if err != nil {
+		return err
+	}
+	if cmd.Action != cli.ActionLink {
+		return fmt.Errorf("not a link: %q", args)
+	}
+	var msgs bytes.Buffer
+	cfg := cmd.Config
+	cfg.Stdout, cfg.Stderr = &msgs, &msgs
+	cfg.Parallelism = parallelism
+	if err := linker.Run(cfg); err != nil {
+		return fmt.Errorf("in-process link: %v\n%s", err, msgs.String())
+	}
+	return nil
+}
+
+func durSamples(ds []time.Duration) []sample {
+	ss := make([]sample, len(ds))
+	for i, d := range ds {
+		ss[i] = sample{Wall: d}
+	}
+	return ss
+}
+
+func parseSizes(s string) ([]int, error) {
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 2 {
+			return nil, fmt.Errorf("bad size %q: want numbers of at least 2", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
+}
+
+func defaultCache() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "cudalink-bench")
+	}
+	return filepath.Join(os.TempDir(), "cudalink-bench")
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+func toolVersion(bin string) string {
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func hostInfo() string {
+	model := ""
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%d CPUs, %s, %s/%s", runtime.NumCPU(), model, runtime.GOOS, runtime.GOARCH)
+}
+
+// sourceRevision says which cudalink was measured: the commit of the
+// working tree it was built from, "+dirty" when linker/ has uncommitted
+// changes; the binary's path when it was given with -cudalink.
+func sourceRevision(given string) string {
+	if given != "" {
+		return given
+	}
+	rev, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	s := strings.TrimSpace(string(rev))
+	if st, err := exec.Command("git", "--no-optional-locks", "status", "--porcelain", "--untracked-files=no", "--", "linker").Output(); err == nil && len(st) > 0 {
+		s += "+dirty"
+	}
+	return s
+}
+
+// loadAvg is the first three fields of /proc/loadavg: the machine's load
+// over 1, 5 and 15 minutes, which says how much else was running.
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }

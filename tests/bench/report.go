@@ -1,0 +1,256 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// results is everything one run measured; -json writes it and -from-json
+// reads it back.
+type results struct {
+	Arch      string
+	Reps      int
+	When      string
+	Host      string
+	Nvlink    string
+	GoVersion string
+	// CudalinkRev is the commit cudalink was built from (see sourceRevision).
+	CudalinkRev string
+	// LaunchFloor is the peak RSS the launcher reports for /bin/true: no
+	// peak RSS below it can be measured.
+	LaunchFloor int64
+	// LoadBefore and LoadAfter are /proc/loadavg before and after.
+	LoadBefore, LoadAfter string
+	// Merged lists the other runs -from-json added to this one.
+	Merged   []string `json:",omitempty"`
+	Programs []*programResult
+	Worker   []*workerSummary
+}
+
+type programResult struct {
+	Variant      string // "default" or "G"
+	Objects      int
+	NvccFlags    []string
+	LinkFlags    []string
+	InputBytes   int64
+	OutputBytes  int64 // nvlink's output
+	Cudalink     *stats
+	Nvlink       *stats
+	CudalinkNote string // why cudalink was not measured
+	Verify       *verification
+}
+
+type verification struct {
+	NormalizedEqual bool     // tests/normalize sees no difference
+	ByteIdentical   bool     // the files are the same bytes
+	SerialIdentical bool     // a link with Parallelism 1 wrote the same bytes
+	SerialNote      string   // why the serial link failed
+	Diff            string   // normalize.Diff(nvlink, cudalink), long lines cut
+	Summary         []string // summariseDiff: what differs, by section or symbol
+}
+
+type workerSummary struct {
+	Objects         int
+	Cold            time.Duration // the first request, every input parsed
+	Warm            stats         // wall times only
+	VmHWM           int64         // the worker's peak RSS
+	SameBytes       bool          // the worker's output is the command line's
+	SpeedupVsNvlink float64       // nvlink's median (cold process) / warm median
+}
+
+func (r *results) program(variant string, n int) *programResult {
+	for _, p := range r.Programs {
+		if p.Variant == variant && p.Objects == n {
+			return p
+		}
+	}
+	return nil
+}
+
+func (r *results) worker(n int) *workerSummary {
+	for _, w := range r.Worker {
+		if w.Objects == n {
+			return w
+		}
+	}
+	return nil
+}
+
+// ms formats a duration in milliseconds with three significant digits or so.
+func ms(d time.Duration) string {
+	v := float64(d) / 1e6
+	switch {
+	case v < 10:
+		return fmt.Sprintf("%.2f", v)
+	case v < 100:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func mib(b int64) string {
+	v := float64(b) / (1 << 20)
+	if v < 100 {
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func timeCell(s *stats) string {
+	if s == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%s (%s–%s)", ms(s.WallMedian), ms(s.WallMin), ms(s.WallMax))
+}
+
+func rssCell(s *stats) string {
+	if s == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%s (%s–%s)", mib(s.RSSMedian), mib(s.RSSMin), mib(s.RSSMax))
+}
+
+// printReport writes the Markdown tables of docs/benchmarks.md and the
+// targets of the performance issue (reported, never enforced).
+func printReport(w io.Writer, r *results) {
+	fmt.Fprintf(w, "Measured %s on %s (load average %s before, %s after); nvlink: %s; cudalink %s built with %s; %d runs of each linker per program, interleaved.\n\n",
+		r.When, r.Host, r.LoadBefore, r.LoadAfter, r.Nvlink, r.CudalinkRev, r.GoVersion, r.Reps)
+	for _, m := range r.Merged {
+		fmt.Fprintf(w, "With results from %s.\n\n", m)
+	}
+
+	for _, v := range []variant{variantDefault, variantChain} {
+		var ps []*programResult
+		for _, p := range r.Programs {
+			if p.Variant == v.Name && p.Nvlink != nil {
+				ps = append(ps, p)
+			}
+		}
+		if len(ps) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "### Cold links, %s (%s)\n\n", v.Title, r.Arch)
+		fmt.Fprintf(w, "Wall time in ms and peak RSS in MiB: median (min–max). (Peak RSS cannot be measured below %s MiB, what /bin/true reports when started the same way.)\n\n", mib(r.LaunchFloor))
+		fmt.Fprintln(w, "| objects | input MB | cudalink time | nvlink time | nvlink / cudalink | cudalink peak RSS | nvlink peak RSS | cudalink / nvlink RSS |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|")
+		for _, p := range ps {
+			ratio, rss := "—", "—"
+			if p.Cudalink != nil {
+				ratio = fmt.Sprintf("%.2f×", float64(p.Nvlink.WallMedian)/float64(p.Cudalink.WallMedian))
+				rss = fmt.Sprintf("%.2f", float64(p.Cudalink.RSSMedian)/float64(p.Nvlink.RSSMedian))
+			}
+			fmt.Fprintf(w, "| %d | %.1f | %s | %s | %s | %s | %s | %s |\n", p.Objects, float64(p.InputBytes)/1e6,
+				timeCell(p.Cudalink), timeCell(p.Nvlink), ratio, rssCell(p.Cudalink), rssCell(p.Nvlink), rss)
+		}
+		fmt.Fprintln(w)
+	}
+
+	hasG := false
+	for _, p := range r.Programs {
+		hasG = hasG || (p.Variant == variantDebug.Name && p.Nvlink != nil)
+	}
+	if hasG {
+		fmt.Fprintln(w, "### -G (debug) objects, `nvlink -g`")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| objects | input MB | nvlink time | nvlink peak RSS | cudalink |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---|")
+		for _, p := range r.Programs {
+			if p.Variant != variantDebug.Name || p.Nvlink == nil {
+				continue
+			}
+			fmt.Fprintf(w, "| %d | %.1f | %s | %s | %s |\n", p.Objects, float64(p.InputBytes)/1e6,
+				timeCell(p.Nvlink), rssCell(p.Nvlink), strings.ReplaceAll(p.CudalinkNote, "|", "\\|"))
+		}
+		fmt.Fprintln(w)
+	}
+
+	if len(r.Worker) > 0 {
+		fmt.Fprintln(w, "### Relinking an unchanged program through the persistent worker")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Request to response, ms; the first request parses every input, the others are warm (median (min–max)).")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| objects | first request | warm relink | nvlink (cold process) | nvlink / warm | worker peak RSS MiB | same bytes as the command line |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---|")
+		for _, ws := range r.Worker {
+			nv := "—"
+			if p := r.program(variantDefault.Name, ws.Objects); p != nil && p.Nvlink != nil {
+				nv = ms(p.Nvlink.WallMedian)
+			}
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %.1f× | %s | %v |\n", ws.Objects, ms(ws.Cold), timeCell(&ws.Warm),
+				nv, ws.SpeedupVsNvlink, mib(ws.VmHWM), yesNo(ws.SameBytes))
+		}
+		fmt.Fprintln(w)
+	}
+
+	hasV := false
+	for _, p := range r.Programs {
+		hasV = hasV || p.Verify != nil
+	}
+	if hasV {
+		fmt.Fprintln(w, "### Outputs")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| program | objects | output KB (nvlink) | normalized cudalink = nvlink | byte-identical to nvlink | serial link = parallel link |")
+		fmt.Fprintln(w, "|---|---:|---:|---|---|---|")
+		for _, p := range r.Programs {
+			if p.Verify == nil {
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %d | %.0f | %s | %s | %s |\n", p.Variant, p.Objects, float64(p.OutputBytes)/1e3,
+				yesNo(p.Verify.NormalizedEqual), yesNo(p.Verify.ByteIdentical), yesNo(p.Verify.SerialIdentical))
+		}
+		fmt.Fprintln(w)
+		for _, p := range r.Programs {
+			if p.Verify != nil && p.Verify.Diff != "" {
+				fmt.Fprintf(w, "Normalized difference, %s program of %d objects, by section or symbol (numbers in names replaced by N):\n\n```\n%s\n```\n\n", p.Variant, p.Objects, strings.Join(p.Verify.Summary, "\n"))
+				fmt.Fprintf(w, "The start of the difference (- nvlink, + cudalink):\n\n```\n%s\n```\n\n", strings.TrimRight(p.Verify.Diff, "\n"))
+			}
+		}
+	}
+
+	printTargets(w, r)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// printTargets reports the issue's targets, measured in this run. They are
+// information, not a verdict of a test.
+func printTargets(w io.Writer, r *results) {
+	p400 := r.program(variantDefault.Name, 400)
+	p1600 := r.program(variantDefault.Name, 1600)
+	type target struct {
+		what, want, got string
+		met             bool
+	}
+	var ts []target
+	if p400 != nil && p400.Cudalink != nil && p400.Nvlink != nil {
+		t := float64(p400.Cudalink.WallMedian) / float64(p400.Nvlink.WallMedian)
+		ts = append(ts, target{"median wall time, 400 objects, cudalink / nvlink", "≤ 0.20", fmt.Sprintf("%.3f", t), t <= 0.2})
+		m := float64(p400.Cudalink.RSSMedian) / float64(p400.Nvlink.RSSMedian)
+		ts = append(ts, target{"peak RSS, 400 objects, cudalink / nvlink", "≤ 0.50", fmt.Sprintf("%.2f", m), m <= 0.5})
+	}
+	if p400 != nil && p1600 != nil && p400.Cudalink != nil && p1600.Cudalink != nil {
+		s := float64(p1600.Cudalink.WallMedian) / float64(p400.Cudalink.WallMedian)
+		ts = append(ts, target{"cudalink time, 1600 objects / 400 objects", "≤ 4.4", fmt.Sprintf("%.2f", s), s <= 4.4})
+	}
+	if ws := r.worker(400); ws != nil && ws.SpeedupVsNvlink > 0 {
+		ts = append(ts, target{"nvlink (cold) / warm worker relink, 400 objects", "≥ 20", fmt.Sprintf("%.1f", ws.SpeedupVsNvlink), ws.SpeedupVsNvlink >= 20})
+	}
+	if len(ts) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "### Targets (this run)")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| target | wanted | measured | met |")
+	fmt.Fprintln(w, "|---|---:|---:|---|")
+	for _, t := range ts {
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", t.what, t.want, t.got, yesNo(t.met))
+	}
+	fmt.Fprintln(w)
+}
