@@ -112,7 +112,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		if how.Who == cubin.ByLinker {
 			return // YIELD and friends with no symbol: nothing to do here
 		}
-		osec.relocFor(ctx, isec, rela).Relocs = append(osec.relocFor(ctx, isec, rela).Relocs, outReloc{Offset: p, Type: r.Type, Addend: r.Addend})
+		osec.keep(ctx, rela, outReloc{Offset: p, Type: r.Type, Addend: r.Addend})
 		return
 	}
 	if !linkerResolves(r, sym) {
@@ -129,7 +129,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 				how.Insert(field, uint64(a)+sym.Section.OutOff, 0)
 			}
 		}
-		osec.relocFor(ctx, isec, rela).Relocs = append(osec.relocFor(ctx, isec, rela).Relocs, out)
+		osec.keep(ctx, rela, out)
 		return
 	}
 	s, ok := ctx.symbolValue(sym, isec)
@@ -157,8 +157,14 @@ func linkerResolves(r cubin.Reloc, sym *Symbol) bool {
 		(sym.space() == cubin.STO_CUDA_SHARED || sym.inNonAllocSection())
 }
 
-// relocFor returns the output relocation section for relocations of isec.
-func (osec *OutputSection) relocFor(ctx *Context, isec *InputSection, rela bool) *OutputSection {
+// keep adds a relocation left for the driver to osec's relocation section.
+func (osec *OutputSection) keep(ctx *Context, rela bool, r outReloc) {
+	rs := osec.relocFor(ctx, rela)
+	rs.Relocs = append(rs.Relocs, r)
+}
+
+// relocFor returns the output relocation section (.rel or .rela) for osec.
+func (osec *OutputSection) relocFor(ctx *Context, rela bool) *OutputSection {
 	prefix := ".rel"
 	if rela {
 		prefix = ".rela"
