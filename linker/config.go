@@ -74,9 +74,9 @@ type Config struct {
 	// KernelsUsed is -kernels-used: when not empty, only kernels whose name
 	// contains one of these strings are roots of dead-code elimination.
 	KernelsUsed []string
-	// VariablesUsed is -variables-used: when not empty, only variables whose
-	// name contains one of these strings are kept (unless device code uses
-	// the others).
+	// VariablesUsed is -variables-used. nvlink 11.8 keeps every variable
+	// of relocatable code whatever it says, but the option switches kernel
+	// pruning on: without KernelsUsed no kernel is a root.
 	VariablesUsed []string
 	// IgnoreHostInfo is -ignore-host-info: do not remove kernels that the
 	// host objects' reference lists (.nvHRKE and friends) leave unreferenced.

@@ -11,10 +11,11 @@ import (
 // the rest with all their sections, as nvlink 11.8 does by default.
 //
 // Roots are the kernels (with -kernels-used, only those whose mangled name
-// contains one of its strings; when every input is a host object, only
-// those its host code references, as nvlink does unless -ignore-host-info)
-// and the functions whose address is taken (a device function pointer may
-// be called from anywhere). Variables are always kept.
+// contains one of its strings; otherwise, when every input is a host
+// object, only those its host code references, as nvlink does unless
+// -ignore-host-info) and the functions whose address is taken (a device
+// function pointer may be called from anywhere). Variables are always
+// kept, also with -variables-used (see kernelUsed).
 // The reason each function is kept is recorded in Function.KeptBy, so a
 // "why is this live" report can follow the chain back to a root.
 func eliminateDeadCode(ctx *Context) {
@@ -54,8 +55,15 @@ func eliminateDeadCode(ctx *Context) {
 // kernelUsed applies -kernels-used: a kernel stays a root when no list was
 // given or when its mangled name contains one of the strings, as nvlink
 // matches them.
+//
+// nvlink 11.8 removes no variable for -variables-used when it links
+// relocatable code (the list only matters to link-time optimisation), but
+// the option switches its kernel pruning on just as -kernels-used does:
+// with -variables-used alone no kernel is used, and every kernel, and
+// what only kernels call, is removed. Its output is byte for byte the one
+// of -kernels-used with a string no kernel contains.
 func (ctx *Context) kernelUsed(name string) bool {
-	if len(ctx.Config.KernelsUsed) == 0 {
+	if !ctx.usedLists() {
 		return true
 	}
 	for _, s := range ctx.Config.KernelsUsed {
@@ -66,15 +74,22 @@ func (ctx *Context) kernelUsed(name string) bool {
 	return false
 }
 
+// usedLists says whether -kernels-used or -variables-used decides which
+// kernels stay (then the host objects' reference lists do not).
+func (ctx *Context) usedLists() bool {
+	return len(ctx.Config.KernelsUsed) > 0 || len(ctx.Config.VariablesUsed) > 0
+}
+
 // hostRefs holds the kernel patterns host code references (.nvHRKE and
 // .nvHRKI); nil means every kernel is kept.
 type hostRefs []string
 
 // hostKernelRefs returns the patterns when they decide which kernels stay:
 // every input is a host object and the host-reference lists of some input
-// other than an archive member name something.
+// other than an archive member name something, and neither -kernels-used
+// nor -variables-used was given (nvlink then ignores the lists).
 func (ctx *Context) hostKernelRefs() hostRefs {
-	if ctx.Config.IgnoreHostInfo {
+	if ctx.Config.IgnoreHostInfo || ctx.usedLists() {
 		return nil
 	}
 	var refs hostRefs

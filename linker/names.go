@@ -142,7 +142,7 @@ func finishNames(ctx *Context) {
 			r.createSection(ctx, osec.Name)
 		}
 	}
-	pruning := len(ctx.Config.KernelsUsed) > 0 || ctx.hostKernelRefs() != nil
+	pruning := ctx.usedLists() || ctx.hostKernelRefs() != nil
 	if pruning && ctx.outByName[".nv.constant3"] != nil {
 		// nvlink's scratch section for re-merging __constant__ data after
 		// it prunes kernels; it is never written.

@@ -63,6 +63,9 @@ func (ctx *Context) buildImage() []byte {
 		if osec.Type == cubin.SHT_CUDA_PROTOTYPE && osec.Size == 0 {
 			continue
 		}
+		if osec.Type == cubin.SHT_CUDA_INFO && osec.Func == nil && osec.Size == 0 {
+			continue // no function survived: nvlink writes no empty .nv.info
+		}
 		kept = append(kept, osec)
 	}
 	ctx.OutSections = kept
