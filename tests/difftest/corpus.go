@@ -251,7 +251,9 @@ func LoadCase(dir string) (*Case, error) {
 		case "arch":
 			c.Arch = val
 		case "sources":
-			sources = strings.Fields(val)
+			sources = append(strings.Fields(val), sources...)
+		case "ptx-sources":
+			sources = append(sources, strings.Fields(val)...)
 		case "link":
 			link, haveLink = strings.Fields(val), true
 		case "nvlink":
@@ -302,7 +304,9 @@ func LoadCase(dir string) (*Case, error) {
 	return c, nil
 }
 
-var quoted = regexp.MustCompile(`(=?)'([^'\n]*)'`)
+// quoted finds '...' tokens; an opening quote right after a letter or
+// digit is an apostrophe ("doesn't"), not a quote.
+var quoted = regexp.MustCompile(`(^|[^A-Za-z0-9])'([^'\n]*)'`)
 
 // QuotedTokens returns the '...'-quoted tokens of nvlink's messages (file
 // names, symbols, arch names), which cudalink's messages must mention too.

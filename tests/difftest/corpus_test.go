@@ -412,9 +412,10 @@ func TestDeterminism(t *testing.T) {
 func TestQuotedTokens(t *testing.T) {
 	msgs := "nvlink error   : Undefined reference to '_Z3foov' in 'a.cubin'\n" +
 		"nvlink error   : Binary format for key='0', ident='' is not recognized\n" +
-		"nvlink fatal   : Input file 'a.cubin' arch does not match target 'sm_80'\n"
+		"nvlink fatal   : Input file 'a.cubin' arch does not match target 'sm_80'\n" +
+		"nvlink error   : Size doesn't match for 'wdata' in 'w4.cubin', first specified in 'w1.cubin'\n"
 	got := strings.Join(QuotedTokens(msgs), " ")
-	if want := "_Z3foov a.cubin sm_80"; got != want {
+	if want := "_Z3foov a.cubin sm_80 w1.cubin w4.cubin wdata"; got != want {
 		t.Errorf("QuotedTokens = %q, want %q", got, want)
 	}
 }

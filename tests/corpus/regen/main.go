@@ -67,6 +67,7 @@ type caseSpec struct {
 	comment      string
 	arch         string
 	sources      []string            // compiled to <stem>.cubin (nvcc -dc -cubin)
+	ptxSources   []string            // hand-written PTX compiled to <stem>.cubin (ptxas -c)
 	objects      []string            // compiled to <stem>.o (nvcc -dc)
 	objectsNoRDC []string            // compiled to <stem>.o (nvcc -c, whole-program mode)
 	sourceArch   map[string]string   // file -> sm_XX
@@ -287,6 +288,8 @@ func parseCase(dir string) (*caseSpec, error) {
 			c.arch = val
 		case "sources":
 			c.sources = fields
+		case "ptx-sources":
+			c.ptxSources = fields
 		case "objects":
 			c.objects = fields
 		case "objects-no-rdc":
@@ -380,12 +383,13 @@ func parseCase(dir string) (*caseSpec, error) {
 		out   func(string) string
 	}{
 		{"sources", c.sources, cubinName},
+		{"ptx-sources", c.ptxSources, cubinName},
 		{"objects", c.objects, objectName},
 		{"objects-no-rdc", c.objectsNoRDC, objectName},
 	} {
 		for _, s := range list.files {
-			if !strings.HasSuffix(s, ".cu") {
-				return nil, fmt.Errorf("%s: %s: %q does not end in .cu", path, list.key, s)
+			if ext := sourceExt(list.key); !strings.HasSuffix(s, ext) {
+				return nil, fmt.Errorf("%s: %s: %q does not end in %s", path, list.key, s, ext)
 			}
 			if err := produce(list.out(s), list.key); err != nil {
 				return nil, err
@@ -422,7 +426,7 @@ func parseCase(dir string) (*caseSpec, error) {
 	}
 	for s := range c.sourceArch {
 		if !compiled[s] {
-			return nil, fmt.Errorf("%s: source-arch names %q, which is not in sources, objects or objects-no-rdc", path, s)
+			return nil, fmt.Errorf("%s: source-arch names %q, which is not in sources, ptx-sources, objects or objects-no-rdc", path, s)
 		}
 		if _, both := c.sourceFlags[s]; both {
 			return nil, fmt.Errorf("%s: %q has both source-arch and source-flags", path, s)
@@ -438,7 +442,7 @@ func parseCase(dir string) (*caseSpec, error) {
 		if len(c.objects)+len(c.objectsNoRDC)+len(c.nvccLibs)+len(c.arLibs) > 0 {
 			return nil, fmt.Errorf("%s: a case with more than `sources:` needs a `link:` line", path)
 		}
-		for _, s := range c.sources {
+		for _, s := range append(append([]string(nil), c.sources...), c.ptxSources...) {
 			c.link = append(c.link, cubinName(s))
 		}
 	}
@@ -457,8 +461,16 @@ func parseCase(dir string) (*caseSpec, error) {
 	return c, nil
 }
 
-func cubinName(src string) string  { return strings.TrimSuffix(src, ".cu") + ".cubin" }
+func cubinName(src string) string  { return strings.TrimSuffix(src, filepath.Ext(src)) + ".cubin" }
 func objectName(src string) string { return strings.TrimSuffix(src, ".cu") + ".o" }
+
+// sourceExt is the suffix the files of a compile list must have.
+func sourceExt(key string) string {
+	if key == "ptx-sources" {
+		return ".ptx"
+	}
+	return ".cu"
+}
 
 // toolEnv is the environment for nvcc and nvlink: the caller's, minus the
 // variables that would silently add flags.
@@ -681,6 +693,18 @@ func nvcc(dir string, args ...string) error {
 	return nil
 }
 
+// ptxas runs ptxas in dir and fails unless it succeeds.
+func ptxas(dir string, args ...string) error {
+	out, status, err := run(dir, "ptxas", args...)
+	if err != nil {
+		return err
+	}
+	if status != 0 {
+		return fmt.Errorf("ptxas %s failed (exit %d):\n%s", strings.Join(args, " "), status, out)
+	}
+	return nil
+}
+
 // regen rebuilds one case: it stages the hand-written files in
 // <stageRoot>/<case>, compiles there, moves the directory to
 // <stageRoot>/cases/<case>, creates the junk inputs and archives and links
@@ -741,6 +765,18 @@ func regen(c *caseSpec) error {
 			}
 			outputs = append(outputs, step.out(src))
 		}
+	}
+	// Hand-written PTX (common and weak data, which nvcc never emits).
+	for _, src := range c.ptxSources {
+		if _, err := os.Stat(filepath.Join(build, src)); err != nil {
+			return fmt.Errorf("ptx source %s: %v", src, err)
+		}
+		args := append([]string{"-c"}, c.archFlags(src)...)
+		args = append(args, src, "-o", cubinName(src))
+		if err := ptxas(build, args...); err != nil {
+			return err
+		}
+		outputs = append(outputs, cubinName(src))
 	}
 	for _, l := range c.nvccLibs {
 		args := append([]string{"-rdc=true", "-lib"}, c.archFlags(l.name)...)
