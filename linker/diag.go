@@ -19,7 +19,9 @@ type LinkError struct {
 	// Refs are further places involved ("referenced by", "first defined in").
 	Refs []string
 
-	undefined bool // an undefined reference (nvlink exits 255 for these)
+	// nonFatal: nvlink says "error" rather than "fatal" (undefined
+	// references, resource limits); when every error is such, it exits 255.
+	nonFatal bool
 }
 
 func (e *LinkError) Error() string {
@@ -54,13 +56,13 @@ func displayName(name string) string {
 // it and the driver stops at checkpoints, so one run reports every problem
 // of a kind rather than only the first.
 type diagnostics struct {
-	mu        sync.Mutex
-	w         io.Writer
-	noWarn    bool
-	werror    bool
-	errors    int
-	undefined int    // errors that are undefined references
-	suffix    string // " (target: sm_80)" under -report-arch
+	mu       sync.Mutex
+	w        io.Writer
+	noWarn   bool
+	werror   bool
+	errors   int
+	nonFatal int    // errors nvlink does not call fatal
+	suffix   string // " (target: sm_80)" under -report-arch
 }
 
 func (d *diagnostics) print(kind, msg string) {
@@ -89,8 +91,8 @@ func (ctx *Context) report(err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.errors++
-	if le, ok := err.(*LinkError); ok && le.undefined {
-		d.undefined++
+	if le, ok := err.(*LinkError); ok && le.nonFatal {
+		d.nonFatal++
 	}
 	d.print("error", err.Error())
 }
@@ -99,7 +101,7 @@ func (ctx *Context) report(err error) {
 func (ctx *Context) exitStatus() int {
 	ctx.diag.mu.Lock()
 	defer ctx.diag.mu.Unlock()
-	if ctx.diag.errors > 0 && ctx.diag.errors == ctx.diag.undefined {
+	if ctx.diag.errors > 0 && ctx.diag.errors == ctx.diag.nonFatal {
 		return 255
 	}
 	return 1

@@ -40,6 +40,9 @@ func layoutSections(ctx *Context) {
 	layoutShared(ctx)
 }
 
+// sharedReserve90 is the shared memory sm_90 reserves in every kernel.
+const sharedReserve90 = 0x400
+
 func alignTo(v, a uint64) uint64 {
 	if a <= 1 {
 		return v
@@ -194,7 +197,7 @@ func layoutShared(ctx *Context) {
 			own = &InputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
 		}
 		if ctx.Config.Arch >= 90 {
-			end += 0x400 // sm_90 reserves 1 KiB of shared memory per kernel
+			end += sharedReserve90
 			k.sharedSize = end
 		}
 		own.Out.Size = end

@@ -35,6 +35,7 @@ func mergeSections(ctx *Context) {
 		}
 	}
 	foldConstant2(ctx)
+	allocateCommons(ctx)
 	for _, file := range ctx.Files {
 		for _, rs := range file.ELF.Relocs {
 			target := file.Sections[rs.Target]
@@ -50,6 +51,25 @@ func mergeSections(ctx *Context) {
 		if sym.Section != nil && sym.Section.Out == nil && sym.Func == nil && classify(sym.Section.Sec) == classFunction {
 			sym.deleted = true
 		}
+	}
+}
+
+// allocateCommons gives every common symbol still common after
+// resolution its storage in .nv.global, after the inputs' contributions:
+// one member each, last name first (nvlink's order), at the alignment of
+// the first common of that name and the largest size.
+func allocateCommons(ctx *Context) {
+	for i := len(ctx.Symbols) - 1; i >= 0; i-- {
+		sym := ctx.Symbols[i]
+		if sym.File == nil || sym.rank != rankCommon {
+			continue
+		}
+		osec := ctx.outSection(".nv.global", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
+		isec := &InputSection{File: sym.File, Out: osec,
+			Sec: &cubin.Section{Name: ".nv.global", Type: cubin.SHT_NOBITS, Flags: cubin.SHF_WRITE | cubin.SHF_ALLOC,
+				Addralign: max(sym.Value, 1), Size: sym.Size}}
+		osec.Members = append(osec.Members, isec)
+		sym.Section, sym.Value = isec, 0
 	}
 }
 

@@ -129,6 +129,10 @@ func registerNames(ctx *Context) {
 // data, a scratch section.
 func finishNames(ctx *Context) {
 	r := &ctx.names
+	if ctx.outByName[".nv.global"] != nil {
+		// Storage of common symbols, when no input has a .nv.global.
+		r.createSection(ctx, ".nv.global")
+	}
 	r.createSection(ctx, ".nv.callgraph")
 	r.createSection(ctx, ".nv.prototype")
 	for _, fn := range ctx.Funcs {

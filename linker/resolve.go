@@ -70,8 +70,15 @@ const (
 //	                              then the one from newer PTX (higher virtual
 //	                              architecture), then the one first on the
 //	                              command line
-//	common (SHN_COMMON)           beats undefined; the largest size is kept
+//	common (SHN_COMMON)           beats undefined; between two commons the
+//	                              largest size is kept, with the alignment
+//	                              of the first (commons are allocated in
+//	                              .nv.global by allocateCommons)
 //	undefined                     only records the reference
+//
+// Data definitions must agree in size (checkDataDefinitions has nvlink's
+// rules, which also let a common stay ahead of a later uninitialized
+// strong definition).
 func rank(esym *cubin.Symbol) int {
 	switch {
 	case esym.Shndx == cubin.SHN_UNDEF:
@@ -101,6 +108,9 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 	if sym.File != nil {
 		oldRank = sym.rank
 	}
+	if oldRank != rankUndefined && esym.Type() != cubin.STT_FUNC && !ctx.checkDataDefinitions(sym, file, esym, newRank) {
+		return
+	}
 	take := false
 	switch {
 	case newRank > oldRank:
@@ -117,7 +127,7 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 				newRegs == oldRegs && file.ELF.Header.VirtualSM() > sym.File.ELF.Header.VirtualSM()
 		}
 	case newRank == rankCommon:
-		take = esym.Size > sym.Size
+		sym.Size = max(sym.Size, esym.Size) // the first common's alignment stays
 	}
 	if !take {
 		return
@@ -127,6 +137,79 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 	sym.Section = file.sectionOf(esym.Shndx)
 	sym.rank = newRank
 	sym.esymIndex = idx
+}
+
+// checkDataDefinitions applies nvlink's rules for a second definition of a
+// data symbol (sym, already defined or common) in file, and says whether
+// resolution goes on to rank it:
+//
+//   - two definitions with contents or storage (weak or strong, initialized
+//     or not) must have the same size;
+//   - a common must not be larger than an initialized definition, in
+//     either order; the initialized one is kept;
+//   - an uninitialized strong definition after a common of the same size
+//     leaves the common in charge (its storage stays, unused); of another
+//     size it is a size mismatch;
+//   - a common after an uninitialized strong definition is a duplicate
+//     definition (and a size mismatch if the sizes differ).
+func (ctx *Context) checkDataDefinitions(sym *Symbol, file *InputFile, esym *cubin.Symbol, newRank int) bool {
+	old := &sym.File.ELF.Symbols[sym.esymIndex]
+	sizeMismatch := func() {
+		ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
+			Msg:  fmt.Sprintf("size of device symbol differs (0x%x bytes here, 0x%x first)", esym.Size, sym.Size),
+			Refs: []string{"first specified in " + sym.File.Name}})
+	}
+	largerCommon := func(common, init *InputFile, commonSize, initSize uint64) {
+		ctx.report(&LinkError{File: common.Name, Symbol: sym.Name,
+			Msg:  fmt.Sprintf("common symbol has larger size (0x%x bytes) than its initialization (0x%x bytes)", commonSize, initSize),
+			Refs: []string{"initialized in " + init.Name}})
+	}
+	switch oldCommon, newCommon := sym.rank == rankCommon, newRank == rankCommon; {
+	case oldCommon && newCommon:
+		return true
+	case oldCommon:
+		if file.initialized(esym) {
+			if sym.Size > esym.Size {
+				largerCommon(sym.File, file, sym.Size, esym.Size)
+				return false
+			}
+			return true
+		}
+		if esym.Size != sym.Size {
+			sizeMismatch()
+		}
+		return false
+	case newCommon:
+		if sym.File.initialized(old) {
+			if esym.Size > sym.Size {
+				largerCommon(file, sym.File, esym.Size, sym.Size)
+			}
+			return false
+		}
+		if esym.Size != sym.Size {
+			sizeMismatch()
+		}
+		if sym.rank == rankStrong {
+			ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
+				Msg:  "duplicate definition of device symbol (a common after a definition)",
+				Refs: []string{"first defined in " + sym.File.Name}})
+		}
+		return false
+	}
+	if esym.Size != sym.Size {
+		sizeMismatch()
+		// Two strong ones are also a duplicate, which the caller reports.
+		return sym.rank == rankStrong && newRank == rankStrong
+	}
+	return true
+}
+
+// initialized says whether a data symbol of the file lives in a section
+// with contents (.nv.global.init, constant banks) rather than in NOBITS
+// storage.
+func (file *InputFile) initialized(esym *cubin.Symbol) bool {
+	isec := file.sectionOf(esym.Shndx)
+	return isec != nil && cubin.HasFileData(isec.Sec.Type)
 }
 
 // regCount returns the register count the file records for a function: the
@@ -179,7 +262,7 @@ func reportUndefined(ctx *Context) {
 		if sym.File != nil || mayStayUndefined(sym) {
 			continue
 		}
-		e := &LinkError{Symbol: sym.Name, Msg: "undefined device symbol", undefined: true}
+		e := &LinkError{Symbol: sym.Name, Msg: "undefined device symbol", nonFatal: true}
 		for _, file := range ctx.Files {
 			for i, s := range file.Syms {
 				if s == sym && file.ELF.Symbols[i].Shndx == cubin.SHN_UNDEF {

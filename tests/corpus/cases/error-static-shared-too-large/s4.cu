@@ -1,0 +1,2 @@
+// s4.cu: part of the error-static-shared-too-large case
+__device__ __noinline__ float g(int i) { __shared__ float b[6144]; b[i] = i; __syncthreads(); return b[i ^ 3]; }
