@@ -41,6 +41,12 @@ type Context struct {
 	addrTaken  []*Function  // address-taken functions in nvlink's order
 	names      nameRegistry // nvlink's creation order, from registerNames
 
+	sharedGlobals sharedGlobals // the global function-level shared variables
+	dynamicShared uint64        // -g: where every kernel's dynamic shared memory starts
+	// dynamicSharedSym is the value of the extern __shared__ symbols
+	// layoutDebugInfo defines.
+	dynamicSharedSym uint64
+
 	virtualSM int        // minimum virtual SM over the inputs
 	cancelled bool       // Config.Context was cancelled
 	times     []passTime // how long each pass took, for --time
@@ -112,6 +118,10 @@ type InputFile struct {
 	// lost: by section index, the ranges of weak data that lost
 	// resolution (see lostRanges).
 	lost map[int][][2]uint64
+
+	// placeholder is the unnamed local function nvlink creates for the
+	// file's first new undefined function (see addPlaceholder); nil if none.
+	placeholder *Symbol
 }
 
 // InputSection is one section of an input file: a zero-copy window into the
@@ -172,6 +182,9 @@ type Symbol struct {
 	laidOut        bool   // Value is final
 	sharedEnd      uint64 // function-level shared objects: module-wide end offset
 	Live           bool   // kept in the output
+	placeholder    bool   // an unnamed local function of addPlaceholder
+	debugShared    bool   // -g: a shared variable whose symbol the output keeps
+	debugDynamic   bool   // -g: an extern __shared__ array, defined in .nv_debug.shared
 	outIndex       uint32
 	order          int // first-seen order, for determinism
 }
@@ -223,8 +236,14 @@ type Function struct {
 	sharedSize  uint64
 	dynOffset   uint64
 	usesDynamic bool
-	bank2       *OutputSection // a kernel's .nv.constant2.<k>, with its callees' constants
-	order       int
+	// What layoutShared found for a kernel: its own .nv.shared input
+	// section, the output section's alignment, and whether its call tree
+	// uses function-level shared variables.
+	sharedOwn       *InputSection
+	sharedAlign     uint64
+	sharedFromFuncs bool
+	bank2           *OutputSection // a kernel's .nv.constant2.<k>, with its callees' constants
+	order           int
 }
 
 // OutputSection is one section of the output file.

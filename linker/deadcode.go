@@ -22,7 +22,7 @@ func eliminateDeadCode(ctx *Context) {
 	hostRefs := ctx.hostKernelRefs()
 	var stack []*Function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn) || fn.AddrTaken {
+		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn) || fn.AddrTaken || ctx.Config.Debug {
 			fn.Live = true
 			stack = append(stack, fn)
 		}
@@ -54,7 +54,7 @@ func eliminateDeadCode(ctx *Context) {
 
 // kernelUsed applies -kernels-used: a kernel stays a root when no list was
 // given or when its mangled name contains one of the strings, as nvlink
-// matches them.
+// matches them. A -g link keeps every kernel, whatever the lists say.
 //
 // nvlink 11.8 removes no variable for -variables-used when it links
 // relocatable code (the list only matters to link-time optimisation), but
@@ -63,7 +63,7 @@ func eliminateDeadCode(ctx *Context) {
 // what only kernels call, is removed. Its output is byte for byte the one
 // of -kernels-used with a string no kernel contains.
 func (ctx *Context) kernelUsed(name string) bool {
-	if !ctx.usedLists() {
+	if !ctx.usedLists() || ctx.Config.Debug {
 		return true
 	}
 	for _, s := range ctx.Config.KernelsUsed {

@@ -150,10 +150,10 @@ func linkCallGraph(ctx *Context) {
 			caller.IndirectProtos = append(caller.IndirectProtos, file.protoStrings[site[1]])
 			for _, fn := range byProto[file.protoStrings[site[1]]] {
 				caller.Callees = appendOnce(caller.Callees, fn)
-				if len(appendSymOnce(caller.edges, fn.Sym)) > len(caller.edges) {
-					caller.edges = append(caller.edges, fn.Sym)
-					caller.indirectEdges++
-				}
+				// nvlink does not merge the edge with an equal one,
+				// direct or materialised from another site.
+				caller.edges = append(caller.edges, fn.Sym)
+				caller.indirectEdges++
 			}
 		}
 	}

@@ -52,25 +52,30 @@ func alignTo(v, a uint64) uint64 {
 
 // sharedObject is one variable in shared memory.
 type sharedObject struct {
-	sym   *Symbol
-	align uint64
+	sym         *Symbol
+	file, index int // defining file and symbol index, for a fixed order
+	align, size uint64
 }
 
-// layoutShared lays out shared memory as nvlink does. Variables of
-// non-kernel functions (.nv_debug.shared in the inputs) each get one
-// module-wide offset. Each kernel's own variables go after the highest end
-// among the function-level variables its call tree uses, by decreasing
-// alignment; dynamic (extern __shared__) memory starts after that, aligned
-// to 16.
+// layoutShared lays out shared memory as nvlink does.
+//
+// A variable of a non-kernel function (.nv_debug.shared in the inputs)
+// that several kernels reach is global: it gets one module-wide offset,
+// later input files first, each file's in symbol order. One that a single kernel reaches is private to
+// that kernel and is laid out with the kernel's own variables. Each kernel
+// places its own variables, then its private ones, after the highest end
+// of the global variables its call tree uses, by decreasing alignment and
+// then increasing size. Dynamic (extern __shared__) memory starts after
+// that, aligned to 16; kernels whose call trees share a function that uses
+// it start it at the same offset, the highest of theirs.
+//
+// With debug information (-g), every kernel that uses dynamic memory
+// starts it at one module-wide offset, and layoutDebugShared publishes the
+// global variables in an output .nv_debug.shared.
 func layoutShared(ctx *Context) {
-	// Function-level objects (in the inputs' .nv_debug.shared), with their
-	// alignment (st_value) and size.
-	type object struct {
-		sym         *Symbol
-		file, index int
-		align, size uint64
-	}
-	objects := map[*Symbol]*object{}
+	// Function-level objects, with their alignment (st_value) and size.
+	objects := map[*Symbol]*sharedObject{}
+	var ordered []*sharedObject
 	var moduleAlign uint64
 	for fi, file := range ctx.Files {
 		for i, isec := range file.Sections {
@@ -78,11 +83,12 @@ func layoutShared(ctx *Context) {
 				continue
 			}
 			for j, esym := range file.ELF.Symbols {
-				if int(esym.Shndx) != i || esym.Type() == cubin.STT_SECTION {
+				if int(esym.Shndx) != i || esym.Type() == cubin.STT_SECTION || file.Syms[j] == nil {
 					continue
 				}
-				o := &object{sym: file.Syms[j], file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
+				o := &sharedObject{sym: file.Syms[j], file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
 				objects[o.sym] = o
+				ordered = append(ordered, o)
 				moduleAlign = max(moduleAlign, o.align)
 			}
 		}
@@ -98,58 +104,54 @@ func layoutShared(ctx *Context) {
 			}
 		}
 	}
-	// Function-level objects overlay one another across kernels: each
-	// object gets one offset for every kernel that reaches it, but objects
-	// no kernel reaches together may share offsets. Kernels are taken file
-	// by file, last file first (in file order within a file); each places
-	// the objects it reaches that are not placed yet
-	// (later files first, then in symbol order) after the highest end of
-	// those already placed that it reaches. So a kernel reaching only its
-	// own file's object gets it at 0 (nvlink gives 400 such kernels 0x80
-	// each), and kernels sharing a call chain share one layout.
-	placed := map[*Symbol]bool{}
-	for _, k := range overlayOrder(ctx.Funcs) {
-		var cursor uint64
-		var fresh []*object
-		for _, fn := range callTree(k) {
-			for _, sym := range uses[fn] {
-				o := objects[sym]
-				switch {
-				case o == nil:
-				case placed[sym]:
-					cursor = max(cursor, sym.sharedEnd)
-				default:
-					placed[sym] = true
-					fresh = append(fresh, o)
-				}
-			}
-		}
-		sort.SliceStable(fresh, func(a, b int) bool {
-			if fresh[a].file != fresh[b].file {
-				return fresh[a].file > fresh[b].file
-			}
-			return fresh[a].index < fresh[b].index
-		})
-		for _, o := range fresh {
-			cursor = alignTo(cursor, o.align)
-			o.sym.Value, o.sym.laidOut = cursor, true
-			o.sym.sharedEnd = cursor + o.size
-			cursor += o.size
-		}
-	}
+	// Which kernels reach each function-level object.
+	var kernels []*Function
+	trees := map[*Function][]*Function{}
+	reach := map[*Symbol][]*Function{}
 	for _, k := range ctx.Funcs {
 		if !k.Sym.IsEntry() {
 			continue
 		}
+		kernels = append(kernels, k)
+		trees[k] = callTree(k)
+		for _, fn := range trees[k] {
+			for _, sym := range uses[fn] {
+				if objects[sym] != nil {
+					reach[sym] = appendOnce(reach[sym], k)
+				}
+			}
+		}
+	}
+	// Later files first, each file's in symbol order.
+	sort.SliceStable(ordered, func(a, b int) bool { return ordered[a].file > ordered[b].file })
+	g := &ctx.sharedGlobals
+	for _, o := range ordered {
+		if len(reach[o.sym]) == 1 {
+			continue // private: laid out with its kernel
+		}
+		g.end = alignTo(g.end, o.align)
+		o.sym.Value, o.sym.laidOut = g.end, true
+		o.sym.sharedEnd = g.end + o.size
+		g.end += o.size
+		g.align = max(g.align, o.align)
+		g.objects = append(g.objects, o)
+	}
+	for _, k := range kernels {
 		var start uint64
 		align := uint64(0)
 		dynamic, fromFuncs := false, false
-		tree := callTree(k)
-		for _, fn := range tree {
+		var private []sharedObject
+		for _, fn := range trees[k] {
 			for _, sym := range uses[fn] {
-				if !sym.Defined() {
+				o := objects[sym]
+				switch {
+				case !sym.Defined():
 					dynamic = true
-				} else if objects[sym] != nil {
+				case o == nil:
+				case len(reach[sym]) == 1:
+					fromFuncs = true
+					private = append(private, *o)
+				default:
 					start = max(start, sym.sharedEnd)
 					fromFuncs = true
 				}
@@ -164,50 +166,147 @@ func layoutShared(ctx *Context) {
 		if fromFuncs {
 			align = max(align, moduleAlign)
 		}
-		end := start
+		var objs []sharedObject
 		if own != nil {
-			var objs []sharedObject
 			file := own.File
 			for j, esym := range file.ELF.Symbols {
-				if int(esym.Shndx) == own.Sec.Index && esym.Type() != cubin.STT_SECTION {
-					objs = append(objs, sharedObject{file.Syms[j], max(esym.Value, 1)})
+				if int(esym.Shndx) == own.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
+					objs = append(objs, sharedObject{sym: file.Syms[j], align: max(esym.Value, 1), size: esym.Size})
 				}
 			}
-			sort.SliceStable(objs, func(a, b int) bool { return objs[a].align > objs[b].align })
-			for _, o := range objs {
-				end = alignTo(end, o.align)
-				o.sym.Value = end
-				o.sym.laidOut = true
-				end += o.sym.Size
-			}
 			align = max(align, own.Sec.Addralign, 1)
+		}
+		sort.SliceStable(private, func(a, b int) bool {
+			if private[a].file != private[b].file {
+				return private[a].file < private[b].file
+			}
+			return private[a].index < private[b].index
+		})
+		objs = append(objs, private...)
+		sort.SliceStable(objs, func(a, b int) bool {
+			if objs[a].align != objs[b].align {
+				return objs[a].align > objs[b].align
+			}
+			return objs[a].size < objs[b].size
+		})
+		end := start
+		for _, o := range objs {
+			end = alignTo(end, o.align)
+			o.sym.Value = end
+			o.sym.laidOut = true
+			o.sym.sharedEnd = end + o.size
+			end += o.size
 		}
 		if dynamic {
 			end = alignTo(end, 16)
 			align = 16
 		}
 		k.sharedSize, k.dynOffset, k.usesDynamic = end, end, dynamic
-		if own == nil && end == 0 && !dynamic {
+		k.sharedOwn, k.sharedAlign, k.sharedFromFuncs = own, align, fromFuncs
+	}
+	unifyDynamicShared(ctx, kernels, trees, uses)
+	for _, k := range kernels {
+		end, own, align := k.sharedSize, k.sharedOwn, k.sharedAlign
+		if own == nil && end == 0 && !k.usesDynamic {
 			continue
 		}
 		if own == nil {
 			osec := ctx.outSection(".nv.shared."+k.Sym.Name, cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 			osec.Func = k
-			osec.synthetic = !fromFuncs // nvlink gives it a section symbol only then
 			own = &InputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
 		}
-		if ctx.Config.Arch >= 90 {
-			end += sharedReserve90
+		if r := ctx.sharedReserve(); r > 0 {
+			end += r
 			k.sharedSize = end
 		}
 		own.Out.Size = end
 		own.Out.Addralign = max(align, 1)
+		if own.Out.Size == 0 {
+			own.Out.synthetic = true // nvlink names an empty one with no section symbol
+		}
 	}
 	if anyDynamic(ctx) {
 		// nvlink writes an empty .nv_debug.shared when dynamic shared memory is used.
 		osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 		osec.Addralign = 16
 		osec.synthetic = true // nvlink gives it no section symbol
+	}
+}
+
+// sharedReserve is the shared memory at the start of every kernel's that
+// the architecture reserves: 1 KiB on sm_90.
+func (ctx *Context) sharedReserve() uint64 {
+	if ctx.Config.Arch >= 90 {
+		return sharedReserve90
+	}
+	return 0
+}
+
+// sharedGlobals is the extent of the global function-level shared
+// variables (see layoutShared).
+type sharedGlobals struct {
+	objects    []*sharedObject // in layout order
+	end, align uint64
+}
+
+// unifyDynamicShared makes kernels agree on where dynamic shared memory
+// starts: a function that uses it and is called from several kernels sees
+// it at one offset, so those kernels start it at the highest of theirs.
+// With debug information every kernel that uses it does.
+func unifyDynamicShared(ctx *Context, kernels []*Function, trees map[*Function][]*Function, uses map[*Function][]*Symbol) {
+	group := map[*Function]*Function{} // union-find over kernels
+	var find func(k *Function) *Function
+	find = func(k *Function) *Function {
+		for group[k] != nil && group[k] != k {
+			k = group[k]
+		}
+		return k
+	}
+	union := func(a, b *Function) {
+		if ra, rb := find(a), find(b); ra != rb {
+			group[rb] = ra
+		}
+	}
+	var first *Function
+	byFunc := map[*Function]*Function{} // non-kernel function -> a kernel reaching it
+	for _, k := range kernels {
+		if !k.usesDynamic {
+			continue
+		}
+		if ctx.debugSymbols() {
+			if first == nil {
+				first = k
+			}
+			union(first, k)
+			continue
+		}
+		for _, fn := range trees[k][1:] {
+			usesDynamic := false
+			for _, sym := range uses[fn] {
+				usesDynamic = usesDynamic || !sym.Defined()
+			}
+			if !usesDynamic {
+				continue
+			}
+			if other := byFunc[fn]; other != nil {
+				union(other, k)
+			} else {
+				byFunc[fn] = k
+			}
+		}
+	}
+	top := map[*Function]uint64{}
+	for _, k := range kernels {
+		if k.usesDynamic {
+			r := find(k)
+			top[r] = max(top[r], k.dynOffset)
+		}
+	}
+	for _, k := range kernels {
+		if k.usesDynamic {
+			k.dynOffset = top[find(k)]
+			k.sharedSize = k.dynOffset
+		}
 	}
 }
 

@@ -51,11 +51,8 @@ func registerNames(ctx *Context) {
 				continue
 			}
 			sym := file.Syms[i]
-			if esym.Shndx == cubin.SHN_UNDEF && !r.emptyName && !r.symSeen[sym] {
-				// nvlink enters a new undefined function under an empty
-				// name first; the empty string lands in .strtab once.
-				ctx.strtab.buf = append(ctx.strtab.buf, 0)
-				r.emptyName = true
+			if esym.Shndx == cubin.SHN_UNDEF && file.placeholder == nil && !r.symSeen[sym] {
+				r.addPlaceholder(ctx, file)
 			}
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
@@ -136,7 +133,9 @@ func finishNames(ctx *Context) {
 	r.createSection(ctx, ".nv.callgraph")
 	r.createSection(ctx, ".nv.prototype")
 	for _, fn := range ctx.Funcs {
-		if fn.usesDynamic {
+		// With debug symbols the extern __shared__ arrays are defined
+		// instead (layoutDebugInfo).
+		if fn.usesDynamic && !ctx.debugSymbols() {
 			ctx.strtab.add("externsharedinstance")
 			break
 		}
@@ -182,8 +181,9 @@ type nameRegistry struct {
 	global  []*Symbol
 	symSeen map[*Symbol]bool
 	// emptyName: the empty string nvlink adds with the first undefined
-	// symbol is in .strtab.
+	// symbol is in .strtab, at emptyOff.
 	emptyName bool
+	emptyOff  uint32
 }
 
 // createdSym is a symbol, or the section symbol of the section called
@@ -237,4 +237,20 @@ func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
 	} else {
 		r.local = append(r.local, createdSym{sym: sym})
 	}
+}
+
+// addPlaceholder records the unnamed local function nvlink creates in a
+// file when it meets the file's first undefined function not seen before:
+// the file's symbol 0 maps to it (see rebuildFunctionInfo). The empty
+// string it is named by lands in .strtab once. Only -g links keep it in
+// .symtab.
+func (r *nameRegistry) addPlaceholder(ctx *Context, file *InputFile) {
+	if !r.emptyName {
+		r.emptyOff = uint32(len(ctx.strtab.buf))
+		ctx.strtab.buf = append(ctx.strtab.buf, 0)
+		r.emptyName = true
+	}
+	ph := &Symbol{Info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, Local: true, File: file, placeholder: true}
+	file.placeholder = ph
+	r.local = append(r.local, createdSym{sym: ph})
 }

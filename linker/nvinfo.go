@@ -152,6 +152,15 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 				continue
 			}
 			r.Payload, wroteCRS = le.AppendUint32(nil, crs), true
+		case r.Attr == cubin.EIATTR_KPARAM_INFO && r.Fmt == eifmtSVal && len(r.Payload) >= 4:
+			// nvlink maps the parameter's index word through the file's
+			// symbol map, in which index 0 stands for the file's
+			// placeholder (see addPlaceholder): only -g keeps it.
+			if ph := isec.File.placeholder; le.Uint32(r.Payload) == 0 && ph != nil && ph.outIndex != 0 {
+				p := append([]byte(nil), r.Payload...)
+				le.PutUint32(p, ph.outIndex)
+				r.Payload = p
+			}
 		case r.symWord():
 			out := ctx.outSymIndex(isec.File.Syms[r.sym()])
 			if out == 0 {

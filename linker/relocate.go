@@ -132,6 +132,15 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		osec.keep(ctx, rela, out)
 		return
 	}
+	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
+		// A debug section's view of dynamic shared memory.
+		if !ctx.debugSymbols() {
+			ctx.debugUnknown(how, field, a)
+			return
+		}
+		how.Insert(field, how.Select(ctx.dynamicShared+uint64(a)), 0)
+		return
+	}
 	s, ok := ctx.symbolValue(sym, isec)
 	if !ok {
 		bad("cannot resolve the symbol's address at link time")

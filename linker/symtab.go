@@ -50,6 +50,12 @@ func buildSymbolTable(ctx *Context) {
 			continue
 		}
 		placed[c.sym] = true
+		if c.sym.placeholder {
+			if ctx.Config.Debug {
+				add(c.sym) // nvlink removes it with the unused symbols, which -g keeps
+			}
+			continue
+		}
 		if c.sym.Local && keepLocal(c.sym) || !c.sym.Local && keepGlobal(c.sym) {
 			add(c.sym)
 		}
@@ -82,7 +88,7 @@ func buildSymbolTable(ctx *Context) {
 // keepLocal says whether a local symbol that is not a section symbol
 // appears in the output.
 func keepLocal(sym *Symbol) bool {
-	if sym.deleted || sym.Name == "_param" || sym.space() == cubin.STO_CUDA_SHARED ||
+	if sym.deleted || sym.Name == "_param" || sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared ||
 		strings.Contains(sym.Name, ".const_opt.") {
 		return false
 	}
@@ -99,6 +105,9 @@ func keepLocal(sym *Symbol) bool {
 func keepGlobal(sym *Symbol) bool {
 	if sym.deleted {
 		return false
+	}
+	if sym.debugDynamic {
+		return true
 	}
 	if !sym.Defined() {
 		return sym.referencedLive
@@ -119,7 +128,7 @@ func (sym *Symbol) outInfo() uint8 {
 }
 
 func (sym *Symbol) outOther() uint8 {
-	if !sym.Defined() {
+	if !sym.Defined() && !sym.debugDynamic {
 		return sym.Other
 	}
 	return sym.Other &^ cubin.STO_CUDA_SPACE_MASK

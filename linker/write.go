@@ -303,11 +303,19 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 		var value, size uint64
 		info, other := sym.outInfo(), sym.outOther()
 		name = ctx.strtab.add(sym.Name)
+		if sym.placeholder {
+			name = ctx.names.emptyOff
+		}
 		special := false
 		if sym.outSec != nil {
 			shndx = uint32(sym.outSec.Index)
+		} else if sym.debugDynamic {
+			shndx, value = uint32(ctx.outByName[".nv_debug.shared"].Index), ctx.dynamicSharedSym
 		} else {
 			value, size = sym.Value, sym.Size
+			if sym.debugShared {
+				value += ctx.sharedReserve()
+			}
 			switch {
 			case sym.Section != nil && sym.Section.Out != nil:
 				shndx = uint32(sym.Section.Out.Index)

@@ -1,0 +1,97 @@
+package linker
+
+import "github.com/cudalink/cudalink/linker/cubin"
+
+// What a debug link (-g) changes, as nvlink 11.8 does it. The inputs'
+// debug sections (.debug_*, .nv_debug_*) are merged like any other
+// non-allocated data, with or without -g: concatenated by name in
+// command-line order, their relocations against sections resolved and
+// those against functions kept for the driver (mergeSections,
+// applyRelocations). -g itself:
+//
+//   - keeps every function: no dead-code elimination, -kernels-used and the
+//     host objects' kernel lists remove nothing (eliminateDeadCode), and
+//     materialised indirect call edges are not merged with equal ones;
+//   - keeps the unnamed local function each input gets for its first new
+//     undefined function, to which kernel parameter records point
+//     (addPlaceholder, rebuildFunctionInfo);
+//   - with debug symbols (-g without -suppress-debug-info): publishes the
+//     shared-memory variables a debugger needs (layoutDebugInfo), and
+//     starts dynamic shared memory at one offset in every kernel
+//     (unifyDynamicShared).
+//
+// Without debug symbols, a debug section's reference to dynamic shared
+// memory (which has no address then) is filled with all ones
+// (debugUnknown).
+
+// debugSymbols says whether the link publishes the symbols a debugger
+// needs: -g without -suppress-debug-info.
+func (ctx *Context) debugSymbols() bool {
+	return ctx.Config.Debug && !ctx.Config.SuppressDebugInfo
+}
+
+// layoutDebugInfo publishes shared memory for the debugger, as nvlink -g
+// does: the global function-level variables (see layoutShared) in an
+// output .nv_debug.shared, with their symbols; the kernels' own variables'
+// symbols; and every extern __shared__ array as a global object in
+// .nv_debug.shared at the offset where every kernel's dynamic shared memory
+// starts. Variables private to one kernel keep no symbol.
+func layoutDebugInfo(ctx *Context) {
+	if !ctx.debugSymbols() {
+		return
+	}
+	g := ctx.sharedGlobals
+	dynamic := anyDynamic(ctx)
+	for _, k := range ctx.Funcs {
+		if k.sharedOwn == nil {
+			continue
+		}
+		file := k.sharedOwn.File
+		for j, esym := range file.ELF.Symbols {
+			if int(esym.Shndx) == k.sharedOwn.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
+				file.Syms[j].debugShared = true
+			}
+		}
+	}
+	if len(g.objects) == 0 && !dynamic {
+		return
+	}
+	// Like the kernels' sections, it starts with sm_90's reserve, and the
+	// symbols of shared variables are moved by it (relocations are not).
+	osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
+	osec.Size, osec.Addralign = g.end+ctx.sharedReserve(), max(g.align, 1)
+	osec.synthetic = osec.Size == 0 // nvlink names an empty one with no section symbol
+	for _, o := range g.objects {
+		o.sym.debugShared = true
+		o.sym.Section.Out = osec
+	}
+	if !dynamic {
+		return
+	}
+	osec.Addralign = max(osec.Addralign, 16)
+	for _, k := range ctx.Funcs {
+		if k.usesDynamic {
+			ctx.dynamicShared = k.dynOffset // unifyDynamicShared made them equal
+		}
+	}
+	if len(g.objects) > 0 {
+		// nvlink moves the extern __shared__ symbols by the reserve only
+		// when .nv_debug.shared holds variables.
+		ctx.dynamicSharedSym = ctx.dynamicShared + ctx.sharedReserve()
+	} else {
+		ctx.dynamicSharedSym = ctx.dynamicShared
+	}
+	for _, sym := range ctx.Symbols {
+		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+			sym.debugDynamic = true
+		}
+	}
+}
+
+// debugUnknown fills a field of a debug section that refers to dynamic
+// shared memory when the link has no debug symbols: nvlink takes the
+// address as unknown (S = -1), adds the addend (sm_90's carry the 1 KiB
+// shared reserve), and keeps no relocation.
+func (ctx *Context) debugUnknown(how cubin.RelocHow, field []byte, a int64) {
+	how.Insert(field, how.Select(^uint64(0)+uint64(a)), 0)
+}
