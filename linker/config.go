@@ -56,9 +56,9 @@ type Config struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
-	// The fields below hold nvlink options that the command line parses
-	// but that the linker does not act on yet; linker/cli refuses a link
-	// that sets one (its notYet mark) until the linker honours the field.
+	// The fields below hold nvlink's other options. linker/cli refuses a
+	// link that sets an option the linker does not act on yet (its notYet
+	// mark: -g, -suppress-debug-info, -preserve-relocs, ...).
 
 	// CPUArch is -cpu-arch: the host CPU named by nvlink's spelling
 	// ("X86_64", "AARCH64", ...), or "" or "unknown" when not given. nvlink
@@ -87,9 +87,10 @@ type Config struct {
 	// PreserveRelocs is -preserve-relocs: keep resolved relocations in the
 	// output.
 	PreserveRelocs bool
-	// DumpCallgraph is -dump-callgraph: print the call graph of the link;
-	// DumpCallgraphNoDemangle (-dump-callgraph-no-demangle) prints it with
-	// mangled names.
+	// DumpCallgraph is -dump-callgraph: print nvlink's text of the call
+	// graph on Stderr (callgraphdump.go). DumpCallgraphNoDemangle is
+	// -dump-callgraph-no-demangle, which nvlink 11.8 prints demangled all
+	// the same; the command line refuses both together, as nvlink does.
 	DumpCallgraph           bool
 	DumpCallgraphNoDemangle bool
 	// SuppressArchWarning is -suppress-arch-warning: no warning for an

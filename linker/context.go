@@ -174,6 +174,9 @@ type Symbol struct {
 	// created is when registerNames saw the symbol first (1-based): the
 	// order nvlink creates symbols in, which also orders call-graph callers.
 	created int
+	// cgNode is the function's node number in nvlink's call graph (see
+	// nameRegistry.nodes); 0 for other symbols.
+	cgNode int
 	// For section symbols the linker makes: the output section.
 	outSec *OutputSection
 	// referencedLive: an undefined symbol that kept code still references.

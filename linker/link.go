@@ -21,13 +21,18 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("merge sections", mergeSections)              // classify by memory space, build per-kernel and merged sections
-	ctx.run("lay out sections", layoutSections)           // offsets of every contribution and symbol are fixed from here on
-	ctx.run("lay out debug information", layoutDebugInfo) // -g: shared memory as the debugger sees it
-	ctx.run("check limits", checkLimits)                  // constant bank 3 and each kernel's shared memory fit the hardware
-	ctx.run("compute resources", computeResources)        // registers, barriers and stack through the call graph
-	ctx.run("apply relocations", applyRelocations)        // resolve what the linker resolves, keep the rest for the driver
-	ctx.run("build metadata", buildNVInfo)                // rebuild .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
+	ctx.run("merge sections", mergeSections)                       // classify by memory space, build per-kernel and merged sections
+	ctx.run("lay out sections", layoutSections)                    // offsets of every contribution and symbol are fixed from here on
+	ctx.run("lay out debug information", layoutDebugInfo)          // -g: shared memory as the debugger sees it
+	ctx.run("check limits", checkLimits)                           // constant bank 3 and each kernel's shared memory fit the hardware
+	ctx.run("compute resources", computeResources)                 // registers, barriers and stack through the call graph
+	ctx.run("dump call graph", dumpCallgraph)                      // --dump-callgraph: nvlink's text, from the functions and their edges
+	ctx.run("check undefined functions", reportUndefinedFunctions) // only those kept code calls are errors
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	ctx.run("apply relocations", applyRelocations) // resolve what the linker resolves, keep the rest for the driver
+	ctx.run("build metadata", buildNVInfo)         // rebuild .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

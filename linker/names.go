@@ -13,7 +13,8 @@ import (
 // creation order, including names of things dead-code elimination later
 // removed. Per input, in command-line order:
 //
-//  1. function symbols in symbol-table order: the name,
+//  1. function symbols in symbol-table order (which also numbers the
+//     call graph's nodes): the name,
 //     then its .text section; a kernel also gets .nv.info.<k> and
 //     .nv.shared.<k>;
 //  2. every other symbol in symbol-table order: the section that holds it
@@ -53,6 +54,12 @@ func registerNames(ctx *Context) {
 			sym := file.Syms[i]
 			if esym.Shndx == cubin.SHN_UNDEF && file.placeholder == nil && !r.symSeen[sym] {
 				r.addPlaceholder(ctx, file)
+				// The nameless function takes a call graph node.
+				r.nodes = append(r.nodes, nil)
+			}
+			if sym != nil && sym.cgNode == 0 {
+				r.nodes = append(r.nodes, sym)
+				sym.cgNode = len(r.nodes)
 			}
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
@@ -184,6 +191,12 @@ type nameRegistry struct {
 	// symbol is in .strtab, at emptyOff.
 	emptyName bool
 	emptyOff  uint32
+	// nodes are nvlink's call graph nodes, numbered from 1: every function
+	// symbol as first met, inputs in order and each in symbol-table order,
+	// and nil for the nameless function (addPlaceholder) met with an
+	// input's first new undefined one. --dump-callgraph prints them by
+	// number.
+	nodes []*Symbol
 }
 
 // createdSym is a symbol, or the section symbol of the section called

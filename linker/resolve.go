@@ -256,21 +256,59 @@ func mayStayUndefined(sym *Symbol) bool {
 }
 
 // reportUndefined reports every global that no input defines, with every
-// file that references it.
+// file that references it. Functions wait for reportUndefinedFunctions:
+// nvlink only minds those that code it keeps still calls.
 func reportUndefined(ctx *Context) {
 	for _, sym := range ctx.Symbols {
-		if sym.File != nil || mayStayUndefined(sym) {
+		if sym.File != nil || mayStayUndefined(sym) || sym.IsFunc() {
 			continue
 		}
-		e := &LinkError{Symbol: sym.Name, Msg: "undefined device symbol", nonFatal: true}
-		for _, file := range ctx.Files {
-			for i, s := range file.Syms {
-				if s == sym && file.ELF.Symbols[i].Shndx == cubin.SHN_UNDEF {
-					e.Refs = append(e.Refs, fmt.Sprintf("referenced by %s", file.Name))
-					break
+		ctx.reportUndefinedSymbol(sym)
+	}
+}
+
+// reportUndefinedFunctions reports the functions no input defines that are
+// referenced from what the link keeps: a kept function's code or call
+// graph, or data. As nvlink 11.8 does, a function that only removed code
+// calls is no error (and is left out of the output); nvlink checks after
+// it printed --dump-callgraph, and so does cudalink.
+func reportUndefinedFunctions(ctx *Context) {
+	used := map[*Symbol]bool{}
+	for _, fn := range ctx.Funcs {
+		for _, c := range fn.edges {
+			used[c] = true
+		}
+	}
+	for _, file := range ctx.Files {
+		for _, isec := range file.Sections {
+			if isec.Func != nil && !isec.Func.Live {
+				continue
+			}
+			for _, r := range isec.Relocs {
+				if r.Sym != 0 && int(r.Sym) < len(file.Syms) {
+					used[file.Syms[r.Sym]] = true
 				}
 			}
 		}
-		ctx.report(e)
 	}
+	for _, sym := range ctx.Symbols {
+		if sym.File == nil && sym.IsFunc() && !mayStayUndefined(sym) && used[sym] {
+			ctx.reportUndefinedSymbol(sym)
+		}
+	}
+}
+
+// reportUndefinedSymbol reports sym as undefined, naming every file that
+// references it.
+func (ctx *Context) reportUndefinedSymbol(sym *Symbol) {
+	e := &LinkError{Symbol: sym.Name, Msg: "undefined device symbol", nonFatal: true}
+	for _, file := range ctx.Files {
+		for i, s := range file.Syms {
+			if s == sym && file.ELF.Symbols[i].Shndx == cubin.SHN_UNDEF {
+				e.Refs = append(e.Refs, fmt.Sprintf("referenced by %s", file.Name))
+				break
+			}
+		}
+	}
+	ctx.report(e)
 }

@@ -86,7 +86,7 @@ func deepestChain(root *Function, weight func(*Function) uint32) (uint32, bool) 
 }
 
 // reportResources prints nvlink's -v report: global and constant memory
-// of the module, then for each kernel, by name, its registers, stack and
+// of the module, then for each kernel, last node first, its registers, stack and
 // memory. The lines read as nvlink's, with cudalink's name in front.
 func reportResources(ctx *Context) {
 	if !ctx.Config.Verbose || ctx.Config.Stdout == nil {
@@ -113,7 +113,8 @@ func reportResources(ctx *Context) {
 			kernels = append(kernels, fn)
 		}
 	}
-	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.Name < kernels[j].Sym.Name })
+	// nvlink lists kernels from the last call graph node to the first.
+	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.cgNode > kernels[j].Sym.cgNode })
 	for _, k := range kernels {
 		reportKernel(w, k)
 	}

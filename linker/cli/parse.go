@@ -110,6 +110,8 @@ func (p *parser) check() error {
 	switch {
 	case cfg.SuppressDebugInfo && !cfg.Debug:
 		return errors.New("conflicting options '-suppress-debug-info' and 'no -g'")
+	case cfg.DumpCallgraph && cfg.DumpCallgraphNoDemangle:
+		return errors.New("conflicting options '-dump-callgraph' and '-dump-callgraph-no-demangle'")
 	case p.useHostInfo && cfg.IgnoreHostInfo:
 		return errors.New("conflicting options '-use-host-info' and '-ignore-host-info'")
 	case p.ghls != "":

@@ -1,0 +1,115 @@
+package linker
+
+import (
+	"bufio"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// dumpCallgraph prints the call graph as nvlink 11.8 does for
+// --dump-callgraph (and --dump-callgraph-no-demangle, which 11.8 demangles
+// all the same), on standard error, after the stack-size warnings:
+//
+//	callgraph for sm_80:
+//	# A: s -> B // s (number A) potentially calls B
+//	...
+//	1: ^&k(int *) [24] -> 3 2
+//	2:
+//	3: vprintf ->
+//
+// One line per node of nvlink's call graph, numbered as registerNames met
+// the function symbols. A kept function shows '^' if it is a kernel, '&'
+// if its address is taken, its name as nvlink's demangler spells it, its
+// own register count, and the nodes it calls in the order .nv.callgraph
+// lists them (indirect calls materialised). An undefined function that
+// kept code calls shows only its name; a removed function, one only
+// removed code calls and the nameless node are blank.
+//
+// Then, for each kept function in node order and each kernel that reaches
+// it (kernels last node first), a line when the function's registers raise
+// what the kernel needs so far: nvlink's register propagation, told.
+func dumpCallgraph(ctx *Context) {
+	if !ctx.Config.DumpCallgraph && !ctx.Config.DumpCallgraphNoDemangle || ctx.Config.Stderr == nil {
+		return
+	}
+	w := bufio.NewWriter(ctx.Config.Stderr)
+	defer w.Flush()
+	fmt.Fprintf(w, "callgraph for sm_%d:\n", ctx.Config.Arch)
+	fmt.Fprint(w, "# A: s -> B // s (number A) potentially calls B\n"+
+		"# s [N]     // s uses N registers\n"+
+		"# ^s        // s is entry point\n"+
+		"# &s        // s has address taken\n")
+	calledLive := map[*Symbol]bool{}
+	for _, fn := range ctx.Funcs {
+		for _, c := range fn.edges {
+			calledLive[c] = true
+		}
+	}
+	for i, sym := range ctx.names.nodes {
+		fmt.Fprintf(w, "%d: %s\n", i+1, nodeLine(sym, calledLive))
+	}
+
+	// Register propagation, in nvlink's order.
+	var kernels []*Function
+	for _, fn := range ctx.Funcs {
+		if fn.Sym.IsEntry() {
+			kernels = append(kernels, fn)
+		}
+	}
+	slices.SortFunc(kernels, func(a, b *Function) int { return b.Sym.cgNode - a.Sym.cgNode })
+	reach := make([]map[*Function]bool, len(kernels))
+	need := make([]int, len(kernels))
+	for i, k := range kernels {
+		reach[i] = map[*Function]bool{}
+		for _, fn := range callTree(k) {
+			reach[i][fn] = true
+		}
+		need[i] = k.ownRegs
+	}
+	for _, sym := range ctx.names.nodes {
+		fn := liveFunc(sym)
+		if fn == nil {
+			continue
+		}
+		for i, k := range kernels {
+			if reach[i][fn] && fn.ownRegs > need[i] {
+				need[i] = fn.ownRegs
+				fmt.Fprintf(w, "regcount %d for %s propagated to entry %s\n", fn.ownRegs, edgName(fn.Sym.Name), edgName(k.Sym.Name))
+			}
+		}
+	}
+}
+
+// liveFunc returns the kept function a node stands for, or nil.
+func liveFunc(sym *Symbol) *Function {
+	if sym == nil || sym.deleted || sym.Func == nil || !sym.Func.Live {
+		return nil
+	}
+	return sym.Func
+}
+
+// nodeLine is the text after "N: " for one node.
+func nodeLine(sym *Symbol, calledLive map[*Symbol]bool) string {
+	fn := liveFunc(sym)
+	if fn == nil {
+		if sym != nil && !sym.Defined() && calledLive[sym] {
+			return edgName(sym.Name) + " ->"
+		}
+		return ""
+	}
+	var b strings.Builder
+	if sym.IsEntry() {
+		b.WriteByte('^')
+	}
+	if fn.AddrTaken {
+		b.WriteByte('&')
+	}
+	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.Name), fn.ownRegs)
+	for i := len(fn.edges) - 1; i >= 0; i-- {
+		if c := fn.edges[i]; c.cgNode != 0 && !c.deleted {
+			fmt.Fprintf(&b, " %d", c.cgNode)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,64 @@
+package difftest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCallgraphDump checks --dump-callgraph (and -dump-callgraph-no-demangle)
+// text exactly: for every corpus case run with one of them, the lines nvlink
+// printed that are not "nvlink ..." messages (the header, one line per node,
+// the register propagation lines) must be cudalink's stderr lines that are
+// not its messages ("cudalink..." and their ">>> " details), the same lines
+// in the same order (none when nvlink printed none, as when it refuses
+// the options); and the exit status must be zero exactly when nvlink's
+// is (an undefined function is reported after the call graph is printed).
+func TestCallgraphDump(t *testing.T) {
+	ran, graphs := 0, 0
+	for _, c := range loadCorpus(t) {
+		dump := false
+		for _, f := range c.Flags {
+			switch strings.TrimLeft(f, "-") {
+			case "dump-callgraph", "dump-callgraph-no-demangle":
+				dump = true
+			}
+		}
+		if !dump {
+			continue
+		}
+		ran++
+		t.Run(c.Name, func(t *testing.T) {
+			t.Chdir(c.Dir)
+			status, _, stderr := link(t, c.Args(c.Inputs, t.TempDir()+"/out.cubin"))
+			if (status == 0) != (c.ExitStatus == 0) {
+				t.Fatalf("exit status %d, nvlink's %d:\n%s", status, c.ExitStatus, stderr)
+			}
+			want := otherLines(c.Messages, "nvlink ")
+			got := otherLines(stderr, "cudalink", ">>> ")
+			if len(want) > 0 && strings.HasPrefix(want[0], "callgraph for sm_") {
+				graphs++
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("call graph differs\nnvlink:\n%s\ncudalink:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+			}
+		})
+	}
+	if ran == 0 || graphs == 0 {
+		t.Fatalf("%d corpus cases run with --dump-callgraph, %d where nvlink printed a call graph", ran, graphs)
+	}
+}
+
+// otherLines returns the lines of out that start with none of prefixes.
+func otherLines(out string, prefixes ...string) []string {
+	var lines []string
+next:
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		for _, p := range prefixes {
+			if strings.HasPrefix(l, p) {
+				continue next
+			}
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
