@@ -291,7 +291,6 @@ func TestErrors(t *testing.T) {
 		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto -nvvmpath=", "option '-emit-ptx' is not supported yet"},
 		{"-arch=sm_80 -o out a.o -lto -nvvmpath /x", "option '-lto' is not supported yet"},
 		{"-arch=sm_80 -o out a.o --dump-callgraph -preserve-relocs", "option '-preserve-relocs' is not supported yet"},
-		{"-arch=sm_80 -o out a.o -g -suppress-debug-info", "option '-g' is not supported yet"},
 		{"-arch=compute_80 -o out a.o", "-arch=compute_80 is not supported yet: cudalink links for 'sm_' targets only"},
 		{"-arch=sm_80 -o out a.o -m32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -m 64 --machine=32", "-m32 is not supported: cudalink links 64-bit device code only"},
