@@ -162,14 +162,19 @@ func finishNames(ctx *Context) {
 }
 
 // hasZeroAddend says whether a .rela section has an entry with addend 0
-// that is kept for the driver and is of a type older than the
-// .nv.rel.action ones (sm_90 calls, type 75 and up, do not count): such an
-// entry could be a .rel entry, and nvlink names the .rel twin for it.
+// of a type older than the .nv.rel.action ones (sm_90 calls, type 75 and
+// up, do not count) and not linker-only: such an entry could be a .rel
+// entry, and nvlink names the .rel twin for it. An entry the linker
+// resolves (a shared-memory address) counts only when the section has
+// other entries: nvlink names no twin for a section whose single entry
+// it resolves (checked on sm_90 with one and with several shared-memory
+// ABS32_32 entries, with and without calls).
 func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
 	for _, rs := range file.ELF.Relocs {
 		if rs.Section == s {
 			for _, rel := range rs.Relocs {
-				if rel.Addend == 0 && rel.Type < cubin.R_CUDA_ABS55_16_34 && !linkerResolves(rel, file.Syms[rel.Sym]) {
+				if rel.Addend == 0 && rel.Type < cubin.R_CUDA_ABS55_16_34 && cubin.HowToRelocate(rel.Type).Who != cubin.ByLinker &&
+					(len(rs.Relocs) > 1 || !linkerResolves(rel, file.Syms[rel.Sym])) {
 					return true
 				}
 			}
