@@ -42,10 +42,9 @@ type Context struct {
 	names      nameRegistry // nvlink's creation order, from registerNames
 
 	sharedGlobals sharedGlobals // the global function-level shared variables
-	dynamicShared uint64        // -g: where every kernel's dynamic shared memory starts
-	// dynamicSharedSym is the value of the extern __shared__ symbols
-	// layoutDebugInfo defines.
-	dynamicSharedSym uint64
+	// dynamicSharedShift moves the extern __shared__ symbols
+	// layoutDebugInfo defines (sm_90's reserve, sometimes).
+	dynamicSharedShift uint64
 
 	virtualSM int        // minimum virtual SM over the inputs
 	cancelled bool       // Config.Context was cancelled

@@ -34,8 +34,9 @@ func (ctx *Context) debugSymbols() bool {
 // does: the global function-level variables (see layoutShared) in an
 // output .nv_debug.shared, with their symbols; the kernels' own variables'
 // symbols; and every extern __shared__ array as a global object in
-// .nv_debug.shared at the offset where every kernel's dynamic shared memory
-// starts. Variables private to one kernel keep no symbol.
+// .nv_debug.shared at the offset where the dynamic shared memory of the
+// kernels using it starts (unifyDynamicShared). Variables private to one
+// kernel keep no symbol.
 func layoutDebugInfo(ctx *Context) {
 	if !ctx.debugSymbols() {
 		return
@@ -69,17 +70,10 @@ func layoutDebugInfo(ctx *Context) {
 		return
 	}
 	osec.Addralign = max(osec.Addralign, 16)
-	for _, k := range ctx.Funcs {
-		if k.usesDynamic {
-			ctx.dynamicShared = k.dynOffset // unifyDynamicShared made them equal
-		}
-	}
 	if len(g.objects) > 0 {
 		// nvlink moves the extern __shared__ symbols by the reserve only
 		// when .nv_debug.shared holds variables.
-		ctx.dynamicSharedSym = ctx.dynamicShared + ctx.sharedReserve()
-	} else {
-		ctx.dynamicSharedSym = ctx.dynamicShared
+		ctx.dynamicSharedShift = ctx.sharedReserve()
 	}
 	for _, sym := range ctx.Symbols {
 		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {

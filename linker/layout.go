@@ -252,46 +252,43 @@ type sharedGlobals struct {
 // unifyDynamicShared makes kernels agree on where dynamic shared memory
 // starts: a function that uses it and is called from several kernels sees
 // it at one offset, so those kernels start it at the highest of theirs.
-// With debug information every kernel that uses it does.
+// With debug symbols, each extern __shared__ array also has one address:
+// the kernels that use the same array agree too, and the array's symbol
+// gets that offset.
 func unifyDynamicShared(ctx *Context, kernels []*Function, trees map[*Function][]*Function, uses map[*Function][]*Symbol) {
 	group := map[*Function]*Function{} // union-find over kernels
-	var find func(k *Function) *Function
-	find = func(k *Function) *Function {
+	find := func(k *Function) *Function {
 		for group[k] != nil && group[k] != k {
 			k = group[k]
 		}
 		return k
 	}
-	union := func(a, b *Function) {
-		if ra, rb := find(a), find(b); ra != rb {
+	joined := map[any]*Function{} // a function or an array -> a kernel using it
+	join := func(key any, k *Function) {
+		other := joined[key]
+		if other == nil {
+			joined[key] = k
+			return
+		}
+		if ra, rb := find(other), find(k); ra != rb {
 			group[rb] = ra
 		}
 	}
-	var first *Function
-	byFunc := map[*Function]*Function{} // non-kernel function -> a kernel reaching it
 	for _, k := range kernels {
 		if !k.usesDynamic {
 			continue
 		}
-		if ctx.debugSymbols() {
-			if first == nil {
-				first = k
-			}
-			union(first, k)
-			continue
-		}
-		for _, fn := range trees[k][1:] {
-			usesDynamic := false
+		for i, fn := range trees[k] {
 			for _, sym := range uses[fn] {
-				usesDynamic = usesDynamic || !sym.Defined()
-			}
-			if !usesDynamic {
-				continue
-			}
-			if other := byFunc[fn]; other != nil {
-				union(other, k)
-			} else {
-				byFunc[fn] = k
+				if sym.Defined() {
+					continue
+				}
+				if i > 0 {
+					join(fn, k)
+				}
+				if ctx.debugSymbols() {
+					join(sym, k)
+				}
 			}
 		}
 	}
@@ -306,6 +303,11 @@ func unifyDynamicShared(ctx *Context, kernels []*Function, trees map[*Function][
 		if k.usesDynamic {
 			k.dynOffset = top[find(k)]
 			k.sharedSize = k.dynOffset
+		}
+	}
+	for key, k := range joined {
+		if sym, ok := key.(*Symbol); ok {
+			sym.Value = k.dynOffset
 		}
 	}
 }

@@ -138,7 +138,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 			ctx.debugUnknown(how, field, a)
 			return
 		}
-		how.Insert(field, how.Select(ctx.dynamicShared+uint64(a)), 0)
+		how.Insert(field, how.Select(sym.Value+uint64(a)), 0)
 		return
 	}
 	s, ok := ctx.symbolValue(sym, isec)

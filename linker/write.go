@@ -310,7 +310,7 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 		if sym.outSec != nil {
 			shndx = uint32(sym.outSec.Index)
 		} else if sym.debugDynamic {
-			shndx, value = uint32(ctx.outByName[".nv_debug.shared"].Index), ctx.dynamicSharedSym
+			shndx, value = uint32(ctx.outByName[".nv_debug.shared"].Index), sym.Value+ctx.dynamicSharedShift
 		} else {
 			value, size = sym.Value, sym.Size
 			if sym.debugShared {
