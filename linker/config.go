@@ -14,6 +14,11 @@ type Config struct {
 	// Output is the path of the file to write. The file is written to a
 	// temporary name in the same directory and renamed only on success.
 	Output string
+	// Relocatable is -r (--relocatable), beyond nvlink: a partial link that
+	// writes a relocatable cubin (ET_REL) combining the inputs, for a later
+	// link to take as one input (docs/partial.md). It cannot be combined
+	// with the outputs only a final link makes: see CheckRelocatable.
+	Relocatable bool
 	// Inputs are the input files and -l libraries in command-line order.
 	Inputs []Input
 	// LibDirs are the -L directories, searched in order for -l libraries.

@@ -279,4 +279,7 @@ type outReloc struct {
 	Type   cubin.RelocType
 	Sym    *Symbol
 	Addend int64
+	// toRela: a .rel entry that a partial link moves to .rela (see
+	// retarget).
+	toRela bool
 }

@@ -11,6 +11,23 @@ import (
 // defined symbol. Merged sections take their inputs in command-line order,
 // each at its own alignment; shared memory is laid out per kernel.
 func layoutSections(ctx *Context) {
+	placeContributions(ctx)
+	for _, file := range ctx.Files {
+		for _, sym := range file.Syms {
+			if sym != nil && sym.File == file && sym.Section != nil && sym.Section.Out != nil &&
+				sym.Type() != cubin.STT_SECTION && !sym.laidOut {
+				sym.Value += sym.Section.OutOff
+				sym.laidOut = true
+			}
+		}
+	}
+	layoutShared(ctx)
+}
+
+// placeContributions fixes where each member lands in its output section
+// (in member order, each at its own alignment), the sections' sizes and
+// alignments, and copies the members' bytes.
+func placeContributions(ctx *Context) {
 	for _, osec := range ctx.OutSections {
 		var size uint64
 		for _, isec := range osec.Members {
@@ -28,16 +45,6 @@ func layoutSections(ctx *Context) {
 			}
 		}
 	}
-	for _, file := range ctx.Files {
-		for _, sym := range file.Syms {
-			if sym != nil && sym.File == file && sym.Section != nil && sym.Section.Out != nil &&
-				sym.Type() != cubin.STT_SECTION && !sym.laidOut {
-				sym.Value += sym.Section.OutOff
-				sym.laidOut = true
-			}
-		}
-	}
-	layoutShared(ctx)
 }
 
 // sharedReserve90 is the shared memory sm_90 reserves in every kernel.

@@ -5,13 +5,18 @@ import "time"
 // Link runs the whole device link. Each pass is in its own file, named for
 // what it does. At each checkpoint the link stops if errors were reported,
 // so one run reports every problem of a kind but never builds on a broken
-// state. Every pass is timed for --time.
+// state. Every pass is timed for --time. A partial link (-r) runs its own
+// list, LinkRelocatable.
 func Link(ctx *Context) error {
+	if ctx.Config.Relocatable {
+		return LinkRelocatable(ctx)
+	}
 	ctx.run("load inputs", loadInputs) // parse every input in parallel, then check architectures
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("resolve symbols", resolveSymbols) // one Symbol per name, ranked strong > weak > common > undefined
+	ctx.run("resolve symbols", resolveSymbols)  // one Symbol per name, ranked strong > weak > common > undefined
+	ctx.run("check undefined", reportUndefined) // every reference must be defined, but for what the driver provides
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
@@ -44,6 +49,33 @@ func Link(ctx *Context) error {
 		return err
 	}
 	return ctx.runErr("explain link", explainLink) // --why-live and --map: why each function is kept, what went where
+}
+
+// LinkRelocatable runs a partial link (-r): the inputs become one
+// relocatable cubin that a later link takes as it would take the inputs
+// themselves. Symbols are resolved as in a full link, but nothing is laid
+// out as an executable: no undefined-symbol check, no dead-code elimination,
+// no shared-memory layout, bank-2 folding or resource propagation, and no
+// relocation is applied. See docs/partial.md.
+func LinkRelocatable(ctx *Context) error {
+	ctx.run("load inputs", loadInputs) // as a full link: cubins, host objects, archives
+	ctx.run("check inputs", checkRelocatableInputs)
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	ctx.run("resolve symbols", resolveSymbols) // the same ranks; undefined names stay undefined
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	ctx.run("build functions", buildFunctions)           // the chosen definition of each function, with its sections
+	ctx.run("merge sections", mergeRelocatable)          // per-function sections kept, memory spaces merged by name
+	ctx.run("lay out sections", layoutRelocatable)       // contributions placed in merged sections; symbol values moved
+	ctx.run("retarget relocations", retargetRelocations) // every relocation kept, moved to merged sections and symbols
+	ctx.run("build metadata", buildRelocatableMetadata)  // .symtab, .nv.info*, .nv.callgraph, .nv.prototype remapped
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	return ctx.runErr("write output", writeRelocatable) // ET_REL, as nvcc -dc -cubin writes it
 }
 
 // checkpoint says whether the link must stop: errors were reported, or

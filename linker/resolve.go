@@ -30,7 +30,6 @@ func resolveSymbols(ctx *Context) {
 			ctx.addDefinition(sym, file, i)
 		}
 	}
-	reportUndefined(ctx)
 }
 
 // symbol returns the global Symbol for name, creating it on first sight.

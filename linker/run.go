@@ -14,6 +14,11 @@ var ErrCancelled = errors.New("link cancelled")
 // errors to cfg.Stderr, -v reports to cfg.Stdout, and writes cfg.Output only
 // if the link succeeds. It returns ErrFailed when any error was reported.
 func Run(cfg *Config) error {
+	if cfg.Relocatable {
+		if err := CheckRelocatable(cfg); err != nil {
+			return err
+		}
+	}
 	var images []archImage
 	if len(cfg.Archs) > 1 {
 		var err error

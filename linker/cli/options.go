@@ -207,7 +207,9 @@ var options = []*option{
 	{long: "host-ccbin", short: "host-ccbin", arg: "<path>",
 		help: "Specify location of host compiler binary (passed by nvcc); no effect.",
 		set:  ignore},
-	{long: "host-relocatable-link", short: "r",
+	// nvlink also spells it -r; nvcc passes only the long form, and
+	// cudalink gives -r to partial links (below).
+	{long: "host-relocatable-link",
 		help: "Percolate the nvcc -r option (passed by nvcc); no effect.",
 		set:  ignore},
 	{long: "shared", short: "shared",
@@ -230,6 +232,11 @@ var options = []*option{
 			p.cfg.EmbeddedFatbin = v
 			return v, nil
 		}},
+
+	// cudalink's own, beyond nvlink: a partial link (docs/partial.md).
+	{long: "relocatable", short: "r",
+		help: "Partial link: write a relocatable cubin that combines the inputs (symbols resolved, sections merged per memory space, every relocation kept) for a later link to take as one input.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.Relocatable })},
 
 	// cudalink's own, beyond nvlink: how archives are read.
 	{long: "archive-mode", arg: "<mode>", allowed: []string{"whole", "on-demand"},

@@ -143,6 +143,13 @@ func (p *parser) check() error {
 		return errors.New("-m32 is not supported: cudalink links 64-bit device code only")
 	case cfg.CPUArch != "" && cfg.CPUArch != "unknown" && cfg.CPUArch != "X86_64":
 		return fmt.Errorf("-cpu-arch=%s is not supported yet: cudalink supports X86_64 and unknown", cfg.CPUArch)
+	case cfg.Relocatable && len(p.archs) > 1:
+		return errors.New("-r (--relocatable) links for one architecture: give one -arch, and make one partial link per architecture")
+	case cfg.Relocatable && !p.haveOutput:
+		return errors.New("-r (--relocatable) writes a relocatable cubin: use -o <file>")
+	}
+	if cfg.Relocatable {
+		return linker.CheckRelocatable(cfg)
 	}
 	return nil
 }

@@ -141,7 +141,13 @@ func TestSpellings(t *testing.T) {
 		{"-arch=sm_80 -o out a.o -maxrregcount 32 --maxrregcount=-0x10 -maxrregcount=", plain},
 		{"-arch=sm_80 -o out a.o -nvvmpath /x --nvvmpath=/y", plain},
 		{"-arch=sm_80 -o out a.o --host-ccbin gcc -host-ccbin=gcc", plain},
-		{"-arch=sm_80 -o out a.o -r --host-relocatable-link -shared --shared", plain},
+		{"-arch=sm_80 -o out a.o --host-relocatable-link -shared --shared", plain},
+
+		// -r is cudalink's partial link (nvlink's short form of
+		// --host-relocatable-link, which nvcc passes in its long form).
+		{"-arch=sm_80 -o out a.o -r", link(func(c *linker.Config) { c.Relocatable = true })},
+		{"-arch=sm_80 -o out a.o --relocatable", link(func(c *linker.Config) { c.Relocatable = true })},
+		{"-arch=sm_80 -o out a.o -r --host-relocatable-link -w", link(func(c *linker.Config) { c.Relocatable, c.NoWarn = true, true })},
 		{"-arch=sm_80 -o out a.o -use-host-info --use-host-info", plain},
 
 		// What nvcc -dlink passes.
@@ -295,6 +301,17 @@ func TestErrors(t *testing.T) {
 		{"-arch=sm_80 -o out a.o -m32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -m 64 --machine=32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -cpu-arch=AARCH64", "-cpu-arch=AARCH64 is not supported yet: cudalink supports X86_64 and unknown"},
+
+		// -r with what only a final link makes.
+		{"-arch=sm_80 -arch=sm_86 -r -o out a.o", "-r (--relocatable) links for one architecture: give one -arch, and make one partial link per architecture"},
+		{"-arch=sm_80 -arch=sm_86 -r --fatbin x.fatbin a.o", "-r (--relocatable) links for one architecture: give one -arch, and make one partial link per architecture"},
+		{"-arch=sm_80 -r --fatbin x.fatbin a.o", "-r (--relocatable) writes a relocatable cubin: use -o <file>"},
+		{"-arch=sm_80 -r -o out --fatbin x.fatbin a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --fatbin and --embedded-fatbin package a linked executable cubin: give them to the final link"},
+		{"-arch=sm_80 -r -o out --embedded-fatbin x.c a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --fatbin and --embedded-fatbin package a linked executable cubin: give them to the final link"},
+		{"-arch=sm_80 -r -o out --register-link-binaries x.reg.c a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --register-link-binaries names the objects of a final device link: give it to the final link"},
+		{"-arch=sm_80 -r -o out -kernels-used=k a.o", "-r (--relocatable) writes a relocatable cubin for a later link; -kernels-used removes code, which only the final link may do: give it to the final link"},
+		{"-arch=sm_80 -r -o out --map=x.map a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --map and --why-live explain what a final link keeps: give them to the final link"},
+		{"-arch=sm_80 -r -o out --why-live=f a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --map and --why-live explain what a final link keeps: give them to the final link"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {

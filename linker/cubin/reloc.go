@@ -127,6 +127,15 @@ func (h RelocHow) Insert(b []byte, value uint64, bank uint64) {
 	}
 }
 
+// ExtractBank reads the constant bank number of a CONST_FIELD type's
+// field; 0 for a type without one.
+func (h RelocHow) ExtractBank(b []byte) uint64 {
+	if h.Bank.Width == 0 {
+		return 0
+	}
+	return getBits(b, h.Bank.Pos, h.Bank.Width)
+}
+
 // Select applies Part to a 64-bit value: the low or high half, or one byte.
 func (h RelocHow) Select(v uint64) uint64 {
 	switch {

@@ -65,7 +65,7 @@ def link_action(
       register_link_binaries: File or None, for --register-link-binaries.
       kernels_used: list of string, for -kernels-used.
       debug: bool, -g.
-      relocatable: bool, -r.
+      relocatable: bool, --host-relocatable-link.
       linkopts: list of string, given after every other option.
     """
     if len(cubins) != len(arches):
@@ -92,7 +92,7 @@ def link_action(
     if debug:
         args.add("-g")
     if relocatable:
-        args.add("-r")
+        args.add("--host-relocatable-link")
     args.add_all(kernels_used, format_each = "-kernels-used=%s")
     if register_link_binaries:
         args.add("--register-link-binaries", register_link_binaries)

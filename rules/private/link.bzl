@@ -153,7 +153,7 @@ cuda_device_link_rule = rule(
                   "which ties the file to where the action ran.",
         ),
         "relocatable": attr.bool(
-            doc = "Pass -r (--host-relocatable-link), as nvcc does for a " +
+            doc = "Pass --host-relocatable-link, as nvcc does for a " +
                   "relocatable host link (nvcc -r).",
         ),
         "srcs": attr.label_list(

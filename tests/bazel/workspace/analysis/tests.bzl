@@ -117,7 +117,7 @@ def _options_test_impl(ctx):
             "-o",
             out,
             "-g",
-            "-r",
+            "--host-relocatable-link",
             "-kernels-used=k_main",
             "-kernels-used=k_other",
             "--register-link-binaries",

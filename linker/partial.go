@@ -1,0 +1,196 @@
+package linker
+
+import (
+	"fmt"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// This file holds the passes of a partial link (-r) between symbol
+// resolution and the metadata: which input sections the relocatable output
+// keeps, where each lands, and every relocation moved to the output's
+// sections and symbols. A partial link keeps what a final link needs to
+// decide for itself: every function (no dead-code elimination), every
+// relocation (none is applied), each function's own sections (no shared
+// layout, no bank-2 folding), and the relocatable conventions of nvcc -dc
+// -cubin (CUDA section types, st_value of a shared variable is its
+// alignment, data symbols are STT_CUDA_OBJECT with their memory space).
+
+// CheckRelocatable refuses a partial link combined with what only a final
+// link makes: a fatbinary, the host-side registration file, several
+// architectures, dead-code elimination by -kernels-used, and the link
+// explanations, which are about what a final link keeps.
+func CheckRelocatable(cfg *Config) error {
+	refuse := func(what string) error {
+		return fmt.Errorf("-r (--relocatable) writes a relocatable cubin for a later link; %s", what)
+	}
+	switch {
+	case cfg.Fatbin != "" || cfg.EmbeddedFatbin != "":
+		return refuse("--fatbin and --embedded-fatbin package a linked executable cubin: give them to the final link")
+	case len(cfg.Archs) > 1:
+		return refuse("it links one architecture: give one -arch, and make one partial link per architecture")
+	case cfg.RegisterLinkBinaries != "":
+		return refuse("--register-link-binaries names the objects of a final device link: give it to the final link")
+	case len(cfg.KernelsUsed) > 0:
+		return refuse("-kernels-used removes code, which only the final link may do: give it to the final link")
+	case cfg.MapFile != "" || len(cfg.WhyLive) > 0:
+		return refuse("--map and --why-live explain what a final link keeps: give them to the final link")
+	}
+	return nil
+}
+
+// checkRelocatableInputs refuses a partial link with no device code to
+// combine: every input was skipped, or only system libraries such as
+// libcudadevrt were given, whose members join only when something needs
+// them (give those to the final link).
+func checkRelocatableInputs(ctx *Context) {
+	if len(ctx.Files) == 0 && !ctx.failed() {
+		ctx.errorf("nothing to link for sm_%d: no input holds device code the partial link needs", ctx.Config.Arch)
+	}
+}
+
+// mergeRelocatable maps every input section a relocatable output keeps to
+// an output section. The sections of each function that won resolution
+// (.text.f, .nv.info.f, .nv.constant0.f, .nv.constant2.f, .nv.shared.f,
+// ...) stay sections of their own, whatever the function is; the
+// module-wide memory spaces (.nv.global, .nv.global.init, .nv.constantN,
+// .nv_debug.shared) and .debug_frame are merged by name in command-line
+// order, keeping their CUDA section types. Sections of a weak function
+// that lost resolution are dropped, as a full link drops them. The
+// metadata sections are rebuilt by buildRelocatableMetadata.
+func mergeRelocatable(ctx *Context) {
+	var relAction *InputSection
+	for _, file := range ctx.Files {
+		for _, isec := range file.Sections {
+			s := isec.Sec
+			switch {
+			case isec.Func != nil:
+				osec := ctx.outSection(s.Name, s.Type, s.Flags)
+				if len(osec.Members) > 0 {
+					ctx.report(&LinkError{File: file.Name, Section: s.Name, Symbol: isec.Func.Sym.Name,
+						Msg:  "two functions have a section of this name; a relocatable cubin cannot hold both",
+						Refs: []string{"the other is in " + osec.Members[0].File.Name}})
+					continue
+				}
+				osec.Flags = s.Flags
+				osec.Func = isec.Func
+				osec.Members = []*InputSection{isec}
+				isec.Out = osec
+			case s.Type == cubin.SHT_CUDA_RELOCINFO:
+				// nvcc writes none; nvlink's table is the same for every
+				// input, so one copy is kept.
+				if relAction == nil {
+					relAction = isec
+					osec := ctx.outSection(s.Name, s.Type, s.Flags)
+					osec.Members = []*InputSection{isec}
+					isec.Out = osec
+				}
+			case classify(s) == classMerged || classify(s) == classShared:
+				osec := ctx.outSection(s.Name, s.Type, s.Flags)
+				if osec.Type != s.Type {
+					ctx.report(&LinkError{File: file.Name, Section: s.Name,
+						Msg: fmt.Sprintf("section type 0x%x differs from 0x%x in %s; they cannot be merged", s.Type, osec.Type, osec.Members[0].File.Name)})
+					continue
+				}
+				if len(osec.Members) == 0 {
+					osec.Flags = s.Flags
+				}
+				osec.Members = append(osec.Members, isec)
+				isec.Out = osec
+			}
+		}
+	}
+}
+
+// layoutRelocatable places every contribution in its output section, in
+// command-line order at its own alignment, as a final link would, and moves
+// the value of every symbol defined in a merged section by where its
+// input's contribution landed. Shared-memory symbols are left alone: in a
+// relocatable cubin their st_value is their alignment, and the final link
+// lays shared memory out.
+func layoutRelocatable(ctx *Context) {
+	placeContributions(ctx)
+	for _, file := range ctx.Files {
+		for _, sym := range file.Syms {
+			if sym == nil || sym.File != file || sym.Section == nil || sym.Section.Out == nil ||
+				sym.Type() == cubin.STT_SECTION || sym.laidOut {
+				continue
+			}
+			sym.laidOut = true
+			if sym.Section.Sec.Type != cubin.SHT_CUDA_SHARED {
+				sym.Value += sym.Section.OutOff
+			}
+		}
+	}
+}
+
+// retargetRelocations keeps every relocation of every kept section, in
+// input order: the place moves by where its section's contribution landed,
+// the symbol becomes the output's, and a section symbol's addend moves by
+// where the input section landed in the merged one (for .rel entries the
+// addend is the field's contents, which are patched, as a final link
+// patches a relocation it keeps for the driver). Relocations inside weak
+// data that lost resolution are dropped, as a final link drops them.
+func retargetRelocations(ctx *Context) {
+	for _, file := range ctx.Files {
+		for _, rs := range file.ELF.Relocs {
+			target := file.Sections[rs.Target]
+			osec := target.Out
+			if osec == nil || len(rs.Relocs) == 0 {
+				continue
+			}
+			out := osec.relocFor(ctx, rs.Rela)
+			lost := lostRanges(target)
+			for _, r := range rs.Relocs {
+				if inRanges(lost, r.Offset) {
+					continue
+				}
+				rr, ok := ctx.retarget(target, r, rs.Rela)
+				switch {
+				case !ok:
+				case rr.toRela:
+					rela := osec.relocFor(ctx, true)
+					rela.Relocs = append(rela.Relocs, rr)
+				default:
+					out.Relocs = append(out.Relocs, rr)
+				}
+			}
+		}
+	}
+}
+
+// retarget moves one relocation of isec to the output.
+func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc, rela bool) (outReloc, bool) {
+	out := outReloc{Offset: isec.OutOff + r.Offset, Type: r.Type, Addend: r.Addend}
+	if r.Sym == 0 {
+		return out, true
+	}
+	if int(r.Sym) >= len(isec.File.Syms) {
+		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(),
+			Msg: fmt.Sprintf("%v at offset 0x%x names symbol %d, out of range", r.Type, r.Offset, r.Sym)})
+		return out, false
+	}
+	sym := isec.File.Syms[r.Sym]
+	out.Sym = sym
+	if sym.Type() != cubin.STT_SECTION || sym.Section == nil || sym.Section.OutOff == 0 {
+		return out, true
+	}
+	delta := sym.Section.OutOff
+	if rela {
+		out.Addend += int64(delta)
+		return out, true
+	}
+	// A .rel entry's addend is the field's contents, but nvlink reads it
+	// as 0 for some types (the .debug_frame CIE pointers): the entry
+	// becomes a .rela one with the addend explicit.
+	how := cubin.HowToRelocate(r.Type)
+	data := isec.Out.Data
+	if len(how.Fields) == 0 || data == nil || out.Offset+how.Span() > uint64(len(data)) {
+		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(), Symbol: sym.Name,
+			Msg: fmt.Sprintf("%v at offset 0x%x: cannot read its implicit addend", r.Type, r.Offset)})
+		return out, false
+	}
+	out.Addend = int64(how.Extract(data[out.Offset:]) + delta)
+	out.toRela = true
+	return out, true
+}

@@ -1,0 +1,220 @@
+package linker
+
+import (
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// buildRelocatableMetadata builds, for a partial link, the symbol table and
+// the metadata sections in terms of the output's symbols: the module-wide
+// .nv.info (each input's records, in input order), each function's
+// .nv.info.f (its records in their order), .nv.callgraph (each group's
+// entries, in input order) and .nv.prototype. Nothing is recomputed: the
+// register counts, frame sizes, EXTERNS lists and call edges are the
+// inputs', so that the final link sees what it would have seen in the
+// inputs themselves. Records and edges of a weak function that lost
+// resolution are dropped with its sections.
+func buildRelocatableMetadata(ctx *Context) {
+	// The rebuilt metadata sections take the input ones' place, so that
+	// the inputs' section symbols for them map to the output's.
+	for _, file := range ctx.Files {
+		for _, isec := range file.Sections {
+			if s := isec.Sec; s.Type == cubin.SHT_CUDA_CALLGRAPH || s.Type == cubin.SHT_CUDA_PROTOTYPE {
+				isec.Out = ctx.outSection(s.Name, s.Type, 0)
+			}
+		}
+	}
+	buildRelocatableSymtab(ctx)
+
+	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
+	var w infoWriter
+	for _, file := range ctx.Files {
+		for _, r := range file.info {
+			if r, ok := ctx.remapInfo(file, r); ok {
+				w.record(r)
+			}
+		}
+	}
+	global.Data, global.Size, global.Addralign = w.buf, uint64(len(w.buf)), 4
+
+	for _, fn := range ctx.Funcs {
+		for _, isec := range fn.Sections {
+			if isec.Sec.Type != cubin.SHT_CUDA_INFO || isec.Out == nil {
+				continue
+			}
+			recs, err := parseInfo(isec.File.Object, isec.Sec)
+			if err != nil {
+				ctx.report(err)
+				continue
+			}
+			var w infoWriter
+			for _, r := range recs {
+				if r, ok := ctx.remapInfo(isec.File, r); ok {
+					w.record(r)
+				}
+			}
+			isec.Out.Data, isec.Out.Size, isec.Out.Addralign = w.buf, uint64(len(w.buf)), 4
+		}
+	}
+	ctx.buildRelocatableCallgraph()
+}
+
+// buildRelocatableSymtab orders the output symbols as nvcc creates them:
+// input by input, each input's symbols in its order, a global name where it
+// is first seen, a section symbol where the first input's symbol for that
+// output section is. Locals whose section was dropped (with a weak function
+// that lost) are left out; every global name is kept, defined or not.
+// .symtab's sh_info is, as nvcc writes it, the index of the first
+// STB_GLOBAL symbol.
+func buildRelocatableSymtab(ctx *Context) {
+	ctx.symtab = []*Symbol{nil}
+	ctx.firstGlobal = 0
+	add := func(sym *Symbol) {
+		sym.outIndex = uint32(len(ctx.symtab))
+		ctx.symtab = append(ctx.symtab, sym)
+		if ctx.firstGlobal == 0 && !sym.Local && sym.Bind() == cubin.STB_GLOBAL {
+			ctx.firstGlobal = int(sym.outIndex)
+		}
+	}
+	placed := map[*Symbol]bool{}
+	for _, file := range ctx.Files {
+		for _, sym := range file.Syms[min(1, len(file.Syms)):] {
+			switch {
+			case !sym.Local:
+				if !placed[sym] {
+					placed[sym] = true
+					add(sym)
+				}
+			case sym.Type() == cubin.STT_SECTION:
+				if osec := sym.sectionOut(); osec != nil && osec.symIndex == 0 {
+					osec.symIndex = uint32(len(ctx.symtab))
+					add(&Symbol{Name: osec.Name, Info: cubin.STT_SECTION, Local: true, outSec: osec})
+				}
+			case sym.Section == nil || sym.Section.Out != nil:
+				add(sym)
+			}
+		}
+	}
+	if ctx.firstGlobal == 0 {
+		ctx.firstGlobal = len(ctx.symtab)
+	}
+}
+
+// sectionOut returns the output section of a section symbol's section.
+func (sym *Symbol) sectionOut() *OutputSection {
+	if sym.Section == nil {
+		return nil
+	}
+	return sym.Section.Out
+}
+
+// remapInfo rewrites the symbol indices of one .nv.info record of file in
+// output terms. A record about a symbol the output does not keep, or about
+// a definition that lost resolution, is dropped.
+func (ctx *Context) remapInfo(file *InputFile, r infoRecord) (infoRecord, bool) {
+	switch {
+	case r.symWord():
+		idx := r.sym()
+		if ctx.lostHere(file, idx) {
+			return r, false
+		}
+		out := ctx.outSymIndex(file.Syms[idx])
+		if out == 0 {
+			return r, false
+		}
+		p := append([]byte(nil), r.Payload...)
+		le.PutUint32(p, out)
+		r.Payload = p
+	case r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal:
+		var p []byte
+		for off := 0; off+4 <= len(r.Payload); off += 4 {
+			idx := le.Uint32(r.Payload[off:])
+			if int(idx) < len(file.Syms) {
+				if out := ctx.outSymIndex(file.Syms[idx]); out != 0 {
+					p = le.AppendUint32(p, out)
+				}
+			}
+		}
+		if len(p) == 0 {
+			return r, false
+		}
+		r.Payload = p
+	}
+	return r, true
+}
+
+// lostHere says whether file's symbol idx is a definition that lost
+// resolution to another file's.
+func (ctx *Context) lostHere(file *InputFile, idx uint32) bool {
+	if idx == 0 || int(idx) >= len(file.Syms) {
+		return false
+	}
+	sym := file.Syms[idx]
+	return sym != nil && !sym.Local && file.ELF.Symbols[idx].Shndx != cubin.SHN_UNDEF && sym.File != file
+}
+
+// buildRelocatableCallgraph writes .nv.callgraph in the inputs' layout:
+// the call edges of every input, in input order, then the address-taken
+// functions, then the indirect call sites, each group after its marker;
+// and .nv.prototype, one signature per output symbol, the first an input
+// gives. Prototype strings move to the output's .strtab.
+func (ctx *Context) buildRelocatableCallgraph() {
+	var b []byte
+	pair := func(a, c uint32) { b = le.AppendUint32(le.AppendUint32(b, a), c) }
+	pair(0, cgCalls)
+	for _, file := range ctx.Files {
+		for _, c := range file.calls {
+			if file.Syms[c[0]].funcIn(file) == nil {
+				continue // a weak caller that lost
+			}
+			caller, callee := ctx.outSymIndex(file.Syms[c[0]]), ctx.outSymIndex(file.Syms[c[1]])
+			if caller != 0 && callee != 0 {
+				pair(caller, callee)
+			}
+		}
+	}
+	pair(0, cgAddrTaken)
+	seen := map[[2]uint32]bool{}
+	for _, file := range ctx.Files {
+		for _, at := range file.addrTaken {
+			fn := ctx.outSymIndex(file.Syms[at[0]])
+			e := [2]uint32{fn, ctx.strtab.add(file.protoStrings[at[1]])}
+			if fn != 0 && !seen[e] {
+				seen[e] = true
+				pair(e[0], e[1])
+			}
+		}
+	}
+	pair(0, cgIndirect)
+	for _, file := range ctx.Files {
+		for _, site := range file.indirect {
+			if file.Syms[site[0]].funcIn(file) == nil {
+				continue
+			}
+			if caller := ctx.outSymIndex(file.Syms[site[0]]); caller != 0 {
+				pair(caller, ctx.strtab.add(file.protoStrings[site[1]]))
+			}
+		}
+	}
+	if osec := ctx.outByName[".nv.callgraph"]; osec != nil || len(b) > 32 {
+		osec = ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
+		osec.Data, osec.Size, osec.Addralign, osec.Entsize = b, uint64(len(b)), 4, 8
+	}
+
+	var p []byte
+	protoSeen := map[uint32]bool{}
+	for _, file := range ctx.Files {
+		for _, proto := range file.protoList {
+			sym := ctx.outSymIndex(file.Syms[proto.sym])
+			if sym == 0 || protoSeen[sym] {
+				continue
+			}
+			protoSeen[sym] = true
+			p = le.AppendUint32(p, sym)
+			p = le.AppendUint32(p, ctx.strtab.add(proto.sig))
+		}
+	}
+	if osec := ctx.outByName[".nv.prototype"]; osec != nil || len(p) > 0 {
+		osec = ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
+		osec.Data, osec.Size, osec.Addralign, osec.Entsize = p, uint64(len(p)), 4, 8
+	}
+}

@@ -1,0 +1,218 @@
+package linker
+
+import (
+	"sort"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// writeRelocatable writes the output of a partial link: a relocatable cubin
+// (ET_REL) laid out as nvcc -dc -cubin lays one out: ELF header, section
+// contents, then the section headers; no program headers. As with
+// writeOutput, the file appears only once complete.
+func writeRelocatable(ctx *Context) error {
+	data := ctx.buildRelocatableImage()
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	ctx.output = data
+	if err := writeFileAtomic(ctx.Config.Output, data); err != nil {
+		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
+		return ErrFailed
+	}
+	return nil
+}
+
+// relocatableGroup orders the sections of a relocatable cubin as nvcc
+// does: string and symbol tables, non-allocated data (.debug_frame),
+// .nv.info, .nv.info.f, .nv.callgraph, .nv.prototype, relocations, then
+// constant banks, code, initialised data and data without file contents.
+func (osec *OutputSection) relocatableGroup() int {
+	if osec.Flags&cubin.SHF_ALLOC != 0 && !cubin.HasFileData(osec.Type) {
+		return groupNoBits
+	}
+	return osec.group()
+}
+
+// buildRelocatableImage returns the bytes of the relocatable output.
+func (ctx *Context) buildRelocatableImage() []byte {
+	kept := ctx.OutSections[:0]
+	for _, osec := range ctx.OutSections {
+		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.Relocs) == 0 {
+			continue
+		}
+		kept = append(kept, osec)
+	}
+	shstrtab := &OutputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	strtab := &OutputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8, Entsize: 24}
+	header := []*OutputSection{shstrtab, strtab, symtab}
+	var symtabShndx *OutputSection
+	if len(kept)+len(header)+2 >= cubin.SHN_LORESERVE {
+		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4, Entsize: 4}
+		header = append(header, symtabShndx)
+	}
+	// Creation order within a group: sections as the inputs had them.
+	sort.SliceStable(kept, func(i, j int) bool {
+		return kept[i].relocatableGroup() < kept[j].relocatableGroup()
+	})
+	ctx.OutSections = append(header, kept...)
+	for i, osec := range ctx.OutSections {
+		osec.Index = i + 1
+	}
+	symtab.Link = uint32(strtab.Index)
+	symtab.Info = uint32(ctx.firstGlobal)
+
+	for _, osec := range ctx.OutSections {
+		switch {
+		case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA:
+			osec.Data = ctx.encodeRelocsInOrder(osec)
+			osec.Size = uint64(len(osec.Data))
+			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.Target.Index)
+			osec.Addralign, osec.Entsize = 8, 16
+			if osec.Rela {
+				osec.Entsize = 24
+			}
+		case osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
+			osec.Link = uint32(symtab.Index)
+		case len(osec.Members) > 0:
+			osec.Link, osec.Info = 0, osec.Members[0].Sec.Info
+			osec.Entsize = osec.Members[0].Sec.Entsize
+		}
+		if fn := osec.Func; fn != nil {
+			if osec == fn.Text.Out {
+				// The register byte and barrier count stay the input's: a
+				// final link propagates them through the call graph.
+				osec.Info = fn.Text.Sec.Info&0xff000000 | fn.Sym.outIndex
+				osec.Link = uint32(symtab.Index)
+			} else {
+				osec.Info = uint32(fn.Text.Out.Index)
+			}
+		}
+	}
+	var shndxWords []byte
+	symtab.Data, shndxWords = ctx.encodeRelocatableSymbols()
+	symtab.Size = uint64(len(symtab.Data))
+	if symtabShndx != nil {
+		symtabShndx.Data, symtabShndx.Size = shndxWords, uint64(len(shndxWords))
+		symtabShndx.Link = uint32(symtab.Index)
+	}
+	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
+	var names stringTable
+	names.add(".shstrtab")
+	nameOff := make([]uint32, len(ctx.OutSections))
+	for i, osec := range ctx.OutSections {
+		nameOff[i] = names.add(osec.Name)
+	}
+	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
+
+	off := uint64(64)
+	offsets := make([]uint64, len(ctx.OutSections))
+	for i, osec := range ctx.OutSections {
+		off = alignTo(off, max(osec.Addralign, 1))
+		offsets[i] = off
+		if cubin.HasFileData(osec.Type) {
+			off += osec.Size
+		}
+	}
+	shoff := alignTo(off, 8)
+	shnum := len(ctx.OutSections) + 1
+	out := make([]byte, shoff+uint64(shnum)*64)
+	for i, osec := range ctx.OutSections {
+		if cubin.HasFileData(osec.Type) {
+			copy(out[offsets[i]:], osec.Data)
+		}
+	}
+	first := ctx.Files[0].ELF.Header
+	copy(out, "\x7fELF")
+	out[4], out[5], out[6], out[7], out[8] = 2, 1, 1, first.OSABI, first.ABIVersion
+	le.PutUint16(out[16:], cubin.ET_REL)
+	le.PutUint16(out[18:], cubin.EM_CUDA)
+	le.PutUint32(out[20:], first.Version)
+	le.PutUint64(out[40:], shoff)
+	flags := first.Flags&^(cubin.EF_CUDA_SM_MASK|cubin.EF_CUDA_VIRTUAL_MASK) |
+		uint32(ctx.Config.Arch) | uint32(ctx.virtualSM)<<cubin.EF_CUDA_VIRTUAL_SHIFT
+	le.PutUint32(out[48:], flags)
+	le.PutUint16(out[52:], 64)
+	le.PutUint16(out[54:], cubin.PhdrSize)
+	le.PutUint16(out[58:], 64)
+	if shnum < cubin.SHN_LORESERVE {
+		le.PutUint16(out[60:], uint16(shnum))
+	} else {
+		le.PutUint64(out[shoff+32:], uint64(shnum))
+	}
+	if shstrtab.Index < cubin.SHN_LORESERVE {
+		le.PutUint16(out[62:], uint16(shstrtab.Index))
+	} else {
+		le.PutUint16(out[62:], cubin.SHN_XINDEX)
+		le.PutUint32(out[shoff+40:], uint32(shstrtab.Index))
+	}
+	for i, osec := range ctx.OutSections {
+		b := out[shoff+uint64(osec.Index)*64:]
+		le.PutUint32(b[0:], nameOff[i])
+		le.PutUint32(b[4:], osec.Type)
+		le.PutUint64(b[8:], osec.Flags)
+		le.PutUint64(b[24:], offsets[i])
+		le.PutUint64(b[32:], osec.Size)
+		le.PutUint32(b[40:], osec.Link)
+		le.PutUint32(b[44:], osec.Info)
+		le.PutUint64(b[48:], osec.Addralign)
+		le.PutUint64(b[56:], osec.Entsize)
+	}
+	return out
+}
+
+// encodeRelocsInOrder writes a relocation section of a relocatable output
+// with its entries in input order, as the final link will process them.
+func (ctx *Context) encodeRelocsInOrder(osec *OutputSection) []byte {
+	var b []byte
+	for _, r := range osec.Relocs {
+		var symIdx uint32
+		if r.Sym != nil {
+			symIdx = ctx.outSymIndex(r.Sym)
+		}
+		b = le.AppendUint64(b, r.Offset)
+		b = le.AppendUint64(b, uint64(symIdx)<<32|uint64(r.Type))
+		if osec.Rela {
+			b = le.AppendUint64(b, uint64(r.Addend))
+		}
+	}
+	return b
+}
+
+// encodeRelocatableSymbols writes .symtab for a relocatable output: the
+// inputs' st_info and st_other as they are (CUDA object types and memory
+// spaces included), and the .symtab_shndx words.
+func (ctx *Context) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
+	b := make([]byte, 24, len(ctx.symtab)*24)
+	words := make([]byte, 4, len(ctx.symtab)*4)
+	for _, sym := range ctx.symtab[1:] {
+		var shndx uint32
+		var value, size uint64
+		special := false
+		if sym.outSec != nil {
+			shndx = uint32(sym.outSec.Index)
+		} else {
+			value, size = sym.Value, sym.Size
+			switch {
+			case sym.Section != nil && sym.Section.Out != nil:
+				shndx = uint32(sym.Section.Out.Index)
+			case sym.Defined() && sym.Shndx >= cubin.SHN_LORESERVE && sym.Section == nil:
+				shndx, special = sym.Shndx, true // SHN_ABS, SHN_COMMON
+			default:
+				value = 0 // undefined
+			}
+		}
+		st := uint16(shndx)
+		if !special && shndx >= cubin.SHN_LORESERVE {
+			st = cubin.SHN_XINDEX
+		}
+		words = le.AppendUint32(words, shndx)
+		b = le.AppendUint32(b, ctx.strtab.add(sym.Name))
+		b = append(b, sym.Info, sym.Other)
+		b = le.AppendUint16(b, st)
+		b = le.AppendUint64(b, value)
+		b = le.AppendUint64(b, size)
+	}
+	return b, words
+}

@@ -1,0 +1,290 @@
+// Package partial tests cudalink's partial link (-r) over the link-case
+// corpus: for every case nvlink linked, the inputs are split, the part is
+// linked with cudalink -r, and the relocatable cubin it writes is linked
+// with the rest, by the real nvlink (when installed) and by cudalink; the
+// result must be the link of the original inputs. See README.md.
+package partial
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cudalink/cudalink/linker/cli"
+	"github.com/cudalink/cudalink/tests/difftest"
+	"github.com/cudalink/cudalink/tests/normalize"
+)
+
+const corpusDir = "../corpus/cases"
+
+// split is one way to cut a case's inputs: the inputs the partial link
+// takes, and the final link's inputs with "@" where the partial output goes.
+type split struct {
+	name    string
+	partial []string
+	final   []string
+}
+
+// splits returns the splits tried for a case's link inputs: all of them
+// partially linked (the output alone goes to the final link), the first
+// half, and all but the first. -L options go to both links; -l libraries
+// stay in the final link unless every input is partially linked.
+func splits(inputs []string) []split {
+	var files, libDirs, libs []string
+	for _, in := range inputs {
+		switch {
+		case strings.HasPrefix(in, "-L"):
+			libDirs = append(libDirs, in)
+		case strings.HasPrefix(in, "-l"):
+			libs = append(libs, in)
+		default:
+			files = append(files, in)
+		}
+	}
+	final := func(before, after []string) []string {
+		f := append(slices.Clone(before), "@")
+		f = append(f, after...)
+		return append(append(f, libDirs...), libs...)
+	}
+	out := []split{{"all", inputs, []string{"@"}}}
+	if len(files) >= 2 {
+		half := (len(files) + 1) / 2
+		if half == len(files) {
+			half--
+		}
+		out = append(out,
+			split{"prefix", append(slices.Clone(files[:half]), libDirs...), final(nil, files[half:])},
+			split{"suffix", append(slices.Clone(files[1:]), libDirs...), final(files[:1], nil)})
+	}
+	// libcudadevrt alone has nothing a partial link needs (its members
+	// join on demand); -r refuses it, which TestRefused checks.
+	return slices.DeleteFunc(out, func(sp split) bool {
+		for _, in := range sp.partial {
+			if !strings.HasPrefix(in, "-") && !strings.Contains(filepath.Base(in), "cudadevrt") {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// knownDifferences are the round trips whose result differs from the
+// direct link in one cosmetic way: the part of the normalized text that may
+// differ (a regular expression whose first group is kept), and why.
+var knownDifferences = map[string]struct {
+	why  string
+	mask *regexp.Regexp
+}{
+	// generic.cubin's weak instantiation is overridden by special.cubin's
+	// strong specialization. nvlink (and cudalink, which follows it) keeps
+	// a name first seen weak among the locals of .symtab; in the partial
+	// output the name is only the strong definition, so it lands among
+	// the globals: .symtab's sh_info is one less. Symbols are the same.
+	"template-specialization-overrides-weak/all": {
+		why:  "a name first seen weak sits among the locals of a direct link's .symtab",
+		mask: regexp.MustCompile(`(?m)^(section \.symtab .*) info=\d+$`),
+	},
+}
+
+// runCudalink runs cudalink in-process in dir; a panic fails the test.
+func runCudalink(t *testing.T, dir string, args []string) (int, string) {
+	t.Helper()
+	t.Chdir(dir)
+	var out bytes.Buffer
+	status := func() (status int) {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("cudalink %s panicked: %v", strings.Join(args, " "), r)
+				status = -1
+			}
+		}()
+		return cli.Run(args, &out, &out)
+	}()
+	return status, out.String()
+}
+
+// partialFlags are the case's flags a partial link takes: -kernels-used
+// only makes sense for the final link.
+func partialFlags(flags []string) []string {
+	var out []string
+	for i := 0; i < len(flags); i++ {
+		switch f := flags[i]; {
+		case f == "-kernels-used" || f == "--kernels-used":
+			i++ // and its value
+		case strings.HasPrefix(f, "-kernels-used=") || strings.HasPrefix(f, "--kernels-used="):
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func substitute(list []string, at string) []string {
+	out := slices.Clone(list)
+	for i, s := range out {
+		if s == "@" {
+			out[i] = at
+		}
+	}
+	return out
+}
+
+// TestRoundTrip partially links a split of every case nvlink linked and
+// checks that linking the partial output with the rest gives the direct
+// link's result: with nvlink against expected.cubin (nvlink's direct
+// link), with cudalink against cudalink's direct link. Outputs must be
+// equal under tests/normalize; how many are byte-identical is logged.
+func TestRoundTrip(t *testing.T) {
+	if _, err := os.Stat(corpusDir); os.IsNotExist(err) {
+		// As tests/difftest: under Bazel the corpus is not in the sandbox.
+		t.Skipf("SKIP: no corpus at %s (generate it with go run ./tests/corpus/regen)", corpusDir)
+	}
+	corpus, err := filepath.Abs(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := difftest.LoadCases(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nvlink, err := exec.LookPath("nvlink")
+	if err != nil {
+		t.Log("nvlink is not installed: the round trips through nvlink are skipped; those through cudalink still run")
+		nvlink = ""
+	}
+	var tried, nvSame, nvBytes, cuSame, cuBytes int
+	for _, c := range cases {
+		if c.Expect != "ok" || c.Differs {
+			continue
+		}
+		nfiles := 0
+		for _, in := range c.Inputs {
+			if !strings.HasPrefix(in, "-") {
+				nfiles++
+			}
+		}
+		if nfiles < 2 {
+			continue
+		}
+		for _, sp := range splits(c.Inputs) {
+			t.Run(c.Name+"/"+sp.name, func(t *testing.T) {
+				tried++
+				known := knownDifferences[c.Name+"/"+sp.name]
+				// nvlink takes any input whose path says cudadevrt for
+				// libcudadevrt: the directory must not be named after
+				// the case.
+				tmp, err := os.MkdirTemp("", "partial")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { os.RemoveAll(tmp) })
+				part := filepath.Join(tmp, "partial.cubin")
+				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
+				args = append(append(args, sp.partial...), "-o", part)
+				if status, msgs := runCudalink(t, c.Dir, args); status != 0 {
+					t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(args, " "), status, msgs)
+				}
+				checkReadable(t, part, sp.name == "all" && !testing.Short())
+				finalArgs := func(out string) []string {
+					a := append([]string{"-arch=" + c.Arch}, c.Flags...)
+					return append(append(a, substitute(sp.final, part)...), "-o", out)
+				}
+
+				// cudalink: direct vs through the partial link.
+				direct, viaPartial := filepath.Join(tmp, "direct.cubin"), filepath.Join(tmp, "final.cubin")
+				if status, msgs := runCudalink(t, c.Dir, c.Args(c.Inputs, direct)); status != 0 {
+					t.Fatalf("cudalink direct link: exit %d\n%s", status, msgs)
+				}
+				if status, msgs := runCudalink(t, c.Dir, finalArgs(viaPartial)); status != 0 {
+					t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(finalArgs(viaPartial), " "), status, msgs)
+				}
+				same, identical := compare(t, "cudalink", direct, viaPartial, known.mask)
+				if same {
+					cuSame++
+				}
+				if identical {
+					cuBytes++
+				}
+
+				// nvlink: its direct link is expected.cubin.
+				if nvlink == "" {
+					return
+				}
+				nvOut := filepath.Join(tmp, "nvlink.cubin")
+				cmd := exec.Command(nvlink, finalArgs(nvOut)...)
+				cmd.Dir = c.Dir
+				if msgs, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("nvlink %s: %v\n%s", strings.Join(finalArgs(nvOut), " "), err, msgs)
+				}
+				same, identical = compare(t, "nvlink", filepath.Join(c.Dir, "expected.cubin"), nvOut, known.mask)
+				if same {
+					nvSame++
+				}
+				if identical {
+					nvBytes++
+				}
+			})
+		}
+	}
+	t.Logf("%d round trips; cudalink: %d equal under normalize (%d byte-identical); nvlink: %d equal (%d byte-identical)",
+		tried, cuSame, cuBytes, nvSame, nvBytes)
+}
+
+// compare checks that two cubins are the same link result; it reports
+// whether they are equal under normalize and byte for byte. What mask
+// matches may differ (a known difference; nil for none).
+func compare(t *testing.T, linker, want, got string, mask *regexp.Regexp) (same, identical bool) {
+	t.Helper()
+	a, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	na, err := normalize.Normalize(a)
+	if err != nil {
+		t.Fatalf("%s direct link: %v", linker, err)
+	}
+	nb, err := normalize.Normalize(b)
+	if err != nil {
+		t.Fatalf("%s link through the partial output: %v", linker, err)
+	}
+	if mask != nil {
+		na, nb = mask.ReplaceAllString(na, "$1 <known difference>"), mask.ReplaceAllString(nb, "$1 <known difference>")
+	}
+	if d := normalize.Diff(na, nb); d != "" {
+		t.Errorf("%s: linking through the partial output differs from the direct link (- direct, + through -r):\n%s", linker, d)
+		return false, false
+	}
+	return true, bytes.Equal(a, b)
+}
+
+// toolComplaint is how cuobjdump and nvdisasm start a diagnostic line.
+var toolComplaint = regexp.MustCompile(`(?m)^(cuobjdump|nvdisasm) *(error|fatal|warning)`)
+
+// checkReadable runs the toolkit's readers on a partial output when they
+// are installed: cuobjdump -elf always, nvdisasm (about a second a file)
+// when disassemble is set.
+func checkReadable(t *testing.T, path string, disassemble bool) {
+	t.Helper()
+	tools := [][]string{{"cuobjdump", "-elf"}}
+	if disassemble {
+		tools = append(tools, []string{"nvdisasm"})
+	}
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool[0]); err != nil {
+			continue
+		}
+		out, err := exec.Command(tool[0], append(tool[1:], path)...).CombinedOutput()
+		if err != nil || toolComplaint.Match(out) {
+			t.Errorf("%s does not read the partial output: %v\n%.2000s", strings.Join(tool, " "), err, out)
+		}
+	}
+}
