@@ -102,6 +102,27 @@ func mergeRelocatable(ctx *Context) {
 	}
 }
 
+// warnUnnamedStorage warns about storage without file contents that a
+// partial link keeps but no symbol of its output names: a definition in
+// .nv.global that lost resolution (a same-size uninitialized definition
+// after a common, a weak one). A final link by cudalink keeps it, as the
+// direct link does; nvlink drops .nv.global storage that no symbol names,
+// so data it allocates after it (commons) moves down.
+func warnUnnamedStorage(ctx *Context) {
+	for _, file := range ctx.Files {
+		for i, sym := range file.Syms {
+			if sym == nil || sym.Local || sym.File == file || sym.IsFunc() {
+				continue
+			}
+			isec := file.sectionOf(file.ELF.Symbols[i].Shndx)
+			if isec != nil && isec.Out != nil && !cubin.HasFileData(isec.Sec.Type) && isec.Sec.Type != cubin.SHT_CUDA_SHARED {
+				ctx.warnf("%s: the storage of %s's definition here (%s, 0x%x bytes), which lost resolution, stays in the partial output unnamed; nvlink drops such storage when it links the output",
+					file.Name, sym.Name, isec.Name(), file.ELF.Symbols[i].Size)
+			}
+		}
+	}
+}
+
 // layoutRelocatable places every contribution in its output section, in
 // command-line order at its own alignment, as a final link would, and moves
 // the value of every symbol defined in a merged section by where its
@@ -110,6 +131,7 @@ func mergeRelocatable(ctx *Context) {
 // lays shared memory out.
 func layoutRelocatable(ctx *Context) {
 	placeContributions(ctx)
+	warnUnnamedStorage(ctx)
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms {
 			if sym == nil || sym.File != file || sym.Section == nil || sym.Section.Out == nil ||
