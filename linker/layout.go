@@ -68,7 +68,8 @@ type sharedObject struct {
 //
 // A variable of a non-kernel function (.nv_debug.shared in the inputs)
 // that several kernels reach is global: it gets one module-wide offset,
-// later input files first, each file's in symbol order. One that a single kernel reaches is private to
+// largest first, then later input files first, each file's in symbol
+// order. One that a single kernel reaches is private to
 // that kernel and is laid out with the kernel's own variables. Each kernel
 // places its own variables, then its private ones, after the highest end
 // of the global variables its call tree uses, by decreasing alignment and
@@ -129,8 +130,12 @@ func layoutShared(ctx *Context) {
 			}
 		}
 	}
-	// Later files first, each file's in symbol order.
+	// Largest first (whatever the files, call order or alignment: the
+	// shared-function-objects-by-size case), then later files first, each
+	// file's in symbol order. Size, not file order, is what lays out a
+	// partially linked input (-r) as its inputs were.
 	sort.SliceStable(ordered, func(a, b int) bool { return ordered[a].file > ordered[b].file })
+	sort.SliceStable(ordered, func(a, b int) bool { return ordered[a].size > ordered[b].size })
 	g := &ctx.sharedGlobals
 	for _, o := range ordered {
 		if len(reach[o.sym]) == 1 {
