@@ -18,8 +18,8 @@ import (
 
 // CheckRelocatable refuses a partial link combined with what only a final
 // link makes: a fatbinary, the host-side registration file, several
-// architectures, dead-code elimination by -kernels-used, and the link
-// explanations, which are about what a final link keeps.
+// architectures, dead-code elimination by -kernels-used, a debug link, and
+// the link explanations, which are about what a final link keeps.
 func CheckRelocatable(cfg *Config) error {
 	refuse := func(what string) error {
 		return fmt.Errorf("-r (--relocatable) writes a relocatable cubin for a later link; %s", what)
@@ -33,6 +33,12 @@ func CheckRelocatable(cfg *Config) error {
 		return refuse("--register-link-binaries names the objects of a final device link: give it to the final link")
 	case len(cfg.KernelsUsed) > 0:
 		return refuse("-kernels-used removes code, which only the final link may do: give it to the final link")
+	case cfg.Debug:
+		// nvlink -g gives each input file an unnamed placeholder function
+		// that its kernels' KPARAM_INFO records name, and lays debug
+		// shared memory out per input: a partial output, one input,
+		// would change both.
+		return refuse("-g keeps per-input records that a partial output would merge: link debug objects (-G) with -g directly")
 	case cfg.MapFile != "" || len(cfg.WhyLive) > 0:
 		return refuse("--map and --why-live explain what a final link keeps: give them to the final link")
 	}

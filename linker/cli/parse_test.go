@@ -310,6 +310,7 @@ func TestErrors(t *testing.T) {
 		{"-arch=sm_80 -r -o out --embedded-fatbin x.c a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --fatbin and --embedded-fatbin package a linked executable cubin: give them to the final link"},
 		{"-arch=sm_80 -r -o out --register-link-binaries x.reg.c a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --register-link-binaries names the objects of a final device link: give it to the final link"},
 		{"-arch=sm_80 -r -o out -kernels-used=k a.o", "-r (--relocatable) writes a relocatable cubin for a later link; -kernels-used removes code, which only the final link may do: give it to the final link"},
+		{"-arch=sm_80 -r -o out -g a.o", "-r (--relocatable) writes a relocatable cubin for a later link; -g keeps per-input records that a partial output would merge: link debug objects (-G) with -g directly"},
 		{"-arch=sm_80 -r -o out --map=x.map a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --map and --why-live explain what a final link keeps: give them to the final link"},
 		{"-arch=sm_80 -r -o out --why-live=f a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --map and --why-live explain what a final link keeps: give them to the final link"},
 	}

@@ -195,6 +195,20 @@ func TestRoundTrip(t *testing.T) {
 		if nfiles < 2 {
 			continue
 		}
+		if slices.Contains(c.Flags, "-g") {
+			// A debug link keeps per-input records (a placeholder
+			// function per file) that a partial output would merge:
+			// -r refuses -g, which is what is checked here.
+			t.Run(c.Name+"/refused", func(t *testing.T) {
+				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
+				args = append(append(args, c.Inputs...), "-o", filepath.Join(t.TempDir(), "partial.cubin"))
+				status, msgs := runCudalink(t, c.Dir, args)
+				if status != 1 || !strings.Contains(msgs, "-g keeps per-input records") {
+					t.Errorf("cudalink %s: exit %d, want 1 with the -g refusal\n%s", strings.Join(args, " "), status, msgs)
+				}
+			})
+			continue
+		}
 		for _, sp := range splits(c.Inputs) {
 			t.Run(c.Name+"/"+sp.name, func(t *testing.T) {
 				tried++
