@@ -31,8 +31,10 @@ func CheckRelocatable(cfg *Config) error {
 		return refuse("it links one architecture: give one -arch, and make one partial link per architecture")
 	case cfg.RegisterLinkBinaries != "":
 		return refuse("--register-link-binaries names the objects of a final device link: give it to the final link")
-	case len(cfg.KernelsUsed) > 0:
-		return refuse("-kernels-used removes code, which only the final link may do: give it to the final link")
+	case len(cfg.KernelsUsed) > 0 || len(cfg.VariablesUsed) > 0:
+		return refuse("-kernels-used and -variables-used remove code, which only the final link may do: give them to the final link")
+	case cfg.DumpCallgraph || cfg.DumpCallgraphNoDemangle:
+		return refuse("-dump-callgraph prints the call graph of a final link: give it to the final link")
 	case cfg.Debug:
 		// nvlink -g gives each input file an unnamed placeholder function
 		// that its kernels' KPARAM_INFO records name, and lays debug

@@ -132,17 +132,20 @@ func runCudalink(t *testing.T, dir string, args []string) (int, string) {
 	return status, out.String()
 }
 
-// partialFlags are the case's flags a partial link takes: -kernels-used
-// only makes sense for the final link.
+// finalOnly are the case flags only a final link takes (-r refuses them):
+// those that remove code or print the final call graph.
+var finalOnly = []string{"kernels-used", "variables-used", "dump-callgraph", "dump-callgraph-no-demangle"}
+
+// partialFlags are the case's flags a partial link takes.
 func partialFlags(flags []string) []string {
 	var out []string
 	for i := 0; i < len(flags); i++ {
-		switch f := flags[i]; {
-		case f == "-kernels-used" || f == "--kernels-used":
+		name, _, hasValue := strings.Cut(strings.TrimLeft(flags[i], "-"), "=")
+		switch {
+		case !slices.Contains(finalOnly, name):
+			out = append(out, flags[i])
+		case !hasValue && !strings.HasPrefix(name, "dump-callgraph"):
 			i++ // and its value
-		case strings.HasPrefix(f, "-kernels-used=") || strings.HasPrefix(f, "--kernels-used="):
-		default:
-			out = append(out, f)
 		}
 	}
 	return out
@@ -333,4 +336,86 @@ func (k knownDifference) maskFor(linker string) *regexp.Regexp {
 		return nil
 	}
 	return k.mask
+}
+
+// finalLinkErrors are the errors only a final link reports: a partial
+// link leaves names undefined and lays nothing out.
+var finalLinkErrors = []string{"undefined device symbol", "uses too much"}
+
+// TestErrors runs -r on every corpus case nvlink refused and checks that it
+// reports what a full cudalink link of the same inputs reports, with the
+// same exit status and no output; or, for errors only a final link can see
+// (undefined references, resource limits), that -r succeeds and the final
+// link of its output reports them.
+func TestErrors(t *testing.T) {
+	corpus, err := filepath.Abs(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(corpus); os.IsNotExist(err) {
+		t.Skipf("SKIP: no corpus at %s (generate it with go run ./tests/corpus/regen)", corpusDir)
+	}
+	cases, err := difftest.LoadCases(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		if c.Expect != "error" || slices.Contains(c.Flags, "-g") {
+			continue
+		}
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			tmp := t.TempDir()
+			full, part := filepath.Join(tmp, "full.cubin"), filepath.Join(tmp, "partial.cubin")
+			fullStatus, fullMsgs := runCudalink(t, c.Dir, c.Args(c.Inputs, full))
+			if fullStatus == 0 {
+				if c.Differs {
+					return // cudalink links what nvlink refuses (archives of cubins)
+				}
+				t.Fatalf("the full link succeeded")
+			}
+			args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
+			args = append(append(args, c.Inputs...), "-o", part)
+			status, msgs := runCudalink(t, c.Dir, args)
+			if status != 0 {
+				if status != fullStatus || msgs != fullMsgs {
+					t.Errorf("cudalink -r: exit %d with\n%s\nwant the full link's exit %d with\n%s", status, msgs, fullStatus, fullMsgs)
+				}
+				if _, err := os.Stat(part); err == nil {
+					t.Errorf("cudalink -r failed but wrote %s", part)
+				}
+				return
+			}
+			// Unless the error comes from a flag only the final link takes,
+			// it must be one only a final link can see.
+			stripped := len(partialFlags(c.Flags)) != len(c.Flags)
+			for _, h := range headlines(fullMsgs) {
+				if !stripped && strings.HasPrefix(h, "cudalink: error:") && !slices.ContainsFunc(finalLinkErrors, func(e string) bool { return strings.Contains(h, e) }) {
+					t.Errorf("cudalink -r succeeded, but the full link reports what a partial link must: %s", h)
+				}
+			}
+			finalArgs := append(append([]string{"-arch=" + c.Arch}, c.Flags...), part, "-o", filepath.Join(tmp, "final.cubin"))
+			finalStatus, finalMsgs := runCudalink(t, c.Dir, finalArgs)
+			// Warnings come from the partial link, errors from the final one.
+			if finalStatus != fullStatus || !slices.Equal(headlines(msgs+finalMsgs), headlines(fullMsgs)) {
+				t.Errorf("cudalink -r, then the final link of its output: exit %d with\n%s%s\nwant exit %d with the full link's messages\n%s", finalStatus, msgs, finalMsgs, fullStatus, fullMsgs)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no error case in the corpus")
+	}
+}
+
+// headlines returns the diagnostic lines of messages without the ">>>"
+// lines that name files (a partial output names itself, not its inputs).
+func headlines(msgs string) []string {
+	var out []string
+	for _, line := range strings.Split(msgs, "\n") {
+		if line != "" && !strings.HasPrefix(line, ">>>") {
+			out = append(out, line)
+		}
+	}
+	return out
 }
