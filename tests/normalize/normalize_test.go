@@ -839,3 +839,52 @@ func permute(t testing.TB, data []byte, seed uint64) []byte {
 	le.PutUint16(out[62:], uint16(secNew[e.shstrndx]))
 	return out
 }
+
+// TestDebugSections checks that the debug sections of a -g link (nvlink's
+// output for the corpus case debug-g-multi-file-dead-functions) are
+// compared in full: their bytes as hex, their relocations one per line
+// with symbol and addend, and that a changed byte or relocation in them
+// shows in the normal form.
+func TestDebugSections(t *testing.T) {
+	data, err := os.ReadFile("../corpus/cases/debug-g-multi-file-dead-functions/expected.cubin")
+	if err != nil {
+		t.Skip("SKIP: no debug corpus case (run go run ./tests/corpus/regen debug-g-multi-file-dead-functions)")
+	}
+	orig := mustNormalize(t, data)
+	details := sectionDetails(orig)
+	for _, name := range []string{".debug_frame", ".debug_line", ".debug_info", ".debug_abbrev", ".nv_debug_line_sass", ".nv_debug_info_reg_sass"} {
+		sec := rawSections(t, data).byName(t, name)
+		if got, want := len(details[name]), (sec.size+31)/32; got != want {
+			t.Errorf("%s: %d hex lines in the normal form, want %d for %d bytes", name, got, want, sec.size)
+		}
+	}
+	// Relocations of debug sections name the function and its offset.
+	for name, want := range map[string]string{
+		".rela.debug_info":        " R_CUDA_64 _Z6a_deadi +0x0",
+		".rel.debug_frame":        " R_CUDA_64 _Z6b_deadi",
+		".rel.debug_line":         " R_CUDA_64 _Z6d_deadi",
+		".rel.nv_debug_line_sass": " R_CUDA_64 _Z8a_helperi",
+	} {
+		found := false
+		for _, l := range details[name] {
+			found = found || strings.HasSuffix(l, want)
+		}
+		if !found {
+			t.Errorf("%s: no relocation line ending in %q in %q", name, want, details[name])
+		}
+	}
+
+	sh := rawSections(t, data)
+	line := sh.byName(t, ".debug_line")
+	mod := bytes.Clone(data)
+	mod[line.off+0x10] ^= 0x01
+	if d := Diff(orig, mustNormalize(t, mod)); !strings.Contains(d, "@@ section .debug_line ") {
+		t.Errorf("a changed .debug_line byte is invisible or misplaced:\n%s", d)
+	}
+	rela := sh.byName(t, ".rela.debug_info")
+	mod = bytes.Clone(data)
+	binary.LittleEndian.PutUint64(mod[rela.off+16:], binary.LittleEndian.Uint64(mod[rela.off+16:])+8)
+	if d := Diff(orig, mustNormalize(t, mod)); !strings.Contains(d, "@@ section .rela.debug_info ") {
+		t.Errorf("a changed .rela.debug_info addend is invisible:\n%s", d)
+	}
+}
