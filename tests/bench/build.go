@@ -24,13 +24,13 @@ type variant struct {
 	Chain      bool     // the deep-chain shape (genSource)
 	NvccFlags  []string // after -dc -cubin -arch=
 	LinkFlags  []string // after -arch=, for both linkers
-	CudalinkOK bool     // cudalink can link it (it refuses -g)
+	CudalinkOK bool     // cudalink links it (every variant today; false only measures nvlink)
 	Title      string   // for tables and the plot
 }
 
 var (
 	variantDefault = variant{Name: "default", CudalinkOK: true, Title: "flat call graph"}
-	variantDebug   = variant{Name: "G", NvccFlags: []string{"-G"}, LinkFlags: []string{"-g"}, Title: "-G objects, nvlink -g"}
+	variantDebug   = variant{Name: "G", NvccFlags: []string{"-G"}, LinkFlags: []string{"-g"}, CudalinkOK: true, Title: "-G objects linked with -g"}
 	variantChain   = variant{Name: "chain", Chain: true, CudalinkOK: true, Title: "deep cross-file call chain"}
 )
 

@@ -44,7 +44,7 @@ func main() {
 	}
 	var (
 		sizesFlag  = flag.String("n", "100,400,1600", "program sizes (number of objects), comma-separated; \"none\" to skip")
-		gSizesFlag = flag.String("gn", "", "program sizes of the -G (debug) variant, linked by nvlink alone; default: the -n sizes; \"none\" to skip")
+		gSizesFlag = flag.String("gn", "", "program sizes of the -G (debug) variant, linked with -g; default: the -n sizes; \"none\" to skip")
 		chainFlag  = flag.String("chain-n", "100,400", "program sizes of the deep-chain variant (nvlink needs minutes for 1600); \"none\" to skip")
 		reps       = flag.Int("reps", 5, "timed runs of each linker per program")
 		arch       = flag.String("arch", "sm_80", "target architecture")
@@ -280,7 +280,7 @@ func measureProgram(p *pool, n, reps int, cudalink, nvlink, work string,
 			msg, _ := os.ReadFile(cLog)
 			r.CudalinkNote = "cudalink refuses the link: " + strings.TrimSpace(firstLine(string(msg)))
 		} else {
-			r.CudalinkNote = "cudalink links it, but is not measured: -g is not supported yet"
+			r.CudalinkNote = "cudalink links it, but is not measured"
 		}
 	} else if _, err := runChild(cudalink, linkArgs(p, n, cOut), cLog); err != nil {
 		return nil, err

@@ -62,6 +62,7 @@ func writePlot(path string, r *results) error {
 	c := &series{name: "cudalink", col: colC, marker: 0}
 	n := &series{name: "nvlink", col: colN, marker: 1}
 	g := &series{name: "nvlink -g, -G objects", col: colG, dashed: true, marker: 2}
+	cg := &series{name: "cudalink -g, -G objects", col: colC, dashed: true, marker: 2}
 	w := &series{name: "cudalink worker, warm relink", col: colWorker, dashed: true, marker: 3}
 	cc := &series{name: "cudalink, deep chain", col: colCLight, dashed: true, marker: 0}
 	nc := &series{name: "nvlink, deep chain", col: colNLight, dashed: true, marker: 1}
@@ -72,7 +73,7 @@ func writePlot(path string, r *results) error {
 		cs, ns := c, n
 		switch p.Variant {
 		case variantDebug.Name:
-			cs, ns = nil, g
+			cs, ns = cg, g
 		case variantChain.Name:
 			cs, ns = cc, nc
 		}
@@ -90,6 +91,7 @@ func writePlot(path string, r *results) error {
 	add(g)
 	add(nc)
 	add(c)
+	add(cg)
 	add(cc)
 	add(w)
 	if len(ss) == 0 {

@@ -121,7 +121,7 @@ func printReport(w io.Writer, r *results) {
 		fmt.Fprintf(w, "With results from %s.\n\n", m)
 	}
 
-	for _, v := range []variant{variantDefault, variantChain} {
+	for _, v := range []variant{variantDefault, variantDebug, variantChain} {
 		var ps []*programResult
 		for _, p := range r.Programs {
 			if p.Variant == v.Name && p.Nvlink != nil {
@@ -149,15 +149,15 @@ func printReport(w io.Writer, r *results) {
 
 	hasG := false
 	for _, p := range r.Programs {
-		hasG = hasG || (p.Variant == variantDebug.Name && p.Nvlink != nil)
+		hasG = hasG || (p.Variant == variantDebug.Name && p.Nvlink != nil && p.Cudalink == nil)
 	}
-	if hasG {
+	if hasG { // results of runs from before cudalink linked -g
 		fmt.Fprintln(w, "### -G (debug) objects, `nvlink -g`")
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| objects | input MB | nvlink time | nvlink peak RSS | cudalink |")
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---|")
 		for _, p := range r.Programs {
-			if p.Variant != variantDebug.Name || p.Nvlink == nil {
+			if p.Variant != variantDebug.Name || p.Nvlink == nil || p.Cudalink != nil {
 				continue
 			}
 			fmt.Fprintf(w, "| %d | %.1f | %s | %s | %s |\n", p.Objects, float64(p.InputBytes)/1e6,
