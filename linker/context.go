@@ -271,6 +271,7 @@ type OutputSection struct {
 
 	symIndex  uint32 // index of the section symbol, 0 if none
 	synthetic bool   // made by the linker, with no input counterpart
+	keepEmpty bool   // -r: an empty relocation section an input had
 }
 
 // outReloc is a relocation kept for the driver, in output terms.

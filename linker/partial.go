@@ -166,10 +166,13 @@ func retargetRelocations(ctx *Context) {
 		for _, rs := range file.ELF.Relocs {
 			target := file.Sections[rs.Target]
 			osec := target.Out
-			if osec == nil || len(rs.Relocs) == 0 {
+			if osec == nil {
 				continue
 			}
 			out := osec.relocFor(ctx, rs.Rela)
+			if len(rs.Relocs) == 0 {
+				out.keepEmpty = true // nvcc writes some empty ones; so does -r
+			}
 			lost := lostRanges(target)
 			for _, r := range rs.Relocs {
 				if inRanges(lost, r.Offset) {

@@ -38,7 +38,7 @@ func (osec *OutputSection) relocatableGroup() int {
 func (ctx *Context) buildRelocatableImage() []byte {
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
-		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.Relocs) == 0 {
+		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.Relocs) == 0 && !osec.keepEmpty {
 			continue
 		}
 		kept = append(kept, osec)
@@ -134,7 +134,11 @@ func (ctx *Context) buildRelocatableImage() []byte {
 		uint32(ctx.Config.Arch) | uint32(ctx.virtualSM)<<cubin.EF_CUDA_VIRTUAL_SHIFT
 	le.PutUint32(out[48:], flags)
 	le.PutUint16(out[52:], 64)
-	le.PutUint16(out[54:], cubin.PhdrSize)
+	// e_phentsize as nvcc writes it for the architecture: 56, or 0 on
+	// sm_90; the first input's.
+	if raw := ctx.Files[0].ELF.Data; len(raw) >= 64 {
+		copy(out[54:56], raw[54:56])
+	}
 	le.PutUint16(out[58:], 64)
 	if shnum < cubin.SHN_LORESERVE {
 		le.PutUint16(out[60:], uint16(shnum))

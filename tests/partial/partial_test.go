@@ -7,6 +7,7 @@ package partial
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,6 +186,7 @@ func TestRoundTrip(t *testing.T) {
 		nvlink = ""
 	}
 	var tried, nvSame, nvBytes, cuSame, cuBytes int
+	triedBySplit, bytesBySplit := map[string]int{}, map[string]int{}
 	for _, c := range cases {
 		if c.Expect != "ok" || c.Differs {
 			continue
@@ -215,6 +217,7 @@ func TestRoundTrip(t *testing.T) {
 		for _, sp := range splits(c.Inputs) {
 			t.Run(c.Name+"/"+sp.name, func(t *testing.T) {
 				tried++
+				triedBySplit[sp.name]++
 				known := knownDifferences[c.Name+"/"+sp.name]
 				// nvlink takes any input whose path says cudadevrt for
 				// libcudadevrt: the directory must not be named after
@@ -250,6 +253,7 @@ func TestRoundTrip(t *testing.T) {
 				}
 				if identical {
 					cuBytes++
+					bytesBySplit[sp.name+" cudalink"]++
 				}
 
 				// nvlink: its direct link is expected.cubin.
@@ -268,9 +272,14 @@ func TestRoundTrip(t *testing.T) {
 				}
 				if identical {
 					nvBytes++
+					bytesBySplit[sp.name+" nvlink"]++
 				}
 			})
 		}
+	}
+	for _, name := range []string{"all", "prefix", "suffix"} {
+		t.Logf("split %s: %d round trips, byte-identical: cudalink %d, nvlink %d",
+			name, triedBySplit[name], bytesBySplit[name+" cudalink"], bytesBySplit[name+" nvlink"])
 	}
 	t.Logf("%d round trips; cudalink: %d equal under normalize (%d byte-identical); nvlink: %d equal (%d byte-identical)",
 		tried, cuSame, cuBytes, nvSame, nvBytes)
@@ -418,4 +427,54 @@ func headlines(msgs string) []string {
 		}
 	}
 	return out
+}
+
+// TestSingleInput checks the output's conventions against nvcc's own: a
+// partial link of one relocatable cubin of the corpus (nvcc -dc -cubin or
+// ptxas -c output) must be that cubin again, equal under tests/normalize:
+// the same sections with the same types, flags, links and contents, the
+// same symbols with their CUDA types and memory spaces, the same
+// relocations and .nv.info records. Cubins that are broken on purpose must
+// be refused as a full link refuses them.
+func TestSingleInput(t *testing.T) {
+	corpus, err := filepath.Abs(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(corpus, "*", "*.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Skipf("SKIP: no corpus at %s (generate it with go run ./tests/corpus/regen)", corpusDir)
+	}
+	n := 0
+	for _, path := range files {
+		if filepath.Base(path) == "expected.cubin" {
+			continue
+		}
+		n++
+		rel, _ := filepath.Rel(corpus, path)
+		t.Run(rel, func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			arch := "sm_80"
+			if len(data) >= 52 {
+				arch = fmt.Sprintf("sm_%d", data[48]) // e_flags' SM byte
+			}
+			out := filepath.Join(t.TempDir(), "one.cubin")
+			status, msgs := runCudalink(t, filepath.Dir(path), []string{"-arch=" + arch, "-r", path, "-o", out})
+			if status != 0 {
+				fullStatus, fullMsgs := runCudalink(t, filepath.Dir(path), []string{"-arch=" + arch, path, "-o", out + ".full"})
+				if fullStatus == 0 || fullStatus != status || fullMsgs != msgs {
+					t.Errorf("cudalink -r: exit %d\n%s\nbut the full link: exit %d\n%s", status, msgs, fullStatus, fullMsgs)
+				}
+				return
+			}
+			compare(t, "cudalink -r of one input", path, out, nil)
+		})
+	}
+	t.Logf("%d cubins", n)
 }
