@@ -89,8 +89,9 @@ type Config struct {
 	// KeepSystemLibraries is -keep-system-libraries: do not remove unused
 	// code of system libraries such as libcudadevrt.a.
 	KeepSystemLibraries bool
-	// PreserveRelocs is -preserve-relocs: keep resolved relocations in the
-	// output.
+	// PreserveRelocs is -preserve-relocs: write every relocation the linker
+	// applied to .nv.resolvedrela<section>, keep every function and local
+	// symbol, as nvlink does (relocate.go).
 	PreserveRelocs bool
 	// DumpCallgraph is -dump-callgraph: print nvlink's text of the call
 	// graph on Stderr (callgraphdump.go). DumpCallgraphNoDemangle is

@@ -238,6 +238,9 @@ type Function struct {
 	sharedSize  uint64
 	dynOffset   uint64
 	usesDynamic bool
+	// sharedPrivate are the function-level shared variables only this
+	// kernel reaches, laid out in its own section.
+	sharedPrivate []*Symbol
 	// What layoutShared found for a kernel: its own .nv.shared input
 	// section, the output section's alignment, and whether its call tree
 	// uses function-level shared variables.

@@ -20,9 +20,21 @@ import (
 // "why is this live" report can follow the chain back to a root.
 func eliminateDeadCode(ctx *Context) {
 	hostRefs := ctx.hostKernelRefs()
+	if ctx.Config.PreserveRelocs && !ctx.Config.Debug {
+		for _, fn := range ctx.Funcs {
+			if fn.Sym.IsEntry() && !fn.AddrTaken && !(ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn)) {
+				// nvlink keeps the kernels it would remove as ordinary
+				// functions (no kernel metadata, another shared memory
+				// layout); cudalink does not reproduce that yet.
+				ctx.report(&LinkError{File: fn.Text.File.Name, Symbol: fn.Sym.Name,
+					Msg: "-preserve-relocs with a kernel that -kernels-used, -variables-used or the host objects' kernel lists remove is not supported yet; drop the list, or add -ignore-host-info"})
+				return
+			}
+		}
+	}
 	var stack []*Function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn) || fn.AddrTaken || ctx.Config.Debug {
+		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn) || fn.AddrTaken || ctx.keepsAll() {
 			fn.Live = true
 			stack = append(stack, fn)
 		}
@@ -73,6 +85,11 @@ func (ctx *Context) kernelUsed(name string) bool {
 	}
 	return false
 }
+
+// keepsAll says whether the link removes no function: with -g and with
+// -preserve-relocs nvlink keeps them all (with -g whatever -kernels-used
+// and the host objects say).
+func (ctx *Context) keepsAll() bool { return ctx.Config.Debug || ctx.Config.PreserveRelocs }
 
 // usedLists says whether -kernels-used or -variables-used decides which
 // kernels stay (then the host objects' reference lists do not).

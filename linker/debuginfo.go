@@ -37,12 +37,16 @@ func (ctx *Context) debugSymbols() bool {
 // .nv_debug.shared at the offset where the dynamic shared memory of the
 // kernels using it starts (unifyDynamicShared). Variables private to one
 // kernel keep no symbol.
+//
+// -preserve-relocs publishes the shared variables as well (their symbols
+// are what its relocations name), but not extern __shared__ arrays.
 func layoutDebugInfo(ctx *Context) {
-	if !ctx.debugSymbols() {
+	if !ctx.debugSymbols() && !ctx.Config.PreserveRelocs {
 		return
 	}
 	g := ctx.sharedGlobals
-	dynamic := anyDynamic(ctx)
+	anyDyn := anyDynamic(ctx)
+	dynamic := anyDyn && ctx.debugSymbols()
 	for _, k := range ctx.Funcs {
 		if k.sharedOwn == nil {
 			continue
@@ -66,10 +70,12 @@ func layoutDebugInfo(ctx *Context) {
 		o.sym.debugShared = true
 		o.sym.Section.Out = osec
 	}
+	if anyDyn {
+		osec.Addralign = max(osec.Addralign, 16)
+	}
 	if !dynamic {
 		return
 	}
-	osec.Addralign = max(osec.Addralign, 16)
 	if len(g.objects) > 0 {
 		// nvlink moves the extern __shared__ symbols by the reserve only
 		// when .nv_debug.shared holds variables.

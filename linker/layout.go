@@ -215,6 +215,9 @@ func layoutShared(ctx *Context) {
 		}
 		k.sharedSize, k.dynOffset, k.usesDynamic = end, end, dynamic
 		k.sharedOwn, k.sharedAlign, k.sharedFromFuncs = own, align, fromFuncs
+		for _, o := range private {
+			k.sharedPrivate = append(k.sharedPrivate, o.sym)
+		}
 	}
 	unifyDynamicShared(ctx, kernels, trees, uses)
 	for _, k := range kernels {
@@ -233,6 +236,14 @@ func layoutShared(ctx *Context) {
 		}
 		own.Out.Size = end
 		own.Out.Addralign = max(align, 1)
+		if ctx.Config.PreserveRelocs {
+			// -preserve-relocs keeps the symbols of the function-level
+			// variables private to the kernel, in the kernel's section.
+			for _, sym := range k.sharedPrivate {
+				sym.Section = &InputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
+				sym.debugShared = true
+			}
+		}
 		if own.Out.Size == 0 {
 			own.Out.synthetic = true // nvlink names an empty one with no section symbol
 		}

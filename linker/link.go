@@ -11,7 +11,8 @@ func Link(ctx *Context) error {
 	if ctx.Config.Relocatable {
 		return LinkRelocatable(ctx)
 	}
-	ctx.run("load inputs", loadInputs) // parse every input in parallel, then check architectures
+	ctx.run("check options", warnPreserveRelocs) // nvlink's warning for -preserve-relocs on sm_90
+	ctx.run("load inputs", loadInputs)           // parse every input in parallel, then check architectures
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

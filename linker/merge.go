@@ -239,7 +239,7 @@ func (osec *OutputSection) group() int {
 		return groupPrototype
 	case osec.Type == cubin.SHT_CUDA_RELOCINFO:
 		return groupRelAction
-	case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA:
+	case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA || osec.Type == cubin.SHT_CUDA_RESOLVED_RELA:
 		return groupReloc
 	case osec.Flags&cubin.SHF_ALLOC == 0:
 		return groupDebug

@@ -118,6 +118,10 @@ func registerNames(ctx *Context) {
 				continue // nvlink makes nothing of an empty relocation section
 			}
 			r.createSection(ctx, s.Name)
+			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && ctx.Config.PreserveRelocs && int(s.Info) < len(ef.Sections) {
+				// -preserve-relocs: where the resolved ones go.
+				r.createSection(ctx, resolvedRelaPrefix+ef.Sections[s.Info].Name)
+			}
 			if s.Type == cubin.SHT_RELA && hasZeroAddend(file, s) {
 				// nvlink then also names the .rel twin of the section.
 				r.createSection(ctx, ".rel"+strings.TrimPrefix(s.Name, ".rela"))
@@ -219,7 +223,7 @@ func (r *nameRegistry) createSection(ctx *Context, name string) {
 	r.secOrder[name] = len(r.secOrder)
 	r.shstrtab.add(name)
 	ctx.strtab.add(name)
-	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") {
+	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") && !strings.HasPrefix(name, resolvedRelaPrefix) {
 		r.local = append(r.local, createdSym{section: name, isSection: true})
 	}
 }

@@ -298,7 +298,7 @@ func (ctx *Context) collectPrototypes() []protoEntry {
 		slices.SortStableFunc(protos, func(a, b prototype) int { return cmp.Compare(a.sym, b.sym) })
 		for _, proto := range protos {
 			sym := file.Syms[proto.sym]
-			if seen[sym] || sym.IsEntry() || sym.Local && !keepLocal(sym) || !sym.Local && !keepGlobal(sym) {
+			if seen[sym] || sym.IsEntry() || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true

@@ -152,6 +152,10 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		return
 	}
 	how.Insert(field, v, sym.constantBank())
+	if ctx.Config.PreserveRelocs && sym.Defined() {
+		// Not dynamic shared memory, which has no symbol in the output.
+		osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: a})
+	}
 }
 
 // linkerResolves says whether the linker applies a relocation (rather than
@@ -238,4 +242,40 @@ func (sym *Symbol) constantBank() uint64 {
 		}
 	}
 	return 0
+}
+
+// resolvedRelaPrefix names the section -preserve-relocs writes for each
+// section: ".nv.resolvedrela.text.k" holds what the linker resolved in
+// ".text.k".
+const resolvedRelaPrefix = ".nv.resolvedrela"
+
+// isReloc says whether osec holds relocation entries the writer encodes.
+func (osec *OutputSection) isReloc() bool {
+	return osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA || osec.Type == cubin.SHT_CUDA_RESOLVED_RELA
+}
+
+// preserve records a relocation the linker applied, for -preserve-relocs:
+// at its output place, against the output symbol (a section symbol with
+// the addend moved by where the input's contribution landed), as nvlink
+// writes them to .nv.resolvedrela<section>.
+func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
+	if r.Sym != nil && r.Sym.Type() == cubin.STT_SECTION && r.Sym.Section != nil {
+		r.Addend += int64(r.Sym.Section.OutOff)
+	}
+	name := resolvedRelaPrefix + osec.Name
+	rs := ctx.outByName[name]
+	if rs == nil {
+		rs = ctx.outSection(name, cubin.SHT_CUDA_RESOLVED_RELA, 0)
+		rs.Target, rs.Rela = osec, true
+	}
+	rs.Relocs = append(rs.Relocs, r)
+}
+
+// warnPreserveRelocs gives nvlink 11.8's warning for -preserve-relocs on
+// sm_90 (spelling included); the link goes on and writes the same kind of
+// output as for older architectures.
+func warnPreserveRelocs(ctx *Context) {
+	if ctx.Config.PreserveRelocs && ctx.Config.Arch >= 90 {
+		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture 'sm_%d' and may not work as expected", ctx.Config.Arch)
+	}
 }

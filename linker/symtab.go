@@ -33,7 +33,7 @@ func buildSymbolTable(ctx *Context) {
 	ctx.symtab = []*Symbol{nil}
 	addSection := func(osec *OutputSection) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO ||
-			osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA {
+			osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA || osec.Type == cubin.SHT_CUDA_RESOLVED_RELA {
 			return
 		}
 		osec.symIndex = uint32(len(ctx.symtab))
@@ -51,12 +51,12 @@ func buildSymbolTable(ctx *Context) {
 		}
 		placed[c.sym] = true
 		if c.sym.placeholder {
-			if ctx.Config.Debug {
-				add(c.sym) // nvlink removes it with the unused symbols, which -g keeps
+			if ctx.keepsAll() {
+				add(c.sym) // nvlink removes it with the unused symbols, which -g and -preserve-relocs keep
 			}
 			continue
 		}
-		if c.sym.Local && keepLocal(c.sym) || !c.sym.Local && keepGlobal(c.sym) {
+		if c.sym.Local && ctx.keepLocal(c.sym) || !c.sym.Local && keepGlobal(c.sym) {
 			add(c.sym)
 		}
 	}
@@ -87,8 +87,8 @@ func buildSymbolTable(ctx *Context) {
 
 // keepLocal says whether a local symbol that is not a section symbol
 // appears in the output.
-func keepLocal(sym *Symbol) bool {
-	if sym.deleted || sym.Name == "_param" || sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared ||
+func (ctx *Context) keepLocal(sym *Symbol) bool {
+	if sym.deleted || sym.Name == "_param" && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared ||
 		strings.Contains(sym.Name, ".const_opt.") {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -57,7 +58,15 @@ func (ctx *Context) buildImage() []byte {
 	// Drop relocation sections whose entries were all resolved.
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
-		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.Relocs) == 0 {
+		if osec.isReloc() {
+			// nvlink keeps no relocation, and preserves no resolution,
+			// against a symbol the output does not have (a non-kernel's
+			// bank-2 constants, folded away).
+			osec.Relocs = slices.DeleteFunc(osec.Relocs, func(r outReloc) bool {
+				return r.Sym != nil && ctx.outSymIndex(r.Sym) == 0
+			})
+		}
+		if osec.isReloc() && len(osec.Relocs) == 0 {
 			continue
 		}
 		if osec.Type == cubin.SHT_CUDA_PROTOTYPE && osec.Size == 0 {
@@ -88,7 +97,7 @@ func (ctx *Context) buildImage() []byte {
 	// Section contents that depend on final indices.
 	for _, osec := range ctx.OutSections {
 		switch {
-		case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA:
+		case osec.isReloc():
 			osec.Data = ctx.encodeRelocs(osec)
 			osec.Size = uint64(len(osec.Data))
 			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.Target.Index)
@@ -302,6 +311,9 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 		var shndx uint32
 		var value, size uint64
 		info, other := sym.outInfo(), sym.outOther()
+		if sym.debugShared && ctx.Config.PreserveRelocs && !ctx.debugSymbols() {
+			other = 1 // as nvlink marks the shared variables it keeps for -preserve-relocs
+		}
 		name = ctx.strtab.add(sym.Name)
 		if sym.placeholder {
 			name = ctx.names.emptyOff

@@ -159,8 +159,8 @@ var options = []*option{
 			p.cfg.Output, p.haveOutput = v, true
 			return v, nil
 		}},
-	{long: "preserve-relocs", short: "preserve-relocs", notYet: true,
-		help: "Preserve resolved relocations in linked executable.",
+	{long: "preserve-relocs", short: "preserve-relocs",
+		help: "Preserve resolved relocations in linked executable (.nv.resolvedrela sections); every function is kept.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.PreserveRelocs })},
 	{long: "register-link-binaries", arg: "<file name>",
 		help: "Specify name and location of output file that will contain names of cudaRegister routines for each linked file.",

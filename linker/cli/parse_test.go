@@ -287,8 +287,8 @@ func TestErrors(t *testing.T) {
 		{"-arch=lto_80 -o out a.o -kernels-used=k", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
 
 		// Refused because the output would differ from nvlink's.
-		{"-arch=sm_80 -o out a.o -preserve-relocs -g", "option '-preserve-relocs' is not supported yet"},
-		{"-arch=sm_80 -o out a.o -g -preserve-relocs", "option '-preserve-relocs' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -suppress-arch-warning -extrawarn", "option '-suppress-arch-warning' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -extrawarn -suppress-arch-warning", "option '-extrawarn' is not supported yet"},
 		{"-arch=sm_80 -o out a.o -lto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
@@ -296,7 +296,7 @@ func TestErrors(t *testing.T) {
 		{"-arch=compute_80 -o out a.o -dlto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto -nvvmpath=", "option '-emit-ptx' is not supported yet"},
 		{"-arch=sm_80 -o out a.o -lto -nvvmpath /x", "option '-lto' is not supported yet"},
-		{"-arch=sm_80 -o out a.o --dump-callgraph -preserve-relocs", "option '-preserve-relocs' is not supported yet"},
+		{"-arch=sm_80 -o out a.o --dump-callgraph -preserve-relocs -suppress-arch-warning", "option '-suppress-arch-warning' is not supported yet"},
 		{"-arch=compute_80 -o out a.o", "-arch=compute_80 is not supported yet: cudalink links for 'sm_' targets only"},
 		{"-arch=sm_80 -o out a.o -m32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -m 64 --machine=32", "-m32 is not supported: cudalink links 64-bit device code only"},
