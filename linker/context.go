@@ -46,6 +46,10 @@ type Context struct {
 	// layoutDebugInfo defines (sm_90's reserve, sometimes).
 	dynamicSharedShift uint64
 
+	// bindless: the bank-0 offset of each texture or surface slot (see
+	// assignBindlessSlots).
+	bindless map[*Symbol]uint64
+
 	virtualSM int        // minimum virtual SM over the inputs
 	cancelled bool       // Config.Context was cancelled
 	times     []passTime // how long each pass took, for --time
@@ -248,7 +252,9 @@ type Function struct {
 	sharedAlign     uint64
 	sharedFromFuncs bool
 	bank2           *OutputSection // a kernel's .nv.constant2.<k>, with its callees' constants
-	order           int
+	// Bindless slots in a kernel's bank 0 (see assignBindlessSlots).
+	textures, surfaces int
+	order              int
 }
 
 // OutputSection is one section of the output file.

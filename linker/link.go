@@ -30,6 +30,7 @@ func Link(ctx *Context) error {
 	ctx.run("merge sections", mergeSections)                       // classify by memory space, build per-kernel and merged sections
 	ctx.run("lay out sections", layoutSections)                    // offsets of every contribution and symbol are fixed from here on
 	ctx.run("lay out debug information", layoutDebugInfo)          // -g: shared memory as the debugger sees it
+	ctx.run("assign bindless slots", assignBindlessSlots)          // texture and surface header slots in each kernel's bank 0
 	ctx.run("check limits", checkLimits)                           // constant bank 3 and each kernel's shared memory fit the hardware
 	ctx.run("compute resources", computeResources)                 // registers, barriers and stack through the call graph
 	ctx.run("dump call graph", dumpCallgraph)                      // --dump-callgraph: nvlink's text, from the functions and their edges

@@ -162,6 +162,15 @@ func finishNames(ctx *Context) {
 		// it prunes kernels; it is never written.
 		r.createSection(ctx, "TEMP_MERGED_CONSTANTS")
 	}
+	if len(ctx.bindless) > 0 {
+		// nvlink makes a module bank-0 section (never written) and one
+		// symbol per texture slot (never in .symtab) when it assigns
+		// bindless slots.
+		r.createSection(ctx, ".nv.constant0")
+		for _, sym := range ctx.bindlessOrder() {
+			ctx.strtab.add("$NVLINKBINDLESSOFF_" + sym.Name)
+		}
+	}
 	r.createSection(ctx, ".nv.rel.action")
 }
 
@@ -172,13 +181,19 @@ func finishNames(ctx *Context) {
 // resolves (a shared-memory address) counts only when the section has
 // other entries: nvlink names no twin for a section whose single entry
 // it resolves (checked on sm_90 with one and with several shared-memory
-// ABS32_32 entries, with and without calls).
+// ABS32_32 entries, with and without calls), and so does a texture or
+// surface reference (sm_90's CONST_FIELD against it), whose slot nvlink
+// assigns only later.
 func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
 	for _, rs := range file.ELF.Relocs {
 		if rs.Section == s {
 			for _, rel := range rs.Relocs {
-				if rel.Addend == 0 && rel.Type < cubin.R_CUDA_ABS55_16_34 && cubin.HowToRelocate(rel.Type).Who != cubin.ByLinker &&
-					(len(rs.Relocs) > 1 || !linkerResolves(rel, file.Syms[rel.Sym])) {
+				if rel.Addend != 0 || rel.Type >= cubin.R_CUDA_ABS55_16_34 {
+					continue
+				}
+				sym := file.Syms[rel.Sym]
+				if !linkerResolves(rel, sym) || len(rs.Relocs) > 1 &&
+					(cubin.HowToRelocate(rel.Type).Who != cubin.ByLinker || isBindlessRef(rel, sym)) {
 					return true
 				}
 			}

@@ -115,6 +115,10 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		osec.keep(ctx, rela, outReloc{Offset: p, Type: r.Type, Addend: r.Addend})
 		return
 	}
+	if off, ok := ctx.bindless[sym]; ok && how.Who == cubin.ByLinker {
+		how.Insert(field, off, 0) // the texture's or surface's slot in bank 0
+		return
+	}
 	if !linkerResolves(r, sym) {
 		out := outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: r.Addend}
 		if !sym.Defined() {

@@ -145,5 +145,12 @@ func reportKernel(w io.Writer, k *Function) {
 	if cmem2 > 0 {
 		line += fmt.Sprintf("%d bytes cmem[2], ", cmem2)
 	}
-	info(w, line+"0 bytes lmem")
+	line += "0 bytes lmem"
+	if k.textures > 0 {
+		line += fmt.Sprintf(", %d textures", k.textures)
+	}
+	if k.surfaces > 0 {
+		line += fmt.Sprintf(", %d surfaces", k.surfaces)
+	}
+	info(w, line)
 }

@@ -79,6 +79,14 @@ var relocHow = map[RelocType]RelocHow{
 	R_CUDA_8_40:                 {Who: ByEither, Fields: f(0, 8), Part: 8},
 	R_CUDA_8_48:                 {Who: ByEither, Fields: f(0, 8), Part: 9},
 	R_CUDA_8_56:                 {Who: ByEither, Fields: f(0, 8), Part: 10},
+	// Bindless texture and surface references: the word offset of the
+	// slot nvlink gives the texture in bank 0 (see linker/bindless.go).
+	R_CUDA_BINDLESSOFF13_36:     {Who: ByLinker, Shift: 2, Fields: f(36, 13)},
+	R_CUDA_BINDLESSOFF14_40:     {Who: ByLinker, Shift: 2, Fields: f(40, 14)},
+	R_CUDA_TEX_BINDLESSOFF13_32: {Who: ByLinker, Shift: 2, Fields: f(32, 13)},
+	R_CUDA_TEX_BINDLESSOFF13_47: {Who: ByLinker, Shift: 2, Fields: f(47, 13)},
+	R_CUDA_TEX_BINDLESSOFF13_41: {Who: ByLinker, Shift: 2, Fields: f(41, 13)},
+	R_CUDA_TEX_BINDLESSOFF13_45: {Who: ByLinker, Shift: 2, Fields: f(45, 13)},
 }
 
 // HowToRelocate returns how a relocation type patches. Types not in the
