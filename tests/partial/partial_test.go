@@ -29,13 +29,17 @@ type split struct {
 	name    string
 	partial []string
 	final   []string
+	// nested, if set, are two groups of inputs partially linked first;
+	// partial then links their two outputs ("@1", "@2").
+	nested [2][]string
 }
 
-// splits returns the splits tried for a case's link inputs: all of them
-// partially linked (the output alone goes to the final link), the first
-// half, and all but the first. -L options go to both links; -l libraries
+// splits returns the splits tried for a case's link inputs (relative to
+// dir): all of them partially linked (the output alone goes to the final
+// link), the first half, all but the first, and the two halves partially
+// linked apart and then together. -L options go to both links; -l libraries
 // stay in the final link unless every input is partially linked.
-func splits(inputs []string) []split {
+func splits(dir string, inputs []string) []split {
 	var files, libDirs, libs []string
 	for _, in := range inputs {
 		switch {
@@ -52,26 +56,47 @@ func splits(inputs []string) []split {
 		f = append(f, after...)
 		return append(append(f, libDirs...), libs...)
 	}
-	out := []split{{"all", inputs, []string{"@"}}}
+	out := []split{{name: "all", partial: inputs, final: []string{"@"}}}
 	if len(files) >= 2 {
 		half := (len(files) + 1) / 2
 		if half == len(files) {
 			half--
 		}
 		out = append(out,
-			split{"prefix", append(slices.Clone(files[:half]), libDirs...), final(nil, files[half:])},
-			split{"suffix", append(slices.Clone(files[1:]), libDirs...), final(files[:1], nil)})
+			split{name: "prefix", partial: append(slices.Clone(files[:half]), libDirs...), final: final(nil, files[half:])},
+			split{name: "suffix", partial: append(slices.Clone(files[1:]), libDirs...), final: final(files[:1], nil)},
+			split{name: "nested", partial: []string{"@1", "@2"}, final: final(nil, nil),
+				nested: [2][]string{append(slices.Clone(files[:half]), libDirs...), append(slices.Clone(files[half:]), libDirs...)}})
 	}
-	// libcudadevrt alone has nothing a partial link needs (its members
-	// join on demand); -r refuses it, which TestRefused checks.
+	// A partial link of nothing but libcudadevrt (its members join on
+	// demand) or of inputs a link skips (text files) has nothing to link,
+	// and -r refuses it: such splits are not tried.
+	linksSomething := func(group []string) bool {
+		return slices.ContainsFunc(group, func(in string) bool {
+			return !strings.HasPrefix(in, "-") && !strings.Contains(filepath.Base(in), "cudadevrt") && deviceInput(filepath.Join(dir, in))
+		})
+	}
 	return slices.DeleteFunc(out, func(sp split) bool {
-		for _, in := range sp.partial {
-			if !strings.HasPrefix(in, "-") && !strings.Contains(filepath.Base(in), "cudadevrt") {
-				return false
-			}
+		if sp.nested[0] != nil {
+			return !linksSomething(sp.nested[0]) || !linksSomething(sp.nested[1])
 		}
-		return true
+		return !linksSomething(sp.partial)
 	})
+}
+
+// deviceInput says whether a file is something a link reads: ELF, an ar
+// archive or a fatbinary (by its first bytes; links skip text files).
+func deviceInput(path string) bool {
+	b := make([]byte, 8)
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	n, _ := f.Read(b)
+	b = b[:n]
+	return bytes.HasPrefix(b, []byte("\x7fELF")) || bytes.HasPrefix(b, []byte("!<arch>\n")) ||
+		bytes.HasPrefix(b, []byte{0x50, 0xed, 0x55, 0xba})
 }
 
 // knownDifferences are the round trips whose result differs from the
@@ -79,11 +104,14 @@ func splits(inputs []string) []split {
 // differ (a regular expression whose first group is kept), for which
 // linkers ("" for both), and why.
 var knownDifferences = map[string]knownDifference{
-	"template-specialization-overrides-weak/all": weakFirst,
-	"weak-data-overridden-by-strong/all":         weakFirst,
-	"weak-data-overridden-by-strong/prefix":      weakFirst,
-	"common-data-with-strong-definitions/all":    unnamedStorage,
-	"common-data-with-strong-definitions/suffix": unnamedStorage,
+	"template-specialization-overrides-weak/all":    weakFirst,
+	"template-specialization-overrides-weak/nested": weakFirst,
+	"weak-data-overridden-by-strong/all":            weakFirst,
+	"weak-data-overridden-by-strong/prefix":         weakFirst,
+	"weak-data-overridden-by-strong/nested":         weakFirst,
+	"common-data-with-strong-definitions/all":       unnamedStorage,
+	"common-data-with-strong-definitions/suffix":    unnamedStorage,
+	"common-data-with-strong-definitions/nested":    unnamedStorage,
 }
 
 type knownDifference struct {
@@ -152,11 +180,12 @@ func partialFlags(flags []string) []string {
 	return out
 }
 
-func substitute(list []string, at string) []string {
+// substitute replaces the placeholder mark in list by path.
+func substitute(list []string, mark, path string) []string {
 	out := slices.Clone(list)
 	for i, s := range out {
-		if s == "@" {
-			out[i] = at
+		if s == mark {
+			out[i] = path
 		}
 	}
 	return out
@@ -214,7 +243,7 @@ func TestRoundTrip(t *testing.T) {
 			})
 			continue
 		}
-		for _, sp := range splits(c.Inputs) {
+		for _, sp := range splits(c.Dir, c.Inputs) {
 			t.Run(c.Name+"/"+sp.name, func(t *testing.T) {
 				tried++
 				triedBySplit[sp.name]++
@@ -228,15 +257,29 @@ func TestRoundTrip(t *testing.T) {
 				}
 				t.Cleanup(func() { os.RemoveAll(tmp) })
 				part := filepath.Join(tmp, "partial.cubin")
+				partialInputs := sp.partial
+				for i, group := range sp.nested {
+					if group == nil {
+						break
+					}
+					// A partial output is an input like any other, to -r too.
+					out := filepath.Join(tmp, fmt.Sprintf("partial%d.cubin", i+1))
+					args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
+					args = append(append(args, group...), "-o", out)
+					if status, msgs := runCudalink(t, c.Dir, args); status != 0 {
+						t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(args, " "), status, msgs)
+					}
+					partialInputs = substitute(partialInputs, fmt.Sprintf("@%d", i+1), out)
+				}
 				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
-				args = append(append(args, sp.partial...), "-o", part)
+				args = append(append(args, partialInputs...), "-o", part)
 				if status, msgs := runCudalink(t, c.Dir, args); status != 0 {
 					t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(args, " "), status, msgs)
 				}
 				checkReadable(t, part, sp.name == "all" && !testing.Short())
 				finalArgs := func(out string) []string {
 					a := append([]string{"-arch=" + c.Arch}, c.Flags...)
-					return append(append(a, substitute(sp.final, part)...), "-o", out)
+					return append(append(a, substitute(sp.final, "@", part)...), "-o", out)
 				}
 
 				// cudalink: direct vs through the partial link.
@@ -277,7 +320,7 @@ func TestRoundTrip(t *testing.T) {
 			})
 		}
 	}
-	for _, name := range []string{"all", "prefix", "suffix"} {
+	for _, name := range []string{"all", "prefix", "suffix", "nested"} {
 		t.Logf("split %s: %d round trips, byte-identical: cudalink %d, nvlink %d",
 			name, triedBySplit[name], bytesBySplit[name+" cudalink"], bytesBySplit[name+" nvlink"])
 	}

@@ -150,6 +150,9 @@ func TestMutationSweep(t *testing.T) {
 			// Beside an intact input, so resolution and merging see it too.
 			args = append(args, names[rng.Intn(len(names))])
 		}
+		if trial%4 >= 2 {
+			args = append(args, "-r") // a partial link reads the same things differently
+		}
 		var stdout, stderr bytes.Buffer
 		status := func() (status int) {
 			defer func() {
