@@ -18,8 +18,9 @@ import (
 
 // CheckRelocatable refuses a partial link combined with what only a final
 // link makes: a fatbinary, the host-side registration file, several
-// architectures, dead-code elimination by -kernels-used, a debug link, and
-// the link explanations, which are about what a final link keeps.
+// architectures, dead-code elimination by -kernels-used, a debug link or
+// -preserve-relocs, and the link explanations, which are about what a
+// final link keeps.
 func CheckRelocatable(cfg *Config) error {
 	refuse := func(what string) error {
 		return fmt.Errorf("-r (--relocatable) writes a relocatable cubin for a later link; %s", what)
@@ -41,6 +42,10 @@ func CheckRelocatable(cfg *Config) error {
 		// shared memory out per input: a partial output, one input,
 		// would change both.
 		return refuse("-g keeps per-input records that a partial output would merge: link debug objects (-G) with -g directly")
+	case cfg.PreserveRelocs:
+		// A partial link resolves nothing; and a final -preserve-relocs
+		// link keeps the same per-input placeholder functions as -g.
+		return refuse("-preserve-relocs keeps per-input records that a partial output would merge: link with -preserve-relocs directly")
 	case cfg.MapFile != "" || len(cfg.WhyLive) > 0:
 		return refuse("--map and --why-live explain what a final link keeps: give them to the final link")
 	}

@@ -313,6 +313,7 @@ func TestErrors(t *testing.T) {
 		{"-arch=sm_80 -r -o out -variables-used=v a.o", "-r (--relocatable) writes a relocatable cubin for a later link; -kernels-used and -variables-used remove code, which only the final link may do: give them to the final link"},
 		{"-arch=sm_80 -r -o out -dump-callgraph a.o", "-r (--relocatable) writes a relocatable cubin for a later link; -dump-callgraph prints the call graph of a final link: give it to the final link"},
 		{"-arch=sm_80 -r -o out -g a.o", "-r (--relocatable) writes a relocatable cubin for a later link; -g keeps per-input records that a partial output would merge: link debug objects (-G) with -g directly"},
+		{"-arch=sm_80 -r -o out -preserve-relocs a.o", "-r (--relocatable) writes a relocatable cubin for a later link; -preserve-relocs keeps per-input records that a partial output would merge: link with -preserve-relocs directly"},
 		{"-arch=sm_80 -r -o out --map=x.map a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --map and --why-live explain what a final link keeps: give them to the final link"},
 		{"-arch=sm_80 -r -o out --why-live=f a.o", "-r (--relocatable) writes a relocatable cubin for a later link; --map and --why-live explain what a final link keeps: give them to the final link"},
 	}

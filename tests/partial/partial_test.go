@@ -165,6 +165,20 @@ func runCudalink(t *testing.T, dir string, args []string) (int, string) {
 // those that remove code or print the final call graph.
 var finalOnly = []string{"kernels-used", "variables-used", "dump-callgraph", "dump-callgraph-no-demangle"}
 
+// perInputFlag returns the flag among flags that -r refuses because the
+// final link it asks for keeps per-input records ("" if none).
+func perInputFlag(flags []string) string {
+	for _, f := range flags {
+		switch strings.TrimLeft(f, "-") {
+		case "g", "debug":
+			return "-g"
+		case "preserve-relocs":
+			return "-preserve-relocs"
+		}
+	}
+	return ""
+}
+
 // partialFlags are the case's flags a partial link takes.
 func partialFlags(flags []string) []string {
 	var out []string
@@ -229,16 +243,16 @@ func TestRoundTrip(t *testing.T) {
 		if nfiles < 2 {
 			continue
 		}
-		if slices.Contains(c.Flags, "-g") {
-			// A debug link keeps per-input records (a placeholder
-			// function per file) that a partial output would merge:
-			// -r refuses -g, which is what is checked here.
+		if flag := perInputFlag(c.Flags); flag != "" {
+			// -g and -preserve-relocs keep per-input records (a
+			// placeholder function per file) that a partial output
+			// would merge: -r refuses them, which is what is checked.
 			t.Run(c.Name+"/refused", func(t *testing.T) {
 				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
 				args = append(append(args, c.Inputs...), "-o", filepath.Join(t.TempDir(), "partial.cubin"))
 				status, msgs := runCudalink(t, c.Dir, args)
-				if status != 1 || !strings.Contains(msgs, "-g keeps per-input records") {
-					t.Errorf("cudalink %s: exit %d, want 1 with the -g refusal\n%s", strings.Join(args, " "), status, msgs)
+				if status != 1 || !strings.Contains(msgs, flag+" keeps per-input records") {
+					t.Errorf("cudalink %s: exit %d, want 1 with the %s refusal\n%s", strings.Join(args, " "), status, flag, msgs)
 				}
 			})
 			continue
@@ -413,7 +427,7 @@ func TestErrors(t *testing.T) {
 	}
 	n := 0
 	for _, c := range cases {
-		if c.Expect != "error" || slices.Contains(c.Flags, "-g") {
+		if c.Expect != "error" || perInputFlag(c.Flags) != "" {
 			continue
 		}
 		n++
