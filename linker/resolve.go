@@ -120,6 +120,14 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 			Msg:  "duplicate definition of device symbol",
 			Refs: []string{"first defined in " + sym.File.Name}})
 	case newRank == rankWeak:
+		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym.IsEntry() {
+			if a, b := file.paramBankSize(esym), sym.File.paramBankSize(&sym.File.ELF.Symbols[sym.esymIndex]); a != b {
+				ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
+					Msg:  fmt.Sprintf("weak kernel defined again with a parameter bank of another size (0x%x bytes here, 0x%x first)", a, b),
+					Refs: []string{"first defined in " + sym.File.Name}})
+				return
+			}
+		}
 		if esym.Type() == cubin.STT_FUNC {
 			newRegs, oldRegs := file.regCount(idx), sym.File.regCount(sym.esymIndex)
 			take = newRegs < oldRegs ||
@@ -201,6 +209,17 @@ func (ctx *Context) checkDataDefinitions(sym *Symbol, file *InputFile, esym *cub
 		return sym.rank == rankStrong && newRank == rankStrong
 	}
 	return true
+}
+
+// paramBankSize returns the size of a kernel's parameter bank, its
+// .nv.constant0.<k> section (0 if it has none).
+func (file *InputFile) paramBankSize(esym *cubin.Symbol) uint64 {
+	for _, isec := range file.Sections {
+		if s := isec.Sec; s.Type == cubin.SHT_CUDA_CONSTANT_B0 && s.Info == esym.Shndx {
+			return s.Size
+		}
+	}
+	return 0
 }
 
 // initialized says whether a data symbol of the file lives in a section
