@@ -105,7 +105,8 @@ type Config struct {
 	// SuppressStackSizeWarning is -suppress-stack-size-warning: no warning
 	// for an entry whose stack size cannot be determined statically.
 	SuppressStackSizeWarning bool
-	// ExtraWarnings is -extrawarn: emit nvlink's extra warnings.
+	// ExtraWarnings is -extrawarn: warn, as nvlink 11.8 does, about every
+	// kept function whose address is taken but that no kept code calls.
 	ExtraWarnings bool
 	// ReportArch is -report-arch: error messages end with " (target: sm_NN)".
 	ReportArch bool

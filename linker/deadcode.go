@@ -165,3 +165,24 @@ func globMatch(pattern, name string) bool {
 		return false
 	}
 }
+
+// warnUncalledAddressTaken gives nvlink's -extra-warnings warning for every
+// kept function (not a kernel) whose address is taken but that no kept
+// function calls, directly or through an indirect call of its prototype,
+// in call graph node order, after the stack-size warnings.
+func warnUncalledAddressTaken(ctx *Context) {
+	if !ctx.Config.ExtraWarnings {
+		return
+	}
+	called := map[*Function]bool{}
+	for _, fn := range ctx.Funcs {
+		for _, c := range fn.Callees {
+			called[c] = true
+		}
+	}
+	for _, sym := range ctx.names.nodes {
+		if fn := liveFunc(sym); fn != nil && fn.AddrTaken && !fn.Sym.IsEntry() && !called[fn] {
+			ctx.warnf("Function '%s' has address taken but no calls to it found", fn.Sym.Name)
+		}
+	}
+}

@@ -33,6 +33,7 @@ func Link(ctx *Context) error {
 	ctx.run("assign bindless slots", assignBindlessSlots)          // texture and surface header slots in each kernel's bank 0
 	ctx.run("check limits", checkLimits)                           // constant bank 3 and each kernel's shared memory fit the hardware
 	ctx.run("compute resources", computeResources)                 // registers, barriers and stack through the call graph
+	ctx.run("extra warnings", warnUncalledAddressTaken)            // -extrawarn: address-taken functions nothing calls
 	ctx.run("dump call graph", dumpCallgraph)                      // --dump-callgraph: nvlink's text, from the functions and their edges
 	ctx.run("check undefined functions", reportUndefinedFunctions) // only those kept code calls are errors
 	if ctx.checkpoint() {

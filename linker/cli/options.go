@@ -95,8 +95,8 @@ var options = []*option{
 			p.emitPTX = true
 			return v, nil
 		}},
-	{long: "extra-warnings", short: "extrawarn", notYet: true,
-		help: "Emit extra warnings about possible problems.",
+	{long: "extra-warnings", short: "extrawarn",
+		help: "Emit extra warnings about possible problems (nvlink 11.8's one: an address-taken function nothing calls).",
 		set:  flag(func(p *parser) *bool { return &p.cfg.ExtraWarnings })},
 	{long: "gen-host-linker-script", short: "ghls", arg: "<host linker script type>", notYet: true,
 		help:    "Specify the type of host linker script to be generated.",

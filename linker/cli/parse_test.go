@@ -287,8 +287,8 @@ func TestErrors(t *testing.T) {
 		{"-arch=lto_80 -o out a.o -kernels-used=k", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
 
 		// Refused because the output would differ from nvlink's.
-		{"-arch=sm_80 -o out a.o -suppress-arch-warning -extrawarn", "option '-suppress-arch-warning' is not supported yet"},
-		{"-arch=sm_80 -o out a.o -extrawarn -suppress-arch-warning", "option '-extrawarn' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -suppress-arch-warning -lto -nvvmpath /x", "option '-suppress-arch-warning' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -lto -nvvmpath /x -suppress-arch-warning", "option '-lto' is not supported yet"},
 		{"-arch=sm_80 -o out a.o -lto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},

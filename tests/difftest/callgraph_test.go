@@ -62,3 +62,44 @@ next:
 	}
 	return lines
 }
+
+// TestExtraWarnings checks -extra-warnings (-extrawarn) exactly: for every
+// corpus case run with it, nvlink's output and cudalink's stderr, with the
+// tools' own prefixes of warnings taken off ("nvlink warning : ",
+// "cudalink: warning: "), must be the same lines in the same order: the
+// stack-size warnings, the extra warnings in call graph node order, then
+// any --dump-callgraph text.
+func TestExtraWarnings(t *testing.T) {
+	ran := 0
+	for _, c := range loadCorpus(t) {
+		extra := false
+		for _, f := range c.Flags {
+			switch strings.TrimLeft(f, "-") {
+			case "extra-warnings", "extrawarn":
+				extra = true
+			}
+		}
+		if !extra || c.Expect != "ok" {
+			continue
+		}
+		ran++
+		t.Run(c.Name, func(t *testing.T) {
+			t.Chdir(c.Dir)
+			status, _, stderr := link(t, c.Args(c.Inputs, t.TempDir()+"/out.cubin"))
+			if status != 0 {
+				t.Fatalf("exit status %d:\n%s", status, stderr)
+			}
+			want := strings.ReplaceAll(strings.TrimRight(c.Messages, "\n"), "nvlink warning : ", "warning: ")
+			got := strings.ReplaceAll(strings.TrimRight(stderr, "\n"), "cudalink: warning: ", "warning: ")
+			if !strings.Contains(want, "has address taken but no calls to it found") {
+				t.Fatalf("nvlink gave no extra warning:\n%s", c.Messages)
+			}
+			if got != want {
+				t.Errorf("messages differ\nnvlink:\n%s\ncudalink:\n%s", want, got)
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatal("no corpus case runs with -extra-warnings")
+	}
+}
