@@ -114,6 +114,10 @@ type Config struct {
 	// with "#define NUM_PRELINKED_OBJECTS n" and one
 	// "DEFINE_REGISTER_FUNC(<module id>)" line per linked object; "" if none.
 	RegisterLinkBinaries string
+
+	// forFatbin: this is one architecture's link of a multi-arch run whose
+	// images go into a fatbinary, so the image is kept in memory.
+	forFatbin bool
 }
 
 // Input is one input on the command line: a file, or a library named with

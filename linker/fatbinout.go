@@ -25,6 +25,7 @@ func runArchs(cfg *Config) ([]archImage, error) {
 		one := *cfg
 		one.Arch, one.Archs = sm, nil
 		one.Fatbin, one.EmbeddedFatbin = "", ""
+		one.forFatbin = cfg.Fatbin != "" || cfg.EmbeddedFatbin != ""
 		if cfg.Output != "" {
 			one.Output = archOutput(cfg.Output, sm)
 		}

@@ -36,9 +36,11 @@ func Run(cfg *Config) error {
 }
 
 // linkOnce links for cfg.Arch and returns the image it wrote (or, with no
-// Output, would have written).
+// Output, would have written); the image is nil when nothing needs it in
+// memory (see needImage).
 func linkOnce(cfg *Config) ([]byte, error) {
 	ctx := newContext(cfg)
+	defer ctx.maps.unmapAll()
 	err := Link(ctx)
 	if cfg.TimeFile != "" {
 		if terr := writeTimes(ctx); terr != nil && err == nil {
@@ -54,7 +56,7 @@ func linkOnce(cfg *Config) ([]byte, error) {
 		}
 		return nil, err
 	}
-	if ctx.output == nil {
+	if cfg.needImage() && ctx.output == nil {
 		return nil, errNoImage
 	}
 	return ctx.output, nil
@@ -68,3 +70,9 @@ type failure struct{ status int }
 func (f *failure) Error() string        { return ErrFailed.Error() }
 func (f *failure) Is(target error) bool { return target == ErrFailed }
 func (f *failure) ExitStatus() int      { return f.status }
+
+// needImage says whether the output image must be kept in memory: for the
+// fatbinary outputs, or when there is no output file to stream it to.
+func (cfg *Config) needImage() bool {
+	return cfg.Output == "" || cfg.Fatbin != "" || cfg.EmbeddedFatbin != "" || cfg.forFatbin
+}

@@ -1,7 +1,10 @@
 package linker
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +17,14 @@ import (
 type stringTable struct {
 	buf []byte
 	at  map[string]uint32
+}
+
+// grow makes room for n strings of about bytes bytes in all.
+func (t *stringTable) grow(n, bytes int) {
+	if t.at == nil {
+		t.at = make(map[string]uint32, n)
+		t.buf = make([]byte, 1, bytes+1)
+	}
 }
 
 func (t *stringTable) add(s string) uint32 {
@@ -36,25 +47,54 @@ func (t *stringTable) add(s string) uint32 {
 // writeOutput lays out the executable cubin (ELF header, section contents,
 // section headers, then program headers, as nvlink orders them) and writes
 // it to a temporary file beside the output, renamed into place only once
-// complete, so a failed link never leaves a partial file.
+// complete, so a failed link never leaves a partial file. The image is
+// streamed to the file section by section; it is assembled in memory only
+// when a fatbinary or the caller needs its bytes.
 func writeOutput(ctx *Context) error {
-	data := ctx.buildImage()
+	img := ctx.layoutImage()
 	if ctx.checkpoint() {
 		return ErrFailed // errors, or cancelled: write nothing
 	}
-	ctx.output = data
-	if ctx.Config.Output == "" {
+	cfg := ctx.Config
+	if cfg.needImage() {
+		var b bytes.Buffer
+		b.Grow(int(img.total))
+		img.writeTo(&b)
+		ctx.output = b.Bytes()
+	}
+	if cfg.Output == "" {
 		return nil // only the fatbinary outputs were asked for
 	}
-	if err := writeFileAtomic(ctx.Config.Output, data); err != nil {
-		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
+	var err error
+	if ctx.output != nil {
+		err = writeFileAtomic(cfg.Output, ctx.output)
+	} else {
+		err = writeFileAtomicWith(cfg.Output, img.writeTo)
+	}
+	if err != nil {
+		ctx.report(&LinkError{File: cfg.Output, Msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
 }
 
-// buildImage returns the bytes of the output file.
-func (ctx *Context) buildImage() []byte {
+// image is the layout of the output file: where each section goes, the
+// section names' offsets in .shstrtab, and the program headers.
+type image struct {
+	ctx      *Context
+	offsets  []uint64 // file offset of each output section, in section order
+	nameOff  []uint32
+	shoff    uint64
+	phoff    uint64
+	phdrs    []phdr
+	total    uint64
+	shstrtab *OutputSection
+}
+
+// layoutImage fixes the final section order and indices, encodes the
+// sections whose contents depend on them (relocations, symbols, string
+// tables) and computes the file layout.
+func (ctx *Context) layoutImage() *image {
 	// Drop relocation sections whose entries were all resolved.
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
@@ -134,82 +174,118 @@ func (ctx *Context) buildImage() []byte {
 	}
 	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
 	names := &ctx.names.shstrtab
-	nameOff := make([]uint32, len(ctx.OutSections))
+	img := &image{ctx: ctx, shstrtab: shstrtab}
+	img.nameOff = make([]uint32, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {
-		nameOff[i] = names.add(osec.Name)
+		img.nameOff[i] = names.add(osec.Name)
 	}
 	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
 
 	// File layout.
 	off := uint64(64)
-	offsets := make([]uint64, len(ctx.OutSections))
+	img.offsets = make([]uint64, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {
 		off = alignTo(off, max(osec.Addralign, 1))
-		offsets[i] = off
+		img.offsets[i] = off
 		if cubin.HasFileData(osec.Type) {
 			off += osec.Size
 		}
 	}
-	shoff := alignTo(off, 8)
+	img.shoff = alignTo(off, 8)
 	shnum := len(ctx.OutSections) + 1
-	phoff := shoff + uint64(shnum)*64
-	phdrs := ctx.programHeaders(offsets, phoff)
-	total := phoff + uint64(len(phdrs))*cubin.PhdrSize
+	img.phoff = img.shoff + uint64(shnum)*64
+	img.phdrs = ctx.programHeaders(img.offsets, img.phoff)
+	img.total = img.phoff + uint64(len(img.phdrs))*cubin.PhdrSize
+	return img
+}
 
-	out := make([]byte, total)
-	for i, osec := range ctx.OutSections {
-		if cubin.HasFileData(osec.Type) {
-			copy(out[offsets[i]:], osec.Data)
+// writeTo writes the image in file order: the ELF header, every section's
+// contents (zeros fill the alignment gaps), the section headers and the
+// program headers.
+func (img *image) writeTo(w io.Writer) error {
+	ctx := img.ctx
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var zeros [64]byte
+	pad := func(n uint64) {
+		for n > 0 {
+			k := min(n, uint64(len(zeros)))
+			bw.Write(zeros[:k])
+			n -= k
 		}
 	}
-	// ELF header.
-	copy(out, "\x7fELF")
-	out[4], out[5], out[6], out[7], out[8] = 2, 1, 1, cubin.ELFOSABI_CUDA, 7
-	le.PutUint16(out[16:], cubin.ET_EXEC)
-	le.PutUint16(out[18:], cubin.EM_CUDA)
-	le.PutUint32(out[20:], ctx.Files[0].ELF.Header.Version)
-	le.PutUint64(out[32:], phoff)
-	le.PutUint64(out[40:], shoff)
+	hdr := make([]byte, 64)
+	copy(hdr, "\x7fELF")
+	hdr[4], hdr[5], hdr[6], hdr[7], hdr[8] = 2, 1, 1, cubin.ELFOSABI_CUDA, 7
+	le.PutUint16(hdr[16:], cubin.ET_EXEC)
+	le.PutUint16(hdr[18:], cubin.EM_CUDA)
+	le.PutUint32(hdr[20:], ctx.Files[0].ELF.Header.Version)
+	le.PutUint64(hdr[32:], img.phoff)
+	le.PutUint64(hdr[40:], img.shoff)
 	flags := ctx.Files[0].ELF.Header.Flags&^(cubin.EF_CUDA_SM_MASK|cubin.EF_CUDA_VIRTUAL_MASK) |
 		uint32(ctx.Config.Arch) | uint32(ctx.virtualSM)<<cubin.EF_CUDA_VIRTUAL_SHIFT
-	le.PutUint32(out[48:], flags)
-	le.PutUint16(out[52:], 64)
-	le.PutUint16(out[54:], cubin.PhdrSize)
-	le.PutUint16(out[56:], uint16(len(phdrs)))
-	le.PutUint16(out[58:], 64)
+	le.PutUint32(hdr[48:], flags)
+	le.PutUint16(hdr[52:], 64)
+	le.PutUint16(hdr[54:], cubin.PhdrSize)
+	le.PutUint16(hdr[56:], uint16(len(img.phdrs)))
+	le.PutUint16(hdr[58:], 64)
+	shnum := len(ctx.OutSections) + 1
+	// Section 0's header carries e_shnum and e_shstrndx when they do not fit.
+	sh0 := make([]byte, 64)
 	if shnum < cubin.SHN_LORESERVE {
-		le.PutUint16(out[60:], uint16(shnum))
+		le.PutUint16(hdr[60:], uint16(shnum))
 	} else {
-		le.PutUint64(out[shoff+32:], uint64(shnum)) // section 0's sh_size
+		le.PutUint64(sh0[32:], uint64(shnum)) // section 0's sh_size
 	}
-	if shstrtab.Index < cubin.SHN_LORESERVE {
-		le.PutUint16(out[62:], uint16(shstrtab.Index))
+	if img.shstrtab.Index < cubin.SHN_LORESERVE {
+		le.PutUint16(hdr[62:], uint16(img.shstrtab.Index))
 	} else {
-		le.PutUint16(out[62:], cubin.SHN_XINDEX)
-		le.PutUint32(out[shoff+40:], uint32(shstrtab.Index)) // section 0's sh_link
+		le.PutUint16(hdr[62:], cubin.SHN_XINDEX)
+		le.PutUint32(sh0[40:], uint32(img.shstrtab.Index)) // section 0's sh_link
 	}
+	bw.Write(hdr)
+	at := uint64(64)
 	for i, osec := range ctx.OutSections {
-		b := out[shoff+uint64(osec.Index)*64:]
-		le.PutUint32(b[0:], nameOff[i])
-		le.PutUint32(b[4:], osec.Type)
-		le.PutUint64(b[8:], osec.Flags)
-		le.PutUint64(b[24:], offsets[i])
-		le.PutUint64(b[32:], osec.Size)
-		le.PutUint32(b[40:], osec.Link)
-		le.PutUint32(b[44:], osec.Info)
-		le.PutUint64(b[48:], osec.Addralign)
-		le.PutUint64(b[56:], osec.Entsize)
+		if !cubin.HasFileData(osec.Type) {
+			continue
+		}
+		pad(img.offsets[i] - at)
+		bw.Write(osec.Data)
+		pad(osec.Size - uint64(len(osec.Data)))
+		at = img.offsets[i] + osec.Size
 	}
-	for i, ph := range phdrs {
-		b := out[phoff+uint64(i)*cubin.PhdrSize:]
-		le.PutUint32(b[0:], ph.typ)
-		le.PutUint32(b[4:], ph.flags)
-		le.PutUint64(b[8:], ph.off)
-		le.PutUint64(b[32:], ph.filesz)
-		le.PutUint64(b[40:], ph.memsz)
-		le.PutUint64(b[48:], 8)
+	pad(img.shoff - at)
+	// Section headers, by index (section order is index order).
+	headers := make([][]byte, shnum)
+	headers[0] = sh0
+	b := make([]byte, 64*(shnum-1))
+	for i, osec := range ctx.OutSections {
+		h := b[64*i : 64*i+64]
+		le.PutUint32(h[0:], img.nameOff[i])
+		le.PutUint32(h[4:], osec.Type)
+		le.PutUint64(h[8:], osec.Flags)
+		le.PutUint64(h[24:], img.offsets[i])
+		le.PutUint64(h[32:], osec.Size)
+		le.PutUint32(h[40:], osec.Link)
+		le.PutUint32(h[44:], osec.Info)
+		le.PutUint64(h[48:], osec.Addralign)
+		le.PutUint64(h[56:], osec.Entsize)
+		headers[osec.Index] = h
 	}
-	return out
+	for _, h := range headers {
+		bw.Write(h)
+	}
+	ph := make([]byte, cubin.PhdrSize)
+	for _, p := range img.phdrs {
+		clear(ph)
+		le.PutUint32(ph[0:], p.typ)
+		le.PutUint32(ph[4:], p.flags)
+		le.PutUint64(ph[8:], p.off)
+		le.PutUint64(ph[32:], p.filesz)
+		le.PutUint64(ph[40:], p.memsz)
+		le.PutUint64(ph[48:], 8)
+		bw.Write(ph)
+	}
+	return bw.Flush()
 }
 
 type phdr struct {
@@ -355,6 +431,15 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 // renames it to path. While it exists, the temporary file is registered so
 // that RemoveTempFiles (called on SIGINT/SIGTERM) can delete it.
 func writeFileAtomic(path string, data []byte) error {
+	return writeFileAtomicWith(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileAtomicWith is writeFileAtomic for contents that write
+// produces.
+func writeFileAtomicWith(path string, write func(io.Writer) error) error {
 	if path == "" {
 		return fmt.Errorf("no output file named")
 	}
@@ -365,7 +450,7 @@ func writeFileAtomic(path string, data []byte) error {
 	name := tmp.Name()
 	tempFiles.Store(name, struct{}{})
 	defer tempFiles.Delete(name)
-	_, werr := tmp.Write(data)
+	werr := write(tmp)
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr
