@@ -111,9 +111,11 @@ func BenchmarkLink(b *testing.B) {
 	ins, sm := benchInputs(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Link(newBenchContext(ins, sm)); err != nil {
+		ctx := newBenchContext(ins, sm)
+		if err := Link(ctx); err != nil {
 			b.Fatal(err)
 		}
+		ctx.maps.unmapAll()
 	}
 }
 
@@ -133,6 +135,9 @@ func BenchmarkPass(b *testing.B) {
 				if err := p.run(ctx); err != nil {
 					b.Fatalf("pass %s: %v", p.name, err)
 				}
+				b.StopTimer()
+				ctx.maps.unmapAll()
+				b.StartTimer()
 			}
 		})
 	}
@@ -143,10 +148,12 @@ func BenchmarkPass(b *testing.B) {
 func TestBenchPassesMatchLink(t *testing.T) {
 	ins, sm := benchInputs(t)
 	whole := newBenchContext(ins, sm)
+	defer whole.maps.unmapAll()
 	if err := Link(whole); err != nil {
 		t.Fatal(err)
 	}
 	byPass := newBenchContext(ins, sm)
+	defer byPass.maps.unmapAll()
 	passes := benchPasses()
 	runPasses(t, byPass, passes, len(passes))
 	if !bytes.Equal(whole.output, byPass.output) {

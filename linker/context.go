@@ -54,6 +54,7 @@ type Context struct {
 	cancelled bool       // Config.Context was cancelled
 	times     []passTime // how long each pass took, for --time
 	output    []byte
+	maps      fileMaps // inputs mapped for this link (no object cache)
 }
 
 func newContext(cfg *Config) *Context {
@@ -281,6 +282,17 @@ type OutputSection struct {
 	symIndex  uint32 // index of the section symbol, 0 if none
 	synthetic bool   // made by the linker, with no input counterpart
 	keepEmpty bool   // -r: an empty relocation section an input had
+	// borrowed: Data is the input section's own bytes, shared with the
+	// parsed (possibly cached) input; writable copies it first.
+	borrowed bool
+}
+
+// writable returns Data, copied first if it is still the input's.
+func (osec *OutputSection) writable() []byte {
+	if osec.borrowed {
+		osec.Data, osec.borrowed = append([]byte(nil), osec.Data...), false
+	}
+	return osec.Data
 }
 
 // outReloc is a relocation kept for the driver, in output terms.

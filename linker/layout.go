@@ -38,11 +38,18 @@ func placeContributions(ctx *Context) {
 			osec.Addralign = max(osec.Addralign, align)
 		}
 		osec.Size = size
-		if cubin.HasFileData(osec.Type) {
-			osec.Data = make([]byte, size)
-			for _, isec := range osec.Members {
-				copy(osec.Data[isec.OutOff:], isec.Sec.Data)
-			}
+		if !cubin.HasFileData(osec.Type) {
+			continue
+		}
+		if len(osec.Members) == 1 && uint64(len(osec.Members[0].Sec.Data)) == size {
+			// One contribution (every function's code): the output shares
+			// the input's bytes until a relocation patches them.
+			osec.Data, osec.borrowed = osec.Members[0].Sec.Data[:size:size], true
+			continue
+		}
+		osec.Data = make([]byte, size)
+		for _, isec := range osec.Members {
+			copy(osec.Data[isec.OutOff:], isec.Sec.Data)
 		}
 	}
 }

@@ -49,7 +49,7 @@ func loadInputs(ctx *Context) {
 			continue // a -l library that was not found
 		}
 		g.Go(func() error {
-			slots[i], errs[i] = readInput(path, cfg.Cache, cfg.Arch)
+			slots[i], errs[i] = readInput(path, cfg.Cache, &ctx.maps, cfg.Arch)
 			return nil
 		})
 	}
@@ -99,11 +99,18 @@ func findLibrary(name string, dirs []string) (string, bool) {
 
 // readInput reads one file from disk and parses it into objects, through
 // the cache when the link has one. A cached parse keeps the images of every
-// architecture, since the next link may target another.
-func readInput(path string, cache ObjectCache, sm int) ([]*Object, error) {
+// architecture, since the next link may target another, and owns its
+// bytes; without a cache the file is mapped for the link's duration.
+func readInput(path string, cache ObjectCache, maps *fileMaps, sm int) ([]*Object, error) {
 	load := func(sm int) func() ([]*Object, error) {
 		return func() ([]*Object, error) {
-			data, err := os.ReadFile(path)
+			var data []byte
+			var err error
+			if cache != nil {
+				data, err = os.ReadFile(path)
+			} else {
+				data, err = maps.read(path)
+			}
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
 					return nil, &LinkError{File: path, Msg: "cannot open input file: no such file"}

@@ -97,7 +97,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 
 	if sym != nil && sym.deleted {
 		if r.Type == cubin.R_CUDA_UNUSED_CLEAR32 || r.Type == cubin.R_CUDA_UNUSED_CLEAR64 {
-			how.Insert(field, 0, 0)
+			how.Insert(osec.writable()[p:], 0, 0)
 		}
 		return
 	}
@@ -130,7 +130,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 			if rela {
 				out.Addend += int64(sym.Section.OutOff)
 			} else {
-				how.Insert(field, uint64(a)+sym.Section.OutOff, 0)
+				how.Insert(osec.writable()[p:], uint64(a)+sym.Section.OutOff, 0)
 			}
 		}
 		osec.keep(ctx, rela, out)
@@ -155,7 +155,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		bad(fmt.Sprintf("value 0x%x does not fit the field", v))
 		return
 	}
-	how.Insert(field, v, sym.constantBank())
+	how.Insert(osec.writable()[p:], v, sym.constantBank())
 	if ctx.Config.PreserveRelocs && sym.Defined() {
 		// Not dynamic shared memory, which has no symbol in the output.
 		osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: a})

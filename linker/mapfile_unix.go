@@ -1,0 +1,56 @@
+//go:build unix
+
+package linker
+
+import (
+	"os"
+	"sync"
+	"syscall"
+)
+
+// fileMaps maps input files read-only into memory for the length of one
+// link: a one-shot link (no object cache) parses inputs in place instead
+// of copying them into the heap, so untouched bytes are never read and the
+// garbage collector never scans or counts them. Every map is released by
+// unmapAll when the link is over; nothing of a link's result (messages,
+// names, the output image) points into a mapping.
+type fileMaps struct {
+	mu   sync.Mutex
+	maps [][]byte
+}
+
+// read returns the contents of path, mapped when the file is regular and
+// not empty, else read.
+func (m *fileMaps) read(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := fi.Size()
+	if !fi.Mode().IsRegular() || size <= 0 || int64(int(size)) != size {
+		return os.ReadFile(path)
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	if err != nil {
+		return os.ReadFile(path)
+	}
+	m.mu.Lock()
+	m.maps = append(m.maps, data)
+	m.mu.Unlock()
+	return data, nil
+}
+
+// unmapAll releases every mapping.
+func (m *fileMaps) unmapAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, data := range m.maps {
+		syscall.Munmap(data)
+	}
+	m.maps = nil
+}
