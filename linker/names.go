@@ -30,8 +30,17 @@ import (
 // and weak ones to the local part, in creation order.
 func registerNames(ctx *Context) {
 	r := &ctx.names
-	r.secOrder = map[string]int{}
-	r.symSeen = map[*Symbol]bool{}
+	// Size the tables once: every input section and symbol name may be
+	// new.
+	var nsec, nsym, nbytes int
+	for _, file := range ctx.Files {
+		nsec += len(file.ELF.Sections)
+		nsym += len(file.ELF.Symbols)
+		nbytes += file.ELF.NamesSize()
+	}
+	r.secOrder = make(map[string]int, nsec)
+	r.shstrtab.grow(nsec, nbytes)
+	ctx.strtab.grow(nsec+nsym, nbytes)
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {
 		r.shstrtab.add(name)
 		ctx.strtab.add(name)
@@ -52,7 +61,7 @@ func registerNames(ctx *Context) {
 				continue
 			}
 			sym := file.Syms[i]
-			if esym.Shndx == cubin.SHN_UNDEF && file.placeholder == nil && !r.symSeen[sym] {
+			if esym.Shndx == cubin.SHN_UNDEF && file.placeholder == nil && (sym == nil || sym.created == 0) {
 				r.addPlaceholder(ctx, file)
 				// The nameless function takes a call graph node.
 				r.nodes = append(r.nodes, nil)
@@ -210,7 +219,7 @@ type nameRegistry struct {
 	// creation order; global holds global-binding symbols.
 	local   []createdSym
 	global  []*Symbol
-	symSeen map[*Symbol]bool
+	created int // symbols created so far
 	// emptyName: the empty string nvlink adds with the first undefined
 	// symbol is in .strtab, at emptyOff.
 	emptyName bool
@@ -263,11 +272,11 @@ func (r *nameRegistry) createHolder(ctx *Context, name string) {
 }
 
 func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
-	if sym == nil || r.symSeen[sym] {
+	if sym == nil || sym.created != 0 {
 		return
 	}
-	r.symSeen[sym] = true
-	sym.created = len(r.symSeen)
+	r.created++
+	sym.created = r.created
 	ctx.strtab.add(sym.Name)
 	if !sym.Local && sym.firstBind == cubin.STB_GLOBAL {
 		r.global = append(r.global, sym)
