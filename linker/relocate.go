@@ -93,7 +93,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		}
 		return
 	}
-	field := osec.Data[p:]
+	field := osec.Data[p:] // read only: osec.writable() before writing
 
 	if sym != nil && sym.deleted {
 		if r.Type == cubin.R_CUDA_UNUSED_CLEAR32 || r.Type == cubin.R_CUDA_UNUSED_CLEAR64 {
@@ -139,10 +139,10 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
 		// A debug section's view of dynamic shared memory.
 		if !ctx.debugSymbols() {
-			ctx.debugUnknown(how, field, a)
+			ctx.debugUnknown(how, osec.writable()[p:], a)
 			return
 		}
-		how.Insert(field, how.Select(sym.Value+uint64(a)), 0)
+		how.Insert(osec.writable()[p:], how.Select(sym.Value+uint64(a)), 0)
 		return
 	}
 	s, ok := ctx.symbolValue(sym, isec)
