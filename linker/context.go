@@ -283,16 +283,13 @@ type OutputSection struct {
 	synthetic bool   // made by the linker, with no input counterpart
 	keepEmpty bool   // -r: an empty relocation section an input had
 	// borrowed: Data is the input section's own bytes, shared with the
-	// parsed (possibly cached) input; writable copies it first.
+	// parsed (possibly cached, possibly mapped read-only) input. Writes to
+	// it wait in patches until the section is written out (see insert).
 	borrowed bool
-}
-
-// writable returns Data, copied first if it is still the input's.
-func (osec *OutputSection) writable() []byte {
-	if osec.borrowed {
-		osec.Data, osec.borrowed = append([]byte(nil), osec.Data...), false
-	}
-	return osec.Data
+	patches  []patch
+	// The .rel and .rela sections of this section, once relocFor made or
+	// found them.
+	relOut, relaOut *OutputSection
 }
 
 // outReloc is a relocation kept for the driver, in output terms.

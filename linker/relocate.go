@@ -93,11 +93,11 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		}
 		return
 	}
-	field := osec.Data[p:] // read only: osec.writable() before writing
+	field := osec.field(p) // read only: writes go through osec.insert
 
 	if sym != nil && sym.deleted {
 		if r.Type == cubin.R_CUDA_UNUSED_CLEAR32 || r.Type == cubin.R_CUDA_UNUSED_CLEAR64 {
-			how.Insert(osec.writable()[p:], 0, 0)
+			osec.insert(p, r.Type, 0, 0)
 		}
 		return
 	}
@@ -130,7 +130,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 			if rela {
 				out.Addend += int64(sym.Section.OutOff)
 			} else {
-				how.Insert(osec.writable()[p:], uint64(a)+sym.Section.OutOff, 0)
+				osec.insert(p, r.Type, uint64(a)+sym.Section.OutOff, 0)
 			}
 		}
 		osec.keep(ctx, rela, out)
@@ -139,10 +139,10 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
 		// A debug section's view of dynamic shared memory.
 		if !ctx.debugSymbols() {
-			ctx.debugUnknown(how, osec.writable()[p:], a)
+			ctx.debugUnknown(how, osec.contents()[p:], a)
 			return
 		}
-		how.Insert(osec.writable()[p:], how.Select(sym.Value+uint64(a)), 0)
+		osec.insert(p, r.Type, how.Select(sym.Value+uint64(a)), 0)
 		return
 	}
 	s, ok := ctx.symbolValue(sym, isec)
@@ -155,7 +155,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		bad(fmt.Sprintf("value 0x%x does not fit the field", v))
 		return
 	}
-	how.Insert(osec.writable()[p:], v, sym.constantBank())
+	osec.insert(p, r.Type, v, sym.constantBank())
 	if ctx.Config.PreserveRelocs && sym.Defined() {
 		// Not dynamic shared memory, which has no symbol in the output.
 		osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: a})
@@ -182,11 +182,16 @@ func (osec *OutputSection) keep(ctx *Context, rela bool, r outReloc) {
 
 // relocFor returns the output relocation section (.rel or .rela) for osec.
 func (osec *OutputSection) relocFor(ctx *Context, rela bool) *OutputSection {
-	prefix := ".rel"
 	if rela {
-		prefix = ".rela"
+		if osec.relaOut == nil {
+			osec.relaOut = ctx.relSection(".rela"+osec.Name, osec, true)
+		}
+		return osec.relaOut
 	}
-	return ctx.relSection(prefix+osec.Name, osec, rela)
+	if osec.relOut == nil {
+		osec.relOut = ctx.relSection(".rel"+osec.Name, osec, false)
+	}
+	return osec.relOut
 }
 
 // space returns the symbol's memory space bits from st_other.

@@ -205,6 +205,7 @@ func (ctx *Context) layoutImage() *image {
 func (img *image) writeTo(w io.Writer) error {
 	ctx := img.ctx
 	bw := bufio.NewWriterSize(w, 256<<10)
+	var scratch []byte
 	var zeros [64]byte
 	pad := func(n uint64) {
 		for n > 0 {
@@ -249,7 +250,18 @@ func (img *image) writeTo(w io.Writer) error {
 			continue
 		}
 		pad(img.offsets[i] - at)
-		bw.Write(osec.Data)
+		switch {
+		case len(osec.patches) > 0:
+			// A borrowed section with relocated fields: patch a copy.
+			scratch = append(scratch[:0], osec.Data...)
+			applyPatches(scratch, osec.patches)
+			bw.Write(scratch)
+		default:
+			bw.Write(osec.Data)
+		}
+		if osec.borrowed {
+			ctx.maps.release(osec.Data) // written: its pages may go
+		}
 		pad(osec.Size - uint64(len(osec.Data)))
 		at = img.offsets[i] + osec.Size
 	}

@@ -120,7 +120,7 @@ func (ctx *Context) buildRelocatableImage() []byte {
 	out := make([]byte, shoff+uint64(shnum)*64)
 	for i, osec := range ctx.OutSections {
 		if cubin.HasFileData(osec.Type) {
-			copy(out[offsets[i]:], osec.Data)
+			copy(out[offsets[i]:], osec.contents())
 		}
 	}
 	first := ctx.Files[0].ELF.Header
