@@ -150,9 +150,38 @@ func ParseObject(name string, data []byte) (*Object, error) {
 	obj := &Object{Name: name, ELF: ef}
 	obj.relocs = make([][]cubin.Reloc, len(ef.Sections))
 	obj.rela = make([][]bool, len(ef.Sections))
+	sections := make([]int, len(ef.Sections)) // relocation sections per target
+	count := make([]int, len(ef.Sections))    // relocations per target
 	for _, rs := range ef.Relocs {
-		for _, r := range rs.Relocs {
-			obj.relocs[rs.Target] = append(obj.relocs[rs.Target], r)
+		sections[rs.Target]++
+		count[rs.Target] += len(rs.Relocs)
+	}
+	// All true and all false, sliced for the targets of one section.
+	var rela, rel []bool
+	for _, rs := range ef.Relocs {
+		if sections[rs.Target] == 1 {
+			// The usual case: the target's relocations are this section's.
+			n := len(rs.Relocs)
+			obj.relocs[rs.Target] = rs.Relocs
+			if rs.Rela {
+				for len(rela) < n {
+					rela = append(rela, true)
+				}
+				obj.rela[rs.Target] = rela[:n:n]
+			} else {
+				for len(rel) < n {
+					rel = append(rel, false)
+				}
+				obj.rela[rs.Target] = rel[:n:n]
+			}
+			continue
+		}
+		if obj.relocs[rs.Target] == nil {
+			obj.relocs[rs.Target] = make([]cubin.Reloc, 0, count[rs.Target])
+			obj.rela[rs.Target] = make([]bool, 0, count[rs.Target])
+		}
+		obj.relocs[rs.Target] = append(obj.relocs[rs.Target], rs.Relocs...)
+		for range rs.Relocs {
 			obj.rela[rs.Target] = append(obj.rela[rs.Target], rs.Rela)
 		}
 	}
