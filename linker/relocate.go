@@ -116,7 +116,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		return
 	}
 	if off, ok := ctx.bindless[sym]; ok && how.Who == cubin.ByLinker {
-		how.Insert(field, off, 0) // the texture's or surface's slot in bank 0
+		osec.insert(p, r.Type, off, 0) // the texture's or surface's slot in bank 0
 		return
 	}
 	if !linkerResolves(r, sym) {
