@@ -119,6 +119,13 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		osec.insert(p, r.Type, off, 0) // the texture's or surface's slot in bank 0
 		return
 	}
+	if sym.Name == ptxConst0Size && !sym.Defined() && isec.Func != nil && !isec.Func.Sym.IsEntry() {
+		// The parameter bank size of the kernel the code is in: a device
+		// function (libcudadevrt's launch helpers, kept by -g or
+		// -preserve-relocs) has none, and nvlink writes all ones.
+		osec.insert(p, r.Type, how.Select(^uint64(0)+uint64(a)), 0)
+		return
+	}
 	if !linkerResolves(r, sym) {
 		out := outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: r.Addend}
 		if !sym.Defined() {
@@ -143,6 +150,9 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 			return
 		}
 		osec.insert(p, r.Type, how.Select(sym.Value+uint64(a)), 0)
+		if ctx.Config.PreserveRelocs {
+			osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: a})
+		}
 		return
 	}
 	s, ok := ctx.symbolValue(sym, isec)
@@ -156,8 +166,9 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		return
 	}
 	osec.insert(p, r.Type, v, sym.constantBank())
-	if ctx.Config.PreserveRelocs && sym.Defined() {
-		// Not dynamic shared memory, which has no symbol in the output.
+	if ctx.Config.PreserveRelocs && (sym.Defined() || sym.debugDynamic) {
+		// Not dynamic shared memory, which has no symbol in the output
+		// unless -g publishes it.
 		osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: a})
 	}
 }
@@ -252,6 +263,10 @@ func (sym *Symbol) constantBank() uint64 {
 	}
 	return 0
 }
+
+// ptxConst0Size is the symbol libcudadevrt's code uses for the size of the
+// calling kernel's parameter bank.
+const ptxConst0Size = ".nv.ptx.const0.size"
 
 // resolvedRelaPrefix names the section -preserve-relocs writes for each
 // section: ".nv.resolvedrela.text.k" holds what the linker resolved in

@@ -399,7 +399,7 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 		var shndx uint32
 		var value, size uint64
 		info, other := sym.outInfo(), sym.outOther()
-		if sym.debugShared && ctx.Config.PreserveRelocs && !ctx.debugSymbols() {
+		if sym.debugShared && ctx.Config.PreserveRelocs {
 			other = 1 // as nvlink marks the shared variables it keeps for -preserve-relocs
 		}
 		name = ctx.strtab.add(sym.Name)
