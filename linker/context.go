@@ -138,6 +138,9 @@ type InputSection struct {
 
 	Out    *OutputSection
 	OutOff uint64 // offset of this contribution in Out
+	// twin: an identical member of Out whose bytes this one shares
+	// (bank-2 constants, see foldConstant2); this one is not a member.
+	twin *InputSection
 
 	// Func is the function this section belongs to (.text.f, .nv.info.f,
 	// .nv.constant0.f, ...), nil for module-wide sections.
@@ -270,6 +273,7 @@ type OutputSection struct {
 	Size      uint64
 	Data      []byte // nil for sections without file contents
 	Members   []*InputSection
+	twins     []*InputSection // contributions sharing a member's bytes
 	Index     int
 
 	// For sections tied to a function (.text.f, .nv.info.f, ...).

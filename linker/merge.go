@@ -1,6 +1,8 @@
 package linker
 
 import (
+	"bytes"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -149,6 +151,11 @@ func isConstant2(s *cubin.Section) bool {
 // A function called from several kernels keeps the offset it has in the
 // bank of the first of them (laid out last); the corpus has no case where
 // nvlink would disagree.
+//
+// When the bank would pass 64 KiB, nvlink lets contributions with the
+// same bytes share one copy (functions of the same shape have the same
+// jump tables and constants); if the bank is still too large, that is
+// its "too much data for compiler-generated constants" error.
 func foldConstant2(ctx *Context) {
 	// nvlink makes the kernels' sections last kernel first.
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
@@ -166,24 +173,67 @@ func foldConstant2(ctx *Context) {
 		if own != nil {
 			osec = own.Out
 		}
+		var callees []*InputSection
 		for _, fn := range callTree(k)[1:] {
 			if fn.Sym.IsEntry() {
 				continue
 			}
 			for _, isec := range fn.Sections {
-				if !isConstant2(isec.Sec) {
+				if isConstant2(isec.Sec) {
+					callees = append(callees, isec)
+				}
+			}
+		}
+		if len(callees) > 0 && osec == nil {
+			osec = ctx.outSection(".nv.constant2."+k.Sym.Name, cubin.SHT_PROGBITS, callees[0].Sec.Flags)
+			osec.Func = k
+		}
+		share := osec != nil && bank2Size(append(append([]*InputSection(nil), osec.Members...), callees...)) > maxBank2
+		for _, isec := range callees {
+			isec.Out, isec.twin = osec, nil
+			if share {
+				if twin := identicalMember(osec, isec); twin != nil {
+					isec.twin = twin
+					osec.twins = append(osec.twins, isec)
 					continue
 				}
-				if osec == nil {
-					osec = ctx.outSection(".nv.constant2."+k.Sym.Name, cubin.SHT_PROGBITS, isec.Sec.Flags)
-					osec.Func = k
-				}
-				osec.Members = append(osec.Members, isec)
-				isec.Out = osec
 			}
+			osec.Members = append(osec.Members, isec)
+		}
+		if osec != nil && bank2Size(osec.Members) > maxBank2 {
+			ctx.report(&LinkError{File: k.Text.File.Name, Symbol: k.Sym.Name, nonFatal: true,
+				Msg: fmt.Sprintf("entry function uses too much data for compiler-generated constants (0x%x bytes in bank 2, 0x%x max); "+
+					"recompile with -Xptxas --disable-optimizer-constants", bank2Size(osec.Members), maxBank2)})
 		}
 		k.bank2 = osec
 	}
+}
+
+// maxBank2 is the size of constant bank 2, which holds a kernel's
+// compiler-generated constants and those of its callees.
+const maxBank2 = 0x10000
+
+// bank2Size is the size of a bank laid out from these contributions.
+func bank2Size(members []*InputSection) uint64 {
+	var size uint64
+	for _, isec := range members {
+		size = alignTo(size, max(isec.Sec.Addralign, 1)) + isec.Sec.Size
+	}
+	return size
+}
+
+// identicalMember returns a member of osec with the same bytes and
+// alignment as isec, neither of them patched by relocations, or nil.
+func identicalMember(osec *OutputSection, isec *InputSection) *InputSection {
+	if len(isec.Relocs) > 0 {
+		return nil
+	}
+	for _, m := range osec.Members {
+		if len(m.Relocs) == 0 && m.Sec.Addralign == isec.Sec.Addralign && bytes.Equal(m.Sec.Data, isec.Sec.Data) {
+			return m
+		}
+	}
+	return nil
 }
 
 // outSection returns the output section called name, creating it (in

@@ -160,10 +160,17 @@ func finishNames(ctx *Context) {
 			break
 		}
 	}
+	shared := false
 	for _, osec := range ctx.OutSections {
 		if osec.Func != nil && osec.Func.Sym.IsEntry() && strings.HasPrefix(osec.Name, ".nv.constant2.") {
 			r.createSection(ctx, osec.Name)
+			shared = shared || len(osec.twins) > 0
 		}
+	}
+	if shared {
+		// nvlink's scratch section for sharing identical bank-2
+		// constants (foldConstant2); it is never written.
+		r.createSection(ctx, "TEMP_OCG_CONSTANTS")
 	}
 	pruning := ctx.usedLists() || ctx.hostKernelRefs() != nil
 	if pruning && ctx.outByName[".nv.constant3"] != nil {
