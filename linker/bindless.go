@@ -65,7 +65,8 @@ func assignBindlessSlots(ctx *Context) {
 		if !k.Sym.IsEntry() || osec == nil || !reachesAny(k, users) {
 			continue
 		}
-		osec.Data = append(osec.Data, make([]byte, end-uint64(len(osec.Data)))...)
+		data := osec.contents() // the input bytes are shared; grow a copy
+		osec.Data = append(data[:len(data):len(data)], make([]byte, end-uint64(len(data)))...)
 		osec.Size = end
 		for _, sym := range refs {
 			typ := cubin.R_CUDA_TEX_HEADER_INDEX
