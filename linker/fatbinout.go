@@ -61,7 +61,9 @@ func writeFatbins(cfg *Config, images []archImage) error {
 	var fb bytes.Buffer
 	var list []fatbin.Image
 	for _, img := range images {
-		list = append(list, fatbin.Image{Kind: fatbin.KindELF, SM: img.sm, Data: img.data})
+		// A -g link's images are marked as debug compiles, as nvcc -G
+		// -dlink has fatbinary -g mark them.
+		list = append(list, fatbin.Image{Kind: fatbin.KindELF, SM: img.sm, Data: img.data, Debug: cfg.Debug})
 	}
 	if err := fatbin.Write(&fb, list); err != nil {
 		return fail(cfg.Fatbin, fmt.Errorf("cannot make the fatbinary: %w", err))
