@@ -275,6 +275,9 @@ type OutputSection struct {
 	Members   []*InputSection
 	twins     []*InputSection // contributions sharing a member's bytes
 	Index     int
+	// key tells apart sections of the same name (see nameRegistry.key);
+	// it is Name for all others.
+	key string
 
 	// For sections tied to a function (.text.f, .nv.info.f, ...).
 	Func *Function

@@ -95,3 +95,11 @@ func layoutDebugInfo(ctx *Context) {
 func (ctx *Context) debugUnknown(how cubin.RelocHow, field []byte, a int64) {
 	how.Insert(field, how.Select(^uint64(0)+uint64(a)), 0)
 }
+
+// debugDanglingLabel says whether a relocation of a debug section names an
+// undefined local symbol: a label ptxas left in .debug_loc without
+// defining it ($L__tmp58). Nothing can resolve it; nvlink drops the
+// relocation and leaves the field as it is.
+func debugDanglingLabel(osec *OutputSection, sym *Symbol) bool {
+	return osec.Flags&cubin.SHF_ALLOC == 0 && sym.Local && !sym.Defined() && sym.Type() != cubin.STT_SECTION
+}

@@ -120,7 +120,8 @@ func outputType(t uint32) uint32 {
 // addFunctionSections creates the output sections of one live function.
 func (ctx *Context) addFunctionSections(fn *Function) {
 	text := fn.Text
-	osec := ctx.outSection(text.Sec.Name, cubin.SHT_PROGBITS, text.Sec.Flags)
+	key := func(isec *InputSection) string { return ctx.names.key(isec.File, isec.Sec.Name) }
+	osec := ctx.outSection(key(text), cubin.SHT_PROGBITS, text.Sec.Flags)
 	osec.Func = fn
 	osec.Members = []*InputSection{text}
 	text.Out = osec
@@ -131,9 +132,9 @@ func (ctx *Context) addFunctionSections(fn *Function) {
 		}
 		var osec *OutputSection
 		if s.Type == cubin.SHT_CUDA_INFO {
-			osec = ctx.outSection(s.Name, s.Type, s.Flags)
+			osec = ctx.outSection(key(isec), s.Type, s.Flags)
 		} else {
-			osec = ctx.outSection(s.Name, outputType(s.Type), s.Flags)
+			osec = ctx.outSection(key(isec), outputType(s.Type), s.Flags)
 		}
 		osec.Func = fn
 		osec.Members = append(osec.Members, isec)
@@ -185,7 +186,7 @@ func foldConstant2(ctx *Context) {
 			}
 		}
 		if len(callees) > 0 && osec == nil {
-			osec = ctx.outSection(".nv.constant2."+k.Sym.Name, cubin.SHT_PROGBITS, callees[0].Sec.Flags)
+			osec = ctx.outSection(ctx.names.key(k.Text.File, ".nv.constant2."+k.Sym.Name), cubin.SHT_PROGBITS, callees[0].Sec.Flags)
 			osec.Func = k
 		}
 		share := osec != nil && bank2Size(append(append([]*InputSection(nil), osec.Members...), callees...)) > maxBank2
@@ -236,25 +237,27 @@ func identicalMember(osec *OutputSection, isec *InputSection) *InputSection {
 	return nil
 }
 
-// outSection returns the output section called name, creating it (in
-// creation order) on first use.
-func (ctx *Context) outSection(name string, typ uint32, flags uint64) *OutputSection {
-	if osec, ok := ctx.outByName[name]; ok {
+// outSection returns the output section with this key, creating it (in
+// creation order) on first use. The key is the section's name, except for
+// the sections of a duplicate local function (nameRegistry.key).
+func (ctx *Context) outSection(key string, typ uint32, flags uint64) *OutputSection {
+	if osec, ok := ctx.outByName[key]; ok {
 		return osec
 	}
-	osec := &OutputSection{Name: name, Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: len(ctx.OutSections)}
-	ctx.outByName[name] = osec
+	osec := &OutputSection{Name: keyName(key), key: key, Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: len(ctx.OutSections)}
+	ctx.outByName[key] = osec
 	ctx.OutSections = append(ctx.OutSections, osec)
 	return osec
 }
 
-// relSection returns the output relocation section for target.
+// relSection returns the output relocation section called name for
+// target (keyed like target).
 func (ctx *Context) relSection(name string, target *OutputSection, rela bool) *OutputSection {
 	typ := uint32(cubin.SHT_REL)
 	if rela {
 		typ = cubin.SHT_RELA
 	}
-	osec := ctx.outSection(name, typ, 0)
+	osec := ctx.outSection(name+strings.TrimPrefix(target.key, target.Name), typ, 0)
 	osec.Target, osec.Rela = target, rela
 	return osec
 }
@@ -307,7 +310,7 @@ func (osec *OutputSection) group() int {
 // then by creation order, and numbers them.
 func sortOutputSections(ctx *Context) {
 	order := func(osec *OutputSection) int {
-		if n, ok := ctx.names.secOrder[osec.Name]; ok {
+		if n, ok := ctx.names.secOrder[osec.key]; ok {
 			return n
 		}
 		return len(ctx.names.secOrder) + osec.Index

@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -41,6 +42,8 @@ func registerNames(ctx *Context) {
 	r.secOrder = make(map[string]int, nsec)
 	r.shstrtab.grow(nsec, nbytes)
 	ctx.strtab.grow(nsec+nsym, nbytes)
+	r.textOwner = map[string]*Symbol{}
+	r.dups = map[*InputFile]map[string]bool{}
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {
 		r.shstrtab.add(name)
 		ctx.strtab.add(name)
@@ -72,12 +75,13 @@ func registerNames(ctx *Context) {
 			}
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
-				r.createSection(ctx, name)
+				r.checkDuplicate(file, sym, name)
+				r.createSection(ctx, r.key(file, name))
 				// A kernel -kernels-used leaves out is merged as an ordinary
 				// function.
 				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.kernelUsed(esym.Name) {
-					r.createSection(ctx, ".nv.info."+esym.Name)
-					r.createSection(ctx, ".nv.shared."+esym.Name)
+					r.createSection(ctx, r.key(file, ".nv.info."+esym.Name))
+					r.createSection(ctx, r.key(file, ".nv.shared."+esym.Name))
 				}
 			}
 		}
@@ -88,13 +92,16 @@ func registerNames(ctx *Context) {
 			if esym.Type() == cubin.STT_FUNC || esym.Type() == cubin.STT_SECTION {
 				continue
 			}
+			if esym.Bind() == cubin.STB_LOCAL && esym.Shndx == cubin.SHN_UNDEF {
+				continue // a label ptxas left undefined (see debugDanglingLabel): nvlink skips it
+			}
 			name := sectionName(esym.Shndx)
 			if esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
 				// extern __shared__: nvlink files it under .nv_debug.shared.
 				name = ".nv_debug.shared"
 			}
 			if name != "" {
-				r.createHolder(ctx, name)
+				r.createHolder(ctx, r.key(file, name))
 			}
 			r.addSymbol(ctx, file.Syms[i])
 		}
@@ -102,7 +109,7 @@ func registerNames(ctx *Context) {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
 			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.Sections[esym.Shndx].Sec) {
-				r.createHolder(ctx, name)
+				r.createHolder(ctx, r.key(file, name))
 			}
 		}
 		// 3. Remaining sections.
@@ -126,14 +133,15 @@ func registerNames(ctx *Context) {
 			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && s.Size == 0 {
 				continue // nvlink makes nothing of an empty relocation section
 			}
-			r.createSection(ctx, s.Name)
+			key := r.key(file, s.Name)
+			r.createSection(ctx, key)
 			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && ctx.Config.PreserveRelocs && int(s.Info) < len(ef.Sections) {
 				// -preserve-relocs: where the resolved ones go.
-				r.createSection(ctx, resolvedRelaPrefix+ef.Sections[s.Info].Name)
+				r.createSection(ctx, r.key(file, resolvedRelaPrefix+ef.Sections[s.Info].Name))
 			}
 			if s.Type == cubin.SHT_RELA && hasZeroAddend(file, s) {
 				// nvlink then also names the .rel twin of the section.
-				r.createSection(ctx, ".rel"+strings.TrimPrefix(s.Name, ".rela"))
+				r.createSection(ctx, ".rel"+strings.TrimPrefix(key, ".rela"))
 			}
 		}
 	}
@@ -221,7 +229,12 @@ func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
 // nameRegistry records nvlink's creation order of names.
 type nameRegistry struct {
 	shstrtab stringTable
-	secOrder map[string]int // section name -> creation order
+	secOrder map[string]int // section key (see key) -> creation order
+	// textOwner is the function whose .text section took a name first;
+	// dups are, by file, the ".name" suffixes of its duplicate local
+	// functions.
+	textOwner map[string]*Symbol
+	dups      map[*InputFile]map[string]bool
 	// local holds local and weak symbols and section symbols (by name) in
 	// creation order; global holds global-binding symbols.
 	local   []createdSym
@@ -247,16 +260,59 @@ type createdSym struct {
 	isSection bool // section may be "" in a malformed input
 }
 
-func (r *nameRegistry) createSection(ctx *Context, name string) {
-	if _, ok := r.secOrder[name]; ok {
+// createSection records a section by its key: its name, or for the
+// sections of a duplicate local function, its name and file (see key).
+func (r *nameRegistry) createSection(ctx *Context, key string) {
+	if _, ok := r.secOrder[key]; ok {
 		return
 	}
-	r.secOrder[name] = len(r.secOrder)
+	name := keyName(key)
+	r.secOrder[key] = len(r.secOrder)
 	r.shstrtab.add(name)
 	ctx.strtab.add(name)
 	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") && !strings.HasPrefix(name, resolvedRelaPrefix) {
-		r.local = append(r.local, createdSym{section: name, isSection: true})
+		r.local = append(r.local, createdSym{section: key, isSection: true})
 	}
+}
+
+// checkDuplicate notes a local function whose section name another
+// file's local function took first (a static function of the same name
+// in two files, such as the __assert_fail wrapper nvcc -G emits): nvlink
+// gives its sections, which carry the same names, sections of their own.
+func (r *nameRegistry) checkDuplicate(file *InputFile, sym *Symbol, textName string) {
+	if sym == nil || !sym.Local || !strings.HasPrefix(textName, ".text.") {
+		return
+	}
+	owner, ok := r.textOwner[textName]
+	if !ok {
+		r.textOwner[textName] = sym
+		return
+	}
+	if owner != sym {
+		if r.dups[file] == nil {
+			r.dups[file] = map[string]bool{}
+		}
+		r.dups[file][strings.TrimPrefix(textName, ".text")] = true
+	}
+}
+
+// key returns the key of a file's section in the output: its name, unless
+// it belongs to a duplicate local function (its name ends in the
+// function's), whose sections are told apart by the file's index after a
+// NUL.
+func (r *nameRegistry) key(file *InputFile, name string) string {
+	for suffix := range r.dups[file] {
+		if strings.HasSuffix(name, suffix) {
+			return name + "\x00" + strconv.Itoa(file.Index)
+		}
+	}
+	return name
+}
+
+// keyName returns the section name of a key.
+func keyName(key string) string {
+	name, _, _ := strings.Cut(key, "\x00")
+	return name
 }
 
 // isMetadataSection says whether nvlink rebuilds the section at the end

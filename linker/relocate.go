@@ -126,6 +126,9 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		osec.insert(p, r.Type, how.Select(^uint64(0)+uint64(a)), 0)
 		return
 	}
+	if debugDanglingLabel(osec, sym) {
+		return
+	}
 	if !linkerResolves(r, sym) {
 		out := outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: r.Addend}
 		if !sym.Defined() {
@@ -286,7 +289,7 @@ func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
 	if r.Sym != nil && r.Sym.Type() == cubin.STT_SECTION && r.Sym.Section != nil {
 		r.Addend += int64(r.Sym.Section.OutOff)
 	}
-	name := resolvedRelaPrefix + osec.Name
+	name := resolvedRelaPrefix + osec.key // keyed like osec (nameRegistry.key)
 	rs := ctx.outByName[name]
 	if rs == nil {
 		rs = ctx.outSection(name, cubin.SHT_CUDA_RESOLVED_RELA, 0)
