@@ -188,21 +188,24 @@ type Symbol struct {
 	outSec *OutputSection
 	// referencedLive: an undefined symbol that kept code still references.
 	referencedLive bool
-	deleted        bool   // a function removed by dead-code elimination
-	laidOut        bool   // Value is final
-	sharedEnd      uint64 // function-level shared objects: module-wide end offset
-	Live           bool   // kept in the output
-	placeholder    bool   // an unnamed local function of addPlaceholder
-	debugShared    bool   // -g: a shared variable whose symbol the output keeps
-	debugDynamic   bool   // -g: an extern __shared__ array, defined in .nv_debug.shared
-	outIndex       uint32
-	order          int // first-seen order, for determinism
+	deleted        bool // a function removed by dead-code elimination
+	// demoted: a kernel -preserve-relocs keeps as an ordinary function
+	// because the lists prune it (its symbol keeps STO_CUDA_ENTRY).
+	demoted      bool
+	laidOut      bool   // Value is final
+	sharedEnd    uint64 // function-level shared objects: module-wide end offset
+	Live         bool   // kept in the output
+	placeholder  bool   // an unnamed local function of addPlaceholder
+	debugShared  bool   // -g: a shared variable whose symbol the output keeps
+	debugDynamic bool   // -g: an extern __shared__ array, defined in .nv_debug.shared
+	outIndex     uint32
+	order        int // first-seen order, for determinism
 }
 
 func (sym *Symbol) Bind() uint8   { return sym.Info >> 4 }
 func (sym *Symbol) Type() uint8   { return sym.Info & 0xf }
 func (sym *Symbol) Defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
-func (sym *Symbol) IsEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 }
+func (sym *Symbol) IsEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 && !sym.demoted }
 func (sym *Symbol) IsFunc() bool  { return sym.Type() == cubin.STT_FUNC }
 
 // Function is one live device function (kernel or not) with the sections

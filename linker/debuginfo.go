@@ -58,7 +58,17 @@ func layoutDebugInfo(ctx *Context) {
 			}
 		}
 	}
-	if len(g.objects) == 0 && !dynamic {
+	objects := g.objects
+	if !ctx.debugSymbols() {
+		// -preserve-relocs publishes only what some function uses.
+		objects = nil
+		for _, o := range g.objects {
+			if !o.unused {
+				objects = append(objects, o)
+			}
+		}
+	}
+	if len(objects) == 0 && !dynamic {
 		return
 	}
 	// Like the kernels' sections, it starts with sm_90's reserve, and the
@@ -66,7 +76,7 @@ func layoutDebugInfo(ctx *Context) {
 	osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 	osec.Size, osec.Addralign = g.end+ctx.sharedReserve(), max(g.align, 1)
 	osec.synthetic = osec.Size == 0 // nvlink names an empty one with no section symbol
-	for _, o := range g.objects {
+	for _, o := range objects {
 		o.sym.debugShared = true
 		o.sym.Section.Out = osec
 	}

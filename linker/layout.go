@@ -74,6 +74,7 @@ type sharedObject struct {
 	sym         *Symbol
 	file, index int // defining file and symbol index, for a fixed order
 	align, size uint64
+	unused      bool // no function's code refers to it
 }
 
 // layoutShared lays out shared memory as nvlink does.
@@ -148,6 +149,12 @@ func layoutShared(ctx *Context) {
 	// partially linked input (-r) as its inputs were.
 	sort.SliceStable(ordered, func(a, b int) bool { return ordered[a].file > ordered[b].file })
 	sort.SliceStable(ordered, func(a, b int) bool { return ordered[a].size > ordered[b].size })
+	used := map[*Symbol]bool{}
+	for _, syms := range uses {
+		for _, sym := range syms {
+			used[sym] = true
+		}
+	}
 	g := &ctx.sharedGlobals
 	for _, o := range ordered {
 		if len(reach[o.sym]) == 1 {
@@ -158,6 +165,7 @@ func layoutShared(ctx *Context) {
 		o.sym.sharedEnd = g.end + o.size
 		g.end += o.size
 		g.align = max(g.align, o.align)
+		o.unused = !used[o.sym]
 		g.objects = append(g.objects, o)
 	}
 	for _, k := range kernels {
