@@ -111,5 +111,5 @@ func (ctx *Context) debugUnknown(how cubin.RelocHow, field []byte, a int64) {
 // defining it ($L__tmp58). Nothing can resolve it; nvlink drops the
 // relocation and leaves the field as it is.
 func debugDanglingLabel(osec *OutputSection, sym *Symbol) bool {
-	return osec.Flags&cubin.SHF_ALLOC == 0 && sym.Local && !sym.Defined() && sym.Type() != cubin.STT_SECTION
+	return osec.Flags&cubin.SHF_ALLOC == 0 && sym.Local && !sym.Defined() && sym.Type() == cubin.STT_NOTYPE
 }

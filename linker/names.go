@@ -92,7 +92,7 @@ func registerNames(ctx *Context) {
 			if esym.Type() == cubin.STT_FUNC || esym.Type() == cubin.STT_SECTION {
 				continue
 			}
-			if esym.Bind() == cubin.STB_LOCAL && esym.Shndx == cubin.SHN_UNDEF {
+			if esym.Bind() == cubin.STB_LOCAL && esym.Shndx == cubin.SHN_UNDEF && esym.Type() == cubin.STT_NOTYPE {
 				continue // a label ptxas left undefined (see debugDanglingLabel): nvlink skips it
 			}
 			name := sectionName(esym.Shndx)
