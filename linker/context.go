@@ -141,6 +141,9 @@ type InputSection struct {
 	// twin: an identical member of Out whose bytes this one shares
 	// (bank-2 constants, see foldConstant2); this one is not a member.
 	twin *InputSection
+	// fixedOff: the offset chosen by overlayConstant2, for sections with
+	// fixedOffsets.
+	fixedOff uint64
 
 	// Func is the function this section belongs to (.text.f, .nv.info.f,
 	// .nv.constant0.f, ...), nil for module-wide sections.
@@ -277,7 +280,10 @@ type OutputSection struct {
 	Data      []byte // nil for sections without file contents
 	Members   []*InputSection
 	twins     []*InputSection // contributions sharing a member's bytes
-	Index     int
+	// fixedOffsets: members sit at their fixedOff (bank 2 overlays), with
+	// zeros between them.
+	fixedOffsets bool
+	Index        int
 	// key tells apart sections of the same name (see nameRegistry.key);
 	// it is Name for all others.
 	key string

@@ -32,9 +32,14 @@ func placeContributions(ctx *Context) {
 		var size uint64
 		for _, isec := range osec.Members {
 			align := max(isec.Sec.Addralign, 1)
-			size = alignTo(size, align)
-			isec.OutOff = size
-			size += isec.Sec.Size
+			if osec.fixedOffsets {
+				isec.OutOff = isec.fixedOff
+				size = max(size, isec.fixedOff+isec.Sec.Size)
+			} else {
+				size = alignTo(size, align)
+				isec.OutOff = size
+				size += isec.Sec.Size
+			}
 			osec.Addralign = max(osec.Addralign, align)
 		}
 		osec.Size = size

@@ -149,9 +149,7 @@ func isConstant2(s *cubin.Section) bool {
 // foldConstant2 gives each kernel one bank-2 section: its own OCG
 // constants followed by those of every non-kernel function it calls, in
 // call-tree order, as nvlink does (the driver loads bank 2 per kernel).
-// A function called from several kernels keeps the offset it has in the
-// bank of the first of them (laid out last); the corpus has no case where
-// nvlink would disagree.
+// overlayConstant2 then fixes where each function's constants sit.
 //
 // When the bank would pass 64 KiB, nvlink lets contributions with the
 // same bytes share one copy (functions of the same shape have the same
@@ -207,6 +205,62 @@ func foldConstant2(ctx *Context) {
 					"recompile with -Xptxas --disable-optimizer-constants", bank2Size(osec.Members), maxBank2)})
 		}
 		k.bank2 = osec
+	}
+	overlayConstant2(ctx)
+}
+
+// overlayConstant2 gives each non-kernel function's bank-2 constants one
+// offset in every kernel bank that holds them, as nvlink does, so a
+// function reached from several kernels finds its constants at the same
+// place in each: kernels are taken last file first, each file's last
+// kernel first; each places the functions' constants it reaches that are not
+// placed yet (later files first, then in call-tree order) after its own
+// constants and the highest end of those already placed that it reaches.
+// A kernel's bank ends with the last constants it reaches, with zeros
+// where other kernels' constants sit. Banks whose contributions share
+// bytes (over 64 KiB) keep foldConstant2's sequential layout.
+func overlayConstant2(ctx *Context) {
+	for _, fn := range ctx.Funcs {
+		if fn.bank2 != nil && len(fn.bank2.twins) > 0 {
+			return
+		}
+	}
+	// Kernels last file first, and within a file last kernel first, the
+	// order foldConstant2 makes their banks in.
+	var kernels []*Function
+	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
+		if ctx.Funcs[i].Sym.IsEntry() {
+			kernels = append(kernels, ctx.Funcs[i])
+		}
+	}
+	sort.SliceStable(kernels, func(a, b int) bool { return kernels[a].Text.File.Index > kernels[b].Text.File.Index })
+	placed := map[*InputSection]bool{}
+	for _, k := range kernels {
+		osec := k.bank2
+		if osec == nil {
+			continue
+		}
+		osec.fixedOffsets = true
+		var cursor uint64
+		var fresh []*InputSection
+		for _, isec := range osec.Members {
+			switch {
+			case isec.Func == k:
+				isec.fixedOff = 0
+				cursor = max(cursor, isec.Sec.Size)
+			case placed[isec]:
+				cursor = max(cursor, isec.fixedOff+isec.Sec.Size)
+			default:
+				fresh = append(fresh, isec)
+			}
+		}
+		sort.SliceStable(fresh, func(a, b int) bool { return fresh[a].File.Index > fresh[b].File.Index })
+		for _, isec := range fresh {
+			cursor = alignTo(cursor, max(isec.Sec.Addralign, 1))
+			isec.fixedOff = cursor
+			placed[isec] = true
+			cursor += isec.Sec.Size
+		}
 	}
 }
 
