@@ -26,9 +26,10 @@ import (
 // kept code calls shows only its name; a removed function, one only
 // removed code calls and the nameless node are blank.
 //
-// Then, for each kept function in node order and each kernel that reaches
-// it (kernels last node first), a line when the function's registers raise
-// what the kernel needs so far: nvlink's register propagation, told.
+// Then, for each kept function in definition order (inputs in order, each
+// in section order) and each kernel that reaches it (kernels last node
+// first), a line when the function's registers raise what the kernel needs
+// so far: nvlink's register propagation, told.
 func dumpCallgraph(ctx *Context) {
 	if !ctx.Config.DumpCallgraph && !ctx.Config.DumpCallgraphNoDemangle || ctx.Config.Stderr == nil {
 		return
@@ -47,7 +48,11 @@ func dumpCallgraph(ctx *Context) {
 		}
 	}
 	for i, sym := range ctx.names.nodes {
-		fmt.Fprintf(w, "%d: %s\n", i+1, nodeLine(sym, calledLive))
+		line := nodeLine(sym, calledLive)
+		if sym != nil && sym.placeholder && ctx.keepsAll() {
+			line = " ->" // -g and -preserve-relocs keep it: an undefined function with no name
+		}
+		fmt.Fprintf(w, "%d: %s\n", i+1, line)
 	}
 
 	// Register propagation, in nvlink's order.
@@ -67,11 +72,7 @@ func dumpCallgraph(ctx *Context) {
 		}
 		need[i] = k.ownRegs
 	}
-	for _, sym := range ctx.names.nodes {
-		fn := liveFunc(sym)
-		if fn == nil {
-			continue
-		}
+	for _, fn := range ctx.Funcs { // in definition order
 		for i, k := range kernels {
 			if reach[i][fn] && fn.ownRegs > need[i] {
 				need[i] = fn.ownRegs

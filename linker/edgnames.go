@@ -33,7 +33,7 @@ func edgName(mangled string) string {
 	if err != nil {
 		return base
 	}
-	s, ok := edgTop(ast)
+	s, ok := edgTop(ast, base)
 	if !ok {
 		return base
 	}
@@ -42,8 +42,8 @@ func edgName(mangled string) string {
 
 // edgTop renders a whole symbol: a function with its parameters, or a
 // plain name.
-func edgTop(a demangle.AST) (string, bool) {
-	p := edgPrinter{ok: true}
+func edgTop(a demangle.AST, mangled string) (string, bool) {
+	p := edgPrinter{ok: true, mangled: mangled}
 	var s string
 	if t, ok := a.(*demangle.Typed); ok {
 		s = p.function(t)
@@ -60,6 +60,36 @@ type edgPrinter struct {
 	// its argument, so a type that is one of these nodes was written as a
 	// template parameter, which EDG prints as T1, T2, ...
 	params []demangle.AST
+	// mangled is the name being printed, for refs.
+	mangled string
+}
+
+// refs returns what EDG writes after a template parameter whose argument
+// is itself a reference: the demangler collapses "T_&&" with T = int& to
+// int&, the very node of the argument, so the mangling says whether the
+// parameter was written T&& ("OT_") or T& ("RT_").
+func (p *edgPrinter) refs(i int) string {
+	code := "T_"
+	if i > 0 {
+		code = "T" + strconv.Itoa(i-1) + "_"
+	}
+	switch {
+	case strings.Contains(p.mangled, "O"+code):
+		return " &&"
+	case strings.Contains(p.mangled, "R"+code):
+		return " &"
+	}
+	return ""
+}
+
+// paramName is how EDG writes template parameter i (from 0).
+func (p *edgPrinter) paramName(i int) string {
+	name := "T" + strconv.Itoa(i+1)
+	switch p.params[i].(type) {
+	case *demangle.ReferenceType, *demangle.RvalueReferenceType:
+		name += p.refs(i)
+	}
+	return name
 }
 
 // function renders name(params) with the return type in front when the
@@ -173,6 +203,11 @@ func (p *edgPrinter) templateArgs(args []demangle.AST) string {
 }
 
 func (p *edgPrinter) templateArg(a demangle.AST) string {
+	for i, arg := range p.params {
+		if arg == a {
+			return "T" + strconv.Itoa(i+1)
+		}
+	}
 	if l, ok := a.(*demangle.Literal); ok {
 		v := l.Val
 		if l.Neg {
@@ -207,7 +242,7 @@ func (p *edgPrinter) qualifiers(a demangle.AST) string {
 func (p *edgPrinter) typ(a demangle.AST, inner string) string {
 	for i, arg := range p.params {
 		if arg == a {
-			return join("T"+strconv.Itoa(i+1), inner)
+			return join(p.paramName(i), inner)
 		}
 	}
 	switch a := a.(type) {
@@ -298,15 +333,15 @@ func cdtorVariant(mangled string, a demangle.AST) string {
 		return ""
 	}
 	last := t.Name
-	for {
-		q, ok := last.(*demangle.Qualified)
-		if !ok {
-			break
+	for done := false; !done; {
+		switch n := last.(type) {
+		case *demangle.Qualified:
+			last = n.Name
+		case *demangle.Template:
+			last = n.Name
+		default:
+			done = true
 		}
-		last = q.Name
-	}
-	if tpl, ok := last.(*demangle.Template); ok {
-		last = tpl.Name
 	}
 	switch last.(type) {
 	case *demangle.Constructor, *demangle.Destructor:

@@ -67,7 +67,7 @@ func registerNames(ctx *Context) {
 			if esym.Shndx == cubin.SHN_UNDEF && file.placeholder == nil && (sym == nil || sym.created == 0) {
 				r.addPlaceholder(ctx, file)
 				// The nameless function takes a call graph node.
-				r.nodes = append(r.nodes, nil)
+				r.nodes = append(r.nodes, file.placeholder)
 			}
 			if sym != nil && sym.cgNode == 0 {
 				r.nodes = append(r.nodes, sym)
@@ -246,8 +246,8 @@ type nameRegistry struct {
 	emptyOff  uint32
 	// nodes are nvlink's call graph nodes, numbered from 1: every function
 	// symbol as first met, inputs in order and each in symbol-table order,
-	// and nil for the nameless function (addPlaceholder) met with an
-	// input's first new undefined one. --dump-callgraph prints them by
+	// and the nameless function (addPlaceholder) met with an input's
+	// first new undefined one. --dump-callgraph prints them by
 	// number.
 	nodes []*Symbol
 }
