@@ -2,7 +2,9 @@ package linker
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -363,20 +365,26 @@ func (osec *OutputSection) group() int {
 // sortOutputSections puts the output sections in nvlink's order: by group,
 // then by creation order, and numbers them.
 func sortOutputSections(ctx *Context) {
-	order := func(osec *OutputSection) int {
-		if n, ok := ctx.names.secOrder[osec.key]; ok {
-			return n
-		}
-		return len(ctx.names.secOrder) + osec.Index
+	type keyed struct {
+		group, order int
+		osec         *OutputSection
 	}
-	sort.SliceStable(ctx.OutSections, func(i, j int) bool {
-		a, b := ctx.OutSections[i], ctx.OutSections[j]
-		if a.group() != b.group() {
-			return a.group() < b.group()
-		}
-		return order(a) < order(b)
-	})
+	keys := make([]keyed, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {
-		osec.Index = i + 1 // 0 is the null section
+		order, ok := ctx.names.secOrder[osec.key]
+		if !ok {
+			order = len(ctx.names.secOrder) + osec.Index
+		}
+		keys[i] = keyed{osec.group(), order, osec}
+	}
+	slices.SortStableFunc(keys, func(a, b keyed) int {
+		if a.group != b.group {
+			return cmp.Compare(a.group, b.group)
+		}
+		return cmp.Compare(a.order, b.order)
+	})
+	for i, k := range keys {
+		ctx.OutSections[i] = k.osec
+		k.osec.Index = i + 1 // 0 is the null section
 	}
 }
