@@ -22,6 +22,7 @@ import (
 type variant struct {
 	Name       string   // "default", "G" or "chain"
 	Chain      bool     // the deep-chain shape (genSource)
+	Large      bool     // the large-file shape (genLarge)
 	NvccFlags  []string // after -dc -cubin -arch=
 	LinkFlags  []string // after -arch=, for both linkers
 	CudalinkOK bool     // cudalink links it (every variant today; false only measures nvlink)
@@ -32,6 +33,7 @@ var (
 	variantDefault = variant{Name: "default", CudalinkOK: true, Title: "flat call graph"}
 	variantDebug   = variant{Name: "G", NvccFlags: []string{"-G"}, LinkFlags: []string{"-g"}, CudalinkOK: true, Title: "-G objects linked with -g"}
 	variantChain   = variant{Name: "chain", Chain: true, CudalinkOK: true, Title: "deep cross-file call chain"}
+	variantLarge   = variant{Name: "large", Large: true, CudalinkOK: true, Title: "large files (~100 KB cubins)"}
 )
 
 // pool is the cache directory of one (arch, variant): every file of every
@@ -72,7 +74,9 @@ func nvccStamp(arch string, v variant) (string, error) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n%s\n%q\n", genVersion, out, arch, v.NvccFlags)
-	if !v.Chain {
+	if v.Large {
+		fmt.Fprintf(h, "large\n")
+	} else if !v.Chain {
 		fmt.Fprintf(h, "flat\n")
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -129,6 +133,9 @@ func buildPool(p *pool, sizes []int, jobs int, log func(string, ...any)) error {
 			n = i + 1
 		}
 		text := []byte(genSource(i, n, p.variant.Chain))
+		if p.variant.Large {
+			text = []byte(genLarge(i, n))
+		}
 		if old, err := os.ReadFile(src); err != nil || !bytes.Equal(old, text) {
 			if err := os.WriteFile(src, text, 0o644); err != nil {
 				return err

@@ -46,6 +46,7 @@ func main() {
 		sizesFlag  = flag.String("n", "100,400,1600", "program sizes (number of objects), comma-separated; \"none\" to skip")
 		gSizesFlag = flag.String("gn", "", "program sizes of the -G (debug) variant, linked with -g; default: the -n sizes; \"none\" to skip")
 		chainFlag  = flag.String("chain-n", "100,400", "program sizes of the deep-chain variant (nvlink needs minutes for 1600); \"none\" to skip")
+		largeFlag  = flag.String("large-n", "100,400,1600", "program sizes of the large-file variant (the performance targets are measured on it); \"none\" to skip")
 		reps       = flag.Int("reps", 5, "timed runs of each linker per program")
 		arch       = flag.String("arch", "sm_80", "target architecture")
 		cacheDir   = flag.String("cache", defaultCache(), "directory of the generated sources and cubins")
@@ -125,10 +126,11 @@ func main() {
 	sizes := optSizes(*sizesFlag, nil)
 	gSizes := optSizes(*gSizesFlag, sizes)
 	chainSizes := optSizes(*chainFlag, nil)
+	largeSizes := optSizes(*largeFlag, nil)
 	variants := []struct {
 		v     variant
 		sizes []int
-	}{{variantDefault, sizes}, {variantDebug, gSizes}, {variantChain, chainSizes}}
+	}{{variantDefault, sizes}, {variantDebug, gSizes}, {variantChain, chainSizes}, {variantLarge, largeSizes}}
 	for _, tool := range []string{"nvcc", *nvlinkF} {
 		if _, err := exec.LookPath(tool); err != nil {
 			fail(fmt.Errorf("%s not found: the benchmark needs CUDA 11.8's nvcc and nvlink", tool))
@@ -187,24 +189,29 @@ func main() {
 		}
 	}
 	if *measure && *workerReps > 0 {
-		for _, n := range sizes {
-			p := pools[variantDefault.Name]
-			out := filepath.Join(work, fmt.Sprintf("worker-%d.cubin", n))
-			log("worker: %d objects, 1 cold + %d warm relinks", n, *workerReps)
-			wr, err := measureWorker(cudalink, linkArgs(p, n, out), p.inputs(n), out, *workerReps)
-			if err != nil {
-				fail(err)
+		for _, v := range []struct {
+			v     variant
+			sizes []int
+		}{{variantDefault, sizes}, {variantLarge, largeSizes}} {
+			for _, n := range v.sizes {
+				p := pools[v.v.Name]
+				out := filepath.Join(work, fmt.Sprintf("worker-%s-%d.cubin", v.v.Name, n))
+				log("worker: %s, %d objects, 1 cold + %d warm relinks", v.v.Name, n, *workerReps)
+				wr, err := measureWorker(cudalink, linkArgs(p, n, out), p.inputs(n), out, *workerReps)
+				if err != nil {
+					fail(err)
+				}
+				pr := res.program(v.v.Name, n)
+				ref, _ := os.ReadFile(filepath.Join(work, fmt.Sprintf("cudalink-%s-%d.cubin", v.v.Name, n)))
+				wsum := &workerSummary{
+					Variant: v.v.Name, Objects: n, Cold: wr.Cold, Warm: summarise(durSamples(wr.Warm)), VmHWM: wr.VmHWM,
+					SameBytes: bytes.Equal(ref, wr.Output),
+				}
+				if pr != nil && pr.Nvlink != nil {
+					wsum.SpeedupVsNvlink = float64(pr.Nvlink.WallMedian) / float64(wsum.Warm.WallMedian)
+				}
+				res.Worker = append(res.Worker, wsum)
 			}
-			pr := res.program(variantDefault.Name, n)
-			ref, _ := os.ReadFile(filepath.Join(work, fmt.Sprintf("cudalink-%s-%d.cubin", variantDefault.Name, n)))
-			wsum := &workerSummary{
-				Objects: n, Cold: wr.Cold, Warm: summarise(durSamples(wr.Warm)), VmHWM: wr.VmHWM,
-				SameBytes: bytes.Equal(ref, wr.Output),
-			}
-			if pr != nil && pr.Nvlink != nil {
-				wsum.SpeedupVsNvlink = float64(pr.Nvlink.WallMedian) / float64(wsum.Warm.WallMedian)
-			}
-			res.Worker = append(res.Worker, wsum)
 		}
 	}
 

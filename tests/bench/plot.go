@@ -36,6 +36,8 @@ var (
 	colWorker = color.RGBA{44, 160, 44, 255}   // worker
 	colCLight = color.RGBA{120, 180, 225, 255} // cudalink, deep chain
 	colNLight = color.RGBA{240, 140, 140, 255} // nvlink, deep chain
+	colCDark  = color.RGBA{15, 60, 110, 255}   // cudalink, large files
+	colNDark  = color.RGBA{120, 20, 20, 255}   // nvlink, large files
 )
 
 type point struct {
@@ -66,6 +68,9 @@ func writePlot(path string, r *results) error {
 	w := &series{name: "cudalink worker, warm relink", col: colWorker, dashed: true, marker: 3}
 	cc := &series{name: "cudalink, deep chain", col: colCLight, dashed: true, marker: 0}
 	nc := &series{name: "nvlink, deep chain", col: colNLight, dashed: true, marker: 1}
+	cl := &series{name: "cudalink, large files", col: colCDark, marker: 3}
+	nl := &series{name: "nvlink, large files", col: colNDark, marker: 3}
+	wl := &series{name: "cudalink worker, warm relink, large files", col: colWorker, marker: 3}
 	pt := func(objects int, s *stats) point {
 		return point{float64(objects), msf(s.WallMedian), msf(s.WallMin), msf(s.WallMax)}
 	}
@@ -76,6 +81,8 @@ func writePlot(path string, r *results) error {
 			cs, ns = cg, g
 		case variantChain.Name:
 			cs, ns = cc, nc
+		case variantLarge.Name:
+			cs, ns = cl, nl
 		}
 		if p.Cudalink != nil && cs != nil {
 			cs.pts = append(cs.pts, pt(p.Objects, p.Cudalink))
@@ -85,7 +92,11 @@ func writePlot(path string, r *results) error {
 		}
 	}
 	for _, ws := range r.Worker {
-		w.pts = append(w.pts, pt(ws.Objects, &ws.Warm))
+		if ws.variant() == variantLarge.Name {
+			wl.pts = append(wl.pts, pt(ws.Objects, &ws.Warm))
+		} else {
+			w.pts = append(w.pts, pt(ws.Objects, &ws.Warm))
+		}
 	}
 	add(n)
 	add(g)
@@ -93,7 +104,10 @@ func writePlot(path string, r *results) error {
 	add(c)
 	add(cg)
 	add(cc)
+	add(nl)
+	add(cl)
 	add(w)
+	add(wl)
 	if len(ss) == 0 {
 		return fmt.Errorf("nothing to plot")
 	}

@@ -52,6 +52,7 @@ type verification struct {
 }
 
 type workerSummary struct {
+	Variant         string // the program; "" (older runs) is "default"
 	Objects         int
 	Cold            time.Duration // the first request, every input parsed
 	Warm            stats         // wall times only
@@ -69,13 +70,20 @@ func (r *results) program(variant string, n int) *programResult {
 	return nil
 }
 
-func (r *results) worker(n int) *workerSummary {
+func (r *results) worker(variant string, n int) *workerSummary {
 	for _, w := range r.Worker {
-		if w.Objects == n {
+		if w.variant() == variant && w.Objects == n {
 			return w
 		}
 	}
 	return nil
+}
+
+func (w *workerSummary) variant() string {
+	if w.Variant == "" {
+		return variantDefault.Name
+	}
+	return w.Variant
 }
 
 // ms formats a duration in milliseconds with three significant digits or so.
@@ -121,7 +129,7 @@ func printReport(w io.Writer, r *results) {
 		fmt.Fprintf(w, "With results from %s.\n\n", m)
 	}
 
-	for _, v := range []variant{variantDefault, variantDebug, variantChain} {
+	for _, v := range []variant{variantLarge, variantDefault, variantDebug, variantChain} {
 		var ps []*programResult
 		for _, p := range r.Programs {
 			if p.Variant == v.Name && p.Nvlink != nil {
@@ -171,14 +179,14 @@ func printReport(w io.Writer, r *results) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Request to response, ms; the first request parses every input, the others are warm (median (min–max)).")
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| objects | first request | warm relink | nvlink (cold process) | nvlink / warm | worker peak RSS MiB | same bytes as the command line |")
-		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---|")
+		fmt.Fprintln(w, "| program | objects | first request | warm relink | nvlink (cold process) | nvlink / warm | worker peak RSS MiB | same bytes as the command line |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|")
 		for _, ws := range r.Worker {
 			nv := "—"
-			if p := r.program(variantDefault.Name, ws.Objects); p != nil && p.Nvlink != nil {
+			if p := r.program(ws.variant(), ws.Objects); p != nil && p.Nvlink != nil {
 				nv = ms(p.Nvlink.WallMedian)
 			}
-			fmt.Fprintf(w, "| %d | %s | %s | %s | %.1f× | %s | %v |\n", ws.Objects, ms(ws.Cold), timeCell(&ws.Warm),
+			fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %.1f× | %s | %v |\n", ws.variant(), ws.Objects, ms(ws.Cold), timeCell(&ws.Warm),
 				nv, ws.SpeedupVsNvlink, mib(ws.VmHWM), yesNo(ws.SameBytes))
 		}
 		fmt.Fprintln(w)
@@ -222,25 +230,29 @@ func yesNo(b bool) string {
 // printTargets reports the issue's targets, measured in this run. They are
 // information, not a verdict of a test.
 func printTargets(w io.Writer, r *results) {
-	p400 := r.program(variantDefault.Name, 400)
-	p1600 := r.program(variantDefault.Name, 1600)
 	type target struct {
 		what, want, got string
 		met             bool
 	}
 	var ts []target
-	if p400 != nil && p400.Cudalink != nil && p400.Nvlink != nil {
-		t := float64(p400.Cudalink.WallMedian) / float64(p400.Nvlink.WallMedian)
-		ts = append(ts, target{"median wall time, 400 objects, cudalink / nvlink", "≤ 0.20", fmt.Sprintf("%.3f", t), t <= 0.2})
-		m := float64(p400.Cudalink.RSSMedian) / float64(p400.Nvlink.RSSMedian)
-		ts = append(ts, target{"peak RSS, 400 objects, cudalink / nvlink", "≤ 0.50", fmt.Sprintf("%.2f", m), m <= 0.5})
-	}
-	if p400 != nil && p1600 != nil && p400.Cudalink != nil && p1600.Cudalink != nil {
-		s := float64(p1600.Cudalink.WallMedian) / float64(p400.Cudalink.WallMedian)
-		ts = append(ts, target{"cudalink time, 1600 objects / 400 objects", "≤ 4.4", fmt.Sprintf("%.2f", s), s <= 4.4})
-	}
-	if ws := r.worker(400); ws != nil && ws.SpeedupVsNvlink > 0 {
-		ts = append(ts, target{"nvlink (cold) / warm worker relink, 400 objects", "≥ 20", fmt.Sprintf("%.1f", ws.SpeedupVsNvlink), ws.SpeedupVsNvlink >= 20})
+	// The issue measures a 400-object program of about 35 MB of cubins:
+	// the large program. The flat program's files are a fifth of that.
+	for _, v := range []variant{variantLarge, variantDefault} {
+		p400 := r.program(v.Name, 400)
+		p1600 := r.program(v.Name, 1600)
+		if p400 != nil && p400.Cudalink != nil && p400.Nvlink != nil {
+			t := float64(p400.Cudalink.WallMedian) / float64(p400.Nvlink.WallMedian)
+			ts = append(ts, target{v.Name + ": median wall time, 400 objects, cudalink / nvlink", "≤ 0.20", fmt.Sprintf("%.3f", t), t <= 0.2})
+			m := float64(p400.Cudalink.RSSMedian) / float64(p400.Nvlink.RSSMedian)
+			ts = append(ts, target{v.Name + ": peak RSS, 400 objects, cudalink / nvlink", "≤ 0.50", fmt.Sprintf("%.2f", m), m <= 0.5})
+		}
+		if p400 != nil && p1600 != nil && p400.Cudalink != nil && p1600.Cudalink != nil {
+			s := float64(p1600.Cudalink.WallMedian) / float64(p400.Cudalink.WallMedian)
+			ts = append(ts, target{v.Name + ": cudalink time, 1600 objects / 400 objects", "≤ 4.4", fmt.Sprintf("%.2f", s), s <= 4.4})
+		}
+		if ws := r.worker(v.Name, 400); ws != nil && ws.SpeedupVsNvlink > 0 {
+			ts = append(ts, target{v.Name + ": nvlink (cold) / warm worker relink, 400 objects", "≥ 20", fmt.Sprintf("%.1f", ws.SpeedupVsNvlink), ws.SpeedupVsNvlink >= 20})
+		}
 	}
 	if len(ts) == 0 {
 		return
