@@ -24,7 +24,8 @@ import (
 // own register count, and the nodes it calls in the order .nv.callgraph
 // lists them (indirect calls materialised). An undefined function that
 // kept code calls shows only its name; a removed function, one only
-// removed code calls and the nameless node are blank.
+// removed code calls and the nameless nodes are blank (" ->" under -g and
+// -preserve-relocs, which keep the nameless functions).
 //
 // Then, for each kept function in definition order (inputs in order, each
 // in section order) and each kernel that reaches it (kernels last node
