@@ -134,7 +134,11 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 				newRegs == oldRegs && file.ELF.Header.VirtualSM() > sym.File.ELF.Header.VirtualSM()
 		}
 	case newRank == rankCommon:
-		sym.Size = max(sym.Size, esym.Size) // the first common's alignment stays
+		if esym.Size > sym.Size {
+			// The larger common is the one nvlink names from now on; the
+			// first common's alignment (its st_value) stays.
+			sym.Size, sym.File, sym.esymIndex = esym.Size, file, idx
+		}
 	}
 	if !take {
 		return
