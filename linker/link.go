@@ -16,8 +16,7 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("resolve symbols", resolveSymbols)  // one Symbol per name, ranked strong > weak > common > undefined
-	ctx.run("check undefined", reportUndefined) // every reference must be defined, but for what the driver provides
+	ctx.run("resolve symbols", resolveSymbols) // one Symbol per name, ranked strong > weak > common > undefined
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
@@ -27,15 +26,15 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("merge sections", mergeSections)                       // classify by memory space, build per-kernel and merged sections
-	ctx.run("lay out sections", layoutSections)                    // offsets of every contribution and symbol are fixed from here on
-	ctx.run("lay out debug information", layoutDebugInfo)          // -g: shared memory as the debugger sees it
-	ctx.run("assign bindless slots", assignBindlessSlots)          // texture and surface header slots in each kernel's bank 0
-	ctx.run("check limits", checkLimits)                           // constant bank 3 and each kernel's shared memory fit the hardware
-	ctx.run("compute resources", computeResources)                 // registers, barriers and stack through the call graph
-	ctx.run("extra warnings", warnUncalledAddressTaken)            // -extrawarn: address-taken functions nothing calls
-	ctx.run("dump call graph", dumpCallgraph)                      // --dump-callgraph: nvlink's text, from the functions and their edges
-	ctx.run("check undefined functions", reportUndefinedFunctions) // only those kept code calls are errors
+	ctx.run("merge sections", mergeSections)              // classify by memory space, build per-kernel and merged sections
+	ctx.run("lay out sections", layoutSections)           // offsets of every contribution and symbol are fixed from here on
+	ctx.run("lay out debug information", layoutDebugInfo) // -g: shared memory as the debugger sees it
+	ctx.run("assign bindless slots", assignBindlessSlots) // texture and surface header slots in each kernel's bank 0
+	ctx.run("check limits", checkLimits)                  // constant bank 3 and each kernel's shared memory fit the hardware
+	ctx.run("compute resources", computeResources)        // registers, barriers and stack through the call graph
+	ctx.run("extra warnings", warnUncalledAddressTaken)   // -extrawarn: address-taken functions nothing calls
+	ctx.run("dump call graph", dumpCallgraph)             // --dump-callgraph: nvlink's text, from the functions and their edges
+	ctx.run("check undefined", reportUndefined)           // every reference kept code makes must be defined, but for what the driver provides
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

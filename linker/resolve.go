@@ -278,23 +278,11 @@ func mayStayUndefined(sym *Symbol) bool {
 }
 
 // reportUndefined reports every global that no input defines, with every
-// file that references it. Functions wait for reportUndefinedFunctions:
-// nvlink only minds those that code it keeps still calls.
+// file that references it, in first-seen order. As nvlink 11.8 does, it
+// runs once dead code is removed and after --dump-callgraph's output: a
+// function that only removed code calls is no error (and is left out of
+// the output), while an undefined variable is one wherever it is used.
 func reportUndefined(ctx *Context) {
-	for _, sym := range ctx.Symbols {
-		if sym.File != nil || mayStayUndefined(sym) || sym.IsFunc() {
-			continue
-		}
-		ctx.reportUndefinedSymbol(sym)
-	}
-}
-
-// reportUndefinedFunctions reports the functions no input defines that are
-// referenced from what the link keeps: a kept function's code or call
-// graph, or data. As nvlink 11.8 does, a function that only removed code
-// calls is no error (and is left out of the output); nvlink checks after
-// it printed --dump-callgraph, and so does cudalink.
-func reportUndefinedFunctions(ctx *Context) {
 	used := map[*Symbol]bool{}
 	for _, fn := range ctx.Funcs {
 		for _, c := range fn.edges {
@@ -314,7 +302,7 @@ func reportUndefinedFunctions(ctx *Context) {
 		}
 	}
 	for _, sym := range ctx.Symbols {
-		if sym.File == nil && sym.IsFunc() && !mayStayUndefined(sym) && used[sym] {
+		if sym.File == nil && !mayStayUndefined(sym) && (!sym.IsFunc() || used[sym]) {
 			ctx.reportUndefinedSymbol(sym)
 		}
 	}
