@@ -31,17 +31,22 @@ import (
 // and weak ones to the local part, in creation order.
 func registerNames(ctx *Context) {
 	r := &ctx.names
-	// Size the tables once: every input section and symbol name may be
-	// new.
-	var nsec, nsym, nbytes int
+	// Size the tables once, for the case where every input section and
+	// symbol name is new.
+	var nsec, nsym, secBytes, symBytes int
 	for _, file := range ctx.Files {
 		nsec += len(file.ELF.Sections)
 		nsym += len(file.ELF.Symbols)
-		nbytes += file.ELF.NamesSize()
+		for _, s := range file.ELF.Sections {
+			secBytes += len(s.Name) + 1
+		}
+		for i := range file.ELF.Symbols {
+			symBytes += len(file.ELF.Symbols[i].Name) + 1
+		}
 	}
 	r.secOrder = make(map[string]int, nsec)
-	r.shstrtab.grow(nsec, nbytes)
-	ctx.strtab.grow(nsec+nsym, nbytes)
+	r.shstrtab.grow(nsec, secBytes)
+	ctx.strtab.grow(nsec+nsym, secBytes+symBytes)
 	r.textOwner = map[string]*Symbol{}
 	r.dups = map[*InputFile]map[string]bool{}
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {

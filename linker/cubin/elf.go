@@ -448,15 +448,3 @@ func cstring(tab []byte, off uint32) (string, bool) {
 	}
 	return "", false
 }
-
-// NamesSize returns the size of the file's string tables: about what its
-// section and symbol names take.
-func (f *File) NamesSize() int {
-	n := 0
-	for _, s := range f.Sections {
-		if s.Type == SHT_STRTAB {
-			n += int(s.Size)
-		}
-	}
-	return n
-}
