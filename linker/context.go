@@ -94,6 +94,9 @@ type Object struct {
 
 	// Records of the global .nv.info.
 	info []infoRecord
+	// funcInfo holds each per-function .nv.info section's records, by
+	// section index (see decodeFunctionInfo).
+	funcInfo []*decodedInfo
 }
 
 // reportArch is the -report-arch suffix of messages.

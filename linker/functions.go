@@ -67,7 +67,7 @@ func buildFunctions(ctx *Context) {
 			if isec.Sec.Type != cubin.SHT_CUDA_INFO {
 				continue
 			}
-			recs, err := parseInfo(isec.File.Object, isec.Sec)
+			recs, err := isec.File.functionInfo(isec.Sec)
 			if err != nil {
 				ctx.report(err)
 				continue

@@ -191,6 +191,7 @@ func ParseObject(name string, data []byte) (*Object, error) {
 	if err := decodeGlobalInfo(obj); err != nil {
 		return nil, err
 	}
+	decodeFunctionInfo(obj)
 	return obj, nil
 }
 

@@ -109,7 +109,7 @@ func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
 // rebuildFunctionInfo writes .nv.info.f: the input records in reverse
 // order (as nvlink writes them) with symbol indices remapped.
 func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
-	recs, err := parseInfo(isec.File.Object, isec.Sec)
+	recs, err := isec.File.functionInfo(isec.Sec)
 	if err != nil {
 		ctx.report(err)
 		return

@@ -90,6 +90,35 @@ func infoError(file *Object, sec *cubin.Section, off int, msg string) error {
 	return &cubin.FormatError{File: file.Name, Off: sec.Offset + uint64(off), Msg: sec.Name + ": " + msg}
 }
 
+// decodedInfo is one per-function .nv.info section, decoded.
+type decodedInfo struct {
+	recs []infoRecord
+	err  error
+}
+
+// decodeFunctionInfo decodes every per-function .nv.info section of a
+// file once, when it is parsed: buildFunctions and buildNVInfo read them
+// in every link, and the worker's cached parses keep them. An error is
+// kept for the pass that reads the section, where it was always reported.
+func decodeFunctionInfo(file *Object) {
+	file.funcInfo = make([]*decodedInfo, len(file.ELF.Sections))
+	for i, s := range file.ELF.Sections {
+		if s.Type == cubin.SHT_CUDA_INFO && s.Name != ".nv.info" {
+			recs, err := parseInfo(file, s)
+			file.funcInfo[i] = &decodedInfo{recs, err}
+		}
+	}
+}
+
+// functionInfo returns the records of a per-function .nv.info section.
+func (file *Object) functionInfo(sec *cubin.Section) ([]infoRecord, error) {
+	if sec.Index < len(file.funcInfo) && file.funcInfo[sec.Index] != nil && file.ELF.Sections[sec.Index] == sec {
+		d := file.funcInfo[sec.Index]
+		return d.recs, d.err
+	}
+	return parseInfo(file, sec)
+}
+
 // decodeGlobalInfo reads the module-wide .nv.info of a file.
 func decodeGlobalInfo(file *Object) error {
 	for _, s := range file.ELF.Sections {

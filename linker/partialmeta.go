@@ -41,7 +41,7 @@ func buildRelocatableMetadata(ctx *Context) {
 			if isec.Sec.Type != cubin.SHT_CUDA_INFO || isec.Out == nil {
 				continue
 			}
-			recs, err := parseInfo(isec.File.Object, isec.Sec)
+			recs, err := isec.File.functionInfo(isec.Sec)
 			if err != nil {
 				ctx.report(err)
 				continue
