@@ -117,7 +117,14 @@ func readInput(path string, cache ObjectCache, maps *fileMaps, sm int) ([]*Objec
 				}
 				return nil, &LinkError{File: path, Msg: "cannot read input file: " + err.Error()}
 			}
-			return parseInput(path, data, sm)
+			objs, err := parseInput(path, data, sm)
+			if cache == nil {
+				// Parsing read the headers and tables (and the kernel
+				// mapped their neighbours); later passes fault in what they
+				// read.
+				maps.releaseMapping(data)
+			}
+			return objs, err
 		}
 	}
 	if cache != nil {

@@ -10,3 +10,4 @@ type fileMaps struct{}
 func (m *fileMaps) read(path string) ([]byte, error) { return os.ReadFile(path) }
 func (m *fileMaps) unmapAll()                        {}
 func (m *fileMaps) release([]byte)                   {}
+func (m *fileMaps) releaseMapping([]byte)            {}

@@ -56,6 +56,25 @@ func (m *fileMaps) unmapAll() {
 	m.maps = nil
 }
 
+// releaseMapping releases the whole mapping that holds b, if any: the
+// passes walk the inputs roughly in command-line order, so once they move
+// past a file its pages can go.
+func (m *fileMaps) releaseMapping(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, data := range m.maps {
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+		if start >= base && start < base+uintptr(len(data)) {
+			syscall.Madvise(data, syscall.MADV_DONTNEED)
+			return
+		}
+	}
+}
+
 // release tells the kernel that the whole pages inside b, if b lies in a
 // mapping, are not needed for now: they leave the process's resident set.
 // The mappings are private, read-only views of files, so a later read of

@@ -206,6 +206,7 @@ func (img *image) writeTo(w io.Writer) error {
 	ctx := img.ctx
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var scratch []byte
+	var lastFile *InputFile // of the last borrowed section written
 	var zeros [64]byte
 	pad := func(n uint64) {
 		for n > 0 {
@@ -260,7 +261,14 @@ func (img *image) writeTo(w io.Writer) error {
 			bw.Write(osec.Data)
 		}
 		if osec.borrowed {
-			ctx.maps.release(osec.Data) // written: its pages may go
+			// Written: the input file's pages may go once the writer has
+			// moved on to the next file.
+			if f := osec.Members[0].File; f != lastFile {
+				if lastFile != nil {
+					ctx.maps.releaseMapping(lastFile.ELF.Data)
+				}
+				lastFile = f
+			}
 		}
 		pad(osec.Size - uint64(len(osec.Data)))
 		at = img.offsets[i] + osec.Size
