@@ -287,7 +287,7 @@ type OutputSection struct {
 	// zeros between them.
 	fixedOffsets bool
 	Index        int
-	// key tells apart sections of the same name (see nameRegistry.key);
+	// key tells apart sections of the same name (see nameRegistry.funcKey);
 	// it is Name for all others.
 	key string
 

@@ -251,7 +251,7 @@ func layoutShared(ctx *Context) {
 			continue
 		}
 		if own == nil {
-			osec := ctx.outSection(ctx.names.key(k.Text.File, ".nv.shared."+k.Sym.Name), cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
+			osec := ctx.outSection(ctx.names.funcKey(k, ".nv.shared."+k.Sym.Name), cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 			osec.Func = k
 			own = &InputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
 		}

@@ -122,7 +122,7 @@ func outputType(t uint32) uint32 {
 // addFunctionSections creates the output sections of one live function.
 func (ctx *Context) addFunctionSections(fn *Function) {
 	text := fn.Text
-	key := func(isec *InputSection) string { return ctx.names.key(isec.File, isec.Sec.Name) }
+	key := ctx.names.sectionKey
 	osec := ctx.outSection(key(text), cubin.SHT_PROGBITS, text.Sec.Flags)
 	osec.Func = fn
 	osec.Members = []*InputSection{text}
@@ -186,7 +186,7 @@ func foldConstant2(ctx *Context) {
 			}
 		}
 		if len(callees) > 0 && osec == nil {
-			osec = ctx.outSection(ctx.names.key(k.Text.File, ".nv.constant2."+k.Sym.Name), cubin.SHT_PROGBITS, callees[0].Sec.Flags)
+			osec = ctx.outSection(ctx.names.funcKey(k, ".nv.constant2."+k.Sym.Name), cubin.SHT_PROGBITS, callees[0].Sec.Flags)
 			osec.Func = k
 		}
 		share := osec != nil && bank2Size(append(append([]*InputSection(nil), osec.Members...), callees...)) > maxBank2
@@ -295,7 +295,7 @@ func identicalMember(osec *OutputSection, isec *InputSection) *InputSection {
 
 // outSection returns the output section with this key, creating it (in
 // creation order) on first use. The key is the section's name, except for
-// the sections of a duplicate local function (nameRegistry.key).
+// the sections of a duplicate local function (nameRegistry.funcKey).
 func (ctx *Context) outSection(key string, typ uint32, flags uint64) *OutputSection {
 	if osec, ok := ctx.outByName[key]; ok {
 		return osec

@@ -48,7 +48,7 @@ func registerNames(ctx *Context) {
 	r.shstrtab.grow(nsec, secBytes)
 	ctx.strtab.grow(nsec+nsym, secBytes+symBytes)
 	r.textOwner = map[string]*Symbol{}
-	r.dups = map[*InputFile]map[string]bool{}
+	r.dupFuncs = map[*Function]bool{}
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {
 		r.shstrtab.add(name)
 		ctx.strtab.add(name)
@@ -80,13 +80,13 @@ func registerNames(ctx *Context) {
 			}
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
-				r.checkDuplicate(file, sym, name)
-				r.createSection(ctx, r.key(file, name))
+				r.checkDuplicate(sym, name)
+				r.createSection(ctx, r.sectionKey(file.sectionOf(esym.Shndx)))
 				// A kernel -kernels-used leaves out is merged as an ordinary
 				// function.
 				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.kernelUsed(esym.Name) {
-					r.createSection(ctx, r.key(file, ".nv.info."+esym.Name))
-					r.createSection(ctx, r.key(file, ".nv.shared."+esym.Name))
+					r.createSection(ctx, r.funcKey(sym.Func, ".nv.info."+esym.Name))
+					r.createSection(ctx, r.funcKey(sym.Func, ".nv.shared."+esym.Name))
 				}
 			}
 		}
@@ -105,8 +105,10 @@ func registerNames(ctx *Context) {
 				// extern __shared__: nvlink files it under .nv_debug.shared.
 				name = ".nv_debug.shared"
 			}
-			if name != "" {
-				r.createHolder(ctx, r.key(file, name))
+			if isec := file.sectionOf(esym.Shndx); isec != nil {
+				r.createHolder(ctx, r.sectionKey(isec))
+			} else if name != "" {
+				r.createHolder(ctx, name)
 			}
 			r.addSymbol(ctx, file.Syms[i])
 		}
@@ -114,7 +116,7 @@ func registerNames(ctx *Context) {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
 			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.Sections[esym.Shndx].Sec) {
-				r.createHolder(ctx, r.key(file, name))
+				r.createHolder(ctx, r.sectionKey(file.Sections[esym.Shndx]))
 			}
 		}
 		// 3. Remaining sections.
@@ -138,11 +140,11 @@ func registerNames(ctx *Context) {
 			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && s.Size == 0 {
 				continue // nvlink makes nothing of an empty relocation section
 			}
-			key := r.key(file, s.Name)
+			key := r.sectionKey(file.Sections[s.Index])
 			r.createSection(ctx, key)
 			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && ctx.Config.PreserveRelocs && int(s.Info) < len(ef.Sections) {
 				// -preserve-relocs: where the resolved ones go.
-				r.createSection(ctx, r.key(file, resolvedRelaPrefix+ef.Sections[s.Info].Name))
+				r.createSection(ctx, resolvedRelaPrefix+r.sectionKey(file.Sections[s.Info]))
 			}
 			if s.Type == cubin.SHT_RELA && hasZeroAddend(file, s) {
 				// nvlink then also names the .rel twin of the section.
@@ -236,10 +238,10 @@ type nameRegistry struct {
 	shstrtab stringTable
 	secOrder map[string]int // section key (see key) -> creation order
 	// textOwner is the function whose .text section took a name first;
-	// dups are, by file, the ".name" suffixes of its duplicate local
-	// functions.
+	// dupFuncs are the local functions whose .text section has a name
+	// another function took first.
 	textOwner map[string]*Symbol
-	dups      map[*InputFile]map[string]bool
+	dupFuncs  map[*Function]bool
 	// local holds local and weak symbols and section symbols (by name) in
 	// creation order; global holds global-binding symbols.
 	local   []createdSym
@@ -280,12 +282,13 @@ func (r *nameRegistry) createSection(ctx *Context, key string) {
 	}
 }
 
-// checkDuplicate notes a local function whose section name another
-// file's local function took first (a static function of the same name
-// in two files, such as the __assert_fail wrapper nvcc -G emits): nvlink
-// gives its sections, which carry the same names, sections of their own.
-func (r *nameRegistry) checkDuplicate(file *InputFile, sym *Symbol, textName string) {
-	if sym == nil || !sym.Local || !strings.HasPrefix(textName, ".text.") {
+// checkDuplicate notes a local function whose section name another local
+// function took first (a static function of the same name in two files,
+// such as the __assert_fail wrapper nvcc -G emits, or both in one partial
+// link's output): nvlink gives its sections, which carry the same names,
+// sections of their own.
+func (r *nameRegistry) checkDuplicate(sym *Symbol, textName string) {
+	if sym == nil || !sym.Local || sym.Func == nil || !strings.HasPrefix(textName, ".text.") {
 		return
 	}
 	owner, ok := r.textOwner[textName]
@@ -294,24 +297,40 @@ func (r *nameRegistry) checkDuplicate(file *InputFile, sym *Symbol, textName str
 		return
 	}
 	if owner != sym {
-		if r.dups[file] == nil {
-			r.dups[file] = map[string]bool{}
-		}
-		r.dups[file][strings.TrimPrefix(textName, ".text")] = true
+		r.markDuplicate(sym.Func)
 	}
 }
 
-// key returns the key of a file's section in the output: its name, unless
-// it belongs to a duplicate local function (its name ends in the
-// function's), whose sections are told apart by the file's index after a
-// NUL.
-func (r *nameRegistry) key(file *InputFile, name string) string {
-	for suffix := range r.dups[file] {
-		if strings.HasSuffix(name, suffix) {
-			return name + "\x00" + strconv.Itoa(file.Index)
+// markDuplicate notes that fn's sections share their names with another
+// function's and must be told apart (see funcKey).
+func (r *nameRegistry) markDuplicate(fn *Function) {
+	if r.dupFuncs == nil {
+		r.dupFuncs = map[*Function]bool{}
+	}
+	r.dupFuncs[fn] = true
+}
+
+// funcKey returns the key in the output of a section called name that
+// belongs to fn (nil for none): its name, unless fn is a duplicate local
+// function, whose sections are told apart by its file's index and its
+// code section's index after a NUL.
+func (r *nameRegistry) funcKey(fn *Function, name string) string {
+	if fn == nil || !r.dupFuncs[fn] {
+		return name
+	}
+	return name + "\x00" + strconv.Itoa(fn.Text.File.Index) + ":" + strconv.Itoa(fn.Text.Sec.Index)
+}
+
+// sectionKey returns the key of an input section in the output: keyed
+// like the function it belongs to, a relocation section like its target.
+func (r *nameRegistry) sectionKey(isec *InputSection) string {
+	fn := isec.Func
+	if s := isec.Sec; s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA {
+		if target := isec.File.sectionOf(s.Info); target != nil {
+			fn = target.Func
 		}
 	}
-	return name
+	return r.funcKey(fn, isec.Sec.Name)
 }
 
 // keyName returns the section name of a key.

@@ -72,16 +72,30 @@ func checkRelocatableInputs(ctx *Context) {
 // that lost resolution are dropped, as a full link drops them. The
 // metadata sections are rebuilt by buildRelocatableMetadata.
 func mergeRelocatable(ctx *Context) {
+	// A local function whose code section has the name of another's (the
+	// __assert_fail wrapper nvcc -G emits in each file) keeps sections of
+	// its own with the same names, as nvcc's and nvlink's outputs do: ELF
+	// ties a function's sections together by index (sh_info, sh_link),
+	// and nvlink links such an input as it links the files apart.
+	textOwner := map[string]*Function{}
+	for _, fn := range ctx.Funcs {
+		name := fn.Text.Sec.Name
+		if _, taken := textOwner[name]; !taken {
+			textOwner[name] = fn
+		} else if fn.Sym.Local {
+			ctx.names.markDuplicate(fn)
+		}
+	}
 	var relAction *InputSection
 	for _, file := range ctx.Files {
 		for _, isec := range file.Sections {
 			s := isec.Sec
 			switch {
 			case isec.Func != nil:
-				osec := ctx.outSection(s.Name, s.Type, s.Flags)
+				osec := ctx.outSection(ctx.names.sectionKey(isec), s.Type, s.Flags)
 				if len(osec.Members) > 0 {
 					ctx.report(&LinkError{File: file.Name, Section: s.Name, Symbol: isec.Func.Sym.Name,
-						Msg:  "two functions have a section of this name; a relocatable cubin cannot hold both",
+						Msg:  "a global function has a section of the same name as another function; a relocatable cubin cannot hold both",
 						Refs: []string{"the other is in " + osec.Members[0].File.Name}})
 					continue
 				}

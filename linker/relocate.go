@@ -296,7 +296,7 @@ func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
 	if r.Sym != nil && r.Sym.Type() == cubin.STT_SECTION && r.Sym.Section != nil {
 		r.Addend += int64(r.Sym.Section.OutOff)
 	}
-	name := resolvedRelaPrefix + osec.key // keyed like osec (nameRegistry.key)
+	name := resolvedRelaPrefix + osec.key // keyed like osec (nameRegistry.funcKey)
 	rs := ctx.outByName[name]
 	if rs == nil {
 		rs = ctx.outSection(name, cubin.SHT_CUDA_RESOLVED_RELA, 0)
