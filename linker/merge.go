@@ -216,8 +216,11 @@ func foldConstant2(ctx *Context) {
 // function reached from several kernels finds its constants at the same
 // place in each: kernels are taken last file first, each file's last
 // kernel first; each places the functions' constants it reaches that are not
-// placed yet (later files first, then in call-tree order) after its own
-// constants and the highest end of those already placed that it reaches.
+// placed yet, last function first (the reverse of the order the inputs
+// define functions in: files, then each file's code sections; not the
+// call order, and the same whether the functions come in several files or
+// in one partial-link output), after its own constants and the highest end
+// of those already placed that it reaches.
 // A kernel's bank ends with the last constants it reaches, with zeros
 // where other kernels' constants sit. Banks whose contributions share
 // bytes (over 64 KiB) keep foldConstant2's sequential layout.
@@ -256,7 +259,7 @@ func overlayConstant2(ctx *Context) {
 				fresh = append(fresh, isec)
 			}
 		}
-		sort.SliceStable(fresh, func(a, b int) bool { return fresh[a].File.Index > fresh[b].File.Index })
+		sort.SliceStable(fresh, func(a, b int) bool { return fresh[a].Func.order > fresh[b].Func.order })
 		for _, isec := range fresh {
 			cursor = alignTo(cursor, max(isec.Sec.Addralign, 1))
 			isec.fixedOff = cursor
