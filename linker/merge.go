@@ -19,6 +19,15 @@ import (
 // non-kernel functions (.nv_debug.shared) is folded into the kernels by
 // layoutShared.
 func mergeSections(ctx *Context) {
+	if len(ctx.outByName) == 0 && len(ctx.OutSections) == 0 {
+		// About one output section per input section, at most.
+		n := 0
+		for _, file := range ctx.Files {
+			n += len(file.Sections)
+		}
+		ctx.outByName = make(map[string]*OutputSection, n)
+		ctx.OutSections = make([]*OutputSection, 0, n)
+	}
 	for _, file := range ctx.Files {
 		for _, isec := range file.Sections {
 			if fn := isec.Func; fn != nil && fn.Live && isec == fn.Text {

@@ -11,6 +11,13 @@ import (
 // definition. Files are visited in command-line order, so ties are broken by
 // that order and never by scheduling.
 func resolveSymbols(ctx *Context) {
+	if len(ctx.symByName) == 0 {
+		n := 0
+		for _, file := range ctx.Files {
+			n += len(file.ELF.Symbols)
+		}
+		ctx.symByName = make(map[string]*Symbol, n)
+	}
 	for _, file := range ctx.Files {
 		ef := file.ELF
 		file.Syms = make([]*Symbol, len(ef.Symbols))
