@@ -202,6 +202,25 @@ func parse(data []byte) (*cubin, error) {
 		if c.syms, err = c.symbols(b); err != nil {
 			return nil, err
 		}
+		// Past 65,279 sections a symbol's st_shndx is SHN_XINDEX and its
+		// section index is in .symtab_shndx: render the real section.
+		// The table's other words carry no meaning (nvlink leaves
+		// arbitrary values there), so the table itself is not printed.
+		for _, sx := range c.secs {
+			if sx.Type != elf.SHT_SYMTAB_SHNDX || int(sx.Link) >= len(c.secs) || c.secs[sx.Link] != st {
+				continue
+			}
+			words, err := c.contents(sx)
+			if err != nil {
+				return nil, err
+			}
+			for i := range c.syms {
+				at := 4 * (i + 1) // the null symbol has the first word
+				if c.syms[i].Section == elf.SHN_XINDEX && at+4 <= len(words) {
+					c.syms[i].Section = elf.SectionIndex(c.bo.Uint32(words[at:]))
+				}
+			}
+		}
 	}
 	c.symRef = c.symbolRefs()
 	return c, nil
@@ -501,7 +520,7 @@ func (c *cubin) renderSection(s *elf.Section) ([]string, error) {
 	switch {
 	case noFileBytes(typ) || s.Type == elf.SHT_NULL:
 		// size only
-	case s.Type == elf.SHT_SYMTAB || s.Type == elf.SHT_STRTAB:
+	case s.Type == elf.SHT_SYMTAB || s.Type == elf.SHT_STRTAB || s.Type == elf.SHT_SYMTAB_SHNDX:
 		// represented by the symbol lines and names
 	case s.Type == elf.SHT_REL:
 		detail, err = c.relocs(b, false)
