@@ -718,7 +718,8 @@ func (e *rawELF) byName(t testing.TB, name string) rawSec {
 
 // permute returns a copy of an ELF64 cubin with the section header table
 // and the symbol table permuted (every index remapped) and the entries of
-// relocation, .nv.info, callgraph and prototype sections reordered. File
+// relocation (.rel, .rela, .nv.resolvedrela), .nv.info, callgraph and
+// prototype sections reordered. File
 // offsets of section data do not change.
 func permute(t testing.TB, data []byte, seed uint64) []byte {
 	t.Helper()
@@ -772,7 +773,9 @@ func permute(t testing.TB, data []byte, seed uint64) []byte {
 			le.PutUint32(out[dst+40:], uint32(secNew[s.link]))
 		}
 		info := s.info
-		isRel := s.typ == 4 || s.typ == 9
+		// REL, RELA and CUDA_RESOLVED_RELA (-preserve-relocs'
+		// .nv.resolvedrela<x>: RELA entries, sh_info its target).
+		isRel := s.typ == 4 || s.typ == 9 || s.typ == 0x70000003
 		switch {
 		case strings.HasPrefix(s.name, ".text."):
 			info = info&0xff000000 | mapSym(info&0xffffff)
@@ -790,7 +793,7 @@ func permute(t testing.TB, data []byte, seed uint64) []byte {
 		switch {
 		case isRel:
 			size := 16
-			if s.typ == 4 {
+			if s.typ != 9 {
 				size = 24
 			}
 			var ents [][]byte
