@@ -113,7 +113,10 @@ func (ctx *Context) warnf(format string, args ...any) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.werror {
+		// nvlink's -Werror errors are of its "error" class: alone, they
+		// make it exit 255, as undefined references do.
 		d.errors++
+		d.nonFatal++
 		d.print("error", fmt.Sprintf(format, args...))
 		return
 	}
