@@ -9,5 +9,4 @@ type fileMaps struct{}
 
 func (m *fileMaps) read(path string) ([]byte, error) { return os.ReadFile(path) }
 func (m *fileMaps) unmapAll()                        {}
-func (m *fileMaps) release([]byte)                   {}
 func (m *fileMaps) releaseMapping([]byte)            {}

@@ -74,29 +74,3 @@ func (m *fileMaps) releaseMapping(b []byte) {
 		}
 	}
 }
-
-// release tells the kernel that the whole pages inside b, if b lies in a
-// mapping, are not needed for now: they leave the process's resident set.
-// The mappings are private, read-only views of files, so a later read of
-// those bytes faults them in again from the file, unchanged.
-func (m *fileMaps) release(b []byte) {
-	if len(b) == 0 {
-		return
-	}
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	end := start + uintptr(len(b))
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, data := range m.maps {
-		base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
-		if start < base || end > base+uintptr(len(data)) {
-			continue
-		}
-		page := uintptr(os.Getpagesize())
-		lo, hi := (start-base+page-1)/page*page, (end-base)/page*page
-		if lo < hi {
-			syscall.Madvise(data[lo:hi], syscall.MADV_DONTNEED)
-		}
-		return
-	}
-}

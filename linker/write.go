@@ -138,7 +138,7 @@ func (ctx *Context) layoutImage() *image {
 	for _, osec := range ctx.OutSections {
 		switch {
 		case osec.isReloc():
-			osec.Data = ctx.encodeRelocs(osec)
+			osec.Data = ctx.encodeRelocs(osec, true)
 			osec.Size = uint64(len(osec.Data))
 			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.Target.Index)
 			osec.Addralign, osec.Entsize = 8, 16
@@ -181,17 +181,7 @@ func (ctx *Context) layoutImage() *image {
 	}
 	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
 
-	// File layout.
-	off := uint64(64)
-	img.offsets = make([]uint64, len(ctx.OutSections))
-	for i, osec := range ctx.OutSections {
-		off = alignTo(off, max(osec.Addralign, 1))
-		img.offsets[i] = off
-		if cubin.HasFileData(osec.Type) {
-			off += osec.Size
-		}
-	}
-	img.shoff = alignTo(off, 8)
+	img.offsets, img.shoff = layoutFile(ctx.OutSections)
 	shnum := len(ctx.OutSections) + 1
 	img.phoff = img.shoff + uint64(shnum)*64
 	img.phdrs = ctx.programHeaders(img.offsets, img.phoff)
@@ -231,19 +221,8 @@ func (img *image) writeTo(w io.Writer) error {
 	le.PutUint16(hdr[56:], uint16(len(img.phdrs)))
 	le.PutUint16(hdr[58:], 64)
 	shnum := len(ctx.OutSections) + 1
-	// Section 0's header carries e_shnum and e_shstrndx when they do not fit.
 	sh0 := make([]byte, 64)
-	if shnum < cubin.SHN_LORESERVE {
-		le.PutUint16(hdr[60:], uint16(shnum))
-	} else {
-		le.PutUint64(sh0[32:], uint64(shnum)) // section 0's sh_size
-	}
-	if img.shstrtab.Index < cubin.SHN_LORESERVE {
-		le.PutUint16(hdr[62:], uint16(img.shstrtab.Index))
-	} else {
-		le.PutUint16(hdr[62:], cubin.SHN_XINDEX)
-		le.PutUint32(sh0[40:], uint32(img.shstrtab.Index)) // section 0's sh_link
-	}
+	putSectionCounts(hdr, sh0, shnum, img.shstrtab.Index)
 	bw.Write(hdr)
 	at := uint64(64)
 	for i, osec := range ctx.OutSections {
@@ -280,15 +259,7 @@ func (img *image) writeTo(w io.Writer) error {
 	b := make([]byte, 64*(shnum-1))
 	for i, osec := range ctx.OutSections {
 		h := b[64*i : 64*i+64]
-		le.PutUint32(h[0:], img.nameOff[i])
-		le.PutUint32(h[4:], osec.Type)
-		le.PutUint64(h[8:], osec.Flags)
-		le.PutUint64(h[24:], img.offsets[i])
-		le.PutUint64(h[32:], osec.Size)
-		le.PutUint32(h[40:], osec.Link)
-		le.PutUint32(h[44:], osec.Info)
-		le.PutUint64(h[48:], osec.Addralign)
-		le.PutUint64(h[56:], osec.Entsize)
+		putSectionHeader(h, osec, img.nameOff[i], img.offsets[i])
 		headers[osec.Index] = h
 	}
 	for _, h := range headers {
@@ -306,6 +277,53 @@ func (img *image) writeTo(w io.Writer) error {
 		bw.Write(ph)
 	}
 	return bw.Flush()
+}
+
+// layoutFile places the sections' contents after the 64-byte ELF header,
+// each at its alignment, and returns their file offsets and where the
+// section headers go.
+func layoutFile(sections []*OutputSection) (offsets []uint64, shoff uint64) {
+	off := uint64(64)
+	offsets = make([]uint64, len(sections))
+	for i, osec := range sections {
+		off = alignTo(off, max(osec.Addralign, 1))
+		offsets[i] = off
+		if cubin.HasFileData(osec.Type) {
+			off += osec.Size
+		}
+	}
+	return offsets, alignTo(off, 8)
+}
+
+// putSectionCounts writes e_shnum and e_shstrndx into the ELF header hdr.
+// Past SHN_LORESERVE they do not fit: e_shnum goes to section 0's sh_size
+// and e_shstrndx, then SHN_XINDEX, to its sh_link (sh0 is section 0's
+// header).
+func putSectionCounts(hdr, sh0 []byte, shnum, shstrndx int) {
+	if shnum < cubin.SHN_LORESERVE {
+		le.PutUint16(hdr[60:], uint16(shnum))
+	} else {
+		le.PutUint64(sh0[32:], uint64(shnum))
+	}
+	if shstrndx < cubin.SHN_LORESERVE {
+		le.PutUint16(hdr[62:], uint16(shstrndx))
+	} else {
+		le.PutUint16(hdr[62:], cubin.SHN_XINDEX)
+		le.PutUint32(sh0[40:], uint32(shstrndx))
+	}
+}
+
+// putSectionHeader encodes osec's ELF64 section header into h.
+func putSectionHeader(h []byte, osec *OutputSection, name uint32, offset uint64) {
+	le.PutUint32(h[0:], name)
+	le.PutUint32(h[4:], osec.Type)
+	le.PutUint64(h[8:], osec.Flags)
+	le.PutUint64(h[24:], offset)
+	le.PutUint64(h[32:], osec.Size)
+	le.PutUint32(h[40:], osec.Link)
+	le.PutUint32(h[44:], osec.Info)
+	le.PutUint64(h[48:], osec.Addralign)
+	le.PutUint64(h[56:], osec.Entsize)
 }
 
 type phdr struct {
@@ -376,12 +394,16 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 	return phs
 }
 
-// encodeRelocs writes a relocation section. nvlink emits entries in the
-// reverse of the order it processed them.
-func (ctx *Context) encodeRelocs(osec *OutputSection) []byte {
+// encodeRelocs writes a relocation section, its entries in the order they
+// were kept or, reversed, in the reverse of it: nvlink emits an executable's
+// entries in the reverse of the order it processed them.
+func (ctx *Context) encodeRelocs(osec *OutputSection, reversed bool) []byte {
 	var b []byte
-	for i := len(osec.Relocs) - 1; i >= 0; i-- {
+	for i := range osec.Relocs {
 		r := osec.Relocs[i]
+		if reversed {
+			r = osec.Relocs[len(osec.Relocs)-1-i]
+		}
 		var symIdx uint32
 		if r.Sym != nil {
 			symIdx = ctx.outSymIndex(r.Sym)

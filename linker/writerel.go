@@ -66,7 +66,7 @@ func (ctx *Context) buildRelocatableImage() []byte {
 	for _, osec := range ctx.OutSections {
 		switch {
 		case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA:
-			osec.Data = ctx.encodeRelocsInOrder(osec)
+			osec.Data = ctx.encodeRelocs(osec, false)
 			osec.Size = uint64(len(osec.Data))
 			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.Target.Index)
 			osec.Addralign, osec.Entsize = 8, 16
@@ -106,16 +106,7 @@ func (ctx *Context) buildRelocatableImage() []byte {
 	}
 	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
 
-	off := uint64(64)
-	offsets := make([]uint64, len(ctx.OutSections))
-	for i, osec := range ctx.OutSections {
-		off = alignTo(off, max(osec.Addralign, 1))
-		offsets[i] = off
-		if cubin.HasFileData(osec.Type) {
-			off += osec.Size
-		}
-	}
-	shoff := alignTo(off, 8)
+	offsets, shoff := layoutFile(ctx.OutSections)
 	shnum := len(ctx.OutSections) + 1
 	out := make([]byte, shoff+uint64(shnum)*64)
 	for i, osec := range ctx.OutSections {
@@ -140,48 +131,11 @@ func (ctx *Context) buildRelocatableImage() []byte {
 		copy(out[54:56], raw[54:56])
 	}
 	le.PutUint16(out[58:], 64)
-	if shnum < cubin.SHN_LORESERVE {
-		le.PutUint16(out[60:], uint16(shnum))
-	} else {
-		le.PutUint64(out[shoff+32:], uint64(shnum))
-	}
-	if shstrtab.Index < cubin.SHN_LORESERVE {
-		le.PutUint16(out[62:], uint16(shstrtab.Index))
-	} else {
-		le.PutUint16(out[62:], cubin.SHN_XINDEX)
-		le.PutUint32(out[shoff+40:], uint32(shstrtab.Index))
-	}
+	putSectionCounts(out, out[shoff:], shnum, shstrtab.Index)
 	for i, osec := range ctx.OutSections {
-		b := out[shoff+uint64(osec.Index)*64:]
-		le.PutUint32(b[0:], nameOff[i])
-		le.PutUint32(b[4:], osec.Type)
-		le.PutUint64(b[8:], osec.Flags)
-		le.PutUint64(b[24:], offsets[i])
-		le.PutUint64(b[32:], osec.Size)
-		le.PutUint32(b[40:], osec.Link)
-		le.PutUint32(b[44:], osec.Info)
-		le.PutUint64(b[48:], osec.Addralign)
-		le.PutUint64(b[56:], osec.Entsize)
+		putSectionHeader(out[shoff+uint64(osec.Index)*64:], osec, nameOff[i], offsets[i])
 	}
 	return out
-}
-
-// encodeRelocsInOrder writes a relocation section of a relocatable output
-// with its entries in input order, as the final link will process them.
-func (ctx *Context) encodeRelocsInOrder(osec *OutputSection) []byte {
-	var b []byte
-	for _, r := range osec.Relocs {
-		var symIdx uint32
-		if r.Sym != nil {
-			symIdx = ctx.outSymIndex(r.Sym)
-		}
-		b = le.AppendUint64(b, r.Offset)
-		b = le.AppendUint64(b, uint64(symIdx)<<32|uint64(r.Type))
-		if osec.Rela {
-			b = le.AppendUint64(b, uint64(r.Addend))
-		}
-	}
-	return b
 }
 
 // encodeRelocatableSymbols writes .symtab for a relocatable output: the
