@@ -230,3 +230,18 @@ func checkArchitectures(ctx *Context) {
 		}
 	}
 }
+
+// inputWalk follows a pass that reads the inputs' bytes roughly in
+// command-line order: when the pass moves on to another input, the pages
+// of the one it left are handed back (fileMaps.releaseMapping).
+type inputWalk struct{ last *InputFile }
+
+func (w *inputWalk) visit(ctx *Context, file *InputFile) {
+	if file == w.last {
+		return
+	}
+	if w.last != nil {
+		ctx.maps.releaseMapping(w.last.ELF.Data)
+	}
+	w.last = file
+}

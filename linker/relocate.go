@@ -25,18 +25,13 @@ import (
 // (offsets of its neighbours must not move), but its relocations are
 // dropped, as nvlink drops them.
 func applyRelocations(ctx *Context) {
-	var last *InputFile
+	var walk inputWalk // relocation reads .rel addends from the inputs' code
 	for _, osec := range ctx.OutSections {
 		for _, isec := range osec.Members {
 			if isec.Out != osec {
 				continue // folded into several kernels; relocated once, where it landed last
 			}
-			if isec.File != last {
-				if last != nil {
-					ctx.maps.releaseMapping(last.ELF.Data) // read .rel addends from it
-				}
-				last = isec.File
-			}
+			walk.visit(ctx, isec.File)
 			lost := lostRanges(isec)
 			for i, r := range isec.Relocs {
 				if inRanges(lost, r.Offset) {

@@ -196,7 +196,7 @@ func (img *image) writeTo(w io.Writer) error {
 	ctx := img.ctx
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var scratch []byte
-	var lastFile *InputFile // of the last borrowed section written
+	var walk inputWalk // borrowed sections are read from the inputs
 	var zeros [64]byte
 	pad := func(n uint64) {
 		for n > 0 {
@@ -240,14 +240,7 @@ func (img *image) writeTo(w io.Writer) error {
 			bw.Write(osec.Data)
 		}
 		if osec.borrowed {
-			// Written: the input file's pages may go once the writer has
-			// moved on to the next file.
-			if f := osec.Members[0].File; f != lastFile {
-				if lastFile != nil {
-					ctx.maps.releaseMapping(lastFile.ELF.Data)
-				}
-				lastFile = f
-			}
+			walk.visit(ctx, osec.Members[0].File)
 		}
 		pad(osec.Size - uint64(len(osec.Data)))
 		at = img.offsets[i] + osec.Size
