@@ -133,6 +133,37 @@ func readInput(path string, cache ObjectCache, maps *fileMaps, sm int) ([]*Objec
 	return load(sm)()
 }
 
+// copyMetadata moves the bytes of the sections that the passes read after
+// parsing (data, constants, .nv.info, the call graph, ...) out of the input
+// into one buffer of their own, so that the input's bytes are only read for
+// code: when the input is a file mapping, the relocation and write passes
+// fault its code in file by file and hand the pages back as they move on
+// (inputWalk), and nothing else keeps the mapping resident. Tables that
+// cubin.Parse has decoded (symbols, strings, relocations) are not copied.
+func copyMetadata(ef *cubin.File) {
+	n := 0
+	keep := func(s *cubin.Section) bool {
+		switch s.Type {
+		case cubin.SHT_SYMTAB, cubin.SHT_STRTAB, cubin.SHT_REL, cubin.SHT_RELA:
+			return false
+		}
+		return s.Flags&cubin.SHF_EXECINSTR == 0 && len(s.Data) > 0
+	}
+	for _, s := range ef.Sections {
+		if keep(s) {
+			n += len(s.Data)
+		}
+	}
+	buf := make([]byte, 0, n)
+	for _, s := range ef.Sections {
+		if keep(s) {
+			start := len(buf)
+			buf = append(buf, s.Data...)
+			s.Data = buf[start:len(buf):len(buf)]
+		}
+	}
+}
+
 // errSkipped marks an input that is neither ELF nor an archive and is not
 // named .cubin: nvlink ignores such inputs, and so does cudalink, with a
 // warning.
@@ -154,6 +185,7 @@ func ParseObject(name string, data []byte) (*Object, error) {
 	if ef.Header.Type != cubin.ET_REL {
 		return nil, &LinkError{File: name, Msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
+	copyMetadata(ef)
 	obj := &Object{Name: name, ELF: ef}
 	obj.relocs = make([][]cubin.Reloc, len(ef.Sections))
 	obj.rela = make([][]bool, len(ef.Sections))

@@ -65,7 +65,7 @@ func main() {
 		heapProf   = flag.String("heapprofile", "", "write the heap profile at the largest live heap of one such link to this file")
 		profN      = flag.Int("profile-n", 0, "program size to profile (default: the largest -n)")
 		profReps   = flag.Int("profile-reps", 10, "in-process links while profiling")
-		profVar    = flag.String("profile-variant", "default", "program to profile: default (flat call graph) or chain")
+		profVar    = flag.String("profile-variant", "default", "program to profile: default (flat call graph), chain or large")
 	)
 	flag.Parse()
 	log := func(format string, args ...any) {
@@ -223,11 +223,16 @@ func main() {
 		if n == 0 {
 			fail(fmt.Errorf("-profile-n: which program size to profile?"))
 		}
-		v := variantDefault
-		if *profVar == variantChain.Name {
+		var v variant
+		switch *profVar {
+		case variantDefault.Name:
+			v = variantDefault
+		case variantChain.Name:
 			v = variantChain
-		} else if *profVar != variantDefault.Name {
-			fail(fmt.Errorf("-profile-variant=%s: want default or chain", *profVar))
+		case variantLarge.Name:
+			v = variantLarge
+		default:
+			fail(fmt.Errorf("-profile-variant=%s: want default, chain or large", *profVar))
 		}
 		p := &pool{dir: filepath.Join(*cacheDir, *arch+"-"+v.Name), arch: *arch, variant: v}
 		if err := buildPool(p, []int{n}, *jobs, log); err != nil {
