@@ -197,15 +197,18 @@ type Symbol struct {
 	deleted        bool // a function removed by dead-code elimination
 	// demoted: a kernel -preserve-relocs keeps as an ordinary function
 	// because the lists prune it (its symbol keeps STO_CUDA_ENTRY).
-	demoted      bool
-	laidOut      bool   // Value is final
-	sharedEnd    uint64 // function-level shared objects: module-wide end offset
-	Live         bool   // kept in the output
-	placeholder  bool   // an unnamed local function of addPlaceholder
-	debugShared  bool   // -g: a shared variable whose symbol the output keeps
-	debugDynamic bool   // -g: an extern __shared__ array, defined in .nv_debug.shared
-	outIndex     uint32
-	order        int // first-seen order, for determinism
+	demoted     bool
+	laidOut     bool   // Value is final
+	sharedEnd   uint64 // function-level shared objects: module-wide end offset
+	Live        bool   // kept in the output
+	placeholder bool   // an unnamed local function of addPlaceholder
+	debugShared bool   // -g: a shared variable whose symbol the output keeps
+	// preservedShared: a shared variable private to one kernel, whose
+	// symbol only -preserve-relocs keeps (-g does not).
+	preservedShared bool
+	debugDynamic    bool // -g: an extern __shared__ array, defined in .nv_debug.shared
+	outIndex        uint32
+	order           int // first-seen order, for determinism
 }
 
 func (sym *Symbol) Bind() uint8   { return sym.Info >> 4 }

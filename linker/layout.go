@@ -266,7 +266,7 @@ func layoutShared(ctx *Context) {
 			// variables private to the kernel, in the kernel's section.
 			for _, sym := range k.sharedPrivate {
 				sym.Section = &InputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
-				sym.debugShared = true
+				sym.debugShared, sym.preservedShared = true, true
 			}
 		}
 		if own.Out.Size == 0 {

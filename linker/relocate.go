@@ -129,6 +129,10 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		return
 	}
 	if debugDanglingLabel(osec, sym) {
+		if ctx.Config.PreserveRelocs {
+			// nvlink records it all the same, against no symbol.
+			osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Addend: a})
+		}
 		return
 	}
 	if !linkerResolves(r, sym) {
@@ -222,7 +226,7 @@ func (ctx *Context) symbolValue(sym *Symbol, isec *InputSection) (uint64, bool) 
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() {
 		// Dynamic shared memory starts after the kernel's static shared memory.
 		if fn := isec.Func; fn != nil {
-			if fn.Sym.IsEntry() {
+			if fn.Sym.IsEntry() || fn.Sym.demoted {
 				return fn.dynOffset, true
 			}
 			var off uint64

@@ -422,8 +422,10 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 		var shndx uint32
 		var value, size uint64
 		info, other := sym.outInfo(), sym.outOther()
-		if sym.debugShared && ctx.Config.PreserveRelocs {
-			other = 1 // as nvlink marks the shared variables it keeps for -preserve-relocs
+		if sym.debugShared && ctx.Config.PreserveRelocs && (sym.preservedShared || !ctx.debugSymbols()) {
+			// As nvlink marks the shared variables it keeps for
+			// -preserve-relocs; those -g publishes anyway keep 0.
+			other = 1
 		}
 		name = ctx.strtab.add(sym.Name)
 		if sym.placeholder {
