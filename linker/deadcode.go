@@ -3,7 +3,6 @@ package linker
 import (
 	"slices"
 
-	"github.com/cudalink/cudalink/linker/cubin"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/hostobj"
@@ -24,18 +23,10 @@ func eliminateDeadCode(ctx *Context) {
 	hostRefs := ctx.hostKernelRefs()
 	if ctx.Config.PreserveRelocs && !ctx.Config.Debug {
 		// nvlink keeps the kernels it would remove as ordinary functions:
-		// no kernel metadata, but the symbol stays a kernel's.
+		// no kernel metadata, but the symbol stays a kernel's, and its
+		// own shared memory is laid out as a kernel's (layoutShared).
 		for _, fn := range ctx.Funcs {
 			if fn.Sym.IsEntry() && !fn.AddrTaken && !(ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn)) {
-				for _, isec := range fn.Sections {
-					if isec.Sec.Type == cubin.SHT_CUDA_SHARED {
-						// Its own shared memory nvlink still lays out as a
-						// kernel's, which cudalink does not reproduce yet.
-						ctx.report(&LinkError{File: fn.Text.File.Name, Symbol: fn.Sym.Name,
-							Msg: "-preserve-relocs with a kernel that has static shared memory and that -kernels-used, -variables-used or the host objects' kernel lists remove is not supported yet; drop the list, or add -ignore-host-info"})
-						return
-					}
-				}
 				fn.Sym.demoted = true
 			}
 		}

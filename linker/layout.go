@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -135,6 +136,13 @@ func layoutShared(ctx *Context) {
 	trees := map[*Function][]*Function{}
 	reach := map[*Symbol][]*Function{}
 	for _, k := range ctx.Funcs {
+		if k.Sym.demoted {
+			// A kernel -preserve-relocs keeps as a function: nvlink
+			// still lays out its own shared memory as a kernel's, alone
+			// (its own variables, dynamic shared memory after them).
+			trees[k] = []*Function{k}
+			continue
+		}
 		if !k.Sym.IsEntry() {
 			continue
 		}
@@ -161,19 +169,34 @@ func layoutShared(ctx *Context) {
 		}
 	}
 	g := &ctx.sharedGlobals
+	var next uint64 // where the next object several kernels reach goes
 	for _, o := range ordered {
-		if len(reach[o.sym]) == 1 {
+		var at uint64
+		switch len(reach[o.sym]) {
+		case 1:
 			continue // private: laid out with its kernel
+		case 0:
+			// No kernel reaches it (its functions are kept by -g or
+			// -preserve-relocs only): no kernel needs it next to
+			// another, and nvlink puts each such object at 0.
+		default:
+			next = alignTo(next, o.align)
+			at, next = next, next+o.size
 		}
-		g.end = alignTo(g.end, o.align)
-		o.sym.Value, o.sym.laidOut = g.end, true
-		o.sym.sharedEnd = g.end + o.size
-		g.end += o.size
+		o.sym.Value, o.sym.laidOut = at, true
+		o.sym.sharedEnd = at + o.size
+		g.end = max(g.end, at+o.size)
 		g.align = max(g.align, o.align)
 		o.unused = !used[o.sym]
 		g.objects = append(g.objects, o)
 	}
-	for _, k := range kernels {
+	laidOut := slices.Clone(kernels) // the kernels, then the demoted ones
+	for _, k := range ctx.Funcs {
+		if k.Sym.demoted {
+			laidOut = append(laidOut, k)
+		}
+	}
+	for _, k := range laidOut {
 		var start uint64
 		align := uint64(0)
 		dynamic, fromFuncs := false, false
@@ -245,7 +268,7 @@ func layoutShared(ctx *Context) {
 		}
 	}
 	unifyDynamicShared(ctx, kernels, trees, uses)
-	for _, k := range kernels {
+	for _, k := range laidOut {
 		end, own, align := k.sharedSize, k.sharedOwn, k.sharedAlign
 		if own == nil && end == 0 && !k.usesDynamic {
 			continue
