@@ -273,23 +273,22 @@ type Function struct {
 	order              int
 }
 
-// OutputSection is one section of the output file.
+// OutputSection is one section of the output file. (Fields are ordered so
+// that the small ones pack together: a large link has tens of thousands.)
 type OutputSection struct {
 	Name      string
-	Type      uint32
 	Flags     uint64
 	Addralign uint64
 	Entsize   uint64
+	Size      uint64
+	Type      uint32
 	Info      uint32 // final value, computed by the writer
 	Link      uint32
-	Size      uint64
+	symIndex  uint32 // index of the section symbol, 0 if none
 	Data      []byte // nil for sections without file contents
 	Members   []*InputSection
 	twins     []*InputSection // contributions sharing a member's bytes
-	// fixedOffsets: members sit at their fixedOff (bank 2 overlays), with
-	// zeros between them.
-	fixedOffsets bool
-	Index        int
+	Index     int
 	// key tells apart sections of the same name (see nameRegistry.funcKey);
 	// it is Name for all others.
 	key string
@@ -299,11 +298,13 @@ type OutputSection struct {
 	// Relocations to write, for relocation sections; Target is the patched section.
 	Target *OutputSection
 	Relocs []outReloc
-	Rela   bool
 
-	symIndex  uint32 // index of the section symbol, 0 if none
-	synthetic bool   // made by the linker, with no input counterpart
-	keepEmpty bool   // -r: an empty relocation section an input had
+	Rela bool // Relocs are written as .rela entries
+	// fixedOffsets: members sit at their fixedOff (bank 2 overlays), with
+	// zeros between them.
+	fixedOffsets bool
+	synthetic    bool // made by the linker, with no input counterpart
+	keepEmpty    bool // -r: an empty relocation section an input had
 	// borrowed: Data is the input section's own bytes, shared with the
 	// parsed (possibly cached, possibly mapped read-only) input. Writes to
 	// it wait in patches until the section is written out (see insert).
@@ -317,9 +318,9 @@ type OutputSection struct {
 // outReloc is a relocation kept for the driver, in output terms.
 type outReloc struct {
 	Offset uint64
-	Type   cubin.RelocType
 	Sym    *Symbol
 	Addend int64
+	Type   cubin.RelocType
 	// toRela: a .rel entry that a partial link moves to .rela (see
 	// retarget).
 	toRela bool

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,33 +15,80 @@ import (
 )
 
 // stringTable builds an ELF string table; equal strings share one entry.
+// Strings are found again through an open-addressing table of their
+// offsets in buf (4 bytes a slot, against some 25 for a map keyed by the
+// string): the tables of a large link hold tens of thousands of names.
 type stringTable struct {
-	buf []byte
-	at  map[string]uint32
+	buf   []byte
+	slots []uint32 // offsets of the strings in buf, 0 for an empty slot; a power of two long
+	n     int      // strings in slots
+	seed  maphash.Seed
 }
 
 // grow makes room for n strings of about bytes bytes in all.
 func (t *stringTable) grow(n, bytes int) {
-	if t.at == nil {
-		t.at = make(map[string]uint32, n)
+	if t.buf == nil {
 		t.buf = make([]byte, 1, bytes+1)
+	}
+	t.rehash(n)
+}
+
+// rehash sizes slots for n strings at most half full and re-enters every
+// string added so far.
+func (t *stringTable) rehash(n int) {
+	size := 1024
+	for size < 2*n {
+		size *= 2
+	}
+	if size <= len(t.slots) {
+		return
+	}
+	old := t.slots
+	t.slots = make([]uint32, size)
+	if len(old) == 0 {
+		t.seed = maphash.MakeSeed()
+	}
+	mask := len(t.slots) - 1
+	for _, off := range old {
+		if off == 0 {
+			continue
+		}
+		i := int(maphash.Bytes(t.seed, t.at(off))) & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = off
 	}
 }
 
+// at returns the string at off in buf, without its NUL.
+func (t *stringTable) at(off uint32) []byte {
+	b := t.buf[off:]
+	return b[:bytes.IndexByte(b, 0)]
+}
+
 func (t *stringTable) add(s string) uint32 {
-	if t.at == nil {
-		t.at = map[string]uint32{}
+	if t.buf == nil {
 		t.buf = []byte{0}
 	}
 	if s == "" {
 		return 0
 	}
-	if off, ok := t.at[s]; ok {
-		return off
+	if 2*(t.n+1) > len(t.slots) {
+		t.rehash(t.n + 1)
+	}
+	// maphash.String hashes as maphash.Bytes does the same bytes.
+	mask := len(t.slots) - 1
+	i := int(maphash.String(t.seed, s)) & mask
+	for ; t.slots[i] != 0; i = (i + 1) & mask {
+		if off := t.slots[i]; string(t.at(off)) == s {
+			return off
+		}
 	}
 	off := uint32(len(t.buf))
 	t.buf = append(append(t.buf, s...), 0)
-	t.at[s] = off
+	t.slots[i] = off
+	t.n++
 	return off
 }
 
@@ -138,13 +186,14 @@ func (ctx *Context) layoutImage() *image {
 	for _, osec := range ctx.OutSections {
 		switch {
 		case osec.isReloc():
-			osec.Data = ctx.encodeRelocs(osec, true)
-			osec.Size = uint64(len(osec.Data))
+			// Encoded as they are written (image.writeTo): entries are
+			// 16 or 24 bytes, so the size is known now.
 			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.Target.Index)
 			osec.Addralign, osec.Entsize = 8, 16
 			if osec.Rela {
 				osec.Entsize = 24
 			}
+			osec.Size = uint64(len(osec.Relocs)) * osec.Entsize
 		case osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
 			osec.Link = uint32(symtab.Index)
 		}
@@ -230,7 +279,12 @@ func (img *image) writeTo(w io.Writer) error {
 			continue
 		}
 		pad(img.offsets[i] - at)
+		written := uint64(len(osec.Data))
 		switch {
+		case osec.isReloc():
+			scratch = ctx.appendRelocs(scratch[:0], osec, true)
+			bw.Write(scratch)
+			written = uint64(len(scratch))
 		case len(osec.patches) > 0:
 			// A borrowed section with relocated fields: patch a copy.
 			scratch = append(scratch[:0], osec.Data...)
@@ -242,20 +296,19 @@ func (img *image) writeTo(w io.Writer) error {
 		if osec.borrowed {
 			walk.visit(ctx, osec.Members[0].File)
 		}
-		pad(osec.Size - uint64(len(osec.Data)))
+		pad(osec.Size - written)
 		at = img.offsets[i] + osec.Size
 	}
 	pad(img.shoff - at)
 	// Section headers, by index (section order is index order).
-	headers := make([][]byte, shnum)
-	headers[0] = sh0
-	b := make([]byte, 64*(shnum-1))
+	byIndex := make([]int32, shnum)
 	for i, osec := range ctx.OutSections {
-		h := b[64*i : 64*i+64]
-		putSectionHeader(h, osec, img.nameOff[i], img.offsets[i])
-		headers[osec.Index] = h
+		byIndex[osec.Index] = int32(i)
 	}
-	for _, h := range headers {
+	bw.Write(sh0)
+	h := make([]byte, 64)
+	for _, i := range byIndex[1:] {
+		putSectionHeader(h, ctx.OutSections[i], img.nameOff[i], img.offsets[i])
 		bw.Write(h)
 	}
 	ph := make([]byte, cubin.PhdrSize)
@@ -391,7 +444,11 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 // were kept or, reversed, in the reverse of it: nvlink emits an executable's
 // entries in the reverse of the order it processed them.
 func (ctx *Context) encodeRelocs(osec *OutputSection, reversed bool) []byte {
-	var b []byte
+	return ctx.appendRelocs(nil, osec, reversed)
+}
+
+// appendRelocs appends the encoding of encodeRelocs to b.
+func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) []byte {
 	for i := range osec.Relocs {
 		r := osec.Relocs[i]
 		if reversed {
