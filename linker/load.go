@@ -219,7 +219,12 @@ func ParseObject(name string, data []byte) (*Object, error) {
 			obj.relocs[rs.Target] = make([]cubin.Reloc, 0, count[rs.Target])
 			obj.rela[rs.Target] = make([]bool, 0, count[rs.Target])
 		}
+		// The section's entries now live in the target's combined list:
+		// rs keeps a window of it, so they are held once.
+		start := len(obj.relocs[rs.Target])
 		obj.relocs[rs.Target] = append(obj.relocs[rs.Target], rs.Relocs...)
+		end := len(obj.relocs[rs.Target])
+		rs.Relocs = obj.relocs[rs.Target][start:end:end]
 		for range rs.Relocs {
 			obj.rela[rs.Target] = append(obj.rela[rs.Target], rs.Rela)
 		}
