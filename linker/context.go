@@ -3,6 +3,7 @@ package linker
 import (
 	"fmt"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -271,6 +272,36 @@ type Function struct {
 	// Bindless slots in a kernel's bank 0 (see assignBindlessSlots).
 	textures, surfaces int
 	order              int
+
+	// Scratch of one walk of the call graph (see newWalk): the state and
+	// chain value belong to the walk whose epoch is in walked.
+	walked    uint32
+	walkState uint8
+	walkBest  uint32
+}
+
+// walkEpochs numbers the walks of the call graph. Walks of one link run
+// one at a time; links that run at once (a worker) have their own
+// Functions, so a global counter keeps every walk's epoch its own.
+var walkEpochs atomic.Uint32
+
+// newWalk starts a walk of the call graph: no function is marked in it.
+// Epoch 0 is never used, since new Functions hold it.
+func newWalk() uint32 {
+	for {
+		if e := walkEpochs.Add(1); e != 0 {
+			return e
+		}
+	}
+}
+
+// mark marks fn in walk and says whether it was not marked before.
+func (fn *Function) mark(walk uint32) bool {
+	if fn.walked == walk {
+		return false
+	}
+	fn.walked, fn.walkState, fn.walkBest = walk, 0, 0
+	return true
 }
 
 // OutputSection is one section of the output file. (Fields are ordered so

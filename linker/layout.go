@@ -413,12 +413,12 @@ func overlayOrder(funcs []*Function) []*Function {
 
 // callTree returns fn and every function it reaches, in a fixed order.
 func callTree(fn *Function) []*Function {
-	seen := map[*Function]bool{fn: true}
+	walk := newWalk()
+	fn.mark(walk)
 	list := []*Function{fn}
 	for i := 0; i < len(list); i++ {
 		for _, c := range list[i].Callees {
-			if !seen[c] {
-				seen[c] = true
+			if c.mark(walk) {
 				list = append(list, c)
 			}
 		}

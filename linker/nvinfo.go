@@ -223,7 +223,8 @@ func externsOrder(fn *Function) []*Function {
 		next []*Function // callees still to visit
 		fn   *Function
 	}
-	seen := map[*Function]bool{fn: true}
+	walk := newWalk()
+	fn.mark(walk)
 	order := []*Function{fn}
 	stack := []frame{{callees(fn), nil}}
 	for len(stack) > 0 {
@@ -237,8 +238,7 @@ func externsOrder(fn *Function) []*Function {
 		}
 		c := top.next[0]
 		top.next = top.next[1:]
-		if !seen[c] {
-			seen[c] = true
+		if c.mark(walk) {
 			stack = append(stack, frame{callees(c), c})
 		}
 	}

@@ -49,40 +49,49 @@ func deepestChain(root *Function, weight func(*Function) uint32) (uint32, bool) 
 		onPath
 		done
 	)
-	state := map[*Function]int{}
-	best := map[*Function]uint32{}
+	// A function's state and best chain live in its walk scratch: a
+	// function not marked in this walk is unvisited.
+	walk := newWalk()
+	state := func(fn *Function) uint8 {
+		if fn.walked != walk {
+			return unvisited
+		}
+		return fn.walkState
+	}
 	recursive := false
 	type frame struct {
 		fn   *Function
 		next int
 	}
 	stack := []frame{{root, 0}}
-	state[root] = onPath
+	root.mark(walk)
+	root.walkState = onPath
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next < len(top.fn.Callees) {
 			c := top.fn.Callees[top.next]
 			top.next++
-			switch state[c] {
+			switch state(c) {
 			case onPath:
 				recursive = true
 			case unvisited:
-				state[c] = onPath
+				c.mark(walk)
+				c.walkState = onPath
 				stack = append(stack, frame{c, 0})
 			}
 			continue
 		}
 		var deepest uint32
 		for _, c := range top.fn.Callees {
-			if state[c] == done {
-				deepest = max(deepest, best[c])
+			if state(c) == done {
+				deepest = max(deepest, c.walkBest)
 			}
 		}
-		best[top.fn] = weight(top.fn) + deepest
-		state[top.fn] = done
+		top.fn.walkBest = weight(top.fn) + deepest
+		top.fn.walkState = done
 		stack = stack[:len(stack)-1]
 	}
-	return best[root], recursive
+	return root.walkBest, recursive
 }
 
 // reportResources prints nvlink's -v report: global and constant memory
