@@ -54,6 +54,7 @@ type Context struct {
 	virtualSM int        // minimum virtual SM over the inputs
 	cancelled bool       // Config.Context was cancelled
 	times     []passTime // how long each pass took, for --time
+	keepHint  [2]int     // .rel and .rela entries of the member being relocated (applyRelocations)
 	output    []byte
 	maps      fileMaps // inputs mapped for this link (no object cache)
 }

@@ -2,6 +2,7 @@ package linker
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,12 @@ func applyRelocations(ctx *Context) {
 				continue // folded into several kernels; relocated once, where it landed last
 			}
 			walk.visit(ctx, isec.File)
+			// Most of a member's relocations are kept for the driver:
+			// its count of each kind sizes the output lists (keep).
+			ctx.keepHint = [2]int{}
+			for _, rela := range isec.Rela {
+				ctx.keepHint[b2i(rela)]++
+			}
 			lost := lostRanges(isec)
 			for i, r := range isec.Relocs {
 				if inRanges(lost, r.Offset) {
@@ -197,7 +204,17 @@ func linkerResolves(r cubin.Reloc, sym *Symbol) bool {
 // keep adds a relocation left for the driver to osec's relocation section.
 func (osec *OutputSection) keep(ctx *Context, rela bool, r outReloc) {
 	rs := osec.relocFor(ctx, rela)
+	if len(rs.Relocs) == cap(rs.Relocs) {
+		rs.Relocs = slices.Grow(rs.Relocs, max(ctx.keepHint[b2i(rela)], 1))
+	}
 	rs.Relocs = append(rs.Relocs, r)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // relocFor returns the output relocation section (.rel or .rela) for osec.
