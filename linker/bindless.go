@@ -1,52 +1,55 @@
 package linker
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
-// assignBindlessSlots gives every texture and surface reference that live
-// code reaches through a bindless relocation (BINDLESSOFF*, or a bank-0
-// CONST_FIELD on sm_90) a 4-byte slot in bank 0, as nvlink does: the
+// assignBindlessSlots gives every texture and surface reference of the
+// link a 4-byte slot in bank 0, as nvlink does for bindless code: the
 // slots follow the largest .nv.constant0.<k> of any kernel, so they sit
 // at the same offsets in every kernel and a device function reached from
-// several kernels reads the right one. Each kernel that reaches such code
-// gets all the slots, its bank-0 section grows to hold them, and
-// .rel.nv.constant0.<k> gets one R_CUDA_TEX_HEADER_INDEX (or
-// R_CUDA_SURF_HEADER_INDEX) per slot for the driver to fill in.
-// applyRelocations patches the instructions with the slot offsets; -v
-// reports each such kernel's textures and surfaces.
+// several kernels reads the right one. Each kernel that uses bindless code
+// (see bindlessKernels) gets all the slots, its bank-0 section grows to
+// hold them, and .rel.nv.constant0.<k> gets one R_CUDA_TEX_HEADER_INDEX
+// (or R_CUDA_SURF_HEADER_INDEX) per slot for the driver to fill in.
+// applyRelocations patches the instructions (BINDLESSOFF*, or a bank-0
+// CONST_FIELD on sm_90) with the slot offsets; -v reports each such
+// kernel's textures and surfaces.
 //
-// Slot order: first reference first, taking functions from the last in
-// output order to the first and each one's relocations in file order.
-// That is nvlink's order for one or two references; nvlink orders three
-// or more by a rule not reproduced here (a permutation that depends only
-// on their number and first-use order, e.g. 1 3 0 2 for four, 5 1 7 3 4
-// 0 6 2 for eight), so their slots may differ from nvlink's.
+// nvlink does this before it removes dead code, for every texture and
+// surface symbol of its inputs: one that no code reads, or that only a
+// removed function reads, still gets its slot and stays in .symtab; with
+// none read at all, no kernel grows but the symbols and slot names stay.
+//
+// Slot order: nvlink makes one $NVLINKBINDLESSOFF_<name> symbol per
+// reference, textures first, then surfaces, each from the last created
+// (registerNames' order) to the first, and then puts their relocations,
+// whose offsets are all still unset, through a list merge sort (see
+// nvlinkListSort): one or two references stay in order, three or more
+// are permuted (1 3 0 2 for four, 5 1 7 3 4 0 6 2 for eight).
 func assignBindlessSlots(ctx *Context) {
-	// nvlink takes the references functions last to first, each
-	// function's relocations in file order.
 	var refs []*Symbol
-	seen := map[*Symbol]bool{}
-	users := map[*Function]bool{}
-	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
-		fn := ctx.Funcs[i]
-		for _, r := range fn.Text.Relocs {
-			sym := fn.Text.File.Syms[r.Sym]
-			if !isBindlessRef(r, sym) {
-				continue
-			}
-			users[fn] = true
-			if !seen[sym] {
-				seen[sym] = true
-				refs = append(refs, sym)
-			}
+	for _, sym := range ctx.Symbols {
+		if t := sym.Type(); t == cubin.STT_CUDA_TEXTURE || t == cubin.STT_CUDA_SURFACE {
+			refs = append(refs, sym)
 		}
 	}
 	if len(refs) == 0 {
 		return
 	}
+	slices.SortFunc(refs, func(a, b *Symbol) int {
+		if sa, sb := a.Type() == cubin.STT_CUDA_SURFACE, b.Type() == cubin.STT_CUDA_SURFACE; sa != sb {
+			if sa {
+				return 1
+			}
+			return -1
+		}
+		return b.created - a.created
+	})
+	ctx.bindlessRefs = refs
+	refs = nvlinkListSort(refs)
 
 	var base uint64
 	for _, k := range ctx.Funcs {
@@ -60,9 +63,9 @@ func assignBindlessSlots(ctx *Context) {
 		sym.referencedLive = true
 	}
 	end := base + 4*uint64(len(refs))
-	for _, k := range ctx.Funcs {
+	for _, k := range bindlessKernels(ctx) {
 		osec := k.bank0()
-		if !k.Sym.IsEntry() || osec == nil || !reachesAny(k, users) {
+		if osec == nil {
 			continue
 		}
 		data := osec.contents() // the input bytes are shared; grow a copy
@@ -79,6 +82,57 @@ func assignBindlessSlots(ctx *Context) {
 			osec.keep(ctx, false, outReloc{Offset: ctx.bindless[sym], Type: typ, Sym: sym})
 		}
 	}
+}
+
+// nvlinkListSort returns refs in the order nvlink's list merge sort leaves
+// them when every key compares equal: it deals the list alternately into
+// two lists, each built by adding to its front (so each comes out
+// reversed), sorts both the same way and appends the second to the first
+// (an equal-keys merge takes the first list whole). For 0 1 2 3 this
+// gives 2 0 3 1; the order depends only on the list's length.
+func nvlinkListSort(refs []*Symbol) []*Symbol {
+	if len(refs) <= 1 {
+		return refs
+	}
+	// Element i goes to the front of half i%2, so it ends up at position
+	// len(half)-1-i/2.
+	halves := [2][]*Symbol{make([]*Symbol, (len(refs)+1)/2), make([]*Symbol, len(refs)/2)}
+	for i, sym := range refs {
+		h := halves[i%2]
+		h[len(h)-1-i/2] = sym
+	}
+	return append(nvlinkListSort(halves[0]), nvlinkListSort(halves[1])...)
+}
+
+// bindlessKernels returns the kernels that get the bindless slots: those
+// whose call tree holds a function that reads a texture or surface
+// header. When exactly one kernel is linked (counting only those
+// -kernels-used and the host objects keep), nvlink gives it the slots as
+// soon as any function of the inputs reads one, even one that is removed
+// as dead code and so is in no kernel's call tree.
+func bindlessKernels(ctx *Context) []*Function {
+	users := map[*Function]bool{}
+	for _, fn := range ctx.allFuncs {
+		for _, r := range fn.Text.Relocs {
+			if isBindlessRef(r, fn.Text.File.Syms[r.Sym]) {
+				users[fn] = true
+				break
+			}
+		}
+	}
+	if len(users) == 0 {
+		return nil
+	}
+	var kernels []*Function
+	for _, k := range ctx.Funcs {
+		if k.Sym.IsEntry() {
+			kernels = append(kernels, k)
+		}
+	}
+	if len(kernels) == 1 {
+		return kernels
+	}
+	return slices.DeleteFunc(kernels, func(k *Function) bool { return !reachesAny(k, users) })
 }
 
 // isBindlessRef says whether a relocation reads a texture or surface
@@ -110,14 +164,4 @@ func reachesAny(k *Function, fns map[*Function]bool) bool {
 		}
 	}
 	return false
-}
-
-// bindlessOrder returns the texture and surface references in slot order.
-func (ctx *Context) bindlessOrder() []*Symbol {
-	refs := make([]*Symbol, 0, len(ctx.bindless))
-	for sym := range ctx.bindless {
-		refs = append(refs, sym)
-	}
-	sort.Slice(refs, func(a, b int) bool { return ctx.bindless[refs[a]] < ctx.bindless[refs[b]] })
-	return refs
 }

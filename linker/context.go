@@ -47,9 +47,12 @@ type Context struct {
 	// layoutDebugInfo defines (sm_90's reserve, sometimes).
 	dynamicSharedShift uint64
 
-	// bindless: the bank-0 offset of each texture or surface slot (see
+	// bindless: the bank-0 offset of each texture or surface slot, and
+	// the references in the order nvlink makes its symbols for them
+	// (textures, then surfaces, each in first-use order; see
 	// assignBindlessSlots).
-	bindless map[*Symbol]uint64
+	bindless     map[*Symbol]uint64
+	bindlessRefs []*Symbol
 
 	virtualSM int        // minimum virtual SM over the inputs
 	cancelled bool       // Config.Context was cancelled

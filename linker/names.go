@@ -198,7 +198,7 @@ func finishNames(ctx *Context) {
 		// symbol per texture slot (never in .symtab) when it assigns
 		// bindless slots.
 		r.createSection(ctx, ".nv.constant0")
-		for _, sym := range ctx.bindlessOrder() {
+		for _, sym := range ctx.bindlessRefs {
 			ctx.strtab.add("$NVLINKBINDLESSOFF_" + sym.Name)
 		}
 	}
