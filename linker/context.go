@@ -49,8 +49,8 @@ type Context struct {
 
 	// bindless: the bank-0 offset of each texture or surface slot, and
 	// the references in the order nvlink makes its symbols for them
-	// (textures, then surfaces, each in first-use order; see
-	// assignBindlessSlots).
+	// (textures, then surfaces, each from the last created to the first;
+	// see assignBindlessSlots).
 	bindless     map[*Symbol]uint64
 	bindlessRefs []*Symbol
 
