@@ -28,7 +28,8 @@ import (
 // (registerNames' order) to the first, and then puts their relocations,
 // whose offsets are all still unset, through a list merge sort (see
 // nvlinkListSort): one or two references stay in order, three or more
-// are permuted (1 3 0 2 for four, 5 1 7 3 4 0 6 2 for eight).
+// are permuted (numbering four textures in creation order, the slots go
+// to 1 3 0 2; eight get 5 1 7 3 4 0 6 2).
 func assignBindlessSlots(ctx *Context) {
 	var refs []*Symbol
 	for _, sym := range ctx.Symbols {
