@@ -39,7 +39,8 @@ func (ctx *Context) debugSymbols() bool {
 // kernel keep no symbol.
 //
 // -preserve-relocs publishes the shared variables as well (their symbols
-// are what its relocations name), but not extern __shared__ arrays.
+// are what its relocations name), but not extern __shared__ arrays, except
+// on sm_90 (see preservedDynamic).
 func layoutDebugInfo(ctx *Context) {
 	if !ctx.debugSymbols() && !ctx.Config.PreserveRelocs {
 		return
@@ -47,6 +48,11 @@ func layoutDebugInfo(ctx *Context) {
 	g := ctx.sharedGlobals
 	anyDyn := anyDynamic(ctx)
 	dynamic := anyDyn && ctx.debugSymbols()
+	// preservedDynamic: -preserve-relocs on sm_90 writes .nv_debug.shared
+	// with the reserve whenever dynamic shared memory is used, and when it
+	// holds variables, defines the extern __shared__ arrays in it at an
+	// unknown address (all ones) moved by the reserve, as -g's are moved.
+	preservedDynamic := anyDyn && !ctx.debugSymbols() && ctx.sharedReserve() > 0
 	for _, k := range ctx.Funcs {
 		if k.sharedOwn == nil {
 			continue
@@ -68,7 +74,7 @@ func layoutDebugInfo(ctx *Context) {
 			}
 		}
 	}
-	if len(objects) == 0 && !dynamic {
+	if len(objects) == 0 && !dynamic && !preservedDynamic {
 		return
 	}
 	// Like the kernels' sections, it starts with sm_90's reserve, and the
@@ -82,6 +88,14 @@ func layoutDebugInfo(ctx *Context) {
 	}
 	if anyDyn {
 		osec.Addralign = max(osec.Addralign, 16)
+	}
+	if preservedDynamic && len(g.objects) > 0 {
+		ctx.dynamicSharedShift = ctx.sharedReserve()
+		for _, sym := range ctx.Symbols {
+			if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+				sym.debugDynamic, sym.Value = true, ^uint64(0)
+			}
+		}
 	}
 	if !dynamic {
 		return

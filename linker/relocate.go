@@ -182,7 +182,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		return
 	}
 	osec.insert(p, r.Type, v, sym.constantBank())
-	if ctx.Config.PreserveRelocs && (sym.Defined() || sym.debugDynamic) {
+	if ctx.Config.PreserveRelocs && (sym.Defined() || sym.debugDynamic && ctx.debugSymbols()) {
 		// Not dynamic shared memory, which has no symbol in the output
 		// unless -g publishes it.
 		osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: a})

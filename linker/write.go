@@ -479,7 +479,7 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 		var shndx uint32
 		var value, size uint64
 		info, other := sym.outInfo(), sym.outOther()
-		if sym.debugShared && ctx.Config.PreserveRelocs && (sym.preservedShared || !ctx.debugSymbols()) {
+		if (sym.debugShared || sym.debugDynamic) && ctx.Config.PreserveRelocs && (sym.preservedShared || !ctx.debugSymbols()) {
 			// As nvlink marks the shared variables it keeps for
 			// -preserve-relocs; those -g publishes anyway keep 0.
 			other = 1
