@@ -30,6 +30,9 @@ func buildSymbolTable(ctx *Context) {
 	ctx.outSection(".nv.rel.action", cubin.SHT_CUDA_RELOCINFO, 0)
 
 	finishNames(ctx)
+	if ctx.Config.PreserveRelocs {
+		keepLostParams(ctx)
+	}
 	ctx.symtab = []*Symbol{nil}
 	addSection := func(osec *OutputSection) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO ||
@@ -81,6 +84,33 @@ func buildSymbolTable(ctx *Context) {
 	for _, osec := range ctx.OutSections {
 		if osec.symIndex != 0 {
 			ctx.symtab[osec.symIndex].outIndex = osec.symIndex
+		}
+	}
+}
+
+// keepLostParams moves the _param symbol of a weak kernel that lost
+// resolution to the winner's parameter bank: -preserve-relocs keeps every
+// file's _param, and nvlink keeps the losing copy's too, in the section of
+// the same name that survives.
+func keepLostParams(ctx *Context) {
+	for _, file := range ctx.Files {
+		for _, sym := range file.Syms {
+			if sym == nil || !sym.Local || sym.Name != "_param" || sym.File != file || sym.Section == nil || sym.Section.Out != nil {
+				continue
+			}
+			text := file.sectionOf(sym.Section.Sec.Info)
+			if text == nil || text.Sec.Info&0xffffff == 0 || int(text.Sec.Info&0xffffff) >= len(file.Syms) {
+				continue
+			}
+			winner := file.Syms[text.Sec.Info&0xffffff]
+			if winner == nil || winner.Func == nil || winner.File == file {
+				continue
+			}
+			for _, isec := range winner.Func.Sections {
+				if isec.Sec.Name == sym.Section.Sec.Name && isec.Out != nil {
+					sym.Section = &InputSection{File: file, Sec: sym.Section.Sec, Out: isec.Out}
+				}
+			}
 		}
 	}
 }
