@@ -35,10 +35,21 @@ func buildNVInfo(ctx *Context) {
 	}
 	global.Data, global.Size = w.buf, uint64(len(w.buf))
 
+	var moduleExterns []*Symbol // with a single kernel, see rebuildFunctionInfo
+	if len(kernels) == 1 {
+		for _, fn := range ctx.Funcs {
+			for _, ext := range fn.Externs {
+				if ext.outIndex != 0 && ext.staysExtern() {
+					moduleExterns = appendSymOnce(moduleExterns, ext)
+				}
+			}
+		}
+		slices.Reverse(moduleExterns)
+	}
 	for _, fn := range ctx.Funcs {
 		for _, isec := range fn.Sections {
 			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Out != nil {
-				ctx.rebuildFunctionInfo(fn, isec)
+				ctx.rebuildFunctionInfo(fn, isec, moduleExterns)
 			}
 		}
 	}
@@ -108,7 +119,14 @@ func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
 
 // rebuildFunctionInfo writes .nv.info.f: the input records in reverse
 // order (as nvlink writes them) with symbol indices remapped.
-func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
+//
+// When the output has a single kernel, nvlink gives it what every kept
+// function's record names (moduleExterns: gathered in function order,
+// written last gathered first), also what functions it does not reach call
+// (kept by -g or -preserve-relocs);
+// unless that is just what its own record lists (then the record stays as
+// it is), the record is dropped and the new list goes at the end.
+func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, moduleExterns []*Symbol) {
 	recs, err := isec.File.functionInfo(isec.Sec)
 	if err != nil {
 		ctx.report(err)
@@ -130,6 +148,13 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 			}
 		}
 	}
+	appendNew := false // nvlink's list replaces the input record, at the end
+	if fn.Sym.IsEntry() && moduleExterns != nil && !sameSymbols(ownExterns(fn), moduleExterns) {
+		externs, appendNew = nil, true
+		for _, ext := range moduleExterns {
+			externs = le.AppendUint32(externs, ext.outIndex)
+		}
+	}
 	crs := fn.CRSStack
 	if fn.Sym.IsEntry() {
 		crs = fn.crsChain
@@ -143,7 +168,7 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 			// nvlink rewrites the record in place if some function it
 			// names is still undefined; if all are now defined it drops
 			// the record, and a new list, if any, goes at the end.
-			if len(externs) == 0 || !anyUndefined(isec.File, r.Payload) {
+			if len(externs) == 0 || appendNew || !anyUndefined(isec.File, r.Payload) {
 				continue
 			}
 			r.Payload, wroteExterns = externs, true
@@ -184,6 +209,30 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection) {
 	}
 	osec := isec.Out
 	osec.Data, osec.Size, osec.Addralign = w.buf, uint64(len(w.buf)), 4
+}
+
+// ownExterns returns what fn's own EXTERNS record still names.
+func ownExterns(fn *Function) []*Symbol {
+	var own []*Symbol
+	for _, ext := range fn.Externs {
+		if ext.outIndex != 0 && ext.staysExtern() {
+			own = appendSymOnce(own, ext)
+		}
+	}
+	return own
+}
+
+// sameSymbols says whether two lists hold the same symbols.
+func sameSymbols(a, b []*Symbol) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, sym := range a {
+		if !slices.Contains(b, sym) {
+			return false
+		}
+	}
+	return true
 }
 
 // anyUndefined says whether an input EXTERNS payload names a function that
