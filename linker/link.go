@@ -20,6 +20,10 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
+	ctx.run("place orphan constants", placeOrphanConstants) // bank-2 data tied to no function: overlaps must be identical
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
 	ctx.run("build functions", buildFunctions)        // one Function per defined function, with its sections and call edges
 	ctx.run("register names", registerNames)          // replay nvlink's creation order of names, sections and symbols
 	ctx.run("eliminate dead code", eliminateDeadCode) // keep what kernels reach

@@ -105,6 +105,8 @@ func classify(s *cubin.Section) int {
 	switch {
 	case s.Name == ".nv_debug.shared":
 		return classShared
+	case isOrphanConstant2(s):
+		return classSkip // its symbols' bytes go to a bank nvlink never writes (placeOrphanConstants)
 	case strings.HasPrefix(s.Name, ".text."), strings.HasPrefix(s.Name, ".nv.shared."),
 		strings.HasPrefix(s.Name, ".nv.local."), isConstant(s.Type) && s.Info != 0:
 		return classFunction

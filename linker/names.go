@@ -324,6 +324,9 @@ func (r *nameRegistry) funcKey(fn *Function, name string) string {
 // sectionKey returns the key of an input section in the output: keyed
 // like the function it belongs to, a relocation section like its target.
 func (r *nameRegistry) sectionKey(isec *InputSection) string {
+	if isOrphanConstant2(isec.Sec) {
+		return orphanKey
+	}
 	fn := isec.Func
 	if s := isec.Sec; s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA {
 		if target := isec.File.sectionOf(s.Info); target != nil {

@@ -112,6 +112,10 @@ func mergeRelocatable(ctx *Context) {
 					osec.Members = []*InputSection{isec}
 					isec.Out = osec
 				}
+			case isOrphanConstant2(s):
+				ctx.report(&LinkError{File: file.Name, Section: s.Name,
+					Msg: "a partial link cannot keep bank-2 constants tied to no function (sh_info 0): " +
+						"a final link places them at their own offsets, shared by every input; give this input to the final link"})
 			case classify(s) == classMerged || classify(s) == classShared:
 				osec := ctx.outSection(s.Name, s.Type, s.Flags)
 				if osec.Type != s.Type {

@@ -51,7 +51,7 @@ const modulePath = "github.com/cudalink/cudalink"
 // junkSpec is one `junk:` line: a generated bad input.
 type junkSpec struct {
 	name string // output file name, relative to the case directory
-	kind string // empty | text | truncate:<cubin>:<n> | corrupt-shoff:<cubin>
+	kind string // empty | text | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin>
 }
 
 // libSpec is one `nvcc-lib:` or `ar:` line: an archive and what goes in it.
@@ -951,6 +951,47 @@ func normalizeArchive(path string) error {
 	return os.WriteFile(path, out, 0o644)
 }
 
+// orphanBank2 returns a copy of an ELF64 cubin with sh_info set to 0 in
+// every .nv.constant2.<function> section header: the functions'
+// compiler-generated constants (jump tables, wide immediates) tied to no
+// function, which no tool writes but nvlink still links (their symbols'
+// bytes go to one module-wide bank 2, at each symbol's own offset, where
+// overlapping bytes must be identical).
+func orphanBank2(name string, data []byte) ([]byte, error) {
+	if len(data) < 64 || string(data[:4]) != "\x7fELF" || data[4] != 2 || data[5] != 1 {
+		return nil, fmt.Errorf("%s is not a little-endian ELF64 file", name)
+	}
+	le := binary.LittleEndian
+	shoff, shentsize, shnum, shstrndx := le.Uint64(data[0x28:]), uint64(le.Uint16(data[0x3a:])), uint64(le.Uint16(data[0x3c:])), uint64(le.Uint16(data[0x3e:]))
+	if shentsize < 64 || shstrndx >= shnum || shoff > uint64(len(data)) || shnum*shentsize > uint64(len(data))-shoff {
+		return nil, fmt.Errorf("%s: bad section header table", name)
+	}
+	hdr := func(i uint64) []byte { return data[shoff+i*shentsize : shoff+i*shentsize+64] }
+	strOff, strSize := le.Uint64(hdr(shstrndx)[0x18:]), le.Uint64(hdr(shstrndx)[0x20:])
+	if strOff > uint64(len(data)) || strSize > uint64(len(data))-strOff {
+		return nil, fmt.Errorf("%s: bad section name table", name)
+	}
+	names := data[strOff : strOff+strSize]
+	out := bytes.Clone(data)
+	n := 0
+	for i := uint64(1); i < shnum; i++ {
+		h := hdr(i)
+		nameOff := uint64(le.Uint32(h))
+		if nameOff >= uint64(len(names)) {
+			return nil, fmt.Errorf("%s: section %d: bad name offset", name, i)
+		}
+		secName, _, _ := bytes.Cut(names[nameOff:], []byte{0})
+		if le.Uint32(h[4:]) == 0x70000066 && bytes.HasPrefix(secName, []byte(".nv.constant2.")) {
+			le.PutUint32(out[shoff+i*shentsize+0x2c:], 0) // sh_info
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%s has no .nv.constant2.<function> section", name)
+	}
+	return out, nil
+}
+
 // makeJunk produces the bytes of a generated bad input.
 func makeJunk(dir, kind string) ([]byte, error) {
 	parts := strings.Split(kind, ":")
@@ -993,6 +1034,15 @@ func makeJunk(dir, kind string) ([]byte, error) {
 		// e_shoff (offset 0x28 in an ELF64 header) := 4 KiB past the end of the file.
 		binary.LittleEndian.PutUint64(out[0x28:], uint64(len(data))+0x1000)
 		return out, nil
+	case "orphan-bank2":
+		if len(parts) != 2 {
+			break
+		}
+		data, err := os.ReadFile(filepath.Join(dir, parts[1]))
+		if err != nil {
+			return nil, err
+		}
+		return orphanBank2(parts[1], data)
 	}
 	return nil, fmt.Errorf("unknown junk kind %q", kind)
 }
