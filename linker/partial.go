@@ -2,6 +2,7 @@ package linker
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -113,9 +114,19 @@ func mergeRelocatable(ctx *Context) {
 					isec.Out = osec
 				}
 			case isOrphanConstant2(s):
-				ctx.report(&LinkError{File: file.Name, Section: s.Name,
-					Msg: "a partial link cannot keep bank-2 constants tied to no function (sh_info 0): " +
-						"a final link places them at their own offsets, shared by every input; give this input to the final link"})
+				// Bank-2 constants tied to no function: a final link places
+				// each symbol at its own st_value in one module bank, in
+				// input and symbol order (placeOrphanConstants), and checks
+				// overlaps only along that order. Each section stays one of
+				// its own, still tied to nothing, so that the final link sees
+				// the same symbols in the same order at the same offsets.
+				key := s.Name
+				if osec := ctx.outByName[key]; osec != nil {
+					key += "\x00" + strconv.Itoa(file.Index) + ":" + strconv.Itoa(s.Index)
+				}
+				osec := ctx.outSection(key, s.Type, s.Flags)
+				osec.Members = []*InputSection{isec}
+				isec.Out = osec
 			case classify(s) == classMerged || classify(s) == classShared:
 				osec := ctx.outSection(s.Name, s.Type, s.Flags)
 				if osec.Type != s.Type {

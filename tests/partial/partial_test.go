@@ -407,7 +407,8 @@ func (k knownDifference) maskFor(linker string) *regexp.Regexp {
 // finalLinkErrors are the errors only a final link reports: a partial
 // link leaves names undefined and lays nothing out.
 var finalLinkErrors = []string{"undefined device symbol", "uses too much",
-	"cannot be statically determined"} // stack sizes: -Werror makes the final link's warning an error
+	"cannot be statically determined", // stack sizes: -Werror makes the final link's warning an error
+	"overlapping"}                     // bank-2 data tied to no function: placed, and its overlaps checked, by the final link
 
 // TestErrors runs -r on every corpus case nvlink refused and checks that it
 // reports what a full cudalink link of the same inputs reports, with the
