@@ -254,9 +254,6 @@ type Function struct {
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order first recorded.
 	edges []*Symbol
-	// indirectEdges counts the materialised indirect edges at the end of
-	// edges.
-	indirectEdges int
 
 	// Shared memory of a kernel, laid out by layoutShared: the static size
 	// (with sm_90's reserved KiB) and where dynamic shared memory starts.

@@ -153,7 +153,6 @@ func linkCallGraph(ctx *Context) {
 				// nvlink does not merge the edge with an equal one,
 				// direct or materialised from another site.
 				caller.edges = append(caller.edges, fn.Sym)
-				caller.indirectEdges++
 			}
 		}
 	}

@@ -165,10 +165,10 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 		r := recs[i]
 		switch {
 		case r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal:
-			// nvlink rewrites the record in place if some function it
-			// names is still undefined; if all are now defined it drops
-			// the record, and a new list, if any, goes at the end.
-			if len(externs) == 0 || appendNew || !anyUndefined(isec.File, r.Payload) {
+			// nvlink rewrites the record in place, even when every
+			// function it named is now defined; with nothing left to
+			// list it drops the record.
+			if len(externs) == 0 || appendNew {
 				continue
 			}
 			r.Payload, wroteExterns = externs, true
@@ -233,65 +233,6 @@ func sameSymbols(a, b []*Symbol) bool {
 		}
 	}
 	return true
-}
-
-// anyUndefined says whether an input EXTERNS payload names a function that
-// stays in EXTERNS after the link.
-func anyUndefined(file *InputFile, payload []byte) bool {
-	for off := 0; off+4 <= len(payload); off += 4 {
-		idx := le.Uint32(payload[off:])
-		if int(idx) < len(file.Syms) && file.Syms[idx] != nil && file.Syms[idx].staysExtern() {
-			return true
-		}
-	}
-	return false
-}
-
-// externsOrder returns fn and the functions it reaches in the order nvlink
-// gathers their EXTERNS: fn first, then depth first with each function
-// after the functions it calls; direct callees before those reached through
-// indirect calls, each in the order the call graph writes them (the
-// reverse of the recorded order).
-func externsOrder(fn *Function) []*Function {
-	// callees lists f's callees in visiting order: direct ones, then
-	// indirect ones, each in written (reversed recorded) order.
-	callees := func(f *Function) []*Function {
-		direct := f.edges[:len(f.edges)-f.indirectEdges]
-		var list []*Function
-		for _, edges := range [][]*Symbol{direct, f.edges[len(direct):]} {
-			for i := len(edges) - 1; i >= 0; i-- {
-				if c := edges[i].Func; c != nil {
-					list = append(list, c)
-				}
-			}
-		}
-		return list
-	}
-	// An explicit stack instead of recursion: call chains can be deep.
-	type frame struct {
-		next []*Function // callees still to visit
-		fn   *Function
-	}
-	walk := newWalk()
-	fn.mark(walk)
-	order := []*Function{fn}
-	stack := []frame{{callees(fn), nil}}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if len(top.next) == 0 {
-			if top.fn != nil {
-				order = append(order, top.fn) // after everything it calls
-			}
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		c := top.next[0]
-		top.next = top.next[1:]
-		if c.mark(walk) {
-			stack = append(stack, frame{callees(c), c})
-		}
-	}
-	return order
 }
 
 // staysExtern says whether EXTERNS keep naming a function after the link:
@@ -397,4 +338,13 @@ func mustHex(s string) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// externsOrder returns fn and the functions it reaches in the order nvlink
+// gathers their EXTERNS: fn first, then the others in function order (the
+// order of their .nv.info sections), whatever the call graph's order.
+func externsOrder(fn *Function) []*Function {
+	rest := callTree(fn)[1:]
+	slices.SortStableFunc(rest, func(a, b *Function) int { return cmp.Compare(a.order, b.order) })
+	return append([]*Function{fn}, rest...)
 }
