@@ -384,6 +384,7 @@ func (r *nameRegistry) addPlaceholder(ctx *Context, file *InputFile) {
 	if !r.emptyName {
 		r.emptyOff = uint32(len(ctx.strtab.buf))
 		ctx.strtab.buf = append(ctx.strtab.buf, 0)
+		ctx.strtab.empty = r.emptyOff
 		r.emptyName = true
 	}
 	ph := &Symbol{Info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, Local: true, File: file, placeholder: true}

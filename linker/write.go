@@ -23,6 +23,10 @@ type stringTable struct {
 	slots []uint32 // offsets of the strings in buf, 0 for an empty slot; a power of two long
 	n     int      // strings in slots
 	seed  maphash.Seed
+	// empty is where an empty string was added as a name of its own (the
+	// placeholder's, addPlaceholder): nvlink finds that one for "", not
+	// the NUL at 0.
+	empty uint32
 }
 
 // grow makes room for n strings of about bytes bytes in all.
@@ -72,7 +76,7 @@ func (t *stringTable) add(s string) uint32 {
 		t.buf = []byte{0}
 	}
 	if s == "" {
-		return 0
+		return t.empty
 	}
 	if 2*(t.n+1) > len(t.slots) {
 		t.rehash(t.n + 1)
