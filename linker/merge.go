@@ -169,7 +169,7 @@ func isConstant2(s *cubin.Section) bool {
 // jump tables and constants); if the bank is still too large, that is
 // its "too much data for compiler-generated constants" error.
 func foldConstant2(ctx *Context) {
-	// nvlink makes the kernels' sections last kernel first.
+	made := makeKernelBanks(ctx)
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		k := ctx.Funcs[i]
 		if !k.Sym.IsEntry() {
@@ -197,8 +197,7 @@ func foldConstant2(ctx *Context) {
 			}
 		}
 		if len(callees) > 0 && osec == nil {
-			osec = ctx.outSection(ctx.names.funcKey(k, ".nv.constant2."+k.Sym.Name), cubin.SHT_PROGBITS, callees[0].Sec.Flags)
-			osec.Func = k
+			osec = made[k]
 		}
 		share := osec != nil && bank2Size(append(append([]*InputSection(nil), osec.Members...), callees...)) > maxBank2
 		for _, isec := range callees {
@@ -220,6 +219,43 @@ func foldConstant2(ctx *Context) {
 		k.bank2 = osec
 	}
 	overlayConstant2(ctx)
+}
+
+// makeKernelBanks makes the bank-2 sections of the kernels that have no
+// constants of their own but reach a function's, in nvlink's order: it
+// meets the functions' constants last function first, and makes the
+// section of each kernel reaching them, last kernel first, when it meets
+// the first.
+func makeKernelBanks(ctx *Context) map[*Function]*OutputSection {
+	reaching := map[*Function][]*Function{} // a function -> the kernels reaching it, last first
+	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
+		if k := ctx.Funcs[i]; k.Sym.IsEntry() {
+			for _, fn := range callTree(k)[1:] {
+				reaching[fn] = append(reaching[fn], k)
+			}
+		}
+	}
+	made := map[*Function]*OutputSection{}
+	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
+		fn := ctx.Funcs[i]
+		if fn.Sym.IsEntry() {
+			continue
+		}
+		for _, isec := range fn.Sections {
+			if !isConstant2(isec.Sec) {
+				continue
+			}
+			for _, k := range reaching[fn] {
+				if made[k] != nil || slices.ContainsFunc(k.Sections, func(own *InputSection) bool { return isConstant2(own.Sec) }) {
+					continue
+				}
+				osec := ctx.outSection(ctx.names.funcKey(k, ".nv.constant2."+k.Sym.Name), cubin.SHT_PROGBITS, isec.Sec.Flags)
+				osec.Func = k
+				made[k] = osec
+			}
+		}
+	}
+	return made
 }
 
 // overlayConstant2 gives each non-kernel function's bank-2 constants one
