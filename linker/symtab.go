@@ -119,7 +119,7 @@ func keepLostParams(ctx *Context) {
 // appears in the output.
 func (ctx *Context) keepLocal(sym *Symbol) bool {
 	if sym.deleted || sym.Name == "_param" && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared ||
-		strings.Contains(sym.Name, ".const_opt.") {
+		strings.Contains(sym.Name, ".const_opt.") && !(ctx.Config.PreserveRelocs && sym.inKernelBank2()) {
 		return false
 	}
 	if sym.Section != nil && sym.Section.Out == nil {
@@ -129,6 +129,12 @@ func (ctx *Context) keepLocal(sym *Symbol) bool {
 		return false
 	}
 	return sym.Section != nil
+}
+
+// inKernelBank2 says whether the symbol is a kernel's own bank-2 constant
+// (-preserve-relocs keeps those symbols, not its callees').
+func (sym *Symbol) inKernelBank2() bool {
+	return sym.Section != nil && isConstant2(sym.Section.Sec) && sym.Section.Func != nil && sym.Section.Func.Sym.IsEntry()
 }
 
 // keepGlobal says whether a global symbol appears in the output.
