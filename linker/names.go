@@ -206,25 +206,17 @@ func finishNames(ctx *Context) {
 }
 
 // hasZeroAddend says whether a .rela section has an entry with addend 0
-// of a type older than the .nv.rel.action ones (sm_90 calls, type 75 and
-// up, do not count) and not linker-only: such an entry could be a .rel
-// entry, and nvlink names the .rel twin for it. An entry the linker
-// resolves (a shared-memory address) counts only when the section has
-// other entries: nvlink names no twin for a section whose single entry
-// it resolves (checked on sm_90 with one and with several shared-memory
-// ABS32_32 entries, with and without calls), and so does a texture or
-// surface reference (sm_90's CONST_FIELD against it), whose slot nvlink
-// assigns only later.
+// other than its first one: such an entry could be a .rel entry, and nvlink
+// names the .rel twin for it. Whatever the type: on sm_90 a section of one
+// call (type 75, addend 0, first in the section) and its return-address
+// pair names no twin, one whose call comes after another entry does; one
+// or several shared-memory ABS32_32 entries, a texture reference, a
+// single R_CUDA_64 in .nv.global.init, all follow the same rule.
 func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
 	for _, rs := range file.ELF.Relocs {
 		if rs.Section == s {
-			for _, rel := range rs.Relocs {
-				if rel.Addend != 0 || rel.Type >= cubin.R_CUDA_ABS55_16_34 {
-					continue
-				}
-				sym := file.Syms[rel.Sym]
-				if !linkerResolves(rel, sym) || len(rs.Relocs) > 1 &&
-					(cubin.HowToRelocate(rel.Type).Who != cubin.ByLinker || isBindlessRef(rel, sym)) {
+			for _, rel := range rs.Relocs[min(1, len(rs.Relocs)):] {
+				if rel.Addend == 0 {
 					return true
 				}
 			}
