@@ -140,7 +140,7 @@ func (ctx *Context) addFunctionSections(fn *Function) {
 	text.Out = osec
 	for _, isec := range fn.Sections {
 		s := isec.Sec
-		if !fn.Sym.IsEntry() && isConstant2(s) {
+		if !fn.Sym.IsEntry() && !fn.Sym.demoted && isConstant2(s) {
 			continue // folded into the calling kernels by foldConstant2
 		}
 		var osec *OutputSection
@@ -172,6 +172,11 @@ func foldConstant2(ctx *Context) {
 	made := makeKernelBanks(ctx)
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		k := ctx.Funcs[i]
+		if k.Sym.demoted {
+			// A kernel -preserve-relocs keeps as a function keeps its
+			// own constants as a kernel's, alone (mergeSections).
+			continue
+		}
 		if !k.Sym.IsEntry() {
 			continue
 		}

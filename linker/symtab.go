@@ -134,7 +134,11 @@ func (ctx *Context) keepLocal(sym *Symbol) bool {
 // inKernelBank2 says whether the symbol is a kernel's own bank-2 constant
 // (-preserve-relocs keeps those symbols, not its callees').
 func (sym *Symbol) inKernelBank2() bool {
-	return sym.Section != nil && isConstant2(sym.Section.Sec) && sym.Section.Func != nil && sym.Section.Func.Sym.IsEntry()
+	if sym.Section == nil || !isConstant2(sym.Section.Sec) || sym.Section.Func == nil {
+		return false
+	}
+	k := sym.Section.Func.Sym
+	return k.IsEntry() || k.demoted
 }
 
 // keepGlobal says whether a global symbol appears in the output.
