@@ -211,7 +211,11 @@ func finishNames(ctx *Context) {
 // call (type 75, addend 0, first in the section) and its return-address
 // pair names no twin, one whose call comes after another entry does; one
 // or several shared-memory ABS32_32 entries, a texture reference, a
-// single R_CUDA_64 in .nv.global.init, all follow the same rule.
+// single R_CUDA_64 in .nv.global.init, all follow the same rule, and so do
+// two __constant__ reads (CONST_FIELD21_38, which the linker resolves): a
+// twin only when c[0]'s zero-addend entry is not first
+// (sm90-rel-twin-constant-reads). Two calls to one function or to two, or
+// three, name it too (sm90-rel-twin-calls).
 func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
 	for _, rs := range file.ELF.Relocs {
 		if rs.Section == s {
