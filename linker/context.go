@@ -37,6 +37,10 @@ type Context struct {
 	symtab      []*Symbol
 	firstGlobal int
 	strtab      stringTable
+	// nullSymValue is the null symbol's st_value: nvlink leaves there the
+	// offset at which it appended a losing weak copy's bank-2 constants
+	// (see buildFunctions); 0 otherwise.
+	nullSymValue uint64
 
 	prototypes []protoEntry // what .nv.prototype holds
 	addrTaken  []*Function  // address-taken functions in nvlink's order
@@ -130,6 +134,10 @@ type InputFile struct {
 	// lost: by section index, the ranges of weak data that lost
 	// resolution (see lostRanges).
 	lost map[int][][2]uint64
+
+	// weakSkipped: the code sections of weak function copies that lost
+	// to a copy kept before them when resolution met them.
+	weakSkipped map[uint32]bool
 
 	// placeholder is the unnamed local function nvlink creates for the
 	// file's first new undefined function (see addPlaceholder); nil if none.

@@ -16,6 +16,7 @@ func buildFunctions(ctx *Context) {
 	var all []*Function
 	for _, file := range ctx.Files {
 		byText := map[int]*Function{}
+		lostTo := map[int]*Function{} // a weak copy's code section -> the copy that won, met earlier
 		for i, isec := range file.Sections {
 			s := isec.Sec
 			if s.Type != cubin.SHT_PROGBITS || !strings.HasPrefix(s.Name, ".text.") {
@@ -28,6 +29,9 @@ func buildFunctions(ctx *Context) {
 			}
 			sym := file.Syms[symIdx]
 			if sym.File != file || sym.Section != isec {
+				if sym.Func != nil && sym.File.Index < file.Index {
+					lostTo[i] = sym.Func
+				}
 				continue // a weak copy that lost, or a stray section
 			}
 			fn := &Function{Sym: sym, Text: isec, Regs: int(s.Info >> 24), Barriers: s.Barriers(), order: len(all)}
@@ -42,6 +46,24 @@ func buildFunctions(ctx *Context) {
 				continue
 			}
 			if fn := byText[int(s.Info)]; fn != nil && strings.HasPrefix(s.Name, ".nv.") {
+				isec.Func = fn
+				fn.Sections = append(fn.Sections, isec)
+			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !fn.Sym.IsEntry() {
+				// nvlink skips a weak copy met after the one it keeps, but
+				// appends the copy's bank-2 constants to the kept one's
+				// (they sit unused after them in every kernel's bank), and
+				// leaves the offset in the null symbol's st_value. A copy met
+				// before is emptied away when a later one with fewer
+				// registers replaces it.
+				var end uint64
+				for _, c := range fn.Sections {
+					if isConstant2(c.Sec) {
+						end = alignTo(end, max(c.Sec.Addralign, 1)) + c.Sec.Size
+					}
+				}
+				if !ctx.Config.Relocatable {
+					ctx.nullSymValue = alignTo(end, max(s.Addralign, 1))
+				}
 				isec.Func = fn
 				fn.Sections = append(fn.Sections, isec)
 			}

@@ -105,7 +105,9 @@ func registerNames(ctx *Context) {
 				// extern __shared__: nvlink files it under .nv_debug.shared.
 				name = ".nv_debug.shared"
 			}
-			if isec := file.sectionOf(esym.Shndx); isec != nil {
+			if isec := file.sectionOf(esym.Shndx); isec != nil && isConstant2(isec.Sec) && file.weakSkipped[isec.Sec.Info] {
+				continue // the bank-2 constants of a weak copy that lost when met: nvlink skips its symbols
+			} else if isec != nil {
 				r.createHolder(ctx, r.sectionKey(isec))
 			} else if name != "" {
 				r.createHolder(ctx, name)

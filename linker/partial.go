@@ -92,6 +92,12 @@ func mergeRelocatable(ctx *Context) {
 		for _, isec := range file.Sections {
 			s := isec.Sec
 			switch {
+			case isec.Func != nil && isec.File != isec.Func.Text.File:
+				// A losing weak copy's bank-2 constants, which a final link
+				// appends to the kept copy's (buildFunctions): appended here.
+				osec := ctx.outSection(ctx.names.sectionKey(isec), s.Type, s.Flags)
+				osec.Members = append(osec.Members, isec)
+				isec.Out = osec
 			case isec.Func != nil:
 				osec := ctx.outSection(ctx.names.sectionKey(isec), s.Type, s.Flags)
 				if len(osec.Members) > 0 {

@@ -139,6 +139,13 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 			newRegs, oldRegs := file.regCount(idx), sym.File.regCount(sym.esymIndex)
 			take = newRegs < oldRegs ||
 				newRegs == oldRegs && file.ELF.Header.VirtualSM() > sym.File.ELF.Header.VirtualSM()
+			if !take && sym.File != file {
+				// nvlink skips this copy's symbols (registerNames).
+				if file.weakSkipped == nil {
+					file.weakSkipped = map[uint32]bool{}
+				}
+				file.weakSkipped[uint32(esym.Shndx)] = true
+			}
 		}
 	case newRank == rankCommon:
 		if esym.Size > sym.Size {

@@ -477,6 +477,7 @@ func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) [
 func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 	b := make([]byte, 0, len(ctx.symtab)*24)
 	b = append(b, make([]byte, 24)...)
+	le.PutUint64(b[8:], ctx.nullSymValue)
 	words := make([]byte, 4, len(ctx.symtab)*4)
 	for _, sym := range ctx.symtab[1:] {
 		var name uint32
