@@ -127,8 +127,17 @@ func registerNames(ctx *Context) {
 			case cubin.SHT_SYMTAB, cubin.SHT_STRTAB, cubin.SHT_SYMTAB_SHNDX:
 				continue
 			case cubin.SHT_CUDA_CALLGRAPH:
+				// The prototype strings of address-taken functions, then
+				// of indirect call sites, each in the file's order: nvlink
+				// names a call site's even when no function of that
+				// prototype has its address taken.
 				for _, at := range file.addrTaken {
 					if p := file.protoStrings[at[1]]; p != "" {
+						ctx.strtab.add(p)
+					}
+				}
+				for _, site := range file.indirect {
+					if p := file.protoStrings[site[1]]; p != "" {
 						ctx.strtab.add(p)
 					}
 				}
