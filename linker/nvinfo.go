@@ -174,7 +174,11 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 			r.Payload, wroteExterns = externs, true
 		case r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal:
 			if fn.Recursive {
-				continue
+				// Unknown, in place: ptxas writes a record of 0 for
+				// recursion inside a file (sm_70 and up) and, with -G,
+				// for kernels making virtual calls.
+				r.Payload, wroteCRS = le.AppendUint32(nil, stackUnknown), true
+				break
 			}
 			r.Payload, wroteCRS = le.AppendUint32(nil, crs), true
 		case r.Attr == cubin.EIATTR_KPARAM_INFO && r.Fmt == eifmtSVal && len(r.Payload) >= 4:
@@ -201,7 +205,7 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
 	}
 	switch {
-	case fn.Recursive:
+	case fn.Recursive && !wroteCRS:
 		// nvlink marks a recursive kernel's CRS stack as unknown.
 		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_CRS_STACK_SIZE, Payload: le.AppendUint32(nil, stackUnknown)})
 	case crs > 0 && !wroteCRS:
