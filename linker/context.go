@@ -253,6 +253,9 @@ type Function struct {
 	KeptBy    *Function
 	AddrTaken bool
 	proto     string // prototype of an address-taken function
+	// descOnly: the address is taken only by a function descriptor
+	// relocation; nvlink lists it with prototype offset 0.
+	descOnly bool
 	// IndirectProtos are the prototypes of its indirect call sites, last
 	// site first.
 	IndirectProtos []string

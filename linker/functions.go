@@ -140,11 +140,26 @@ func linkCallGraph(ctx *Context) {
 			}
 			fn.AddrTaken = true
 			p := file.protoStrings[at[1]]
-			fn.proto = p
+			fn.proto, fn.descOnly = p, false
 			if _, ok := byProto[p]; !ok {
 				protoOrder = append(protoOrder, p)
 			}
 			byProto[p] = appendOnce(byProto[p], fn)
+		}
+		// A function descriptor relocation takes its function's address
+		// too: on sm_90 ptxas lists no kernel a kernel launches (its
+		// descriptor is all the code holds), and nvlink adds it after the
+		// file's own list, with prototype offset 0.
+		for _, rs := range file.ELF.Relocs {
+			for _, r := range rs.Relocs {
+				if !isFuncDesc(r.Type) || int(r.Sym) >= len(file.Syms) || file.Syms[r.Sym] == nil {
+					continue
+				}
+				if fn := file.Syms[r.Sym].Func; fn != nil && !fn.AddrTaken {
+					ctx.addrTaken = append(ctx.addrTaken, fn)
+					fn.AddrTaken, fn.descOnly = true, true
+				}
+			}
 		}
 	}
 	for _, file := range ctx.Files {
@@ -196,4 +211,18 @@ func appendSymOnce(list []*Symbol, sym *Symbol) []*Symbol {
 		}
 	}
 	return append(list, sym)
+}
+
+// isFuncDesc says whether a relocation writes a function descriptor.
+func isFuncDesc(t cubin.RelocType) bool {
+	switch t {
+	case cubin.R_CUDA_FUNC_DESC32_23, cubin.R_CUDA_FUNC_DESC32_LO_23, cubin.R_CUDA_FUNC_DESC32_HI_23,
+		cubin.R_CUDA_FUNC_DESC_32, cubin.R_CUDA_FUNC_DESC_64,
+		cubin.R_CUDA_FUNC_DESC32_20, cubin.R_CUDA_FUNC_DESC32_LO_20, cubin.R_CUDA_FUNC_DESC32_HI_20,
+		cubin.R_CUDA_FUNC_DESC32_32, cubin.R_CUDA_FUNC_DESC32_LO_32, cubin.R_CUDA_FUNC_DESC32_HI_32,
+		cubin.R_CUDA_FUNC_DESC_8_0, cubin.R_CUDA_FUNC_DESC_8_8, cubin.R_CUDA_FUNC_DESC_8_16, cubin.R_CUDA_FUNC_DESC_8_24,
+		cubin.R_CUDA_FUNC_DESC_8_32, cubin.R_CUDA_FUNC_DESC_8_40, cubin.R_CUDA_FUNC_DESC_8_48, cubin.R_CUDA_FUNC_DESC_8_56:
+		return true
+	}
+	return false
 }

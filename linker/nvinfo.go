@@ -266,7 +266,10 @@ func (ctx *Context) buildCallgraph() {
 	}
 	pair(0, cgAddrTaken)
 	for _, fn := range ctx.addrTaken {
-		if fn.Live {
+		switch {
+		case fn.Live && fn.descOnly:
+			pair(fn.Sym.outIndex, 0)
+		case fn.Live:
 			pair(fn.Sym.outIndex, ctx.strtab.add(fn.proto))
 		}
 	}
