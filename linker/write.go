@@ -234,6 +234,18 @@ func (ctx *Context) layoutImage() *image {
 	}
 	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
 
+	// A section's contents never exceed its size; a malformed input can
+	// break that (a section named for a memory space without file
+	// contents, of a type that has them), and the file is then not written.
+	for _, osec := range ctx.OutSections {
+		if cubin.HasFileData(osec.Type) && !osec.isReloc() && uint64(len(osec.Data)) > osec.Size {
+			err := &LinkError{Section: osec.Name, Msg: fmt.Sprintf("contents of %d bytes do not fit the section's size of %d (section type %#x)", len(osec.Data), osec.Size, osec.Type)}
+			if len(osec.Members) > 0 {
+				err.File = osec.Members[0].File.Name
+			}
+			ctx.report(err)
+		}
+	}
 	img.offsets, img.shoff = layoutFile(ctx.OutSections)
 	shnum := len(ctx.OutSections) + 1
 	img.phoff = img.shoff + uint64(shnum)*64
@@ -254,7 +266,9 @@ func (img *image) writeTo(w io.Writer) error {
 	pad := func(n uint64) {
 		for n > 0 {
 			k := min(n, uint64(len(zeros)))
-			bw.Write(zeros[:k])
+			if _, err := bw.Write(zeros[:k]); err != nil {
+				return // the writer keeps the error: Flush returns it
+			}
 			n -= k
 		}
 	}
@@ -299,6 +313,9 @@ func (img *image) writeTo(w io.Writer) error {
 		}
 		if osec.borrowed {
 			walk.visit(ctx, osec.Members[0].File)
+		}
+		if written > osec.Size {
+			return fmt.Errorf("section %s: wrote %d bytes into %d (internal error)", osec.Name, written, osec.Size)
 		}
 		pad(osec.Size - written)
 		at = img.offsets[i] + osec.Size

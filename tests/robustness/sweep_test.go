@@ -108,6 +108,35 @@ func mutate(rng *rand.Rand, b []byte) ([]byte, string) {
 	}
 }
 
+// maxOutput bounds what one trial of the sweep may write.
+const maxOutput = 64 << 20
+
+// TestSectionContentsBeyondSize links a cubin the sweep made: a kernel's
+// .nv.shared section whose type was changed to one with file contents. The
+// shared-memory layout gives the output section size 0 while its 5 bytes
+// of contents remain; the writer once padded by the negative difference,
+// writing tens of gigabytes. The link must fail, name the section and
+// leave no file.
+func TestSectionContentsBeyondSize(t *testing.T) {
+	limitFileSize(t, maxOutput)
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	var stdout, stderr bytes.Buffer
+	status := cli.Run([]string{"-arch=sm_80", "-o", out, "testdata/shared-section-with-contents.cubin"}, &stdout, &stderr)
+	if status == 0 {
+		t.Fatalf("linked; want an error")
+	}
+	msg := stderr.String()
+	for _, want := range []string{"error", ".nv.shared._Z16k_dyn_and_staticPf", "shared-section-with-contents.cubin", "do not fit the section's size"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not contain %q", msg, want)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(out))
+	if len(entries) != 0 {
+		t.Errorf("left %s behind", entries[0].Name())
+	}
+}
+
 // TestMutationSweep links thousands of corrupted inputs, alone and next to
 // an intact one, with a fixed seed so any failure is reproducible
 // (CUDALINK_SWEEP_SEED picks another). Each
@@ -131,6 +160,9 @@ func TestMutationSweep(t *testing.T) {
 		fmt.Sscan(v, &seed)
 	}
 	t.Logf("seed %d", seed)
+	// No corpus output comes near 64 MiB; a trial that writes that much is
+	// a runaway (a size computed from corrupt values), reported below.
+	limitFileSize(t, maxOutput)
 	rng := rand.New(rand.NewSource(seed))
 	dir := t.TempDir()
 	var ok, failed int
@@ -163,6 +195,9 @@ func TestMutationSweep(t *testing.T) {
 			return cli.Run(args, &stdout, &stderr)
 		}()
 		entries, _ := os.ReadDir(outDir)
+		if strings.Contains(stderr.String(), "file too large") {
+			t.Errorf("trial %d (%s, %s): the output grew past %d bytes; stderr: %q", trial, src, how, maxOutput, stderr.String())
+		}
 		switch {
 		case status == 0:
 			ok++

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package robustness
+
+import "testing"
+
+func limitFileSize(t *testing.T, n uint64) {}
