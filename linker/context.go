@@ -262,6 +262,9 @@ type Function struct {
 	// Externs are the undefined functions it calls: those its EXTERNS
 	// record lists, in that order, then any other the call graph names.
 	Externs []*Symbol
+	// ctaidZ: its .nv.info holds CTAIDZ_USED (the kernel reads
+	// blockIdx.z).
+	ctaidZ bool
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order first recorded.
 	edges []*Symbol

@@ -98,6 +98,9 @@ func buildFunctions(ctx *Context) {
 				if r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal && len(r.Payload) >= 4 {
 					fn.CRSStack = le.Uint32(r.Payload)
 				}
+				if r.Attr == cubin.EIATTR_CTAIDZ_USED {
+					fn.ctaidZ = true
+				}
 				if r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal {
 					for off := 0; off+4 <= len(r.Payload); off += 4 {
 						if idx := le.Uint32(r.Payload[off:]); idx != 0 && int(idx) < len(isec.File.Syms) {
@@ -149,16 +152,20 @@ func linkCallGraph(ctx *Context) {
 		// A function descriptor relocation takes its function's address
 		// too: on sm_90 ptxas lists no kernel a kernel launches (its
 		// descriptor is all the code holds), and nvlink adds it after the
-		// file's own list, with prototype offset 0.
+		// file's own list, with prototype offset 0, by symbol index too.
+		var descs []uint32
 		for _, rs := range file.ELF.Relocs {
 			for _, r := range rs.Relocs {
-				if !isFuncDesc(r.Type) || int(r.Sym) >= len(file.Syms) || file.Syms[r.Sym] == nil {
-					continue
+				if isFuncDesc(r.Type) && int(r.Sym) < len(file.Syms) && file.Syms[r.Sym] != nil {
+					descs = append(descs, r.Sym)
 				}
-				if fn := file.Syms[r.Sym].Func; fn != nil && !fn.AddrTaken {
-					ctx.addrTaken = append(ctx.addrTaken, fn)
-					fn.AddrTaken, fn.descOnly = true, true
-				}
+			}
+		}
+		slices.Sort(descs)
+		for _, idx := range descs {
+			if fn := file.Syms[idx].Func; fn != nil && !fn.AddrTaken {
+				ctx.addrTaken = append(ctx.addrTaken, fn)
+				fn.AddrTaken, fn.descOnly = true, true
 			}
 		}
 	}

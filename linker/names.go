@@ -54,7 +54,11 @@ func registerNames(ctx *Context) {
 		ctx.strtab.add(name)
 	}
 	r.createSection(ctx, ".nv.info")
-	for _, file := range ctx.Files {
+	launched := map[*Symbol]bool{} // functions earlier inputs take the address of
+	for i, file := range ctx.Files {
+		if i > 0 {
+			markLaunched(ctx.Files[i-1], launched)
+		}
 		ef := file.ELF
 		sectionName := func(shndx uint32) string {
 			if isec := file.sectionOf(shndx); isec != nil {
@@ -69,7 +73,9 @@ func registerNames(ctx *Context) {
 				continue
 			}
 			sym := file.Syms[i]
-			if esym.Shndx == cubin.SHN_UNDEF && file.placeholder == nil && (sym == nil || sym.created == 0) {
+			// An undefined kernel (one the file launches) makes no
+			// placeholder; the first other undefined function does.
+			if esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_ENTRY == 0 && file.placeholder == nil && (sym == nil || sym.created == 0) {
 				r.addPlaceholder(ctx, file)
 				// The nameless function takes a call graph node.
 				r.nodes = append(r.nodes, file.placeholder)
@@ -83,8 +89,9 @@ func registerNames(ctx *Context) {
 				r.checkDuplicate(sym, name)
 				r.createSection(ctx, r.sectionKey(file.sectionOf(esym.Shndx)))
 				// A kernel -kernels-used leaves out is merged as an ordinary
-				// function.
-				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.kernelUsed(esym.Name) {
+				// function, unless an earlier input launches it (takes its
+				// address).
+				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && (ctx.kernelUsed(esym.Name) || launched[sym]) {
 					r.createSection(ctx, r.funcKey(sym.Func, ".nv.info."+esym.Name))
 					r.createSection(ctx, r.funcKey(sym.Func, ".nv.shared."+esym.Name))
 				}
@@ -397,4 +404,21 @@ func (r *nameRegistry) addPlaceholder(ctx *Context, file *InputFile) {
 	ph := &Symbol{Info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, Local: true, File: file, placeholder: true}
 	file.placeholder = ph
 	r.local = append(r.local, createdSym{sym: ph})
+}
+
+// markLaunched records the functions file takes the address of: those its
+// .nv.callgraph lists and those its function descriptor relocations name.
+func markLaunched(file *InputFile, launched map[*Symbol]bool) {
+	for _, at := range file.addrTaken {
+		if int(at[0]) < len(file.Syms) && file.Syms[at[0]] != nil {
+			launched[file.Syms[at[0]]] = true
+		}
+	}
+	for _, rs := range file.ELF.Relocs {
+		for _, r := range rs.Relocs {
+			if isFuncDesc(r.Type) && int(r.Sym) < len(file.Syms) && file.Syms[r.Sym] != nil {
+				launched[file.Syms[r.Sym]] = true
+			}
+		}
+	}
 }

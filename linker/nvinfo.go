@@ -27,8 +27,14 @@ func buildNVInfo(ctx *Context) {
 		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
 		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(fn.Regs))
 	}
-	// MIN_STACK_SIZE per kernel, by output symbol index.
-	kernels := slices.DeleteFunc(slices.Clone(ctx.Funcs), func(fn *Function) bool { return !fn.Sym.IsEntry() })
+	// MIN_STACK_SIZE per kernel, by output symbol index. A kernel
+	// -kernels-used leaves out but device code launches (address-taken)
+	// keeps its own metadata, yet nvlink does not count it as a kernel of
+	// the module: no MIN_STACK_SIZE, and it does not stop another kernel
+	// from being the single one.
+	kernels := slices.DeleteFunc(slices.Clone(ctx.Funcs), func(fn *Function) bool {
+		return !fn.Sym.IsEntry() || !ctx.kernelUsed(fn.Sym.Name)
+	})
 	slices.SortFunc(kernels, func(a, b *Function) int { return cmp.Compare(a.Sym.outIndex, b.Sym.outIndex) })
 	for _, fn := range kernels {
 		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, fn.MinStack)
@@ -36,7 +42,9 @@ func buildNVInfo(ctx *Context) {
 	global.Data, global.Size = w.buf, uint64(len(w.buf))
 
 	var moduleExterns []*Symbol // with a single kernel, see rebuildFunctionInfo
+	var single *Function
 	if len(kernels) == 1 {
+		single = kernels[0]
 		for _, fn := range ctx.Funcs {
 			for _, ext := range fn.Externs {
 				if ext.outIndex != 0 && ext.staysExtern() {
@@ -46,10 +54,22 @@ func buildNVInfo(ctx *Context) {
 		}
 		slices.Reverse(moduleExterns)
 	}
+	// The single kernel also gets CTAIDZ_USED when another kernel kept
+	// in the output (one device code launches) reads blockIdx.z.
+	ctaidZ := false
+	if single != nil && !single.ctaidZ {
+		for _, fn := range ctx.Funcs {
+			ctaidZ = ctaidZ || fn != single && fn.ctaidZ
+		}
+	}
 	for _, fn := range ctx.Funcs {
 		for _, isec := range fn.Sections {
 			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Out != nil {
-				ctx.rebuildFunctionInfo(fn, isec, moduleExterns)
+				if fn == single {
+					ctx.rebuildFunctionInfo(fn, isec, moduleExterns, ctaidZ)
+				} else {
+					ctx.rebuildFunctionInfo(fn, isec, nil, false)
+				}
 			}
 		}
 	}
@@ -126,7 +146,7 @@ func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
 // (kept by -g or -preserve-relocs);
 // unless that is just what its own record lists (then the record stays as
 // it is), the record is dropped and the new list goes at the end.
-func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, moduleExterns []*Symbol) {
+func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, moduleExterns []*Symbol, ctaidZ bool) {
 	recs, err := isec.File.functionInfo(isec.Sec)
 	if err != nil {
 		ctx.report(err)
@@ -200,6 +220,9 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 			r.Payload = p
 		}
 		w.record(r)
+	}
+	if ctaidZ {
+		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
 	}
 	if len(externs) > 0 && !wroteExterns {
 		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
