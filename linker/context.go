@@ -256,6 +256,10 @@ type Function struct {
 	// descOnly: the address is taken only by a function descriptor
 	// relocation; nvlink lists it with prototype offset 0.
 	descOnly bool
+	// atGroup orders .nv.callgraph's address-taken list: twice the index
+	// of the input that first takes the address, plus 1 when that is by a
+	// function descriptor only.
+	atGroup int
 	// IndirectProtos are the prototypes of its indirect call sites, last
 	// site first.
 	IndirectProtos []string

@@ -129,7 +129,7 @@ func (sym *Symbol) funcIn(file *InputFile) *Function {
 func linkCallGraph(ctx *Context) {
 	byProto := map[string][]*Function{}
 	var protoOrder []string
-	for _, file := range ctx.Files {
+	for fi, file := range ctx.Files {
 		// nvlink takes each file's address-taken functions by symbol index.
 		addrTaken := slices.Clone(file.addrTaken)
 		slices.SortStableFunc(addrTaken, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
@@ -140,6 +140,7 @@ func linkCallGraph(ctx *Context) {
 			}
 			if !fn.AddrTaken {
 				ctx.addrTaken = append(ctx.addrTaken, fn)
+				fn.atGroup = 2 * fi
 			}
 			fn.AddrTaken = true
 			p := file.protoStrings[at[1]]
@@ -152,7 +153,7 @@ func linkCallGraph(ctx *Context) {
 		// A function descriptor relocation takes its function's address
 		// too: on sm_90 ptxas lists no kernel a kernel launches (its
 		// descriptor is all the code holds), and nvlink adds it after the
-		// file's own list, with prototype offset 0, by symbol index too.
+		// file's own list, with prototype offset 0 (buildCallgraph orders each group).
 		var descs []uint32
 		for _, rs := range file.ELF.Relocs {
 			for _, r := range rs.Relocs {
@@ -165,7 +166,7 @@ func linkCallGraph(ctx *Context) {
 		for _, idx := range descs {
 			if fn := file.Syms[idx].Func; fn != nil && !fn.AddrTaken {
 				ctx.addrTaken = append(ctx.addrTaken, fn)
-				fn.AddrTaken, fn.descOnly = true, true
+				fn.AddrTaken, fn.descOnly, fn.atGroup = true, true, 2*fi+1
 			}
 		}
 	}

@@ -29,12 +29,14 @@ func buildNVInfo(ctx *Context) {
 	}
 	// MIN_STACK_SIZE per kernel, by output symbol index. A kernel
 	// -kernels-used leaves out but device code launches (address-taken)
-	// keeps its own metadata, yet nvlink does not count it as a kernel of
-	// the module: no MIN_STACK_SIZE, and it does not stop another kernel
-	// from being the single one.
-	kernels := slices.DeleteFunc(slices.Clone(ctx.Funcs), func(fn *Function) bool {
-		return !fn.Sym.IsEntry() || !ctx.kernelUsed(fn.Sym.Name)
-	})
+	// keeps its own metadata; when -kernels-used names a single kernel,
+	// nvlink counts only that one: the launched kernels get no
+	// MIN_STACK_SIZE and do not stop it from being the single kernel.
+	// With two or more named, every kernel kept gets one.
+	kernels := slices.DeleteFunc(slices.Clone(ctx.Funcs), func(fn *Function) bool { return !fn.Sym.IsEntry() })
+	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *Function) bool { return !ctx.kernelUsed(fn.Sym.Name) }); len(used) == 1 {
+		kernels = used
+	}
 	slices.SortFunc(kernels, func(a, b *Function) int { return cmp.Compare(a.Sym.outIndex, b.Sym.outIndex) })
 	for _, fn := range kernels {
 		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, fn.MinStack)
@@ -288,7 +290,13 @@ func (ctx *Context) buildCallgraph() {
 		}
 	}
 	pair(0, cgAddrTaken)
-	for _, fn := range ctx.addrTaken {
+	// Input by input (its own list, then its descriptor-only ones), each
+	// group in output symbol order.
+	addrTaken := slices.Clone(ctx.addrTaken)
+	slices.SortStableFunc(addrTaken, func(a, b *Function) int {
+		return cmp.Or(cmp.Compare(a.atGroup, b.atGroup), cmp.Compare(a.Sym.outIndex, b.Sym.outIndex))
+	})
+	for _, fn := range addrTaken {
 		switch {
 		case fn.Live && fn.descOnly:
 			pair(fn.Sym.outIndex, 0)

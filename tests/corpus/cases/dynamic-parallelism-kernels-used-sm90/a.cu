@@ -1,4 +1,4 @@
-// parent launches child2, then child (b.cu); -kernels-used names only parent.
+// parent launches child2, then child (b.cu); -kernels-used names parent and other.
 // On sm_90 the code holds only their descriptors (FUNC_DESC32_LO/HI_32);
 // nvlink lists them address-taken by symbol index (child2 first here).
 __global__ void child(int *o, int d);
