@@ -112,6 +112,16 @@ var knownDifferences = map[string]knownDifference{
 	"common-data-with-strong-definitions/all":       unnamedStorage,
 	"common-data-with-strong-definitions/suffix":    unnamedStorage,
 	"common-data-with-strong-definitions/nested":    unnamedStorage,
+	"dynamic-parallelism-sm90-launch/all":           segmentPad,
+}
+
+// hostPruned are the cases whose direct link removes a kernel because
+// the host objects' kernel reference lists do not name it. A partial
+// output is a cubin, which carries no such lists (docs/partial.md), so
+// their round trips are compared with a direct link that ignores them
+// (-ignore-host-info), by each linker.
+var hostPruned = map[string]bool{
+	"dynamic-parallelism-sm90-launch": true, // unused_kernel: nothing launches it, the host does not name it
 }
 
 type knownDifference struct {
@@ -143,6 +153,16 @@ var (
 		why: "nvlink drops .nv.global storage no symbol names",
 	}
 )
+
+// segmentPad: with every input, libcudadevrt included, in the partial
+// output, both nvlink and cudalink end the read-write segment's memory
+// 4 bytes earlier than the direct link; every section and symbol is the
+// same. (Seen on dynamic-parallelism-sm90-launch; the cause is not
+// established.)
+var segmentPad = knownDifference{
+	mask: regexp.MustCompile(`(?m)^(phdr 2 .*memsz=filesz)\+0x[0-9a-f]+.*$`),
+	why:  "the read-write segment's memory size after a partial link of everything, libcudadevrt included",
+}
 
 // runCudalink runs cudalink in-process in dir; a panic fails the test.
 func runCudalink(t *testing.T, dir string, args []string) (int, string) {
@@ -298,7 +318,14 @@ func TestRoundTrip(t *testing.T) {
 
 				// cudalink: direct vs through the partial link.
 				direct, viaPartial := filepath.Join(tmp, "direct.cubin"), filepath.Join(tmp, "final.cubin")
-				if status, msgs := runCudalink(t, c.Dir, c.Args(c.Inputs, direct)); status != 0 {
+				directArgs := func(out string) []string {
+					a := c.Args(c.Inputs, out)
+					if hostPruned[c.Name] {
+						a = append(a, "-ignore-host-info")
+					}
+					return a
+				}
+				if status, msgs := runCudalink(t, c.Dir, directArgs(direct)); status != 0 {
 					t.Fatalf("cudalink direct link: exit %d\n%s", status, msgs)
 				}
 				if status, msgs := runCudalink(t, c.Dir, finalArgs(viaPartial)); status != 0 {
@@ -323,7 +350,16 @@ func TestRoundTrip(t *testing.T) {
 				if msgs, err := cmd.CombinedOutput(); err != nil {
 					t.Fatalf("nvlink %s: %v\n%s", strings.Join(finalArgs(nvOut), " "), err, msgs)
 				}
-				same, identical = compare(t, "nvlink", filepath.Join(c.Dir, "expected.cubin"), nvOut, known.maskFor("nvlink"))
+				nvDirect := filepath.Join(c.Dir, "expected.cubin")
+				if hostPruned[c.Name] {
+					nvDirect = filepath.Join(tmp, "nvlink-direct.cubin")
+					cmd := exec.Command(nvlink, directArgs(nvDirect)...)
+					cmd.Dir = c.Dir
+					if msgs, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("nvlink %s: %v\n%s", strings.Join(directArgs(nvDirect), " "), err, msgs)
+					}
+				}
+				same, identical = compare(t, "nvlink", nvDirect, nvOut, known.maskFor("nvlink"))
 				if same {
 					nvSame++
 				}
