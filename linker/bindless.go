@@ -124,12 +124,7 @@ func bindlessKernels(ctx *Context) []*Function {
 	if len(users) == 0 {
 		return nil
 	}
-	var kernels []*Function
-	for _, k := range ctx.Funcs {
-		if k.Sym.IsEntry() {
-			kernels = append(kernels, k)
-		}
-	}
+	kernels := ctx.kernels()
 	if len(kernels) == 1 {
 		return kernels
 	}

@@ -57,12 +57,7 @@ func dumpCallgraph(ctx *Context) {
 	}
 
 	// Register propagation, in nvlink's order.
-	var kernels []*Function
-	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() {
-			kernels = append(kernels, fn)
-		}
-	}
+	kernels := ctx.kernels()
 	slices.SortFunc(kernels, func(a, b *Function) int { return b.Sym.cgNode - a.Sym.cgNode })
 	reach := make([]map[*Function]bool, len(kernels))
 	need := make([]int, len(kernels))

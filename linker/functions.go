@@ -8,6 +8,18 @@ import (
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
+// kernels returns the kernels among the link's functions, in function
+// order (a new slice: callers sort or filter it).
+func (ctx *Context) kernels() []*Function {
+	var kernels []*Function
+	for _, fn := range ctx.Funcs {
+		if fn.Sym.IsEntry() {
+			kernels = append(kernels, fn)
+		}
+	}
+	return kernels
+}
+
 // buildFunctions makes one Function per chosen function definition, gathers
 // the sections that travel with it (.nv.info.f, .nv.constant0.f, ...) and
 // turns every file's call graph records into edges between Functions.

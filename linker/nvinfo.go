@@ -33,7 +33,7 @@ func buildNVInfo(ctx *Context) {
 	// nvlink counts only that one: the launched kernels get no
 	// MIN_STACK_SIZE and do not stop it from being the single kernel.
 	// With two or more named, every kernel kept gets one.
-	kernels := slices.DeleteFunc(slices.Clone(ctx.Funcs), func(fn *Function) bool { return !fn.Sym.IsEntry() })
+	kernels := ctx.kernels()
 	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *Function) bool { return !ctx.kernelUsed(fn.Sym.Name) }); len(used) == 1 {
 		kernels = used
 	}
@@ -48,10 +48,8 @@ func buildNVInfo(ctx *Context) {
 	if len(kernels) == 1 {
 		single = kernels[0]
 		for _, fn := range ctx.Funcs {
-			for _, ext := range fn.Externs {
-				if ext.outIndex != 0 && ext.staysExtern() {
-					moduleExterns = appendSymOnce(moduleExterns, ext)
-				}
+			for _, ext := range ownExterns(fn) {
+				moduleExterns = appendSymOnce(moduleExterns, ext)
 			}
 		}
 		slices.Reverse(moduleExterns)

@@ -116,12 +116,7 @@ func reportResources(ctx *Context) {
 		line += fmt.Sprintf(", %d bytes cmem[3]", cmem3)
 	}
 	info(w, line)
-	var kernels []*Function
-	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() {
-			kernels = append(kernels, fn)
-		}
-	}
+	kernels := ctx.kernels()
 	// nvlink lists kernels from the last call graph node to the first.
 	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.cgNode > kernels[j].Sym.cgNode })
 	for _, k := range kernels {

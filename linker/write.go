@@ -461,14 +461,9 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 	return phs
 }
 
-// encodeRelocs writes a relocation section, its entries in the order they
-// were kept or, reversed, in the reverse of it: nvlink emits an executable's
-// entries in the reverse of the order it processed them.
-func (ctx *Context) encodeRelocs(osec *OutputSection, reversed bool) []byte {
-	return ctx.appendRelocs(nil, osec, reversed)
-}
-
-// appendRelocs appends the encoding of encodeRelocs to b.
+// appendRelocs appends a relocation section's entries to b, in the order
+// they were kept or, reversed, in the reverse of it: nvlink emits an
+// executable's entries in the reverse of the order it processed them.
 func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) []byte {
 	for i := range osec.Relocs {
 		r := osec.Relocs[i]

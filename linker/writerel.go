@@ -66,7 +66,7 @@ func (ctx *Context) buildRelocatableImage() []byte {
 	for _, osec := range ctx.OutSections {
 		switch {
 		case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA:
-			osec.Data = ctx.encodeRelocs(osec, false)
+			osec.Data = ctx.appendRelocs(nil, osec, false)
 			osec.Size = uint64(len(osec.Data))
 			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.Target.Index)
 			osec.Addralign, osec.Entsize = 8, 16
