@@ -105,6 +105,7 @@ func (ctx *Context) run(name string, pass func(*Context)) {
 	start := time.Now()
 	pass(ctx)
 	ctx.times = append(ctx.times, passTime{name, time.Since(start)})
+	traceMemory(name)
 }
 
 // runErr is run for a pass that returns an error.
@@ -112,5 +113,6 @@ func (ctx *Context) runErr(name string, pass func(*Context) error) error {
 	start := time.Now()
 	err := pass(ctx)
 	ctx.times = append(ctx.times, passTime{name, time.Since(start)})
+	traceMemory(name)
 	return err
 }
