@@ -1,6 +1,8 @@
 package linker
 
 import (
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -64,6 +66,11 @@ func assignBindlessSlots(ctx *Context) {
 		sym.referencedLive = true
 	}
 	end := base + 4*uint64(len(refs))
+	if end > math.MaxUint32 {
+		// The slots' relocations hold 32-bit places (outReloc).
+		ctx.report(&LinkError{Section: ".nv.constant0", Msg: fmt.Sprintf("bindless slots end at 0x%x, past 4 GiB", end)})
+		return
+	}
 	for _, k := range bindlessKernels(ctx) {
 		osec := k.bank0()
 		if osec == nil {
@@ -80,7 +87,7 @@ func assignBindlessSlots(ctx *Context) {
 			} else {
 				k.textures++
 			}
-			osec.keep(ctx, false, outReloc{Offset: ctx.bindless[sym], Type: typ, Sym: sym})
+			osec.keep(ctx, false, outReloc{Offset: uint32(ctx.bindless[sym]), Type: typ, Sym: sym})
 		}
 	}
 }

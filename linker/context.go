@@ -365,13 +365,12 @@ type OutputSection struct {
 	relOut, relaOut *OutputSection
 }
 
-// outReloc is a relocation kept for the driver, in output terms.
+// outReloc is a relocation kept for the driver, in output terms. A large
+// link keeps some hundred thousand: the offset is 32 bits, which keeps the
+// record at 24 bytes (relocate and retarget refuse a place past 4 GiB).
 type outReloc struct {
-	Offset uint64
 	Sym    *Symbol
 	Addend int64
+	Offset uint32
 	Type   cubin.RelocType
-	// toRela: a .rel entry that a partial link moves to .rela (see
-	// retarget).
-	toRela bool
 }

@@ -2,6 +2,7 @@ package linker
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -218,10 +219,10 @@ func retargetRelocations(ctx *Context) {
 				if inRanges(lost, r.Offset) {
 					continue
 				}
-				rr, ok := ctx.retarget(target, r, rs.Rela)
+				rr, toRela, ok := ctx.retarget(target, r, rs.Rela)
 				switch {
 				case !ok:
-				case rr.toRela:
+				case toRela:
 					rela := osec.relocFor(ctx, true)
 					rela.Relocs = append(rela.Relocs, rr)
 				default:
@@ -232,38 +233,45 @@ func retargetRelocations(ctx *Context) {
 	}
 }
 
-// retarget moves one relocation of isec to the output.
-func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc, rela bool) (outReloc, bool) {
-	out := outReloc{Offset: isec.OutOff + r.Offset, Type: r.Type, Addend: r.Addend}
+// retarget moves one relocation of isec to the output; toRela says that a
+// .rel entry moves to .rela.
+func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc, rela bool) (out outReloc, toRela, ok bool) {
+	place := isec.OutOff + r.Offset
+	if place > math.MaxUint32 {
+		// Kept relocations hold 32-bit places (outReloc).
+		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(),
+			Msg: fmt.Sprintf("%v at offset 0x%x: place past 4 GiB into its section", r.Type, r.Offset)})
+		return out, false, false
+	}
+	out = outReloc{Offset: uint32(place), Type: r.Type, Addend: r.Addend}
 	if r.Sym == 0 {
-		return out, true
+		return out, false, true
 	}
 	if int(r.Sym) >= len(isec.File.Syms) {
 		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(),
 			Msg: fmt.Sprintf("%v at offset 0x%x names symbol %d, out of range", r.Type, r.Offset, r.Sym)})
-		return out, false
+		return out, false, false
 	}
 	sym := isec.File.Syms[r.Sym]
 	out.Sym = sym
 	if sym.Type() != cubin.STT_SECTION || sym.Section == nil || sym.Section.OutOff == 0 {
-		return out, true
+		return out, false, true
 	}
 	delta := sym.Section.OutOff
 	if rela {
 		out.Addend += int64(delta)
-		return out, true
+		return out, false, true
 	}
 	// A .rel entry's addend is the field's contents, but nvlink reads it
 	// as 0 for some types (the .debug_frame CIE pointers): the entry
 	// becomes a .rela one with the addend explicit.
 	how := cubin.HowToRelocate(r.Type)
 	data := isec.Out.Data
-	if len(how.Fields) == 0 || data == nil || out.Offset+how.Span() > uint64(len(data)) {
+	if len(how.Fields) == 0 || data == nil || place+how.Span() > uint64(len(data)) {
 		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(), Symbol: sym.Name,
 			Msg: fmt.Sprintf("%v at offset 0x%x: cannot read its implicit addend", r.Type, r.Offset)})
-		return out, false
+		return out, false, false
 	}
-	out.Addend = int64(how.Extract(data[out.Offset:]) + delta)
-	out.toRela = true
-	return out, true
+	out.Addend = int64(how.Extract(data[place:]) + delta)
+	return out, true, true
 }

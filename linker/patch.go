@@ -1,15 +1,22 @@
 package linker
 
-import "github.com/cudalink/cudalink/linker/cubin"
+import (
+	"math"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
 
 // A patch is a relocated field of a borrowed output section: the section's
 // bytes are still the input's, so the value waits here and is written into
 // a copy when the section is written out. Most relocated sections are
 // functions' code, which would otherwise be copied whole to change a few
-// fields.
+// fields. (A large link makes some hundred thousand: the fields are as
+// narrow as their values allow, 16 bytes in all.)
 type patch struct {
-	off, value, bank uint64
-	typ              cubin.RelocType
+	value uint64
+	off   uint32 // relocate refuses a place past 4 GiB
+	typ   uint16 // the types that insert anything are below 256 (see insert)
+	bank  uint8  // Insert keeps the low 5 bits: a bank field is 5 bits wide
 }
 
 // fieldWindow bounds the bytes one relocated field spans (an instruction).
@@ -19,7 +26,10 @@ const fieldWindow = 16
 // off, as cubin.RelocHow.Insert does.
 func (osec *OutputSection) insert(off uint64, typ cubin.RelocType, value, bank uint64) {
 	if osec.borrowed {
-		osec.patches = append(osec.patches, patch{off, value, bank, typ})
+		if typ > math.MaxUint16 {
+			return // not in cubin's table: no field to insert into
+		}
+		osec.patches = append(osec.patches, patch{value, uint32(off), uint16(typ), uint8(bank)})
 		return
 	}
 	cubin.HowToRelocate(typ).Insert(osec.Data[off:], value, bank)
@@ -30,7 +40,7 @@ func (osec *OutputSection) insert(off uint64, typ cubin.RelocType, value, bank u
 // may overlap the field is applied first.
 func (osec *OutputSection) field(off uint64) []byte {
 	for _, pt := range osec.patches {
-		if pt.off < off+fieldWindow && off < pt.off+fieldWindow {
+		if at := uint64(pt.off); at < off+fieldWindow && off < at+fieldWindow {
 			osec.contents()
 			break
 		}
@@ -52,6 +62,6 @@ func (osec *OutputSection) contents() []byte {
 // applyPatches writes every patch into b, in the order they were made.
 func applyPatches(b []byte, patches []patch) {
 	for _, pt := range patches {
-		cubin.HowToRelocate(pt.typ).Insert(b[pt.off:], pt.value, pt.bank)
+		cubin.HowToRelocate(cubin.RelocType(pt.typ)).Insert(b[pt.off:], pt.value, uint64(pt.bank))
 	}
 }

@@ -2,6 +2,7 @@ package linker
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +49,25 @@ func applyRelocations(ctx *Context) {
 			}
 		}
 	}
+	// The lists were sized for every relocation of a member, and most are
+	// resolved here: give each its own array of the length it kept, so the
+	// larger ones can be freed.
+	for _, osec := range ctx.OutSections {
+		osec.Relocs = clipped(osec.Relocs)
+		osec.patches = clipped(osec.patches)
+	}
+}
+
+// clipped returns s in an array of its own length (nil if empty), so that
+// the larger array it was built in can be freed.
+func clipped[T any](s []T) []T {
+	if len(s) == cap(s) {
+		return s
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
 }
 
 // lostRanges returns the [start, end) ranges of isec that hold weak
@@ -102,6 +122,11 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		}
 		return
 	}
+	if p > math.MaxUint32 {
+		// Kept relocations and patches hold 32-bit places (outReloc).
+		bad("place past 4 GiB into its section")
+		return
+	}
 	field := osec.field(p) // read only: writes go through osec.insert
 
 	if sym != nil && sym.deleted {
@@ -121,7 +146,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		if how.Who == cubin.ByLinker {
 			return // YIELD and friends with no symbol: nothing to do here
 		}
-		osec.keep(ctx, rela, outReloc{Offset: p, Type: r.Type, Addend: r.Addend})
+		osec.keep(ctx, rela, outReloc{Offset: uint32(p), Type: r.Type, Addend: r.Addend})
 		return
 	}
 	if off, ok := ctx.bindless[sym]; ok && how.Who == cubin.ByLinker {
@@ -138,12 +163,12 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 	if debugDanglingLabel(osec, sym) {
 		if ctx.Config.PreserveRelocs {
 			// nvlink records it all the same, against no symbol.
-			osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Addend: a})
+			osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Addend: a})
 		}
 		return
 	}
 	if !linkerResolves(r, sym) {
-		out := outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: r.Addend}
+		out := outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: r.Addend}
 		if !sym.Defined() {
 			sym.referencedLive = true
 		}
@@ -167,7 +192,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		}
 		osec.insert(p, r.Type, how.Select(sym.Value+uint64(a)), 0)
 		if ctx.Config.PreserveRelocs {
-			osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: a})
+			osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})
 		}
 		return
 	}
@@ -185,7 +210,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 	if ctx.Config.PreserveRelocs && (sym.Defined() || sym.debugDynamic && ctx.debugSymbols()) {
 		// Not dynamic shared memory, which has no symbol in the output
 		// unless -g publishes it.
-		osec.preserve(ctx, outReloc{Offset: p, Type: r.Type, Sym: sym, Addend: a})
+		osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})
 	}
 }
 

@@ -474,7 +474,7 @@ func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) [
 		if r.Sym != nil {
 			symIdx = ctx.outSymIndex(r.Sym)
 		}
-		b = le.AppendUint64(b, r.Offset)
+		b = le.AppendUint64(b, uint64(r.Offset))
 		b = le.AppendUint64(b, uint64(symIdx)<<32|uint64(r.Type))
 		if osec.Rela {
 			b = le.AppendUint64(b, uint64(r.Addend))
