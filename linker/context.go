@@ -323,46 +323,113 @@ func (fn *Function) mark(walk uint32) bool {
 	return true
 }
 
-// OutputSection is one section of the output file. (Fields are ordered so
-// that the small ones pack together: a large link has tens of thousands.)
+// OutputSection is one section of the output file. A large link has tens
+// of thousands, most of them a function's with one member: what only
+// relocation sections need is in rel, what few others need in ext, and
+// sh_entsize follows from the type (see entsize).
 type OutputSection struct {
 	Name      string
 	Flags     uint64
 	Addralign uint64
-	Entsize   uint64
 	Size      uint64
-	Type      uint32
-	Info      uint32 // final value, computed by the writer
-	Link      uint32
-	symIndex  uint32 // index of the section symbol, 0 if none
 	Data      []byte // nil for sections without file contents
 	Members   []*InputSection
-	twins     []*InputSection // contributions sharing a member's bytes
-	Index     int
-	// key tells apart sections of the same name (see nameRegistry.funcKey);
-	// it is Name for all others.
-	key string
-
 	// For sections tied to a function (.text.f, .nv.info.f, ...).
-	Func *Function
-	// Relocations to write, for relocation sections; Target is the patched section.
-	Target *OutputSection
-	Relocs []outReloc
+	Func     *Function
+	Index    int
+	Type     uint32
+	Info     uint32 // final value, computed by the writer
+	Link     uint32
+	symIndex uint32 // index of the section symbol, 0 if none
 
-	Rela bool // Relocs are written as .rela entries
 	// fixedOffsets: members sit at their fixedOff (bank 2 overlays), with
 	// zeros between them.
 	fixedOffsets bool
 	synthetic    bool // made by the linker, with no input counterpart
-	keepEmpty    bool // -r: an empty relocation section an input had
 	// borrowed: Data is the input section's own bytes, shared with the
 	// parsed (possibly cached, possibly mapped read-only) input. Writes to
 	// it wait in patches until the section is written out (see insert).
 	borrowed bool
-	patches  []patch
+
+	rel *relocList  // for relocation sections (made with them by outSection)
+	ext *sectionExt // nil until a rarely used field is set (see more)
+}
+
+// relocList is what a relocation section holds: the section it patches
+// and the relocations to write.
+type relocList struct {
+	Target    *OutputSection
+	Relocs    []outReloc
+	Rela      bool // Relocs are written as .rela entries
+	keepEmpty bool // -r: an empty relocation section an input had
+}
+
+// sectionExt holds the fields of an output section that few sections set.
+type sectionExt struct {
+	// key tells apart sections of the same name (see nameRegistry.funcKey);
+	// empty when it is the name.
+	key     string
+	twins   []*InputSection // contributions sharing a member's bytes
+	patches []patch         // pending writes to borrowed bytes (see insert)
 	// The .rel and .rela sections of this section, once relocFor made or
 	// found them.
 	relOut, relaOut *OutputSection
+}
+
+// more returns osec's side record, making it on first use.
+func (osec *OutputSection) more() *sectionExt {
+	if osec.ext == nil {
+		osec.ext = &sectionExt{}
+	}
+	return osec.ext
+}
+
+// key tells apart sections of the same name (see nameRegistry.funcKey):
+// it is the name but for the sections of a duplicate local function.
+func (osec *OutputSection) key() string {
+	if osec.ext != nil && osec.ext.key != "" {
+		return osec.ext.key
+	}
+	return osec.Name
+}
+
+// twins are the contributions sharing a member's bytes (bank 2, see
+// foldConstant2).
+func (osec *OutputSection) twins() []*InputSection {
+	if osec.ext == nil {
+		return nil
+	}
+	return osec.ext.twins
+}
+
+// patches are the pending writes to a borrowed section's bytes.
+func (osec *OutputSection) patches() []patch {
+	if osec.ext == nil {
+		return nil
+	}
+	return osec.ext.patches
+}
+
+// entsize is the section's sh_entsize, which its type fixes: the size of a
+// relocation, symbol or .symtab_shndx entry, and 8 for the call graph,
+// prototype and relocation-action tables (nvlink's). A partial link also
+// keeps a contribution's own (writeRelocatable).
+func (osec *OutputSection) entsize() uint64 {
+	switch {
+	case osec.rel != nil && osec.rel.Rela:
+		return 24
+	case osec.rel != nil:
+		return 16
+	}
+	switch osec.Type {
+	case cubin.SHT_SYMTAB:
+		return 24
+	case cubin.SHT_SYMTAB_SHNDX:
+		return 4
+	case cubin.SHT_CUDA_CALLGRAPH, cubin.SHT_CUDA_PROTOTYPE, cubin.SHT_CUDA_RELOCINFO:
+		return 8
+	}
+	return 0
 }
 
 // outReloc is a relocation kept for the driver, in output terms. A large

@@ -44,7 +44,7 @@ func placeContributions(ctx *Context) {
 			osec.Addralign = max(osec.Addralign, align)
 		}
 		osec.Size = size
-		for _, isec := range osec.twins {
+		for _, isec := range osec.twins() {
 			if isec.Out == osec && isec.twin != nil { // else it landed in another kernel's bank last
 				isec.OutOff = isec.twin.OutOff
 			}

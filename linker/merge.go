@@ -210,7 +210,8 @@ func foldConstant2(ctx *Context) {
 			if share {
 				if twin := identicalMember(osec, isec); twin != nil {
 					isec.twin = twin
-					osec.twins = append(osec.twins, isec)
+					x := osec.more()
+					x.twins = append(x.twins, isec)
 					continue
 				}
 			}
@@ -282,7 +283,7 @@ func makeKernelBanks(ctx *Context) map[*Function]*OutputSection {
 // bytes (over 64 KiB) keep foldConstant2's sequential layout.
 func overlayConstant2(ctx *Context) {
 	for _, fn := range ctx.Funcs {
-		if fn.bank2 != nil && len(fn.bank2.twins) > 0 {
+		if fn.bank2 != nil && len(fn.bank2.twins()) > 0 {
 			return
 		}
 	}
@@ -361,7 +362,13 @@ func (ctx *Context) outSection(key string, typ uint32, flags uint64) *OutputSect
 	if osec, ok := ctx.outByName[key]; ok {
 		return osec
 	}
-	osec := &OutputSection{Name: keyName(key), key: key, Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: len(ctx.OutSections)}
+	osec := &OutputSection{Name: keyName(key), Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: len(ctx.OutSections)}
+	if key != osec.Name {
+		osec.more().key = key
+	}
+	if isRelocType(typ) {
+		osec.rel = &relocList{}
+	}
 	ctx.outByName[key] = osec
 	ctx.OutSections = append(ctx.OutSections, osec)
 	return osec
@@ -374,8 +381,8 @@ func (ctx *Context) relSection(name string, target *OutputSection, rela bool) *O
 	if rela {
 		typ = cubin.SHT_RELA
 	}
-	osec := ctx.outSection(name+strings.TrimPrefix(target.key, target.Name), typ, 0)
-	osec.Target, osec.Rela = target, rela
+	osec := ctx.outSection(name+strings.TrimPrefix(target.key(), target.Name), typ, 0)
+	osec.rel.Target, osec.rel.Rela = target, rela
 	return osec
 }
 
@@ -432,7 +439,7 @@ func sortOutputSections(ctx *Context) {
 	}
 	keys := make([]keyed, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {
-		order, ok := ctx.names.secOrder[osec.key]
+		order, ok := ctx.names.secOrder[osec.key()]
 		if !ok {
 			order = len(ctx.names.secOrder) + osec.Index
 		}

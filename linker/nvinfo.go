@@ -76,7 +76,7 @@ func buildNVInfo(ctx *Context) {
 	ctx.buildCallgraph()
 	ctx.buildPrototypes()
 	ra := ctx.outByName[".nv.rel.action"]
-	ra.Data, ra.Size, ra.Addralign, ra.Entsize = relActionTable, uint64(len(relActionTable)), 8, 8
+	ra.Data, ra.Size, ra.Addralign = relActionTable, uint64(len(relActionTable)), 8
 }
 
 // infoOrder returns the live functions in the order the inputs' global
@@ -309,7 +309,7 @@ func (ctx *Context) buildCallgraph() {
 		}
 	}
 	osec := ctx.outByName[".nv.callgraph"]
-	osec.Data, osec.Size, osec.Addralign, osec.Entsize = b, uint64(len(b)), 4, 8
+	osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
 }
 
 // collectPrototypes lists what .nv.prototype will hold: the signature of
@@ -350,7 +350,7 @@ func (ctx *Context) buildPrototypes() {
 		b = le.AppendUint32(b, p.sym.outIndex)
 		b = le.AppendUint32(b, ctx.strtab.add(p.sig))
 	}
-	osec.Data, osec.Size, osec.Addralign, osec.Entsize = b, uint64(len(b)), 4, 8
+	osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
 }
 
 type prototype struct {

@@ -212,7 +212,7 @@ func retargetRelocations(ctx *Context) {
 			}
 			out := osec.relocFor(ctx, rs.Rela)
 			if len(rs.Relocs) == 0 {
-				out.keepEmpty = true // nvcc writes some empty ones; so does -r
+				out.rel.keepEmpty = true // nvcc writes some empty ones; so does -r
 			}
 			lost := lostRanges(target)
 			for _, r := range rs.Relocs {
@@ -224,9 +224,9 @@ func retargetRelocations(ctx *Context) {
 				case !ok:
 				case toRela:
 					rela := osec.relocFor(ctx, true)
-					rela.Relocs = append(rela.Relocs, rr)
+					rela.rel.Relocs = append(rela.rel.Relocs, rr)
 				default:
-					out.Relocs = append(out.Relocs, rr)
+					out.rel.Relocs = append(out.rel.Relocs, rr)
 				}
 			}
 		}

@@ -197,7 +197,7 @@ func (ctx *Context) buildRelocatableCallgraph() {
 	}
 	if osec := ctx.outByName[".nv.callgraph"]; osec != nil || len(b) > 32 {
 		osec = ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
-		osec.Data, osec.Size, osec.Addralign, osec.Entsize = b, uint64(len(b)), 4, 8
+		osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
 	}
 
 	var p []byte
@@ -215,6 +215,6 @@ func (ctx *Context) buildRelocatableCallgraph() {
 	}
 	if osec := ctx.outByName[".nv.prototype"]; osec != nil || len(p) > 0 {
 		osec = ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
-		osec.Data, osec.Size, osec.Addralign, osec.Entsize = p, uint64(len(p)), 4, 8
+		osec.Data, osec.Size, osec.Addralign = p, uint64(len(p)), 4
 	}
 }

@@ -29,7 +29,8 @@ func (osec *OutputSection) insert(off uint64, typ cubin.RelocType, value, bank u
 		if typ > math.MaxUint16 {
 			return // not in cubin's table: no field to insert into
 		}
-		osec.patches = append(osec.patches, patch{value, uint32(off), uint16(typ), uint8(bank)})
+		x := osec.more()
+		x.patches = append(x.patches, patch{value, uint32(off), uint16(typ), uint8(bank)})
 		return
 	}
 	cubin.HowToRelocate(typ).Insert(osec.Data[off:], value, bank)
@@ -39,7 +40,7 @@ func (osec *OutputSection) insert(off uint64, typ cubin.RelocType, value, bank u
 // current contents (a .rel entry's implicit addend): a pending patch that
 // may overlap the field is applied first.
 func (osec *OutputSection) field(off uint64) []byte {
-	for _, pt := range osec.patches {
+	for _, pt := range osec.patches() {
 		if at := uint64(pt.off); at < off+fieldWindow && off < at+fieldWindow {
 			osec.contents()
 			break
@@ -53,8 +54,11 @@ func (osec *OutputSection) field(off uint64) []byte {
 func (osec *OutputSection) contents() []byte {
 	if osec.borrowed {
 		b := append([]byte(nil), osec.Data...)
-		applyPatches(b, osec.patches)
-		osec.Data, osec.borrowed, osec.patches = b, false, nil
+		applyPatches(b, osec.patches())
+		osec.Data, osec.borrowed = b, false
+		if osec.ext != nil {
+			osec.ext.patches = nil
+		}
 	}
 	return osec.Data
 }

@@ -53,8 +53,12 @@ func applyRelocations(ctx *Context) {
 	// resolved here: give each its own array of the length it kept, so the
 	// larger ones can be freed.
 	for _, osec := range ctx.OutSections {
-		osec.Relocs = clipped(osec.Relocs)
-		osec.patches = clipped(osec.patches)
+		if osec.rel != nil {
+			osec.rel.Relocs = clipped(osec.rel.Relocs)
+		}
+		if osec.ext != nil {
+			osec.ext.patches = clipped(osec.ext.patches)
+		}
 	}
 }
 
@@ -228,7 +232,7 @@ func linkerResolves(r cubin.Reloc, sym *Symbol) bool {
 
 // keep adds a relocation left for the driver to osec's relocation section.
 func (osec *OutputSection) keep(ctx *Context, rela bool, r outReloc) {
-	rs := osec.relocFor(ctx, rela)
+	rs := osec.relocFor(ctx, rela).rel
 	if len(rs.Relocs) == cap(rs.Relocs) {
 		rs.Relocs = slices.Grow(rs.Relocs, max(ctx.keepHint[b2i(rela)], 1))
 	}
@@ -244,16 +248,17 @@ func b2i(b bool) int {
 
 // relocFor returns the output relocation section (.rel or .rela) for osec.
 func (osec *OutputSection) relocFor(ctx *Context, rela bool) *OutputSection {
+	x := osec.more()
 	if rela {
-		if osec.relaOut == nil {
-			osec.relaOut = ctx.relSection(".rela"+osec.Name, osec, true)
+		if x.relaOut == nil {
+			x.relaOut = ctx.relSection(".rela"+osec.Name, osec, true)
 		}
-		return osec.relaOut
+		return x.relaOut
 	}
-	if osec.relOut == nil {
-		osec.relOut = ctx.relSection(".rel"+osec.Name, osec, false)
+	if x.relOut == nil {
+		x.relOut = ctx.relSection(".rel"+osec.Name, osec, false)
 	}
-	return osec.relOut
+	return x.relOut
 }
 
 // space returns the symbol's memory space bits from st_other.
@@ -324,9 +329,13 @@ const ptxConst0Size = ".nv.ptx.const0.size"
 // ".text.k".
 const resolvedRelaPrefix = ".nv.resolvedrela"
 
-// isReloc says whether osec holds relocation entries the writer encodes.
-func (osec *OutputSection) isReloc() bool {
-	return osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA || osec.Type == cubin.SHT_CUDA_RESOLVED_RELA
+// isReloc says whether osec holds relocation entries the writer encodes
+// (in osec.rel).
+func (osec *OutputSection) isReloc() bool { return osec.rel != nil }
+
+// isRelocType says whether sections of type typ hold relocation entries.
+func isRelocType(typ uint32) bool {
+	return typ == cubin.SHT_REL || typ == cubin.SHT_RELA || typ == cubin.SHT_CUDA_RESOLVED_RELA
 }
 
 // preserve records a relocation the linker applied, for -preserve-relocs:
@@ -337,13 +346,13 @@ func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
 	if r.Sym != nil && r.Sym.Type() == cubin.STT_SECTION && r.Sym.Section != nil {
 		r.Addend += int64(r.Sym.Section.OutOff)
 	}
-	name := resolvedRelaPrefix + osec.key // keyed like osec (nameRegistry.funcKey)
+	name := resolvedRelaPrefix + osec.key() // keyed like osec (nameRegistry.funcKey)
 	rs := ctx.outByName[name]
 	if rs == nil {
 		rs = ctx.outSection(name, cubin.SHT_CUDA_RESOLVED_RELA, 0)
-		rs.Target, rs.Rela = osec, true
+		rs.rel.Target, rs.rel.Rela = osec, true
 	}
-	rs.Relocs = append(rs.Relocs, r)
+	rs.rel.Relocs = append(rs.rel.Relocs, r)
 }
 
 // warnPreserveRelocs gives nvlink 11.8's warning for -preserve-relocs on

@@ -154,11 +154,11 @@ func (ctx *Context) layoutImage() *image {
 			// nvlink keeps no relocation, and preserves no resolution,
 			// against a symbol the output does not have (a non-kernel's
 			// bank-2 constants, folded away).
-			osec.Relocs = slices.DeleteFunc(osec.Relocs, func(r outReloc) bool {
+			osec.rel.Relocs = slices.DeleteFunc(osec.rel.Relocs, func(r outReloc) bool {
 				return r.Sym != nil && ctx.outSymIndex(r.Sym) == 0
 			})
 		}
-		if osec.isReloc() && len(osec.Relocs) == 0 {
+		if osec.isReloc() && len(osec.rel.Relocs) == 0 {
 			continue
 		}
 		if osec.Type == cubin.SHT_CUDA_PROTOTYPE && osec.Size == 0 {
@@ -172,13 +172,13 @@ func (ctx *Context) layoutImage() *image {
 	ctx.OutSections = kept
 	shstrtab := &OutputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
 	strtab := &OutputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8, Entsize: 24}
+	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
 	header := []*OutputSection{shstrtab, strtab, symtab}
 	// Past 65,279 sections, section indices no longer fit st_shndx: they
 	// go to .symtab_shndx, and e_shnum/e_shstrndx to section 0.
 	var symtabShndx *OutputSection
 	if len(ctx.OutSections)+len(header)+2 >= cubin.SHN_LORESERVE {
-		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4, Entsize: 4}
+		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
 		header = append(header, symtabShndx)
 	}
 	ctx.OutSections = append(header, ctx.OutSections...)
@@ -192,12 +192,9 @@ func (ctx *Context) layoutImage() *image {
 		case osec.isReloc():
 			// Encoded as they are written (image.writeTo): entries are
 			// 16 or 24 bytes, so the size is known now.
-			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.Target.Index)
-			osec.Addralign, osec.Entsize = 8, 16
-			if osec.Rela {
-				osec.Entsize = 24
-			}
-			osec.Size = uint64(len(osec.Relocs)) * osec.Entsize
+			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.rel.Target.Index)
+			osec.Addralign = 8
+			osec.Size = uint64(len(osec.rel.Relocs)) * osec.entsize()
 		case osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
 			osec.Link = uint32(symtab.Index)
 		}
@@ -303,10 +300,10 @@ func (img *image) writeTo(w io.Writer) error {
 			scratch = ctx.appendRelocs(scratch[:0], osec, true)
 			bw.Write(scratch)
 			written = uint64(len(scratch))
-		case len(osec.patches) > 0:
+		case len(osec.patches()) > 0:
 			// A borrowed section with relocated fields: patch a copy.
 			scratch = append(scratch[:0], osec.Data...)
-			applyPatches(scratch, osec.patches)
+			applyPatches(scratch, osec.patches())
 			bw.Write(scratch)
 		default:
 			bw.Write(osec.Data)
@@ -329,7 +326,8 @@ func (img *image) writeTo(w io.Writer) error {
 	bw.Write(sh0)
 	h := make([]byte, 64)
 	for _, i := range byIndex[1:] {
-		putSectionHeader(h, ctx.OutSections[i], img.nameOff[i], img.offsets[i])
+		osec := ctx.OutSections[i]
+		putSectionHeader(h, osec, img.nameOff[i], img.offsets[i], osec.entsize())
 		bw.Write(h)
 	}
 	ph := make([]byte, cubin.PhdrSize)
@@ -381,7 +379,7 @@ func putSectionCounts(hdr, sh0 []byte, shnum, shstrndx int) {
 }
 
 // putSectionHeader encodes osec's ELF64 section header into h.
-func putSectionHeader(h []byte, osec *OutputSection, name uint32, offset uint64) {
+func putSectionHeader(h []byte, osec *OutputSection, name uint32, offset, entsize uint64) {
 	le.PutUint32(h[0:], name)
 	le.PutUint32(h[4:], osec.Type)
 	le.PutUint64(h[8:], osec.Flags)
@@ -390,7 +388,7 @@ func putSectionHeader(h []byte, osec *OutputSection, name uint32, offset uint64)
 	le.PutUint32(h[40:], osec.Link)
 	le.PutUint32(h[44:], osec.Info)
 	le.PutUint64(h[48:], osec.Addralign)
-	le.PutUint64(h[56:], osec.Entsize)
+	le.PutUint64(h[56:], entsize)
 }
 
 type phdr struct {
@@ -465,10 +463,11 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 // they were kept or, reversed, in the reverse of it: nvlink emits an
 // executable's entries in the reverse of the order it processed them.
 func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) []byte {
-	for i := range osec.Relocs {
-		r := osec.Relocs[i]
+	relocs := osec.rel.Relocs
+	for i := range relocs {
+		r := relocs[i]
 		if reversed {
-			r = osec.Relocs[len(osec.Relocs)-1-i]
+			r = relocs[len(relocs)-1-i]
 		}
 		var symIdx uint32
 		if r.Sym != nil {
@@ -476,7 +475,7 @@ func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) [
 		}
 		b = le.AppendUint64(b, uint64(r.Offset))
 		b = le.AppendUint64(b, uint64(symIdx)<<32|uint64(r.Type))
-		if osec.Rela {
+		if osec.rel.Rela {
 			b = le.AppendUint64(b, uint64(r.Addend))
 		}
 	}

@@ -38,18 +38,18 @@ func (osec *OutputSection) relocatableGroup() int {
 func (ctx *Context) buildRelocatableImage() []byte {
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
-		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.Relocs) == 0 && !osec.keepEmpty {
+		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.rel.Relocs) == 0 && !osec.rel.keepEmpty {
 			continue
 		}
 		kept = append(kept, osec)
 	}
 	shstrtab := &OutputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
 	strtab := &OutputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8, Entsize: 24}
+	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
 	header := []*OutputSection{shstrtab, strtab, symtab}
 	var symtabShndx *OutputSection
 	if len(kept)+len(header)+2 >= cubin.SHN_LORESERVE {
-		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4, Entsize: 4}
+		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
 		header = append(header, symtabShndx)
 	}
 	// Creation order within a group: sections as the inputs had them.
@@ -68,16 +68,12 @@ func (ctx *Context) buildRelocatableImage() []byte {
 		case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA:
 			osec.Data = ctx.appendRelocs(nil, osec, false)
 			osec.Size = uint64(len(osec.Data))
-			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.Target.Index)
-			osec.Addralign, osec.Entsize = 8, 16
-			if osec.Rela {
-				osec.Entsize = 24
-			}
+			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.rel.Target.Index)
+			osec.Addralign = 8
 		case osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
 			osec.Link = uint32(symtab.Index)
 		case len(osec.Members) > 0:
 			osec.Link, osec.Info = 0, osec.Members[0].Sec.Info
-			osec.Entsize = osec.Members[0].Sec.Entsize
 		}
 		if fn := osec.Func; fn != nil {
 			if osec == fn.Text.Out {
@@ -133,9 +129,20 @@ func (ctx *Context) buildRelocatableImage() []byte {
 	le.PutUint16(out[58:], 64)
 	putSectionCounts(out, out[shoff:], shnum, shstrtab.Index)
 	for i, osec := range ctx.OutSections {
-		putSectionHeader(out[shoff+uint64(osec.Index)*64:], osec, nameOff[i], offsets[i])
+		putSectionHeader(out[shoff+uint64(osec.Index)*64:], osec, nameOff[i], offsets[i], relocatableEntsize(osec))
 	}
 	return out
+}
+
+// relocatableEntsize is a section's sh_entsize in a partial link's output:
+// as in a final link (see entsize), but a contribution keeps its own.
+func relocatableEntsize(osec *OutputSection) uint64 {
+	switch {
+	case osec.isReloc(), osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
+	case len(osec.Members) > 0:
+		return osec.Members[0].Sec.Entsize
+	}
+	return osec.entsize()
 }
 
 // encodeRelocatableSymbols writes .symtab for a relocatable output: the
