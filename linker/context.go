@@ -34,7 +34,7 @@ type Context struct {
 
 	// The output symbol table (index 0 is the null symbol), its first
 	// global, and the string table the writer emits.
-	symtab      []*Symbol
+	symtab      []outSym
 	firstGlobal int
 	strtab      stringTable
 	// nullSymValue is the null symbol's st_value: nvlink leaves there the
@@ -203,8 +203,6 @@ type Symbol struct {
 	// cgNode is the function's node number in nvlink's call graph (see
 	// nameRegistry.nodes); 0 for other symbols.
 	cgNode int
-	// For section symbols the linker makes: the output section.
-	outSec *OutputSection
 	// referencedLive: an undefined symbol that kept code still references.
 	referencedLive bool
 	deleted        bool // a function removed by dead-code elimination

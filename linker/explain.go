@@ -98,9 +98,10 @@ func (ctx *Context) writeMap(out io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "\n## Symbols\n# index name binding section value size input\n")
-	for i, sym := range ctx.symtab {
-		if sym == nil || sym.Type() == cubin.STT_SECTION && sym.outSec != nil {
-			continue
+	for i, e := range ctx.symtab {
+		sym := e.sym
+		if sym == nil {
+			continue // the null symbol or a section symbol
 		}
 		sec, from := "UND", ""
 		if sym.Section != nil && sym.Section.Out != nil {

@@ -66,11 +66,11 @@ func buildRelocatableMetadata(ctx *Context) {
 // .symtab's sh_info is, as nvcc writes it, the index of the first
 // STB_GLOBAL symbol.
 func buildRelocatableSymtab(ctx *Context) {
-	ctx.symtab = []*Symbol{nil}
+	ctx.symtab = []outSym{{}}
 	ctx.firstGlobal = 0
 	add := func(sym *Symbol) {
 		sym.outIndex = uint32(len(ctx.symtab))
-		ctx.symtab = append(ctx.symtab, sym)
+		ctx.symtab = append(ctx.symtab, outSym{sym: sym})
 		if ctx.firstGlobal == 0 && !sym.Local && sym.Bind() == cubin.STB_GLOBAL {
 			ctx.firstGlobal = int(sym.outIndex)
 		}
@@ -87,7 +87,7 @@ func buildRelocatableSymtab(ctx *Context) {
 			case sym.Type() == cubin.STT_SECTION:
 				if osec := sym.sectionOut(); osec != nil && osec.symIndex == 0 {
 					osec.symIndex = uint32(len(ctx.symtab))
-					add(&Symbol{Name: osec.Name, Info: cubin.STT_SECTION, Local: true, outSec: osec})
+					ctx.symtab = append(ctx.symtab, outSym{sec: osec})
 				}
 			case sym.Section == nil || sym.Section.Out != nil:
 				add(sym)

@@ -33,18 +33,18 @@ func buildSymbolTable(ctx *Context) {
 	if ctx.Config.PreserveRelocs {
 		keepLostParams(ctx)
 	}
-	ctx.symtab = []*Symbol{nil}
+	ctx.symtab = []outSym{{}}
 	addSection := func(osec *OutputSection) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO ||
 			osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA || osec.Type == cubin.SHT_CUDA_RESOLVED_RELA {
 			return
 		}
 		osec.symIndex = uint32(len(ctx.symtab))
-		ctx.symtab = append(ctx.symtab, &Symbol{Name: osec.Name, Info: cubin.STT_SECTION, Local: true, outSec: osec})
+		ctx.symtab = append(ctx.symtab, outSym{sec: osec})
 	}
 	add := func(sym *Symbol) {
 		sym.outIndex = uint32(len(ctx.symtab))
-		ctx.symtab = append(ctx.symtab, sym)
+		ctx.symtab = append(ctx.symtab, outSym{sym: sym})
 	}
 	placed := map[*Symbol]bool{}
 	for _, c := range ctx.names.local {
@@ -81,11 +81,14 @@ func buildSymbolTable(ctx *Context) {
 			add(sym)
 		}
 	}
-	for _, osec := range ctx.OutSections {
-		if osec.symIndex != 0 {
-			ctx.symtab[osec.symIndex].outIndex = osec.symIndex
-		}
-	}
+}
+
+// outSym is one entry of the output .symtab: a link symbol, or the
+// section symbol of an output section, which needs no Symbol of its own
+// (a large link has tens of thousands).
+type outSym struct {
+	sym *Symbol
+	sec *OutputSection // a section symbol's section; sym is nil
 }
 
 // keepLostParams moves the _param symbol of a weak kernel that lost

@@ -490,37 +490,40 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 	b = append(b, make([]byte, 24)...)
 	le.PutUint64(b[8:], ctx.nullSymValue)
 	words := make([]byte, 4, len(ctx.symtab)*4)
-	for _, sym := range ctx.symtab[1:] {
-		var name uint32
-		var shndx uint32
+	for _, e := range ctx.symtab[1:] {
+		var name, shndx uint32
 		var value, size uint64
-		info, other := sym.outInfo(), sym.outOther()
-		if (sym.debugShared || sym.debugDynamic) && ctx.Config.PreserveRelocs && (sym.preservedShared || !ctx.debugSymbols()) {
-			// As nvlink marks the shared variables it keeps for
-			// -preserve-relocs; those -g publishes anyway keep 0.
-			other = 1
-		}
-		name = ctx.strtab.add(sym.Name)
-		if sym.placeholder {
-			name = ctx.names.emptyOff
-		}
+		var info, other uint8
 		special := false
-		if sym.outSec != nil {
-			shndx = uint32(sym.outSec.Index)
-		} else if sym.debugDynamic {
-			shndx, value = uint32(ctx.outByName[".nv_debug.shared"].Index), sym.Value+ctx.dynamicSharedShift
+		if osec := e.sec; osec != nil {
+			name, info, shndx = ctx.strtab.add(osec.Name), cubin.STT_SECTION, uint32(osec.Index)
 		} else {
-			value, size = sym.Value, sym.Size
-			if sym.debugShared {
-				value += ctx.sharedReserve()
+			sym := e.sym
+			info, other = sym.outInfo(), sym.outOther()
+			if (sym.debugShared || sym.debugDynamic) && ctx.Config.PreserveRelocs && (sym.preservedShared || !ctx.debugSymbols()) {
+				// As nvlink marks the shared variables it keeps for
+				// -preserve-relocs; those -g publishes anyway keep 0.
+				other = 1
 			}
-			switch {
-			case sym.Section != nil && sym.Section.Out != nil:
-				shndx = uint32(sym.Section.Out.Index)
-			case sym.Shndx == cubin.SHN_ABS || sym.Shndx == cubin.SHN_COMMON:
-				shndx, special = sym.Shndx, true
-			default:
-				value = 0
+			name = ctx.strtab.add(sym.Name)
+			if sym.placeholder {
+				name = ctx.names.emptyOff
+			}
+			if sym.debugDynamic {
+				shndx, value = uint32(ctx.outByName[".nv_debug.shared"].Index), sym.Value+ctx.dynamicSharedShift
+			} else {
+				value, size = sym.Value, sym.Size
+				if sym.debugShared {
+					value += ctx.sharedReserve()
+				}
+				switch {
+				case sym.Section != nil && sym.Section.Out != nil:
+					shndx = uint32(sym.Section.Out.Index)
+				case sym.Shndx == cubin.SHN_ABS || sym.Shndx == cubin.SHN_COMMON:
+					shndx, special = sym.Shndx, true
+				default:
+					value = 0
+				}
 			}
 		}
 		st := uint16(shndx)

@@ -151,13 +151,16 @@ func relocatableEntsize(osec *OutputSection) uint64 {
 func (ctx *Context) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
 	b := make([]byte, 24, len(ctx.symtab)*24)
 	words := make([]byte, 4, len(ctx.symtab)*4)
-	for _, sym := range ctx.symtab[1:] {
-		var shndx uint32
+	for _, e := range ctx.symtab[1:] {
+		var name, shndx uint32
 		var value, size uint64
+		var info, other uint8
 		special := false
-		if sym.outSec != nil {
-			shndx = uint32(sym.outSec.Index)
+		if osec := e.sec; osec != nil {
+			name, info, shndx = ctx.strtab.add(osec.Name), cubin.STT_SECTION, uint32(osec.Index)
 		} else {
+			sym := e.sym
+			name, info, other = ctx.strtab.add(sym.Name), sym.Info, sym.Other
 			value, size = sym.Value, sym.Size
 			switch {
 			case sym.Section != nil && sym.Section.Out != nil:
@@ -173,8 +176,8 @@ func (ctx *Context) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
 			st = cubin.SHN_XINDEX
 		}
 		words = le.AppendUint32(words, shndx)
-		b = le.AppendUint32(b, ctx.strtab.add(sym.Name))
-		b = append(b, sym.Info, sym.Other)
+		b = le.AppendUint32(b, name)
+		b = append(b, info, other)
 		b = le.AppendUint16(b, st)
 		b = le.AppendUint64(b, value)
 		b = le.AppendUint64(b, size)
