@@ -23,7 +23,10 @@ type Context struct {
 
 	// OutSections in output order, filled by mergeSections and the writer.
 	OutSections []*OutputSection
-	outByName   map[string]*OutputSection
+	// outByName finds sections by key (see OutputSection.key); once the
+	// symbol table is built, only those not tied to a function and not
+	// relocations (forgetFunctionSections).
+	outByName map[string]*OutputSection
 
 	// Kernels and Funcs are the live functions after dead-code elimination,
 	// in output order.

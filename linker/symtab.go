@@ -81,6 +81,28 @@ func buildSymbolTable(ctx *Context) {
 			add(sym)
 		}
 	}
+	forgetFunctionSections(ctx)
+}
+
+// forgetFunctionSections drops from outByName the sections of functions
+// and the relocation sections: once the symbol table is built, sections
+// are found by name only among the module-wide ones (.nv.info,
+// .nv.callgraph, .nv_debug.shared, ...), and a large link's tens of
+// thousands of other keys need not stay.
+func forgetFunctionSections(ctx *Context) {
+	n := 0
+	for _, osec := range ctx.OutSections {
+		if osec.Func == nil && !osec.isReloc() {
+			n++
+		}
+	}
+	byName := make(map[string]*OutputSection, n)
+	for key, osec := range ctx.outByName {
+		if osec.Func == nil && !osec.isReloc() {
+			byName[key] = osec
+		}
+	}
+	ctx.outByName = byName
 }
 
 // outSym is one entry of the output .symtab: a link symbol, or the
