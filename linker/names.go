@@ -33,10 +33,9 @@ func registerNames(ctx *Context) {
 	r := &ctx.names
 	// Size the tables once, for the case where every input section and
 	// symbol name is new.
-	var nsec, nsym, secBytes, symBytes int
+	var nsec, secBytes, symBytes int
 	for _, file := range ctx.Files {
 		nsec += len(file.ELF.Sections)
-		nsym += len(file.ELF.Symbols)
 		for _, s := range file.ELF.Sections {
 			secBytes += len(s.Name) + 1
 		}
@@ -45,8 +44,8 @@ func registerNames(ctx *Context) {
 		}
 	}
 	r.secOrder = make(map[string]int, nsec)
-	r.shstrtab.grow(nsec, secBytes)
-	ctx.strtab.grow(nsec+nsym, secBytes+symBytes)
+	r.shstrtab.reserve(secBytes)
+	ctx.strtab.reserve(secBytes + symBytes)
 	r.textOwner = map[string]*Symbol{}
 	r.dupFuncs = map[*Function]bool{}
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {

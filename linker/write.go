@@ -29,19 +29,26 @@ type stringTable struct {
 	empty uint32
 }
 
-// grow makes room for n strings of about bytes bytes in all.
-func (t *stringTable) grow(n, bytes int) {
+// reserve makes room in buf for strings of about bytes bytes in all. (The
+// slots grow as strings come: sized for every name of every input, they
+// would be several times too many, since names repeat across inputs.)
+func (t *stringTable) reserve(bytes int) {
 	if t.buf == nil {
 		t.buf = make([]byte, 1, bytes+1)
 	}
-	t.rehash(n)
 }
 
-// rehash sizes slots for n strings at most half full and re-enters every
-// string added so far.
+// full says whether slots is too full to take one more string: at most
+// three quarters of them are used, which keeps probe runs short.
+func (t *stringTable) full() bool {
+	return 4*(t.n+1) > 3*len(t.slots)
+}
+
+// rehash sizes slots for n strings at most three quarters full and
+// re-enters every string added so far.
 func (t *stringTable) rehash(n int) {
 	size := 1024
-	for size < 2*n {
+	for 3*size < 4*n {
 		size *= 2
 	}
 	if size <= len(t.slots) {
@@ -65,6 +72,12 @@ func (t *stringTable) rehash(n int) {
 	}
 }
 
+// holds says whether the string at off in buf is s.
+func (t *stringTable) holds(off uint32, s string) bool {
+	end := int(off) + len(s)
+	return end < len(t.buf) && t.buf[end] == 0 && string(t.buf[off:end]) == s
+}
+
 // at returns the string at off in buf, without its NUL.
 func (t *stringTable) at(off uint32) []byte {
 	b := t.buf[off:]
@@ -78,14 +91,14 @@ func (t *stringTable) add(s string) uint32 {
 	if s == "" {
 		return t.empty
 	}
-	if 2*(t.n+1) > len(t.slots) {
-		t.rehash(t.n + 1)
+	if t.full() {
+		t.rehash(2 * (t.n + 1))
 	}
 	// maphash.String hashes as maphash.Bytes does the same bytes.
 	mask := len(t.slots) - 1
 	i := int(maphash.String(t.seed, s)) & mask
 	for ; t.slots[i] != 0; i = (i + 1) & mask {
-		if off := t.slots[i]; string(t.at(off)) == s {
+		if off := t.slots[i]; t.holds(off, s) {
 			return off
 		}
 	}
