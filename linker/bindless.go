@@ -121,7 +121,7 @@ func nvlinkListSort(refs []*Symbol) []*Symbol {
 func bindlessKernels(ctx *Context) []*Function {
 	users := map[*Function]bool{}
 	for _, fn := range ctx.allFuncs {
-		for _, r := range fn.Text.Relocs {
+		for _, r := range fn.Text.Relocs() {
 			if isBindlessRef(r, fn.Text.File.Syms[r.Sym]) {
 				users[fn] = true
 				break

@@ -92,11 +92,6 @@ type Object struct {
 	// unit is the logical input the image belongs to (see extract.go).
 	unit *unit
 
-	// relocs and rela hold each section's relocations (from .rel and .rela
-	// sections, in file order), by section index.
-	relocs [][]cubin.Reloc
-	rela   [][]bool
-
 	// Call graph records from .nv.callgraph, in file symbol indices.
 	calls        [][2]uint32
 	addrTaken    [][2]uint32
@@ -148,12 +143,11 @@ type InputFile struct {
 }
 
 // InputSection is one section of an input file: a zero-copy window into the
-// file and the relocations that patch it.
+// file, and the relocations that patch it (Relocs). A large link has tens
+// of thousands, allocated in one slab per file.
 type InputSection struct {
-	File   *InputFile
-	Sec    *cubin.Section
-	Relocs []cubin.Reloc // from .rel and .rela sections, in file order
-	Rela   []bool        // parallel to Relocs: came from a .rela section
+	File *InputFile
+	Sec  *cubin.Section
 
 	Out    *OutputSection
 	OutOff uint64 // offset of this contribution in Out
@@ -171,6 +165,16 @@ type InputSection struct {
 
 // Name returns the section's name.
 func (isec *InputSection) Name() string { return isec.Sec.Name }
+
+// Relocs returns the relocations that patch the section, from its .rel and
+// .rela sections in file order; none for a section the linker made.
+func (isec *InputSection) Relocs() []cubin.Reloc {
+	ef := isec.File.ELF
+	if i := int(isec.Sec.Index); i < len(ef.Sections) && ef.Sections[i] == isec.Sec {
+		return ef.SectionRelocs(i)
+	}
+	return nil
+}
 
 // Symbol is one symbol of the link: a global name shared by all files, or a
 // local symbol of one file.

@@ -187,48 +187,6 @@ func ParseObject(name string, data []byte) (*Object, error) {
 	}
 	copyMetadata(ef)
 	obj := &Object{Name: name, ELF: ef}
-	obj.relocs = make([][]cubin.Reloc, len(ef.Sections))
-	obj.rela = make([][]bool, len(ef.Sections))
-	sections := make([]int, len(ef.Sections)) // relocation sections per target
-	count := make([]int, len(ef.Sections))    // relocations per target
-	for _, rs := range ef.Relocs {
-		sections[rs.Target]++
-		count[rs.Target] += len(rs.Relocs)
-	}
-	// All true and all false, sliced for the targets of one section.
-	var rela, rel []bool
-	for _, rs := range ef.Relocs {
-		if sections[rs.Target] == 1 {
-			// The usual case: the target's relocations are this section's.
-			n := len(rs.Relocs)
-			obj.relocs[rs.Target] = rs.Relocs
-			if rs.Rela {
-				for len(rela) < n {
-					rela = append(rela, true)
-				}
-				obj.rela[rs.Target] = rela[:n:n]
-			} else {
-				for len(rel) < n {
-					rel = append(rel, false)
-				}
-				obj.rela[rs.Target] = rel[:n:n]
-			}
-			continue
-		}
-		if obj.relocs[rs.Target] == nil {
-			obj.relocs[rs.Target] = make([]cubin.Reloc, 0, count[rs.Target])
-			obj.rela[rs.Target] = make([]bool, 0, count[rs.Target])
-		}
-		// The section's entries now live in the target's combined list:
-		// rs keeps a window of it, so they are held once.
-		start := len(obj.relocs[rs.Target])
-		obj.relocs[rs.Target] = append(obj.relocs[rs.Target], rs.Relocs...)
-		end := len(obj.relocs[rs.Target])
-		rs.Relocs = obj.relocs[rs.Target][start:end:end]
-		for range rs.Relocs {
-			obj.rela[rs.Target] = append(obj.rela[rs.Target], rs.Rela)
-		}
-	}
 	if err := decodeCallgraph(obj); err != nil {
 		return nil, err
 	}
@@ -243,8 +201,10 @@ func ParseObject(name string, data []byte) (*Object, error) {
 func newInputFile(obj *Object, index int) *InputFile {
 	file := &InputFile{Object: obj, Index: index, unit: obj.unit}
 	file.Sections = make([]*InputSection, len(obj.ELF.Sections))
+	slab := make([]InputSection, len(obj.ELF.Sections)) // one allocation per file
 	for i, s := range obj.ELF.Sections {
-		file.Sections[i] = &InputSection{File: file, Sec: s, Relocs: obj.relocs[i], Rela: obj.rela[i]}
+		slab[i] = InputSection{File: file, Sec: s}
+		file.Sections[i] = &slab[i]
 	}
 	return file
 }

@@ -216,10 +216,10 @@ func retargetRelocations(ctx *Context) {
 			}
 			lost := lostRanges(target)
 			for _, r := range rs.Relocs {
-				if inRanges(lost, r.Offset) {
+				if inRanges(lost, uint64(r.Offset)) {
 					continue
 				}
-				rr, toRela, ok := ctx.retarget(target, r, rs.Rela)
+				rr, toRela, ok := ctx.retarget(target, r)
 				switch {
 				case !ok:
 				case toRela:
@@ -235,8 +235,8 @@ func retargetRelocations(ctx *Context) {
 
 // retarget moves one relocation of isec to the output; toRela says that a
 // .rel entry moves to .rela.
-func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc, rela bool) (out outReloc, toRela, ok bool) {
-	place := isec.OutOff + r.Offset
+func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc) (out outReloc, toRela, ok bool) {
+	place := isec.OutOff + uint64(r.Offset)
 	if place > math.MaxUint32 {
 		// Kept relocations hold 32-bit places (outReloc).
 		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(),
@@ -258,7 +258,7 @@ func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc, rela bool) (out 
 		return out, false, true
 	}
 	delta := sym.Section.OutOff
-	if rela {
+	if r.Rela {
 		out.Addend += int64(delta)
 		return out, false, true
 	}

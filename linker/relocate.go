@@ -37,15 +37,16 @@ func applyRelocations(ctx *Context) {
 			// Most of a member's relocations are kept for the driver:
 			// its count of each kind sizes the output lists (keep).
 			ctx.keepHint = [2]int{}
-			for _, rela := range isec.Rela {
-				ctx.keepHint[b2i(rela)]++
+			relocs := isec.Relocs()
+			for _, r := range relocs {
+				ctx.keepHint[b2i(r.Rela)]++
 			}
 			lost := lostRanges(isec)
-			for i, r := range isec.Relocs {
-				if inRanges(lost, r.Offset) {
+			for _, r := range relocs {
+				if inRanges(lost, uint64(r.Offset)) {
 					continue
 				}
-				ctx.relocate(osec, isec, r, isec.Rela[i])
+				ctx.relocate(osec, isec, r)
 			}
 		}
 	}
@@ -103,7 +104,7 @@ func inRanges(ranges [][2]uint64, off uint64) bool {
 	return false
 }
 
-func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Reloc, rela bool) {
+func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Reloc) {
 	how := cubin.HowToRelocate(r.Type)
 	var sym *Symbol
 	if r.Sym != 0 {
@@ -116,7 +117,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		}
 		ctx.report(e)
 	}
-	p := isec.OutOff + r.Offset
+	p := isec.OutOff + uint64(r.Offset)
 	span := how.Span()
 	if osec.Data == nil || p+span > uint64(len(osec.Data)) {
 		if osec.Data == nil {
@@ -143,14 +144,14 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		return // the function survives: nothing to clear
 	}
 	a := r.Addend
-	if !rela && len(how.Fields) > 0 {
+	if !r.Rela && len(how.Fields) > 0 {
 		a = int64(how.Extract(field))
 	}
 	if sym == nil {
 		if how.Who == cubin.ByLinker {
 			return // YIELD and friends with no symbol: nothing to do here
 		}
-		osec.keep(ctx, rela, outReloc{Offset: uint32(p), Type: r.Type, Addend: r.Addend})
+		osec.keep(ctx, r.Rela, outReloc{Offset: uint32(p), Type: r.Type, Addend: r.Addend})
 		return
 	}
 	if off, ok := ctx.bindless[sym]; ok && how.Who == cubin.ByLinker {
@@ -179,13 +180,13 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		if sym.Type() == cubin.STT_SECTION && sym.Section != nil && sym.Section.OutOff != 0 {
 			// A section symbol now names the merged section: move the
 			// addend by where this input's contribution landed.
-			if rela {
+			if r.Rela {
 				out.Addend += int64(sym.Section.OutOff)
 			} else {
 				osec.insert(p, r.Type, uint64(a)+sym.Section.OutOff, 0)
 			}
 		}
-		osec.keep(ctx, rela, out)
+		osec.keep(ctx, r.Rela, out)
 		return
 	}
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {

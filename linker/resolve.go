@@ -308,7 +308,7 @@ func reportUndefined(ctx *Context) {
 			if isec.Func != nil && !isec.Func.Live {
 				continue
 			}
-			for _, r := range isec.Relocs {
+			for _, r := range isec.Relocs() {
 				if r.Sym != 0 && int(r.Sym) < len(file.Syms) {
 					used[file.Syms[r.Sym]] = true
 				}

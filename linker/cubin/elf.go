@@ -8,6 +8,7 @@ package cubin
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 )
 
 // ELF constants used by cubins.
@@ -190,11 +191,15 @@ func (s *Symbol) Type() uint8 { return s.Info & 0xf }
 // IsEntry says whether the symbol is a kernel.
 func (s *Symbol) IsEntry() bool { return s.Other&STO_CUDA_ENTRY != 0 }
 
-// Reloc is one relocation, from a .rel or .rela section.
+// Reloc is one relocation, from a .rel or .rela section. (A large link
+// holds hundreds of thousands: the record is 24 bytes.)
 type Reloc struct {
-	Offset uint64
-	Type   RelocType
+	// Offset is r_offset. It is 32 bits wide: Parse rejects a relocation
+	// beyond 4 GiB into its section, which no cubin has.
+	Offset uint32
 	Sym    uint32
+	Type   RelocType
+	Rela   bool // from a .rela section, with Addend explicit
 	Addend int64
 }
 
@@ -204,7 +209,7 @@ type RelocSection struct {
 	Section *Section
 	Target  int // section index the relocations apply to
 	Rela    bool
-	Relocs  []Reloc
+	Relocs  []Reloc // a window of File's relocations (see SectionRelocs)
 }
 
 // File is a parsed cubin.
@@ -217,7 +222,23 @@ type File struct {
 	// FirstGlobal is .symtab's sh_info: the index of the first non-local symbol.
 	FirstGlobal int
 	Symtab      *Section
-	Relocs      []*RelocSection
+	Relocs      []RelocSection // the .rel and .rela sections, in file order
+
+	// relocs holds every relocation of the file, grouped by the section
+	// they patch (in section order) and, for one section, in file order;
+	// relocStart[i] is where section i's begin (len(Sections)+1 entries,
+	// nil when the file has no relocation sections).
+	relocs     []Reloc
+	relocStart []uint32
+}
+
+// SectionRelocs returns the relocations that patch section i, from all
+// its .rel and .rela sections, in file order.
+func (f *File) SectionRelocs(i int) []Reloc {
+	if i+1 >= len(f.relocStart) {
+		return nil
+	}
+	return f.relocs[f.relocStart[i]:f.relocStart[i+1]:f.relocStart[i+1]]
 }
 
 var le = binary.LittleEndian
@@ -398,6 +419,44 @@ func (f *File) parseSymbols(bad badFunc) error {
 }
 
 func (f *File) parseRelocs(bad badFunc) error {
+	// First the headers, and the count of entries per target, so that
+	// every relocation goes in one array of its exact size.
+	nsec, total := 0, uint64(0)
+	count := make([]uint32, len(f.Sections)+1)
+	for _, s := range f.Sections {
+		if s.Type != SHT_REL && s.Type != SHT_RELA {
+			continue
+		}
+		size := uint64(relSize)
+		if s.Type == SHT_RELA {
+			size = relaSize
+		}
+		if s.Entsize != size {
+			return bad(s.Offset, "%s: entry size %d, want %d", s.Name, s.Entsize, size)
+		}
+		if s.Info == 0 || s.Info >= uint32(len(f.Sections)) {
+			return bad(s.Offset, "%s: target section %d out of range", s.Name, s.Info)
+		}
+		n := uint64(len(s.Data)) / size
+		count[s.Info] += uint32(n) // at most len(data)/16 in all: fits for files under 64 GiB
+		total += n
+		nsec++
+	}
+	if nsec == 0 {
+		return nil
+	}
+	f.relocs = make([]Reloc, total)
+	f.relocStart = count // in place: counts become starts
+	next := make([]uint32, len(f.Sections))
+	start := uint32(0)
+	for i, n := range count {
+		f.relocStart[i] = start
+		if i < len(next) {
+			next[i] = start
+		}
+		start += n
+	}
+	f.Relocs = make([]RelocSection, 0, nsec)
 	for _, s := range f.Sections {
 		if s.Type != SHT_REL && s.Type != SHT_RELA {
 			continue
@@ -407,31 +466,28 @@ func (f *File) parseRelocs(bad badFunc) error {
 		if rela {
 			size = relaSize
 		}
-		if s.Entsize != size {
-			return bad(s.Offset, "%s: entry size %d, want %d", s.Name, s.Entsize, size)
-		}
-		if s.Info == 0 || s.Info >= uint32(len(f.Sections)) {
-			return bad(s.Offset, "%s: target section %d out of range", s.Name, s.Info)
-		}
 		target := f.Sections[s.Info]
-		n := uint64(len(s.Data)) / size
-		rs := &RelocSection{Section: s, Target: int(s.Info), Rela: rela, Relocs: make([]Reloc, n)}
-		for i := range rs.Relocs {
+		n := uint32(uint64(len(s.Data)) / size)
+		first := next[s.Info]
+		relocs := f.relocs[first : first+n : first+n]
+		next[s.Info] += n
+		for i := range relocs {
 			b := s.Data[uint64(i)*size:]
-			info := le.Uint64(b[8:])
-			r := Reloc{Offset: le.Uint64(b), Type: RelocType(uint32(info)), Sym: uint32(info >> 32)}
+			off, info := le.Uint64(b), le.Uint64(b[8:])
+			r := Reloc{Type: RelocType(uint32(info)), Sym: uint32(info >> 32), Rela: rela}
 			if rela {
 				r.Addend = int64(le.Uint64(b[16:]))
 			}
 			if r.Sym >= uint32(len(f.Symbols)) {
 				return bad(s.Offset+uint64(i)*size+8, "%s: relocation %d names symbol %d, out of range", s.Name, i, r.Sym)
 			}
-			if target.Size < 4 || r.Offset > target.Size-4 {
-				return bad(s.Offset+uint64(i)*size, "%s: relocation %d at offset 0x%x is outside %s", s.Name, i, r.Offset, target.Name)
+			if target.Size < 4 || off > target.Size-4 || off > math.MaxUint32 {
+				return bad(s.Offset+uint64(i)*size, "%s: relocation %d at offset 0x%x is outside %s", s.Name, i, off, target.Name)
 			}
-			rs.Relocs[i] = r
+			r.Offset = uint32(off)
+			relocs[i] = r
 		}
-		f.Relocs = append(f.Relocs, rs)
+		f.Relocs = append(f.Relocs, RelocSection{Section: s, Target: int(s.Info), Rela: rela, Relocs: relocs})
 	}
 	return nil
 }
