@@ -99,11 +99,9 @@ type Object struct {
 	protoList    []prototype       // .nv.prototype entries in file order
 	protoStrings map[uint32]string // strtab offset -> string, for callgraph prototypes
 
-	// Records of the global .nv.info.
-	info []infoRecord
-	// funcInfo holds each per-function .nv.info section's records, by
-	// section index (see decodeFunctionInfo).
-	funcInfo []*decodedInfo
+	// The module-wide .nv.info sections, checked (see globalInfo).
+	// Per-function .nv.info sections are decoded when read (functionInfo).
+	info []*cubin.Section
 }
 
 // reportArch is the -report-arch suffix of messages.

@@ -80,7 +80,7 @@ func buildFunctions(ctx *Context) {
 				fn.Sections = append(fn.Sections, isec)
 			}
 		}
-		for _, r := range file.info {
+		for r := range file.globalInfo() {
 			if !r.symWord() {
 				continue
 			}

@@ -171,9 +171,9 @@ var errSkipped = errors.New("skipped")
 
 func isELF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "\x7fELF" }
 
-// ParseObject parses a relocatable cubin and decodes the per-file records
-// the passes need (relocations by section, call graph, prototypes, the
-// global .nv.info). name is used in messages.
+// ParseObject parses a relocatable cubin, decodes the per-file records the
+// passes need (relocations by section, call graph, prototypes) and checks
+// the global .nv.info. name is used in messages.
 func ParseObject(name string, data []byte) (*Object, error) {
 	if isELF(data) && len(data) >= 20 && !cubin.IsCubin(data) {
 		return nil, &LinkError{File: name, Msg: "not a CUDA device object: an ELF file for another machine"}
@@ -190,10 +190,9 @@ func ParseObject(name string, data []byte) (*Object, error) {
 	if err := decodeCallgraph(obj); err != nil {
 		return nil, err
 	}
-	if err := decodeGlobalInfo(obj); err != nil {
+	if err := checkGlobalInfo(obj); err != nil {
 		return nil, err
 	}
-	decodeFunctionInfo(obj)
 	return obj, nil
 }
 

@@ -85,7 +85,7 @@ func infoOrder(ctx *Context) []*Function {
 	seen := map[*Function]bool{}
 	var order []*Function
 	for _, file := range ctx.Files {
-		for _, r := range file.info {
+		for r := range file.globalInfo() {
 			if !r.symWord() {
 				continue
 			}

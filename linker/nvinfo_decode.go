@@ -3,6 +3,7 @@ package linker
 import (
 	"encoding/binary"
 	"fmt"
+	"iter"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -52,13 +53,14 @@ func (r infoRecord) value() uint32 {
 	return le.Uint32(r.Payload[4:])
 }
 
-// parseInfo decodes the records of a .nv.info section.
-func parseInfo(file *Object, sec *cubin.Section) ([]infoRecord, error) {
+// walkInfo checks the records of a .nv.info section and calls yield with
+// each, until yield returns false. The records' payloads are windows of
+// the section's bytes.
+func walkInfo(file *Object, sec *cubin.Section, yield func(infoRecord) bool) error {
 	data := sec.Data
-	var recs []infoRecord
 	for off := 0; off < len(data); {
 		if len(data)-off < 4 {
-			return nil, infoError(file, sec, off, "record header truncated")
+			return infoError(file, sec, off, "record header truncated")
 		}
 		r := infoRecord{Fmt: data[off], Attr: cubin.Attr(data[off+1])}
 		switch r.Fmt {
@@ -68,7 +70,7 @@ func parseInfo(file *Object, sec *cubin.Section) ([]infoRecord, error) {
 		case eifmtSVal:
 			n := int(le.Uint16(data[off+2:]))
 			if n > len(data)-off-4 {
-				return nil, infoError(file, sec, off, fmt.Sprintf("%v record of %d bytes runs past the section", r.Attr, n))
+				return infoError(file, sec, off, fmt.Sprintf("%v record of %d bytes runs past the section", r.Attr, n))
 			}
 			r.Payload = data[off+4 : off+4+n]
 			off += 4 + n
@@ -76,61 +78,68 @@ func parseInfo(file *Object, sec *cubin.Section) ([]infoRecord, error) {
 				off += 4 - off%4 // records are 4-byte aligned
 			}
 		default:
-			return nil, infoError(file, sec, off, fmt.Sprintf("unknown record format %d", r.Fmt))
+			return infoError(file, sec, off, fmt.Sprintf("unknown record format %d", r.Fmt))
 		}
 		if r.symWord() && r.sym() >= uint32(len(file.ELF.Symbols)) {
-			return nil, infoError(file, sec, off, fmt.Sprintf("%v names symbol %d, out of range", r.Attr, r.sym()))
+			return infoError(file, sec, off, fmt.Sprintf("%v names symbol %d, out of range", r.Attr, r.sym()))
 		}
-		recs = append(recs, r)
+		if !yield(r) {
+			return nil
+		}
 	}
-	return recs, nil
+	return nil
 }
 
 func infoError(file *Object, sec *cubin.Section, off int, msg string) error {
 	return &cubin.FormatError{File: file.Name, Off: sec.Offset + uint64(off), Msg: sec.Name + ": " + msg}
 }
 
-// decodedInfo is one per-function .nv.info section, decoded.
-type decodedInfo struct {
-	recs []infoRecord
-	err  error
-}
-
-// decodeFunctionInfo decodes every per-function .nv.info section of a
-// file once, when it is parsed: buildFunctions and buildNVInfo read them
-// in every link, and the worker's cached parses keep them. An error is
-// kept for the pass that reads the section, where it was always reported.
-func decodeFunctionInfo(file *Object) {
-	file.funcInfo = make([]*decodedInfo, len(file.ELF.Sections))
-	for i, s := range file.ELF.Sections {
-		if s.Type == cubin.SHT_CUDA_INFO && s.Name != ".nv.info" {
-			recs, err := parseInfo(file, s)
-			file.funcInfo[i] = &decodedInfo{recs, err}
-		}
-	}
-}
-
-// functionInfo returns the records of a per-function .nv.info section.
+// functionInfo decodes the records of a per-function .nv.info section.
+// They are decoded when a pass reads them (buildFunctions, then the
+// metadata passes) rather than kept with the parse: the records take
+// several times the section's bytes. An error is reported by the pass
+// that reads the section.
 func (file *Object) functionInfo(sec *cubin.Section) ([]infoRecord, error) {
-	if sec.Index < len(file.funcInfo) && file.funcInfo[sec.Index] != nil && file.ELF.Sections[sec.Index] == sec {
-		d := file.funcInfo[sec.Index]
-		return d.recs, d.err
+	recs := make([]infoRecord, 0, len(sec.Data)/8)
+	err := walkInfo(file, sec, func(r infoRecord) bool {
+		recs = append(recs, r)
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
-	return parseInfo(file, sec)
+	return recs, nil
 }
 
-// decodeGlobalInfo reads the module-wide .nv.info of a file.
-func decodeGlobalInfo(file *Object) error {
+// checkGlobalInfo checks the records of the module-wide .nv.info sections
+// of a file, and notes the sections for globalInfo.
+func checkGlobalInfo(file *Object) error {
 	for _, s := range file.ELF.Sections {
 		if s.Type == cubin.SHT_CUDA_INFO && s.Name == ".nv.info" {
-			recs, err := parseInfo(file, s)
-			if err != nil {
+			if err := walkInfo(file, s, func(infoRecord) bool { return true }); err != nil {
 				return err
 			}
-			file.info = append(file.info, recs...)
+			file.info = append(file.info, s)
 		}
 	}
 	return nil
+}
+
+// globalInfo yields the records of the file's module-wide .nv.info, in
+// file order (checked by checkGlobalInfo when the file was parsed).
+func (file *Object) globalInfo() iter.Seq[infoRecord] {
+	return func(yield func(infoRecord) bool) {
+		more := true
+		for _, s := range file.info {
+			walkInfo(file, s, func(r infoRecord) bool {
+				more = yield(r)
+				return more
+			})
+			if !more {
+				return
+			}
+		}
+	}
 }
 
 // Call graph markers in .nv.callgraph.

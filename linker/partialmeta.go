@@ -28,7 +28,7 @@ func buildRelocatableMetadata(ctx *Context) {
 	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	var w infoWriter
 	for _, file := range ctx.Files {
-		for _, r := range file.info {
+		for r := range file.globalInfo() {
 			if r, ok := ctx.remapInfo(file, r); ok {
 				w.record(r)
 			}

@@ -252,7 +252,7 @@ func (file *InputFile) initialized(esym *cubin.Symbol) bool {
 // EIATTR_REGCOUNT record, else the register byte of its section's sh_info.
 func (file *InputFile) regCount(idx int) int {
 	esym := &file.ELF.Symbols[idx]
-	for _, r := range file.info {
+	for r := range file.globalInfo() {
 		if r.Attr == cubin.EIATTR_REGCOUNT && r.symWord() && r.sym() == uint32(idx) {
 			return int(r.value())
 		}
