@@ -59,7 +59,7 @@ func layoutDebugInfo(ctx *Context) {
 		}
 		file := k.sharedOwn.File
 		for j, esym := range file.ELF.Symbols {
-			if int(esym.Shndx) == k.sharedOwn.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
+			if esym.Shndx == k.sharedOwn.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
 				file.Syms[j].debugShared = true
 			}
 		}

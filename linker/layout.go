@@ -230,7 +230,7 @@ func layoutShared(ctx *Context) {
 		if own != nil {
 			file := own.File
 			for j, esym := range file.ELF.Symbols {
-				if int(esym.Shndx) == own.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
+				if esym.Shndx == own.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
 					objs = append(objs, sharedObject{sym: file.Syms[j], align: max(esym.Value, 1), size: esym.Size})
 				}
 			}

@@ -331,7 +331,7 @@ func (r *nameRegistry) funcKey(fn *Function, name string) string {
 	if fn == nil || !r.dupFuncs[fn] {
 		return name
 	}
-	return name + "\x00" + strconv.Itoa(fn.Text.File.Index) + ":" + strconv.Itoa(fn.Text.Sec.Index)
+	return name + "\x00" + strconv.Itoa(fn.Text.File.Index) + ":" + strconv.Itoa(int(fn.Text.Sec.Index))
 }
 
 // sectionKey returns the key of an input section in the output: keyed

@@ -129,7 +129,7 @@ func mergeRelocatable(ctx *Context) {
 				// the same symbols in the same order at the same offsets.
 				key := s.Name
 				if osec := ctx.outByName[key]; osec != nil {
-					key += "\x00" + strconv.Itoa(file.Index) + ":" + strconv.Itoa(s.Index)
+					key += "\x00" + strconv.Itoa(file.Index) + ":" + strconv.Itoa(int(s.Index))
 				}
 				osec := ctx.outSection(key, s.Type, s.Flags)
 				osec.Members = []*InputSection{isec}

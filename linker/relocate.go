@@ -92,7 +92,7 @@ func lostRanges(isec *InputSection) [][2]uint64 {
 			}
 		}
 	}
-	return file.lost[isec.Sec.Index]
+	return file.lost[int(isec.Sec.Index)]
 }
 
 func inRanges(ranges [][2]uint64, off uint64) bool {

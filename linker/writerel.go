@@ -140,7 +140,7 @@ func relocatableEntsize(osec *OutputSection) uint64 {
 	switch {
 	case osec.isReloc(), osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
 	case len(osec.Members) > 0:
-		return osec.Members[0].Sec.Entsize
+		return osec.Members[0].File.ELF.Entsize(osec.Members[0].Sec)
 	}
 	return osec.entsize()
 }

@@ -144,21 +144,22 @@ func (h Header) VirtualSM() int {
 }
 
 // Section is one section header with a zero-copy window on its contents.
+// (A large link has tens of thousands: sh_addr and sh_entsize, which no
+// pass reads, are not kept, and Parse allocates a file's Sections in one
+// slab.)
 type Section struct {
-	Index     int
-	Name      string
-	Type      uint32
-	Flags     uint64
-	Addr      uint64
-	Offset    uint64
-	Size      uint64
-	Link      uint32
-	Info      uint32
-	Addralign uint64
-	Entsize   uint64
+	Name string
 	// Data is the section's bytes in the file; nil for sections without
 	// file contents (SHT_NOBITS and the CUDA memory spaces that behave so).
-	Data []byte
+	Data      []byte
+	Flags     uint64
+	Offset    uint64
+	Size      uint64
+	Addralign uint64
+	Index     uint32 // sh_link and st_shndx are 32 bits wide too
+	Type      uint32
+	Link      uint32
+	Info      uint32
 }
 
 // Barriers returns the barrier count stored in a .text section's flags.
@@ -230,6 +231,14 @@ type File struct {
 	// nil when the file has no relocation sections).
 	relocs     []Reloc
 	relocStart []uint32
+
+	shoff uint64 // e_shoff, checked: the section headers are in Data
+}
+
+// Entsize returns sh_entsize of a section of f, which Section does not
+// keep (only partial links copy it), from its header in the file.
+func (f *File) Entsize(s *Section) uint64 {
+	return le.Uint64(f.Data[f.shoff+uint64(s.Index)*shdrSize+56:])
 }
 
 // SectionRelocs returns the relocations that patch section i, from all
@@ -305,20 +314,20 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, bad(60, "%d section headers do not fit in the file", shnum)
 	}
 	f.Sections = make([]*Section, shnum)
+	slab := make([]Section, shnum)
 	for i := range f.Sections {
 		off := shoff + uint64(i)*shdrSize
 		b := data[off : off+shdrSize]
-		s := &Section{
-			Index:     i,
+		s := &slab[i]
+		*s = Section{
+			Index:     uint32(i), // shnum < len(data)/64
 			Type:      le.Uint32(b[4:]),
 			Flags:     le.Uint64(b[8:]),
-			Addr:      le.Uint64(b[16:]),
 			Offset:    le.Uint64(b[24:]),
 			Size:      le.Uint64(b[32:]),
 			Link:      le.Uint32(b[40:]),
 			Info:      le.Uint32(b[44:]),
 			Addralign: le.Uint64(b[48:]),
-			Entsize:   le.Uint64(b[56:]),
 		}
 		if s.Addralign > MaxAlign || s.Addralign&(s.Addralign-1) != 0 {
 			return nil, bad(off+48, "section %d: alignment 0x%x is not a power of two up to 0x%x", i, s.Addralign, MaxAlign)
@@ -343,6 +352,7 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 		s.Name = name
 	}
+	f.shoff = shoff
 	if err := f.parseSymbols(bad); err != nil {
 		return nil, err
 	}
@@ -371,8 +381,8 @@ func (f *File) parseSymbols(bad badFunc) error {
 		return nil
 	}
 	st := f.Symtab
-	if st.Entsize != symSize {
-		return bad(st.Offset, ".symtab entry size %d, want %d", st.Entsize, symSize)
+	if es := f.Entsize(st); es != symSize {
+		return bad(st.Offset, ".symtab entry size %d, want %d", es, symSize)
 	}
 	if st.Link >= uint32(len(f.Sections)) {
 		return bad(st.Offset, ".symtab links to section %d, out of range", st.Link)
@@ -431,8 +441,8 @@ func (f *File) parseRelocs(bad badFunc) error {
 		if s.Type == SHT_RELA {
 			size = relaSize
 		}
-		if s.Entsize != size {
-			return bad(s.Offset, "%s: entry size %d, want %d", s.Name, s.Entsize, size)
+		if es := f.Entsize(s); es != size {
+			return bad(s.Offset, "%s: entry size %d, want %d", s.Name, es, size)
 		}
 		if s.Info == 0 || s.Info >= uint32(len(f.Sections)) {
 			return bad(s.Offset, "%s: target section %d out of range", s.Name, s.Info)
