@@ -374,6 +374,10 @@ type sectionExt struct {
 	key     string
 	twins   []*InputSection // contributions sharing a member's bytes
 	patches []patch         // pending writes to borrowed bytes (see insert)
+	// gathered: Data was dropped, to be rebuilt from the members and runs
+	// (see changedRuns).
+	gathered bool
+	runs     changedRuns
 	// The .rel and .rela sections of this section, once relocFor made or
 	// found them.
 	relOut, relaOut *OutputSection

@@ -313,6 +313,13 @@ func (img *image) writeTo(w io.Writer) error {
 			scratch = ctx.appendRelocs(scratch[:0], osec, true)
 			bw.Write(scratch)
 			written = uint64(len(scratch))
+		case osec.gathered():
+			// Rebuilt from the inputs, a window at a time.
+			for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
+				scratch = osec.assemble(ctx, &walk, scratch, w0, min(w0+gatheredWindow, osec.Size), &osec.ext.runs)
+				bw.Write(scratch)
+			}
+			written = osec.Size
 		case len(osec.patches()) > 0:
 			// A borrowed section with relocated fields: patch a copy.
 			scratch = append(scratch[:0], osec.Data...)
