@@ -82,6 +82,9 @@ func buildSymbolTable(ctx *Context) {
 		}
 	}
 	forgetFunctionSections(ctx)
+	// Every name is in the string tables now (the writer looks them up).
+	ctx.strtab.compact()
+	ctx.names.shstrtab.compact()
 }
 
 // forgetFunctionSections drops from outByName the sections of functions

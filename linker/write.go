@@ -38,6 +38,12 @@ func (t *stringTable) reserve(bytes int) {
 	}
 }
 
+// compact gives back the room reserve set aside beyond the strings,
+// once (nearly) every string is in.
+func (t *stringTable) compact() {
+	t.buf = clipped(t.buf)
+}
+
 // full says whether slots is too full to take one more string: at most
 // three quarters of them are used, which keeps probe runs short.
 func (t *stringTable) full() bool {
