@@ -328,8 +328,9 @@ func (fn *Function) mark(walk uint32) bool {
 
 // OutputSection is one section of the output file. A large link has tens
 // of thousands, most of them a function's with one member: what only
-// relocation sections need is in rel, what few others need in ext, and
-// sh_entsize follows from the type (see entsize).
+// relocation sections need is in rel, what few others need in ext,
+// sh_entsize follows from the type (see entsize), and the record is 128
+// bytes.
 type OutputSection struct {
 	Name      string
 	Flags     uint64
@@ -338,11 +339,12 @@ type OutputSection struct {
 	Data      []byte // nil for sections without file contents
 	Members   []*InputSection
 	// For sections tied to a function (.text.f, .nv.info.f, ...).
-	Func     *Function
-	Index    int
+	Func *Function
+	// Index is the creation order, then the section header index (see
+	// sortOutputSections; ELF's are 32-bit). sh_link and sh_info are the
+	// writer's (see linkInfo).
+	Index    int32
 	Type     uint32
-	Info     uint32 // final value, computed by the writer
-	Link     uint32
 	symIndex uint32 // index of the section symbol, 0 if none
 
 	// fixedOffsets: members sit at their fixedOff (bank 2 overlays), with

@@ -362,7 +362,7 @@ func (ctx *Context) outSection(key string, typ uint32, flags uint64) *OutputSect
 	if osec, ok := ctx.outByName[key]; ok {
 		return osec
 	}
-	osec := &OutputSection{Name: keyName(key), Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: len(ctx.OutSections)}
+	osec := &OutputSection{Name: keyName(key), Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: int32(len(ctx.OutSections))}
 	if key != osec.Name {
 		osec.more().key = key
 	}
@@ -441,7 +441,7 @@ func sortOutputSections(ctx *Context) {
 	for i, osec := range ctx.OutSections {
 		order, ok := ctx.names.secOrder[osec.key()]
 		if !ok {
-			order = len(ctx.names.secOrder) + osec.Index
+			order = len(ctx.names.secOrder) + int(osec.Index)
 		}
 		keys[i] = keyed{osec.group(), order, osec}
 	}
@@ -453,6 +453,6 @@ func sortOutputSections(ctx *Context) {
 	})
 	for i, k := range keys {
 		ctx.OutSections[i] = k.osec
-		k.osec.Index = i + 1 // 0 is the null section
+		k.osec.Index = int32(i + 1) // 0 is the null section
 	}
 }

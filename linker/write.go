@@ -160,6 +160,8 @@ type image struct {
 	phdrs    []phdr
 	total    uint64
 	shstrtab *OutputSection
+	// Indices of .symtab and .strtab, which other sections link to.
+	symtab, strtab int32
 }
 
 // layoutImage fixes the final section order and indices, encodes the
@@ -202,36 +204,18 @@ func (ctx *Context) layoutImage() *image {
 	}
 	ctx.OutSections = append(header, ctx.OutSections...)
 	sortOutputSections(ctx)
-	symtab.Link = uint32(strtab.Index)
-	symtab.Info = uint32(ctx.firstGlobal)
 
-	// Section contents that depend on final indices.
+	// Section contents that depend on final indices (sh_link and sh_info
+	// are computed as the headers are written: see linkInfo).
 	for _, osec := range ctx.OutSections {
-		switch {
-		case osec.isReloc():
+		if osec.isReloc() {
 			// Encoded as they are written (image.writeTo): entries are
 			// 16 or 24 bytes, so the size is known now.
-			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.rel.Target.Index)
 			osec.Addralign = 8
 			osec.Size = uint64(len(osec.rel.Relocs)) * osec.entsize()
-		case osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
-			osec.Link = uint32(symtab.Index)
 		}
-		if fn := osec.Func; fn != nil {
-			if osec == fn.Text.Out {
-				// The register byte is rewritten only when a callee raised
-				// the count: sm_90 inputs leave it 0, and so does nvlink
-				// unless propagation changed it.
-				regs := fn.Text.Sec.Info >> 24
-				if fn.Regs > fn.ownRegs {
-					regs = uint32(fn.Regs)
-				}
-				osec.Info = regs<<24 | fn.Sym.outIndex
-				osec.Link = uint32(symtab.Index)
-				osec.Flags = osec.Flags&^(0xff<<20) | uint64(fn.Barriers)<<20
-			} else {
-				osec.Info = uint32(fn.Text.Out.Index)
-			}
+		if fn := osec.Func; fn != nil && osec == fn.Text.Out {
+			osec.Flags = osec.Flags&^(0xff<<20) | uint64(fn.Barriers)<<20
 		}
 	}
 	var shndxWords []byte
@@ -239,11 +223,10 @@ func (ctx *Context) layoutImage() *image {
 	symtab.Size = uint64(len(symtab.Data))
 	if symtabShndx != nil {
 		symtabShndx.Data, symtabShndx.Size = shndxWords, uint64(len(shndxWords))
-		symtabShndx.Link = uint32(symtab.Index)
 	}
 	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
 	names := &ctx.names.shstrtab
-	img := &image{ctx: ctx, shstrtab: shstrtab}
+	img := &image{ctx: ctx, shstrtab: shstrtab, symtab: symtab.Index, strtab: strtab.Index}
 	img.nameOff = make([]uint32, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {
 		img.nameOff[i] = names.add(osec.Name)
@@ -305,7 +288,7 @@ func (img *image) writeTo(w io.Writer) error {
 	le.PutUint16(hdr[58:], 64)
 	shnum := len(ctx.OutSections) + 1
 	sh0 := make([]byte, 64)
-	putSectionCounts(hdr, sh0, shnum, img.shstrtab.Index)
+	putSectionCounts(hdr, sh0, shnum, int(img.shstrtab.Index))
 	bw.Write(hdr)
 	at := uint64(64)
 	for i, osec := range ctx.OutSections {
@@ -353,7 +336,8 @@ func (img *image) writeTo(w io.Writer) error {
 	h := make([]byte, 64)
 	for _, i := range byIndex[1:] {
 		osec := ctx.OutSections[i]
-		putSectionHeader(h, osec, img.nameOff[i], img.offsets[i], osec.entsize())
+		link, info := ctx.linkInfo(osec, img.symtab, img.strtab, false)
+		putSectionHeader(h, osec, headerFields{name: img.nameOff[i], link: link, info: info, offset: img.offsets[i], entsize: osec.entsize()})
 		bw.Write(h)
 	}
 	ph := make([]byte, cubin.PhdrSize)
@@ -404,17 +388,67 @@ func putSectionCounts(hdr, sh0 []byte, shnum, shstrndx int) {
 	}
 }
 
+// headerFields are the fields of a section header that the writer
+// computes rather than the section holding them.
+type headerFields struct {
+	name, link, info uint32
+	offset, entsize  uint64
+}
+
 // putSectionHeader encodes osec's ELF64 section header into h.
-func putSectionHeader(h []byte, osec *OutputSection, name uint32, offset, entsize uint64) {
-	le.PutUint32(h[0:], name)
+func putSectionHeader(h []byte, osec *OutputSection, f headerFields) {
+	le.PutUint32(h[0:], f.name)
 	le.PutUint32(h[4:], osec.Type)
 	le.PutUint64(h[8:], osec.Flags)
-	le.PutUint64(h[24:], offset)
+	le.PutUint64(h[24:], f.offset)
 	le.PutUint64(h[32:], osec.Size)
-	le.PutUint32(h[40:], osec.Link)
-	le.PutUint32(h[44:], osec.Info)
+	le.PutUint32(h[40:], f.link)
+	le.PutUint32(h[44:], f.info)
 	le.PutUint64(h[48:], osec.Addralign)
-	le.PutUint64(h[56:], entsize)
+	le.PutUint64(h[56:], f.entsize)
+}
+
+// linkInfo returns a section's sh_link and sh_info, which hold final
+// indices and so are computed as its header is written. .symtab links to
+// .strtab; relocations, .nv.info*, .nv.callgraph, .nv.prototype,
+// .symtab_shndx and code link to .symtab. sh_info is the first global
+// symbol for .symtab, the patched section for relocations, the function's
+// symbol (with its register count) for code, and the code section for a
+// function's other sections. A partial link's output (relocatable) keeps
+// a contribution's own sh_info, and the register byte as the input had it.
+func (ctx *Context) linkInfo(osec *OutputSection, symtab, strtab int32, relocatable bool) (link, info uint32) {
+	switch {
+	case osec.Type == cubin.SHT_SYMTAB:
+		link, info = uint32(strtab), uint32(ctx.firstGlobal)
+	case osec.Type == cubin.SHT_SYMTAB_SHNDX:
+		link = uint32(symtab)
+	case osec.isReloc():
+		link, info = uint32(symtab), uint32(osec.rel.Target.Index)
+	case osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
+		link = uint32(symtab)
+	case relocatable && len(osec.Members) > 0:
+		info = osec.Members[0].Sec.Info
+	}
+	fn := osec.Func
+	switch {
+	case fn == nil:
+	case osec != fn.Text.Out:
+		info = uint32(fn.Text.Out.Index)
+	case relocatable:
+		// The register byte stays the input's: a final link propagates
+		// it through the call graph.
+		link, info = uint32(symtab), fn.Text.Sec.Info&0xff000000|fn.Sym.outIndex
+	default:
+		// The register byte is rewritten only when a callee raised the
+		// count: sm_90 inputs leave it 0, and so does nvlink unless
+		// propagation changed it.
+		regs := fn.Text.Sec.Info >> 24
+		if fn.Regs > fn.ownRegs {
+			regs = uint32(fn.Regs)
+		}
+		link, info = uint32(symtab), regs<<24|fn.Sym.outIndex
+	}
+	return link, info
 }
 
 type phdr struct {

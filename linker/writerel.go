@@ -58,32 +58,15 @@ func (ctx *Context) buildRelocatableImage() []byte {
 	})
 	ctx.OutSections = append(header, kept...)
 	for i, osec := range ctx.OutSections {
-		osec.Index = i + 1
+		osec.Index = int32(i + 1)
 	}
-	symtab.Link = uint32(strtab.Index)
-	symtab.Info = uint32(ctx.firstGlobal)
-
+	// sh_link and sh_info are computed as the headers are written (see
+	// linkInfo); the barrier count in the code's flags stays the input's.
 	for _, osec := range ctx.OutSections {
-		switch {
-		case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA:
+		if osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA {
 			osec.Data = ctx.appendRelocs(nil, osec, false)
 			osec.Size = uint64(len(osec.Data))
-			osec.Link, osec.Info = uint32(symtab.Index), uint32(osec.rel.Target.Index)
 			osec.Addralign = 8
-		case osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
-			osec.Link = uint32(symtab.Index)
-		case len(osec.Members) > 0:
-			osec.Link, osec.Info = 0, osec.Members[0].Sec.Info
-		}
-		if fn := osec.Func; fn != nil {
-			if osec == fn.Text.Out {
-				// The register byte and barrier count stay the input's: a
-				// final link propagates them through the call graph.
-				osec.Info = fn.Text.Sec.Info&0xff000000 | fn.Sym.outIndex
-				osec.Link = uint32(symtab.Index)
-			} else {
-				osec.Info = uint32(fn.Text.Out.Index)
-			}
 		}
 	}
 	var shndxWords []byte
@@ -91,7 +74,6 @@ func (ctx *Context) buildRelocatableImage() []byte {
 	symtab.Size = uint64(len(symtab.Data))
 	if symtabShndx != nil {
 		symtabShndx.Data, symtabShndx.Size = shndxWords, uint64(len(shndxWords))
-		symtabShndx.Link = uint32(symtab.Index)
 	}
 	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
 	var names stringTable
@@ -127,9 +109,11 @@ func (ctx *Context) buildRelocatableImage() []byte {
 		copy(out[54:56], raw[54:56])
 	}
 	le.PutUint16(out[58:], 64)
-	putSectionCounts(out, out[shoff:], shnum, shstrtab.Index)
+	putSectionCounts(out, out[shoff:], shnum, int(shstrtab.Index))
 	for i, osec := range ctx.OutSections {
-		putSectionHeader(out[shoff+uint64(osec.Index)*64:], osec, nameOff[i], offsets[i], relocatableEntsize(osec))
+		link, info := ctx.linkInfo(osec, symtab.Index, strtab.Index, true)
+		putSectionHeader(out[shoff+uint64(osec.Index)*64:], osec,
+			headerFields{name: nameOff[i], link: link, info: info, offset: offsets[i], entsize: relocatableEntsize(osec)})
 	}
 	return out
 }
