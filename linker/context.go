@@ -28,6 +28,10 @@ type Context struct {
 	// relocations (forgetFunctionSections).
 	outByName map[string]*OutputSection
 
+	// twins are the bank-2 contributions that share a member's bytes
+	// instead of being members (see foldConstant2).
+	twins []*InputSection
+
 	// Kernels and Funcs are the live functions after dead-code elimination,
 	// in output order.
 	Funcs []*Function
@@ -355,6 +359,9 @@ type OutputSection struct {
 	// parsed (possibly cached, possibly mapped read-only) input. Writes to
 	// it wait in patches until the section is written out (see insert).
 	borrowed bool
+	// twinned: some contributions share a member's bytes instead of being
+	// members (bank 2, see foldConstant2 and Context.twins).
+	twinned bool
 
 	rel *relocList  // for relocation sections (made with them by outSection)
 	ext *sectionExt // nil until a rarely used field is set (see more)
@@ -369,20 +376,19 @@ type relocList struct {
 	keepEmpty bool // -r: an empty relocation section an input had
 }
 
-// sectionExt holds the fields of an output section that few sections set.
+// sectionExt holds the fields of an output section that few sections set
+// (mostly those that relocations patch, a function's code above all).
 type sectionExt struct {
-	// key tells apart sections of the same name (see nameRegistry.funcKey);
-	// empty when it is the name.
-	key     string
-	twins   []*InputSection // contributions sharing a member's bytes
-	patches []patch         // pending writes to borrowed bytes (see insert)
-	// gathered: Data was dropped, to be rebuilt from the members and runs
-	// (see changedRuns).
-	gathered bool
-	runs     changedRuns
+	patches []patch // pending writes to borrowed bytes (see insert)
 	// The .rel and .rela sections of this section, once relocFor made or
 	// found them.
 	relOut, relaOut *OutputSection
+	// key tells apart sections of the same name (see nameRegistry.funcKey);
+	// empty when it is the name.
+	key string
+	// runs: Data was dropped, to be rebuilt from the members and these
+	// runs (see changedRuns).
+	runs *changedRuns
 }
 
 // more returns osec's side record, making it on first use.
@@ -400,15 +406,6 @@ func (osec *OutputSection) key() string {
 		return osec.ext.key
 	}
 	return osec.Name
-}
-
-// twins are the contributions sharing a member's bytes (bank 2, see
-// foldConstant2).
-func (osec *OutputSection) twins() []*InputSection {
-	if osec.ext == nil {
-		return nil
-	}
-	return osec.ext.twins
 }
 
 // patches are the pending writes to a borrowed section's bytes.

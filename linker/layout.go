@@ -44,11 +44,6 @@ func placeContributions(ctx *Context) {
 			osec.Addralign = max(osec.Addralign, align)
 		}
 		osec.Size = size
-		for _, isec := range osec.twins() {
-			if isec.Out == osec && isec.twin != nil { // else it landed in another kernel's bank last
-				isec.OutOff = isec.twin.OutOff
-			}
-		}
 		if !cubin.HasFileData(osec.Type) {
 			continue
 		}
@@ -61,6 +56,11 @@ func placeContributions(ctx *Context) {
 		osec.Data = make([]byte, size)
 		for _, isec := range osec.Members {
 			copy(osec.Data[isec.OutOff:], isec.Sec.Data)
+		}
+	}
+	for _, isec := range ctx.twins {
+		if isec.twin != nil { // else it landed in another kernel's bank last, as a member
+			isec.OutOff = isec.twin.OutOff
 		}
 	}
 }

@@ -210,8 +210,8 @@ func foldConstant2(ctx *Context) {
 			if share {
 				if twin := identicalMember(osec, isec); twin != nil {
 					isec.twin = twin
-					x := osec.more()
-					x.twins = append(x.twins, isec)
+					osec.twinned = true
+					ctx.twins = append(ctx.twins, isec)
 					continue
 				}
 			}
@@ -283,7 +283,7 @@ func makeKernelBanks(ctx *Context) map[*Function]*OutputSection {
 // bytes (over 64 KiB) keep foldConstant2's sequential layout.
 func overlayConstant2(ctx *Context) {
 	for _, fn := range ctx.Funcs {
-		if fn.bank2 != nil && len(fn.bank2.twins()) > 0 {
+		if fn.bank2 != nil && fn.bank2.twinned {
 			return
 		}
 	}

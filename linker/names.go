@@ -196,7 +196,7 @@ func finishNames(ctx *Context) {
 	for _, osec := range ctx.OutSections {
 		if osec.Func != nil && osec.Func.Sym.IsEntry() && strings.HasPrefix(osec.Name, ".nv.constant2.") {
 			r.createSection(ctx, osec.Name)
-			shared = shared || len(osec.twins()) > 0
+			shared = shared || osec.twinned
 		}
 	}
 	if shared {

@@ -55,8 +55,8 @@ func (osec *OutputSection) field(off uint64) []byte {
 // of the input's with every pending patch applied) if they are borrowed.
 func (osec *OutputSection) contents() []byte {
 	if osec.gathered() {
-		osec.Data = osec.assemble(nil, nil, nil, 0, osec.Size, &osec.ext.runs)
-		osec.ext.gathered, osec.ext.runs = false, changedRuns{}
+		osec.Data = osec.assemble(nil, nil, nil, 0, osec.Size, osec.ext.runs)
+		osec.ext.runs = nil
 	}
 	if osec.borrowed {
 		b := append([]byte(nil), osec.Data...)
@@ -153,15 +153,14 @@ func gatherSections(ctx *Context) {
 			runs.addChanged(w0, base, osec.Data[w0:w1])
 		}
 		runs.b = clipped(runs.b)
-		x := osec.more()
-		osec.Data, x.gathered, x.runs = nil, true, runs
+		osec.Data, osec.more().runs = nil, &runs
 	}
 }
 
 // gathered says whether osec's bytes are to be rebuilt from its members
 // (see changedRuns).
 func (osec *OutputSection) gathered() bool {
-	return osec.Data == nil && osec.ext != nil && osec.ext.gathered
+	return osec.Data == nil && osec.ext != nil && osec.ext.runs != nil
 }
 
 // assemble returns in buf the section's bytes [w0, w1): each member's

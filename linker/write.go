@@ -305,7 +305,7 @@ func (img *image) writeTo(w io.Writer) error {
 		case osec.gathered():
 			// Rebuilt from the inputs, a window at a time.
 			for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
-				scratch = osec.assemble(ctx, &walk, scratch, w0, min(w0+gatheredWindow, osec.Size), &osec.ext.runs)
+				scratch = osec.assemble(ctx, &walk, scratch, w0, min(w0+gatheredWindow, osec.Size), osec.ext.runs)
 				bw.Write(scratch)
 			}
 			written = osec.Size
