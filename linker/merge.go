@@ -381,7 +381,22 @@ func (ctx *Context) relSection(name string, target *OutputSection, rela bool) *O
 	if rela {
 		typ = cubin.SHT_RELA
 	}
-	osec := ctx.outSection(name+strings.TrimPrefix(target.key(), target.Name), typ, 0)
+	return ctx.relocSection(name+strings.TrimPrefix(target.key(), target.Name), typ, target, rela)
+}
+
+// relocSection returns the relocation section of type typ with this key,
+// holding target's relocations, creating it on first use. A malformed
+// input can have a section of another type by that name: that is an
+// error, and the relocations go to a section of their own, which is never
+// written.
+func (ctx *Context) relocSection(key string, typ uint32, target *OutputSection, rela bool) *OutputSection {
+	osec := ctx.outSection(key, typ, 0)
+	if osec.rel == nil {
+		ctx.report(&LinkError{Section: osec.Name,
+			Msg: fmt.Sprintf("holds the relocations of %s by its name, but is of type %#x", target.Name, osec.Type)})
+		osec = &OutputSection{Name: osec.Name, Type: typ, rel: &relocList{}}
+		ctx.outByName[key] = osec // reported once
+	}
 	osec.rel.Target, osec.rel.Rela = target, rela
 	return osec
 }

@@ -350,9 +350,8 @@ func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
 	}
 	name := resolvedRelaPrefix + osec.key() // keyed like osec (nameRegistry.funcKey)
 	rs := ctx.outByName[name]
-	if rs == nil {
-		rs = ctx.outSection(name, cubin.SHT_CUDA_RESOLVED_RELA, 0)
-		rs.rel.Target, rs.rel.Rela = osec, true
+	if rs == nil || rs.rel == nil {
+		rs = ctx.relocSection(name, cubin.SHT_CUDA_RESOLVED_RELA, osec, true)
 	}
 	rs.rel.Relocs = append(rs.rel.Relocs, r)
 }
