@@ -449,8 +449,8 @@ func (osec *OutputSection) group() int {
 // then by creation order, and numbers them.
 func sortOutputSections(ctx *Context) {
 	type keyed struct {
-		group, order int
-		osec         *OutputSection
+		key  uint64 // group, then order
+		osec *OutputSection
 	}
 	keys := make([]keyed, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {
@@ -458,14 +458,9 @@ func sortOutputSections(ctx *Context) {
 		if !ok {
 			order = len(ctx.names.secOrder) + int(osec.Index)
 		}
-		keys[i] = keyed{osec.group(), order, osec}
+		keys[i] = keyed{uint64(osec.group())<<32 | uint64(order), osec}
 	}
-	slices.SortStableFunc(keys, func(a, b keyed) int {
-		if a.group != b.group {
-			return cmp.Compare(a.group, b.group)
-		}
-		return cmp.Compare(a.order, b.order)
-	})
+	slices.SortStableFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
 	for i, k := range keys {
 		ctx.OutSections[i] = k.osec
 		k.osec.Index = int32(i + 1) // 0 is the null section

@@ -154,7 +154,6 @@ func writeOutput(ctx *Context) error {
 type image struct {
 	ctx      *Context
 	offsets  []uint64 // file offset of each output section, in section order
-	nameOff  []uint32
 	shoff    uint64
 	phoff    uint64
 	phdrs    []phdr
@@ -202,7 +201,7 @@ func (ctx *Context) layoutImage() *image {
 		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
 		header = append(header, symtabShndx)
 	}
-	ctx.OutSections = append(header, ctx.OutSections...)
+	ctx.OutSections = slices.Insert(ctx.OutSections, 0, header...) // in place: the array has room
 	sortOutputSections(ctx)
 
 	// Section contents that depend on final indices (sh_link and sh_info
@@ -219,19 +218,20 @@ func (ctx *Context) layoutImage() *image {
 		}
 	}
 	var shndxWords []byte
-	symtab.Data, shndxWords = ctx.encodeSymbols()
+	symtab.Data, shndxWords = ctx.encodeSymbols(symtabShndx != nil)
 	symtab.Size = uint64(len(symtab.Data))
 	if symtabShndx != nil {
 		symtabShndx.Data, symtabShndx.Size = shndxWords, uint64(len(shndxWords))
 	}
 	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
+	// Every section's name goes in .shstrtab now; the headers look their
+	// offsets up again as they are written.
 	names := &ctx.names.shstrtab
-	img := &image{ctx: ctx, shstrtab: shstrtab, symtab: symtab.Index, strtab: strtab.Index}
-	img.nameOff = make([]uint32, len(ctx.OutSections))
-	for i, osec := range ctx.OutSections {
-		img.nameOff[i] = names.add(osec.Name)
+	for _, osec := range ctx.OutSections {
+		names.add(osec.Name)
 	}
 	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
+	img := &image{ctx: ctx, shstrtab: shstrtab, symtab: symtab.Index, strtab: strtab.Index}
 
 	// A section's contents never exceed its size; a malformed input can
 	// break that (a section named for a memory space without file
@@ -327,17 +327,17 @@ func (img *image) writeTo(w io.Writer) error {
 		at = img.offsets[i] + osec.Size
 	}
 	pad(img.shoff - at)
-	// Section headers, by index (section order is index order).
-	byIndex := make([]int32, shnum)
-	for i, osec := range ctx.OutSections {
-		byIndex[osec.Index] = int32(i)
-	}
+	// Section headers, by index: section order is index order
+	// (sortOutputSections).
 	bw.Write(sh0)
 	h := make([]byte, 64)
-	for _, i := range byIndex[1:] {
-		osec := ctx.OutSections[i]
+	for i, osec := range ctx.OutSections {
+		if int(osec.Index) != i+1 {
+			return fmt.Errorf("section %s: index %d in place %d (internal error)", osec.Name, osec.Index, i+1)
+		}
 		link, info := ctx.linkInfo(osec, img.symtab, img.strtab, false)
-		putSectionHeader(h, osec, headerFields{name: img.nameOff[i], link: link, info: info, offset: img.offsets[i], entsize: osec.entsize()})
+		name := ctx.names.shstrtab.add(osec.Name)
+		putSectionHeader(h, osec, headerFields{name: name, link: link, info: info, offset: img.offsets[i], entsize: osec.entsize()})
 		bw.Write(h)
 	}
 	ph := make([]byte, cubin.PhdrSize)
@@ -543,13 +543,17 @@ func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) [
 }
 
 // encodeSymbols writes .symtab, fills the string table with names, and
-// returns the .symtab_shndx words: each symbol's real section index, where
-// st_shndx holds SHN_XINDEX for indices past SHN_LORESERVE.
-func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
+// returns, if withShndx, the .symtab_shndx words: each symbol's real
+// section index, where st_shndx holds SHN_XINDEX for indices past
+// SHN_LORESERVE.
+func (ctx *Context) encodeSymbols(withShndx bool) (symtab, shndxWords []byte) {
 	b := make([]byte, 0, len(ctx.symtab)*24)
 	b = append(b, make([]byte, 24)...)
 	le.PutUint64(b[8:], ctx.nullSymValue)
-	words := make([]byte, 4, len(ctx.symtab)*4)
+	var words []byte
+	if withShndx {
+		words = make([]byte, 4, len(ctx.symtab)*4)
+	}
 	for _, e := range ctx.symtab[1:] {
 		var name, shndx uint32
 		var value, size uint64
@@ -590,7 +594,9 @@ func (ctx *Context) encodeSymbols() (symtab, shndxWords []byte) {
 		if !special && shndx >= cubin.SHN_LORESERVE {
 			st = cubin.SHN_XINDEX
 		}
-		words = le.AppendUint32(words, shndx)
+		if withShndx {
+			words = le.AppendUint32(words, shndx)
+		}
 		b = le.AppendUint32(b, name)
 		b = append(b, info, other)
 		b = le.AppendUint16(b, st)
