@@ -29,6 +29,7 @@ func layoutSections(ctx *Context) {
 // (in member order, each at its own alignment), the sections' sizes and
 // alignments, and copies the members' bytes.
 func placeContributions(ctx *Context) {
+	var walk inputWalk // merged sections are copied from the inputs
 	for _, osec := range ctx.OutSections {
 		var size uint64
 		for _, isec := range osec.Members {
@@ -55,6 +56,7 @@ func placeContributions(ctx *Context) {
 		}
 		osec.Data = make([]byte, size)
 		for _, isec := range osec.Members {
+			walk.visit(ctx, isec.File)
 			copy(osec.Data[isec.OutOff:], isec.Sec.Data)
 		}
 	}

@@ -133,21 +133,19 @@ func readInput(path string, cache ObjectCache, maps *fileMaps, sm int) ([]*Objec
 	return load(sm)()
 }
 
-// copyMetadata moves the bytes of the sections that the passes read after
-// parsing (data, constants, .nv.info, the call graph, ...) out of the input
-// into one buffer of their own, so that the input's bytes are only read for
-// code: when the input is a file mapping, the relocation and write passes
-// fault its code in file by file and hand the pages back as they move on
-// (inputWalk), and nothing else keeps the mapping resident. Tables that
-// cubin.Parse has decoded (symbols, strings, relocations) are not copied.
+// copyMetadata moves the bytes of the sections that passes read outside
+// an inputWalk (.nv.info, read by several passes; bank-2 constants,
+// compared and split before layout) out of the input into one buffer of
+// their own. When the input is a file mapping, every other section is read
+// in a walk over the inputs (placeContributions copies merged data, the
+// relocation and write passes read code and borrowed data), which faults
+// a file's pages in and hands them back as it moves on, so nothing keeps
+// the mapping resident. Tables that cubin.Parse decodes (symbols, strings,
+// relocations, the call graph) are not read again at all.
 func copyMetadata(ef *cubin.File) {
 	n := 0
 	keep := func(s *cubin.Section) bool {
-		switch s.Type {
-		case cubin.SHT_SYMTAB, cubin.SHT_STRTAB, cubin.SHT_REL, cubin.SHT_RELA:
-			return false
-		}
-		return s.Flags&cubin.SHF_EXECINSTR == 0 && len(s.Data) > 0
+		return s.Type == cubin.SHT_CUDA_INFO || isConstant2(s)
 	}
 	for _, s := range ef.Sections {
 		if keep(s) {
