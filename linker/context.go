@@ -28,6 +28,9 @@ type Context struct {
 	// relocations (forgetFunctionSections).
 	outByName map[string]*OutputSection
 
+	// keepEmpty: -r keeps these relocation sections, empty in an input
+	// (nvcc writes some).
+	keepEmpty map[*OutputSection]bool
 	// twins are the bank-2 contributions that share a member's bytes
 	// instead of being members (see foldConstant2).
 	twins []*InputSection
@@ -368,13 +371,16 @@ type OutputSection struct {
 }
 
 // relocList is what a relocation section holds: the section it patches
-// and the relocations to write.
+// and the relocations to write (as .rela entries unless the section is
+// SHT_REL: see OutputSection.rela). 32 bytes, for the tens of thousands of
+// a large link.
 type relocList struct {
-	Target    *OutputSection
-	Relocs    []outReloc
-	Rela      bool // Relocs are written as .rela entries
-	keepEmpty bool // -r: an empty relocation section an input had
+	Target *OutputSection
+	Relocs []outReloc
 }
+
+// rela says whether a relocation section's entries have addends.
+func (osec *OutputSection) rela() bool { return osec.Type != cubin.SHT_REL }
 
 // sectionExt holds the fields of an output section that few sections set
 // (mostly those that relocations patch, a function's code above all).
@@ -422,7 +428,7 @@ func (osec *OutputSection) patches() []patch {
 // keeps a contribution's own (writeRelocatable).
 func (osec *OutputSection) entsize() uint64 {
 	switch {
-	case osec.rel != nil && osec.rel.Rela:
+	case osec.rel != nil && osec.rela():
 		return 24
 	case osec.rel != nil:
 		return 16

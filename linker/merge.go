@@ -381,7 +381,7 @@ func (ctx *Context) relSection(name string, target *OutputSection, rela bool) *O
 	if rela {
 		typ = cubin.SHT_RELA
 	}
-	return ctx.relocSection(name+strings.TrimPrefix(target.key(), target.Name), typ, target, rela)
+	return ctx.relocSection(name+strings.TrimPrefix(target.key(), target.Name), typ, target)
 }
 
 // relocSection returns the relocation section of type typ with this key,
@@ -389,7 +389,7 @@ func (ctx *Context) relSection(name string, target *OutputSection, rela bool) *O
 // input can have a section of another type by that name: that is an
 // error, and the relocations go to a section of their own, which is never
 // written.
-func (ctx *Context) relocSection(key string, typ uint32, target *OutputSection, rela bool) *OutputSection {
+func (ctx *Context) relocSection(key string, typ uint32, target *OutputSection) *OutputSection {
 	osec := ctx.outSection(key, typ, 0)
 	if osec.rel == nil {
 		ctx.report(&LinkError{Section: osec.Name,
@@ -397,7 +397,7 @@ func (ctx *Context) relocSection(key string, typ uint32, target *OutputSection, 
 		osec = &OutputSection{Name: osec.Name, Type: typ, rel: &relocList{}}
 		ctx.outByName[key] = osec // reported once
 	}
-	osec.rel.Target, osec.rel.Rela = target, rela
+	osec.rel.Target = target
 	return osec
 }
 

@@ -212,7 +212,10 @@ func retargetRelocations(ctx *Context) {
 			}
 			out := osec.relocFor(ctx, rs.Rela)
 			if len(rs.Relocs) == 0 {
-				out.rel.keepEmpty = true // nvcc writes some empty ones; so does -r
+				if ctx.keepEmpty == nil {
+					ctx.keepEmpty = map[*OutputSection]bool{}
+				}
+				ctx.keepEmpty[out] = true // nvcc writes some empty ones; so does -r
 			}
 			lost := lostRanges(target)
 			for _, r := range rs.Relocs {

@@ -351,7 +351,7 @@ func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
 	name := resolvedRelaPrefix + osec.key() // keyed like osec (nameRegistry.funcKey)
 	rs := ctx.outByName[name]
 	if rs == nil || rs.rel == nil {
-		rs = ctx.relocSection(name, cubin.SHT_CUDA_RESOLVED_RELA, osec, true)
+		rs = ctx.relocSection(name, cubin.SHT_CUDA_RESOLVED_RELA, osec)
 	}
 	rs.rel.Relocs = append(rs.rel.Relocs, r)
 }

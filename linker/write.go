@@ -535,7 +535,7 @@ func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) [
 		}
 		b = le.AppendUint64(b, uint64(r.Offset))
 		b = le.AppendUint64(b, uint64(symIdx)<<32|uint64(r.Type))
-		if osec.rel.Rela {
+		if osec.rela() {
 			b = le.AppendUint64(b, uint64(r.Addend))
 		}
 	}

@@ -38,7 +38,7 @@ func (osec *OutputSection) relocatableGroup() int {
 func (ctx *Context) buildRelocatableImage() []byte {
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
-		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.rel.Relocs) == 0 && !osec.rel.keepEmpty {
+		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.rel.Relocs) == 0 && !ctx.keepEmpty[osec] {
 			continue
 		}
 		kept = append(kept, osec)
