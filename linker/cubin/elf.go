@@ -6,9 +6,11 @@
 package cubin
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // ELF constants used by cubins.
@@ -344,18 +346,35 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, bad(62, "e_shstrndx %d out of range", shstrndx)
 	}
 	shstr := f.Sections[shstrndx]
+	var names nameTable
+	n := len(f.Sections)
+	for _, s := range f.Sections {
+		if s.Type == SHT_SYMTAB {
+			n += len(s.Data) / symSize
+		}
+	}
+	names.names = make([]pendingName, 0, n)
 	for i, s := range f.Sections {
 		nameOff := le.Uint32(data[shoff+uint64(i)*shdrSize:])
 		name, ok := cstring(shstr.Data, nameOff)
 		if !ok {
 			return nil, bad(shoff+uint64(i)*shdrSize, "section %d: name offset 0x%x outside .shstrtab", i, nameOff)
 		}
-		s.Name = name
+		names.add(&s.Name, name, -1)
+	}
+	for _, s := range f.Sections {
+		// .text.f may be the end of .rela.text.f.
+		if (s.Type == SHT_REL || s.Type == SHT_RELA) && s.Info < uint32(len(f.Sections)) {
+			if t := &names.names[s.Info]; t.in < 0 && len(t.b) < len(names.names[s.Index].b) {
+				t.in = int32(s.Index)
+			}
+		}
 	}
 	f.shoff = shoff
-	if err := f.parseSymbols(bad); err != nil {
+	if err := f.parseSymbols(bad, &names); err != nil {
 		return nil, err
 	}
+	names.set()
 	if err := f.parseRelocs(bad); err != nil {
 		return nil, err
 	}
@@ -364,7 +383,7 @@ func Parse(name string, data []byte) (*File, error) {
 
 type badFunc func(off uint64, format string, args ...any) error
 
-func (f *File) parseSymbols(bad badFunc) error {
+func (f *File) parseSymbols(bad badFunc, names *nameTable) error {
 	var shndx *Section
 	for _, s := range f.Sections {
 		switch s.Type {
@@ -404,7 +423,6 @@ func (f *File) parseSymbols(bad badFunc) error {
 			return bad(st.Offset+uint64(i*symSize), "symbol %d: name offset outside the string table", i)
 		}
 		sym := Symbol{
-			Name:  name,
 			Info:  b[4],
 			Other: b[5],
 			Shndx: uint32(le.Uint16(b[6:])),
@@ -424,6 +442,11 @@ func (f *File) parseSymbols(bad badFunc) error {
 			return bad(st.Offset+uint64(i*symSize)+6, "symbol %d (%s): section index %d out of range", i, name, sym.Shndx)
 		}
 		f.Symbols[i] = sym
+		in := -1 // f may be the end of .text.f
+		if sym.Shndx < uint32(len(f.Sections)) {
+			in = int(sym.Shndx)
+		}
+		names.add(&f.Symbols[i].Name, name, in)
 	}
 	return nil
 }
@@ -502,15 +525,71 @@ func (f *File) parseRelocs(bad badFunc) error {
 	return nil
 }
 
-// cstring returns the NUL-terminated string at off in tab.
-func cstring(tab []byte, off uint32) (string, bool) {
+// cstring returns the NUL-terminated string at off in tab, as a window of
+// tab.
+func cstring(tab []byte, off uint32) ([]byte, bool) {
 	if uint64(off) >= uint64(len(tab)) {
-		return "", off == 0
+		return nil, off == 0
 	}
-	for i := int(off); i < len(tab); i++ {
-		if tab[i] == 0 {
-			return string(tab[off:i]), true
+	if n := bytes.IndexByte(tab[off:], 0); n >= 0 {
+		return tab[off : int(off)+n : int(off)+n], true
+	}
+	return nil, false
+}
+
+// nameTable collects the section and symbol names of a file as windows of
+// its string tables, then makes them strings in one allocation (set),
+// where a name ends another sharing its bytes: a cubin names a function's
+// code .text.f, its relocations .rel.text.f and .rela.text.f, and its
+// symbol f, and gives section symbols their section's name. Sharing halves
+// the bytes (and allocations) the names of a large link take.
+type nameTable struct {
+	names []pendingName
+}
+
+type pendingName struct {
+	b   []byte
+	dst *string
+	// in is a name that may end with this one (a symbol's section, a
+	// section's relocation section), or -1. Names of sections are only in
+	// longer ones, so following in always ends.
+	in int32
+}
+
+// add makes *dst the name b when set is called and returns the name's
+// index; in is as in pendingName.
+func (t *nameTable) add(dst *string, b []byte, in int) int {
+	t.names = append(t.names, pendingName{b, dst, int32(in)})
+	return len(t.names) - 1
+}
+
+// set stores the names.
+func (t *nameTable) set() {
+	names := t.names
+	shared := func(n pendingName) bool { return n.in >= 0 && bytes.HasSuffix(names[n.in].b, n.b) }
+	size := 0
+	for _, n := range names {
+		if !shared(n) {
+			size += len(n.b)
 		}
 	}
-	return "", false
+	var sb strings.Builder
+	sb.Grow(size)
+	end := make([]int32, len(names)) // where each name written out ends
+	for k, n := range names {
+		if !shared(n) {
+			sb.Write(n.b)
+			end[k] = int32(sb.Len())
+		}
+	}
+	all := sb.String()
+	for k, n := range names {
+		r := k
+		for shared(names[r]) {
+			r = int(names[r].in) // n ends names[r], which ends ...
+		}
+		e := int(end[r])
+		*n.dst = all[e-len(n.b) : e]
+	}
+	t.names = nil
 }
