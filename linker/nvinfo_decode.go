@@ -91,7 +91,7 @@ func walkInfo(file *Object, sec *cubin.Section, yield func(infoRecord) bool) err
 }
 
 func infoError(file *Object, sec *cubin.Section, off int, msg string) error {
-	return &cubin.FormatError{File: file.Name, Off: sec.Offset + uint64(off), Msg: sec.Name + ": " + msg}
+	return &cubin.FormatError{File: file.Name, Off: file.ELF.Offset(sec) + uint64(off), Msg: sec.Name + ": " + msg}
 }
 
 // functionInfo decodes the records of a per-function .nv.info section.
@@ -164,7 +164,7 @@ func decodeCallgraph(file *Object) error {
 		}
 		str, ok := cstr(strtab, p)
 		if !ok {
-			return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: prototype string offset 0x%x out of range", s.Name, p)}
+			return &cubin.FormatError{File: file.Name, Off: ef.Offset(s) + uint64(off), Msg: fmt.Sprintf("%s: prototype string offset 0x%x out of range", s.Name, p)}
 		}
 		if file.protoStrings == nil {
 			file.protoStrings = map[uint32]string{}
@@ -183,7 +183,7 @@ func decodeCallgraph(file *Object) error {
 					continue
 				}
 				bad := func(what string, v uint32) error {
-					return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: %s symbol index %d is the null symbol or out of range", s.Name, what, v)}
+					return &cubin.FormatError{File: file.Name, Off: ef.Offset(s) + uint64(off), Msg: fmt.Sprintf("%s: %s symbol index %d is the null symbol or out of range", s.Name, what, v)}
 				}
 				if a == 0 || a >= nsyms {
 					return bad("caller", a)
@@ -210,7 +210,7 @@ func decodeCallgraph(file *Object) error {
 			for off := 0; off+8 <= len(s.Data); off += 8 {
 				a, p := le.Uint32(s.Data[off:]), le.Uint32(s.Data[off+4:])
 				if a == 0 || a >= nsyms {
-					return &cubin.FormatError{File: file.Name, Off: s.Offset + uint64(off), Msg: fmt.Sprintf("%s: symbol %d out of range", s.Name, a)}
+					return &cubin.FormatError{File: file.Name, Off: ef.Offset(s) + uint64(off), Msg: fmt.Sprintf("%s: symbol %d out of range", s.Name, a)}
 				}
 				if err := proto(s, off, p); err != nil {
 					return err

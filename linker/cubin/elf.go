@@ -146,16 +146,16 @@ func (h Header) VirtualSM() int {
 }
 
 // Section is one section header with a zero-copy window on its contents.
-// (A large link has tens of thousands: sh_addr and sh_entsize, which no
-// pass reads, are not kept, and Parse allocates a file's Sections in one
-// slab.)
+// (A large link has tens of thousands: sh_addr, which no pass reads, and
+// sh_offset and sh_entsize, which only messages and partial links read
+// (File.Offset, File.Entsize), are not kept, and Parse allocates a file's
+// Sections in one slab.)
 type Section struct {
 	Name string
 	// Data is the section's bytes in the file; nil for sections without
 	// file contents (SHT_NOBITS and the CUDA memory spaces that behave so).
 	Data      []byte
 	Flags     uint64
-	Offset    uint64
 	Size      uint64
 	Addralign uint64
 	Index     uint32 // sh_link and st_shndx are 32 bits wide too
@@ -210,9 +210,9 @@ type Reloc struct {
 // its entries.
 type RelocSection struct {
 	Section *Section
-	Target  int // section index the relocations apply to
-	Rela    bool
 	Relocs  []Reloc // a window of File's relocations (see SectionRelocs)
+	Target  uint32  // section index the relocations apply to
+	Rela    bool
 }
 
 // File is a parsed cubin.
@@ -235,6 +235,12 @@ type File struct {
 	relocStart []uint32
 
 	shoff uint64 // e_shoff, checked: the section headers are in Data
+}
+
+// Offset returns sh_offset of a section of f, which Section does not keep
+// (messages name it), from its header in the file.
+func (f *File) Offset(s *Section) uint64 {
+	return le.Uint64(f.Data[f.shoff+uint64(s.Index)*shdrSize+24:])
 }
 
 // Entsize returns sh_entsize of a section of f, which Section does not
@@ -325,7 +331,6 @@ func Parse(name string, data []byte) (*File, error) {
 			Index:     uint32(i), // shnum < len(data)/64
 			Type:      le.Uint32(b[4:]),
 			Flags:     le.Uint64(b[8:]),
-			Offset:    le.Uint64(b[24:]),
 			Size:      le.Uint64(b[32:]),
 			Link:      le.Uint32(b[40:]),
 			Info:      le.Uint32(b[44:]),
@@ -334,11 +339,11 @@ func Parse(name string, data []byte) (*File, error) {
 		if s.Addralign > MaxAlign || s.Addralign&(s.Addralign-1) != 0 {
 			return nil, bad(off+48, "section %d: alignment 0x%x is not a power of two up to 0x%x", i, s.Addralign, MaxAlign)
 		}
-		if i > 0 && HasFileData(s.Type) {
-			if s.Offset > uint64(len(data)) || s.Size > uint64(len(data))-s.Offset {
-				return nil, bad(off+24, "section %d: contents [0x%x, +0x%x) are outside the file", i, s.Offset, s.Size)
+		if offset := le.Uint64(b[24:]); i > 0 && HasFileData(s.Type) {
+			if offset > uint64(len(data)) || s.Size > uint64(len(data))-offset {
+				return nil, bad(off+24, "section %d: contents [0x%x, +0x%x) are outside the file", i, offset, s.Size)
 			}
-			s.Data = data[s.Offset : s.Offset+s.Size : s.Offset+s.Size]
+			s.Data = data[offset : offset+s.Size : offset+s.Size]
 		}
 		f.Sections[i] = s
 	}
@@ -389,7 +394,7 @@ func (f *File) parseSymbols(bad badFunc, names *nameTable) error {
 		switch s.Type {
 		case SHT_SYMTAB:
 			if f.Symtab != nil {
-				return bad(s.Offset, "more than one symbol table")
+				return bad(f.Offset(s), "more than one symbol table")
 			}
 			f.Symtab = s
 		case SHT_SYMTAB_SHNDX:
@@ -401,26 +406,26 @@ func (f *File) parseSymbols(bad badFunc, names *nameTable) error {
 	}
 	st := f.Symtab
 	if es := f.Entsize(st); es != symSize {
-		return bad(st.Offset, ".symtab entry size %d, want %d", es, symSize)
+		return bad(f.Offset(st), ".symtab entry size %d, want %d", es, symSize)
 	}
 	if st.Link >= uint32(len(f.Sections)) {
-		return bad(st.Offset, ".symtab links to section %d, out of range", st.Link)
+		return bad(f.Offset(st), ".symtab links to section %d, out of range", st.Link)
 	}
 	strtab := f.Sections[st.Link].Data
 	n := len(st.Data) / symSize
 	if int(st.Info) > n {
-		return bad(st.Offset, ".symtab sh_info %d exceeds its %d symbols", st.Info, n)
+		return bad(f.Offset(st), ".symtab sh_info %d exceeds its %d symbols", st.Info, n)
 	}
 	f.FirstGlobal = int(st.Info)
 	if shndx != nil && uint64(len(shndx.Data)) < uint64(n)*4 {
-		return bad(shndx.Offset, ".symtab_shndx holds fewer than %d entries", n)
+		return bad(f.Offset(shndx), ".symtab_shndx holds fewer than %d entries", n)
 	}
 	f.Symbols = make([]Symbol, n)
 	for i := range f.Symbols {
 		b := st.Data[i*symSize:]
 		name, ok := cstring(strtab, le.Uint32(b))
 		if !ok {
-			return bad(st.Offset+uint64(i*symSize), "symbol %d: name offset outside the string table", i)
+			return bad(f.Offset(st)+uint64(i*symSize), "symbol %d: name offset outside the string table", i)
 		}
 		sym := Symbol{
 			Info:  b[4],
@@ -435,11 +440,11 @@ func (f *File) parseSymbols(bad badFunc, names *nameTable) error {
 		if sym.Shndx != SHN_UNDEF && sym.Shndx < SHN_LORESERVE && sym.Shndx >= uint32(len(f.Sections)) ||
 			sym.Shndx >= SHN_LORESERVE && sym.Shndx != SHN_ABS && sym.Shndx != SHN_COMMON && shndx == nil && sym.Shndx != SHN_XINDEX {
 			if sym.Shndx >= uint32(len(f.Sections)) {
-				return bad(st.Offset+uint64(i*symSize)+6, "symbol %d (%s): section index %d out of range", i, name, sym.Shndx)
+				return bad(f.Offset(st)+uint64(i*symSize)+6, "symbol %d (%s): section index %d out of range", i, name, sym.Shndx)
 			}
 		}
 		if shndx != nil && sym.Shndx >= uint32(len(f.Sections)) && sym.Shndx != SHN_ABS && sym.Shndx != SHN_COMMON {
-			return bad(st.Offset+uint64(i*symSize)+6, "symbol %d (%s): section index %d out of range", i, name, sym.Shndx)
+			return bad(f.Offset(st)+uint64(i*symSize)+6, "symbol %d (%s): section index %d out of range", i, name, sym.Shndx)
 		}
 		f.Symbols[i] = sym
 		in := -1 // f may be the end of .text.f
@@ -465,10 +470,10 @@ func (f *File) parseRelocs(bad badFunc) error {
 			size = relaSize
 		}
 		if es := f.Entsize(s); es != size {
-			return bad(s.Offset, "%s: entry size %d, want %d", s.Name, es, size)
+			return bad(f.Offset(s), "%s: entry size %d, want %d", s.Name, es, size)
 		}
 		if s.Info == 0 || s.Info >= uint32(len(f.Sections)) {
-			return bad(s.Offset, "%s: target section %d out of range", s.Name, s.Info)
+			return bad(f.Offset(s), "%s: target section %d out of range", s.Name, s.Info)
 		}
 		n := uint64(len(s.Data)) / size
 		count[s.Info] += uint32(n) // at most len(data)/16 in all: fits for files under 64 GiB
@@ -512,15 +517,15 @@ func (f *File) parseRelocs(bad badFunc) error {
 				r.Addend = int64(le.Uint64(b[16:]))
 			}
 			if r.Sym >= uint32(len(f.Symbols)) {
-				return bad(s.Offset+uint64(i)*size+8, "%s: relocation %d names symbol %d, out of range", s.Name, i, r.Sym)
+				return bad(f.Offset(s)+uint64(i)*size+8, "%s: relocation %d names symbol %d, out of range", s.Name, i, r.Sym)
 			}
 			if target.Size < 4 || off > target.Size-4 || off > math.MaxUint32 {
-				return bad(s.Offset+uint64(i)*size, "%s: relocation %d at offset 0x%x is outside %s", s.Name, i, off, target.Name)
+				return bad(f.Offset(s)+uint64(i)*size, "%s: relocation %d at offset 0x%x is outside %s", s.Name, i, off, target.Name)
 			}
 			r.Offset = uint32(off)
 			relocs[i] = r
 		}
-		f.Relocs = append(f.Relocs, RelocSection{Section: s, Target: int(s.Info), Rela: rela, Relocs: relocs})
+		f.Relocs = append(f.Relocs, RelocSection{Section: s, Relocs: relocs, Target: s.Info, Rela: rela})
 	}
 	return nil
 }
