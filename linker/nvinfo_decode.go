@@ -159,7 +159,7 @@ func decodeCallgraph(file *Object) error {
 		strtab = ef.Sections[ef.Symtab.Link].Data
 	}
 	proto := func(s *cubin.Section, off int, p uint32) error {
-		if p == 0 {
+		if _, ok := file.protoStrings[p]; ok || p == 0 {
 			return nil
 		}
 		str, ok := cstr(strtab, p)
@@ -172,6 +172,29 @@ func decodeCallgraph(file *Object) error {
 		file.protoStrings[p] = str
 		return nil
 	}
+	// The records' counts first, so that each list is allocated once, at
+	// its size.
+	var n [3]int
+	nproto := 0
+	for _, s := range ef.Sections {
+		switch s.Type {
+		case cubin.SHT_CUDA_CALLGRAPH:
+			var group uint32
+			for off := 0; off+8 <= len(s.Data); off += 8 {
+				if b := le.Uint32(s.Data[off+4:]); le.Uint32(s.Data[off:]) == 0 && b >= cgUnknown4 {
+					group = b
+				} else if group >= cgIndirect {
+					n[cgCalls-group]++
+				}
+			}
+		case cubin.SHT_CUDA_PROTOTYPE:
+			nproto += len(s.Data) / 8
+		}
+	}
+	file.calls = make([][2]uint32, 0, n[cgCalls-cgCalls])
+	file.addrTaken = make([][2]uint32, 0, n[cgCalls-cgAddrTaken])
+	file.indirect = make([][2]uint32, 0, n[cgCalls-cgIndirect])
+	file.protoList = make([]prototype, 0, nproto)
 	for _, s := range ef.Sections {
 		switch s.Type {
 		case cubin.SHT_CUDA_CALLGRAPH:
