@@ -32,8 +32,13 @@ type Context struct {
 	// (nvcc writes some).
 	keepEmpty map[*OutputSection]bool
 	// twins are the bank-2 contributions that share a member's bytes
-	// instead of being members (see foldConstant2).
-	twins []*InputSection
+	// instead of being members (see foldConstant2), and twinOf the member
+	// each shares; fixedOff the offsets overlayConstant2 chose for the
+	// members of sections with fixedOffsets. (Few sections have either:
+	// they are kept here rather than in every InputSection.)
+	twins    []*InputSection
+	twinOf   map[*InputSection]*InputSection
+	fixedOff map[*InputSection]uint64
 
 	// Kernels and Funcs are the live functions after dead-code elimination,
 	// in output order.
@@ -156,12 +161,6 @@ type InputSection struct {
 
 	Out    *OutputSection
 	OutOff uint64 // offset of this contribution in Out
-	// twin: an identical member of Out whose bytes this one shares
-	// (bank-2 constants, see foldConstant2); this one is not a member.
-	twin *InputSection
-	// fixedOff: the offset chosen by overlayConstant2, for sections with
-	// fixedOffsets.
-	fixedOff uint64
 
 	// Func is the function this section belongs to (.text.f, .nv.info.f,
 	// .nv.constant0.f, ...), nil for module-wide sections.
@@ -354,7 +353,7 @@ type OutputSection struct {
 	Type     uint32
 	symIndex uint32 // index of the section symbol, 0 if none
 
-	// fixedOffsets: members sit at their fixedOff (bank 2 overlays), with
+	// fixedOffsets: members sit at Context.fixedOff (bank 2 overlays), with
 	// zeros between them.
 	fixedOffsets bool
 	synthetic    bool // made by the linker, with no input counterpart

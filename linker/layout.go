@@ -35,8 +35,8 @@ func placeContributions(ctx *Context) {
 		for _, isec := range osec.Members {
 			align := max(isec.Sec.Addralign, 1)
 			if osec.fixedOffsets {
-				isec.OutOff = isec.fixedOff
-				size = max(size, isec.fixedOff+isec.Sec.Size)
+				isec.OutOff = ctx.fixedOff[isec]
+				size = max(size, isec.OutOff+isec.Sec.Size)
 			} else {
 				size = alignTo(size, align)
 				isec.OutOff = size
@@ -61,8 +61,8 @@ func placeContributions(ctx *Context) {
 		}
 	}
 	for _, isec := range ctx.twins {
-		if isec.twin != nil { // else it landed in another kernel's bank last, as a member
-			isec.OutOff = isec.twin.OutOff
+		if twin := ctx.twinOf[isec]; twin != nil { // else it landed in another kernel's bank last, as a member
+			isec.OutOff = twin.OutOff
 		}
 	}
 }

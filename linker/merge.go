@@ -206,10 +206,14 @@ func foldConstant2(ctx *Context) {
 		}
 		share := osec != nil && bank2Size(append(append([]*InputSection(nil), osec.Members...), callees...)) > maxBank2
 		for _, isec := range callees {
-			isec.Out, isec.twin = osec, nil
+			isec.Out = osec
+			delete(ctx.twinOf, isec)
 			if share {
 				if twin := identicalMember(osec, isec); twin != nil {
-					isec.twin = twin
+					if ctx.twinOf == nil {
+						ctx.twinOf = map[*InputSection]*InputSection{}
+					}
+					ctx.twinOf[isec] = twin
 					osec.twinned = true
 					ctx.twins = append(ctx.twins, isec)
 					continue
@@ -298,7 +302,7 @@ func overlayConstant2(ctx *Context) {
 		osec.fixedOffsets = true
 		for _, isec := range osec.Members {
 			if isec.Func == k {
-				isec.fixedOff = 0
+				delete(ctx.fixedOff, isec)
 				ends[k] = max(ends[k], isec.Sec.Size)
 				continue
 			}
@@ -315,7 +319,10 @@ func overlayConstant2(ctx *Context) {
 			off = max(off, ends[k])
 		}
 		off = alignTo(off, max(isec.Sec.Addralign, 1))
-		isec.fixedOff = off
+		if ctx.fixedOff == nil {
+			ctx.fixedOff = map[*InputSection]uint64{}
+		}
+		ctx.fixedOff[isec] = off
 		for _, k := range reachers[isec] {
 			ends[k] = off + isec.Sec.Size
 		}
