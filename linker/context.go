@@ -73,10 +73,11 @@ type Context struct {
 	bindless     map[*Symbol]uint64
 	bindlessRefs []*Symbol
 
-	virtualSM int        // minimum virtual SM over the inputs
-	cancelled bool       // Config.Context was cancelled
-	times     []passTime // how long each pass took, for --time
-	keepHint  [2]int     // .rel and .rela entries of the member being relocated (applyRelocations)
+	virtualSM int          // minimum virtual SM over the inputs
+	cancelled bool         // Config.Context was cancelled
+	times     []passTime   // how long each pass took, for --time
+	keepHint  [2]int       // .rel and .rela entries of the member being relocated (applyRelocations)
+	infoRecs  []infoRecord // rebuildFunctionInfo's buffer, reused
 	output    []byte
 	maps      fileMaps // inputs mapped for this link (no object cache)
 }
@@ -112,7 +113,8 @@ type Object struct {
 	protoStrings map[uint32]string // strtab offset -> string, for callgraph prototypes
 
 	// The module-wide .nv.info sections, checked (see globalInfo).
-	// Per-function .nv.info sections are decoded when read (functionInfo).
+	// Per-function .nv.info sections are decoded when read
+	// (appendFunctionInfo).
 	info []*cubin.Section
 }
 

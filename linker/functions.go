@@ -96,12 +96,14 @@ func buildFunctions(ctx *Context) {
 			}
 		}
 	}
+	var recs []infoRecord
 	for _, fn := range all {
 		for _, isec := range fn.Sections {
 			if isec.Sec.Type != cubin.SHT_CUDA_INFO {
 				continue
 			}
-			recs, err := isec.File.functionInfo(isec.Sec)
+			var err error
+			recs, err = isec.File.appendFunctionInfo(recs[:0], isec.Sec)
 			if err != nil {
 				ctx.report(err)
 				continue

@@ -147,7 +147,8 @@ func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
 // unless that is just what its own record lists (then the record stays as
 // it is), the record is dropped and the new list goes at the end.
 func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, moduleExterns []*Symbol, ctaidZ bool) {
-	recs, err := isec.File.functionInfo(isec.Sec)
+	recs, err := isec.File.appendFunctionInfo(ctx.infoRecs[:0], isec.Sec)
+	ctx.infoRecs = recs
 	if err != nil {
 		ctx.report(err)
 		return

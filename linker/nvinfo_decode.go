@@ -94,21 +94,17 @@ func infoError(file *Object, sec *cubin.Section, off int, msg string) error {
 	return &cubin.FormatError{File: file.Name, Off: file.ELF.Offset(sec) + uint64(off), Msg: sec.Name + ": " + msg}
 }
 
-// functionInfo decodes the records of a per-function .nv.info section.
-// They are decoded when a pass reads them (buildFunctions, then the
-// metadata passes) rather than kept with the parse: the records take
-// several times the section's bytes. An error is reported by the pass
-// that reads the section.
-func (file *Object) functionInfo(sec *cubin.Section) ([]infoRecord, error) {
-	recs := make([]infoRecord, 0, len(sec.Data)/8)
+// appendFunctionInfo appends to dst the records of a per-function
+// .nv.info section. They are decoded when a pass reads them (buildFunctions,
+// then the metadata passes, each into a buffer it reuses) rather than kept
+// with the parse: the records take several times the section's bytes. An
+// error is reported by the pass that reads the section.
+func (file *Object) appendFunctionInfo(dst []infoRecord, sec *cubin.Section) ([]infoRecord, error) {
 	err := walkInfo(file, sec, func(r infoRecord) bool {
-		recs = append(recs, r)
+		dst = append(dst, r)
 		return true
 	})
-	if err != nil {
-		return nil, err
-	}
-	return recs, nil
+	return dst, err
 }
 
 // checkGlobalInfo checks the records of the module-wide .nv.info sections

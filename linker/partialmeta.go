@@ -36,12 +36,14 @@ func buildRelocatableMetadata(ctx *Context) {
 	}
 	global.Data, global.Size, global.Addralign = w.buf, uint64(len(w.buf)), 4
 
+	var recs []infoRecord
 	for _, fn := range ctx.Funcs {
 		for _, isec := range fn.Sections {
 			if isec.Sec.Type != cubin.SHT_CUDA_INFO || isec.Out == nil {
 				continue
 			}
-			recs, err := isec.File.functionInfo(isec.Sec)
+			var err error
+			recs, err = isec.File.appendFunctionInfo(recs[:0], isec.Sec)
 			if err != nil {
 				ctx.report(err)
 				continue
