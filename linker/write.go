@@ -159,6 +159,8 @@ type image struct {
 	phdrs    []phdr
 	total    uint64
 	shstrtab *OutputSection
+	// .symtab and .symtab_shndx (nil if none), encoded as written.
+	symtabSec, shndxSec *OutputSection
 	// Indices of .symtab and .strtab, which other sections link to.
 	symtab, strtab int32
 }
@@ -217,11 +219,15 @@ func (ctx *Context) layoutImage() *image {
 			osec.Flags = osec.Flags&^(0xff<<20) | uint64(fn.Barriers)<<20
 		}
 	}
-	var shndxWords []byte
-	symtab.Data, shndxWords = ctx.encodeSymbols(symtabShndx != nil)
-	symtab.Size = uint64(len(symtab.Data))
+	// .symtab and .symtab_shndx are encoded as they are written
+	// (image.writeTo); every symbol is encoded once now, so that its name
+	// is in .strtab before the table's size is fixed.
+	for _, e := range ctx.symtab {
+		ctx.outSymbol(e)
+	}
+	symtab.Size = uint64(len(ctx.symtab)) * 24
 	if symtabShndx != nil {
-		symtabShndx.Data, symtabShndx.Size = shndxWords, uint64(len(shndxWords))
+		symtabShndx.Size = uint64(len(ctx.symtab)) * 4
 	}
 	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
 	// Every section's name goes in .shstrtab now; the headers look their
@@ -231,7 +237,7 @@ func (ctx *Context) layoutImage() *image {
 		names.add(osec.Name)
 	}
 	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
-	img := &image{ctx: ctx, shstrtab: shstrtab, symtab: symtab.Index, strtab: strtab.Index}
+	img := &image{ctx: ctx, shstrtab: shstrtab, symtabSec: symtab, shndxSec: symtabShndx, symtab: symtab.Index, strtab: strtab.Index}
 
 	// A section's contents never exceed its size; a malformed input can
 	// break that (a section named for a memory space without file
@@ -302,6 +308,19 @@ func (img *image) writeTo(w io.Writer) error {
 			scratch = ctx.appendRelocs(scratch[:0], osec, true)
 			bw.Write(scratch)
 			written = uint64(len(scratch))
+		case osec == img.symtabSec || osec == img.shndxSec:
+			for i := 0; i < len(ctx.symtab); i += symbolsPerWrite {
+				scratch = scratch[:0]
+				for _, e := range ctx.symtab[i:min(i+symbolsPerWrite, len(ctx.symtab))] {
+					if s := ctx.outSymbol(e); osec == img.symtabSec {
+						scratch = appendSymbol(scratch, s)
+					} else {
+						scratch = le.AppendUint32(scratch, s.shndx)
+					}
+				}
+				bw.Write(scratch)
+			}
+			written = osec.Size
 		case osec.gathered():
 			// Rebuilt from the inputs, a window at a time.
 			for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
@@ -542,69 +561,75 @@ func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) [
 	return b
 }
 
-// encodeSymbols writes .symtab, fills the string table with names, and
-// returns, if withShndx, the .symtab_shndx words: each symbol's real
-// section index, where st_shndx holds SHN_XINDEX for indices past
-// SHN_LORESERVE.
-func (ctx *Context) encodeSymbols(withShndx bool) (symtab, shndxWords []byte) {
-	b := make([]byte, 0, len(ctx.symtab)*24)
-	b = append(b, make([]byte, 24)...)
-	le.PutUint64(b[8:], ctx.nullSymValue)
-	var words []byte
-	if withShndx {
-		words = make([]byte, 4, len(ctx.symtab)*4)
-	}
-	for _, e := range ctx.symtab[1:] {
-		var name, shndx uint32
-		var value, size uint64
-		var info, other uint8
-		special := false
-		if osec := e.sec; osec != nil {
-			name, info, shndx = ctx.strtab.add(osec.Name), cubin.STT_SECTION, uint32(osec.Index)
-		} else {
-			sym := e.sym
-			info, other = sym.outInfo(), sym.outOther()
-			if (sym.debugShared || sym.debugDynamic) && ctx.Config.PreserveRelocs && (sym.preservedShared || !ctx.debugSymbols()) {
-				// As nvlink marks the shared variables it keeps for
-				// -preserve-relocs; those -g publishes anyway keep 0.
-				other = 1
-			}
-			name = ctx.strtab.add(sym.Name)
-			if sym.placeholder {
-				name = ctx.names.emptyOff
-			}
-			if sym.debugDynamic {
-				shndx, value = uint32(ctx.outByName[".nv_debug.shared"].Index), sym.Value+ctx.dynamicSharedShift
-			} else {
-				value, size = sym.Value, sym.Size
-				if sym.debugShared {
-					value += ctx.sharedReserve()
-				}
-				switch {
-				case sym.Section != nil && sym.Section.Out != nil:
-					shndx = uint32(sym.Section.Out.Index)
-				case sym.Shndx == cubin.SHN_ABS || sym.Shndx == cubin.SHN_COMMON:
-					shndx, special = sym.Shndx, true
-				default:
-					value = 0
-				}
-			}
-		}
-		st := uint16(shndx)
-		if !special && shndx >= cubin.SHN_LORESERVE {
-			st = cubin.SHN_XINDEX
-		}
-		if withShndx {
-			words = le.AppendUint32(words, shndx)
-		}
-		b = le.AppendUint32(b, name)
-		b = append(b, info, other)
-		b = le.AppendUint16(b, st)
-		b = le.AppendUint64(b, value)
-		b = le.AppendUint64(b, size)
-	}
-	return b, words
+// elfSym is an output symbol's .symtab fields.
+type elfSym struct {
+	name  uint32
+	shndx uint32 // the real section index: see appendSymbol
+	info  uint8
+	other uint8
+	// special: shndx is SHN_ABS or SHN_COMMON, not a section index
+	special     bool
+	value, size uint64
 }
+
+// outSymbol returns the .symtab fields of an entry of ctx.symtab, adding
+// its name to the string table (index 0 is the null symbol).
+func (ctx *Context) outSymbol(e outSym) elfSym {
+	var s elfSym
+	switch {
+	case e.sec != nil:
+		s.name, s.info, s.shndx = ctx.strtab.add(e.sec.Name), cubin.STT_SECTION, uint32(e.sec.Index)
+	case e.sym == nil:
+		s.value = ctx.nullSymValue
+	default:
+		sym := e.sym
+		s.info, s.other = sym.outInfo(), sym.outOther()
+		if (sym.debugShared || sym.debugDynamic) && ctx.Config.PreserveRelocs && (sym.preservedShared || !ctx.debugSymbols()) {
+			// As nvlink marks the shared variables it keeps for
+			// -preserve-relocs; those -g publishes anyway keep 0.
+			s.other = 1
+		}
+		s.name = ctx.strtab.add(sym.Name)
+		if sym.placeholder {
+			s.name = ctx.names.emptyOff
+		}
+		if sym.debugDynamic {
+			s.shndx, s.value = uint32(ctx.outByName[".nv_debug.shared"].Index), sym.Value+ctx.dynamicSharedShift
+			break
+		}
+		s.value, s.size = sym.Value, sym.Size
+		if sym.debugShared {
+			s.value += ctx.sharedReserve()
+		}
+		switch {
+		case sym.Section != nil && sym.Section.Out != nil:
+			s.shndx = uint32(sym.Section.Out.Index)
+		case sym.Shndx == cubin.SHN_ABS || sym.Shndx == cubin.SHN_COMMON:
+			s.shndx, s.special = sym.Shndx, true
+		default:
+			s.value = 0
+		}
+	}
+	return s
+}
+
+// appendSymbol appends s's .symtab entry to b. Past SHN_LORESERVE a
+// section index does not fit st_shndx, which holds SHN_XINDEX: the index
+// is in .symtab_shndx.
+func appendSymbol(b []byte, s elfSym) []byte {
+	st := uint16(s.shndx)
+	if !s.special && s.shndx >= cubin.SHN_LORESERVE {
+		st = cubin.SHN_XINDEX
+	}
+	b = le.AppendUint32(b, s.name)
+	b = append(b, s.info, s.other)
+	b = le.AppendUint16(b, st)
+	b = le.AppendUint64(b, s.value)
+	return le.AppendUint64(b, s.size)
+}
+
+// symbolsPerWrite is how many symbols image.writeTo encodes at a time.
+const symbolsPerWrite = 1024
 
 // writeFileAtomic writes data to a temporary file in path's directory and
 // renames it to path. While it exists, the temporary file is registered so
