@@ -76,10 +76,14 @@ type Context struct {
 	virtualSM int          // minimum virtual SM over the inputs
 	cancelled bool         // Config.Context was cancelled
 	times     []passTime   // how long each pass took, for --time
-	keepHint  [2]int       // .rel and .rela entries of the member being relocated (applyRelocations)
 	infoRecs  []infoRecord // rebuildFunctionInfo's buffer, reused
-	output    []byte
-	maps      fileMaps // inputs mapped for this link (no object cache)
+	// staged: the relocations kept for the driver from the member
+	// applyRelocations is relocating (.rel, .rela), while staging; they join
+	// the output lists when the member is done (unstage).
+	staged  [2][]outReloc
+	staging bool
+	output  []byte
+	maps    fileMaps // inputs mapped for this link (no object cache)
 }
 
 func newContext(cfg *Config) *Context {

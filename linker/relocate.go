@@ -34,24 +34,20 @@ func applyRelocations(ctx *Context) {
 				continue // folded into several kernels; relocated once, where it landed last
 			}
 			walk.visit(ctx, isec.File)
-			// Most of a member's relocations are kept for the driver:
-			// its count of each kind sizes the output lists (keep).
-			ctx.keepHint = [2]int{}
-			relocs := isec.Relocs()
-			for _, r := range relocs {
-				ctx.keepHint[b2i(r.Rela)]++
-			}
 			lost := lostRanges(isec)
-			for _, r := range relocs {
+			ctx.staging = true
+			for _, r := range isec.Relocs() {
 				if inRanges(lost, uint64(r.Offset)) {
 					continue
 				}
 				ctx.relocate(osec, isec, r)
 			}
+			ctx.staging = false
+			osec.unstage(ctx)
 		}
 	}
-	// The lists were sized for every relocation of a member, and most are
-	// resolved here: give each its own array of the length it kept, so the
+	// Lists that several members filled, and patch lists, grew by
+	// doubling: give each its own array of the length it kept, so the
 	// larger ones can be freed.
 	for _, osec := range ctx.OutSections {
 		if osec.rel != nil {
@@ -62,6 +58,15 @@ func applyRelocations(ctx *Context) {
 		}
 	}
 	gatherSections(ctx)
+	// A link that parsed its inputs itself (no object cache) never reads
+	// their relocations again: let them go before the metadata is built.
+	if ctx.Config.Cache == nil {
+		for _, file := range ctx.Files {
+			if file.ELF != nil {
+				file.ELF.DropRelocs()
+			}
+		}
+	}
 }
 
 // clipped returns s in an array of its own length (nil if empty), so that
@@ -233,12 +238,30 @@ func linkerResolves(r cubin.Reloc, sym *Symbol) bool {
 }
 
 // keep adds a relocation left for the driver to osec's relocation section.
+// While applyRelocations relocates a member, it is staged instead (see
+// unstage); the relocation section is made now all the same, since the
+// order sections are made in is nvlink's output order.
 func (osec *OutputSection) keep(ctx *Context, rela bool, r outReloc) {
 	rs := osec.relocFor(ctx, rela).rel
-	if len(rs.Relocs) == cap(rs.Relocs) {
-		rs.Relocs = slices.Grow(rs.Relocs, max(ctx.keepHint[b2i(rela)], 1))
+	if ctx.staging {
+		ctx.staged[b2i(rela)] = append(ctx.staged[b2i(rela)], r)
+		return
 	}
 	rs.Relocs = append(rs.Relocs, r)
+}
+
+// unstage moves the relocations kept from one member into osec's lists,
+// growing each list once, by what it needs: most output sections have one
+// member, whose list is then allocated at its exact length.
+func (osec *OutputSection) unstage(ctx *Context) {
+	for i, staged := range ctx.staged {
+		if len(staged) == 0 {
+			continue
+		}
+		rs := osec.relocFor(ctx, i == 1).rel
+		rs.Relocs = append(slices.Grow(rs.Relocs, len(staged)), staged...)
+		ctx.staged[i] = staged[:0]
+	}
 }
 
 func b2i(b bool) int {

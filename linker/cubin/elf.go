@@ -249,6 +249,11 @@ func (f *File) Entsize(s *Section) uint64 {
 	return le.Uint64(f.Data[f.shoff+uint64(s.Index)*shdrSize+56:])
 }
 
+// DropRelocs lets go of the file's decoded relocations, for a caller that
+// owns f and will not read them again: SectionRelocs and Relocs are empty
+// afterwards.
+func (f *File) DropRelocs() { f.Relocs, f.relocs, f.relocStart = nil, nil, nil }
+
 // SectionRelocs returns the relocations that patch section i, from all
 // its .rel and .rela sections, in file order.
 func (f *File) SectionRelocs(i int) []Reloc {
