@@ -49,7 +49,7 @@ func assignBindlessSlots(ctx *Context) {
 			}
 			return -1
 		}
-		return b.created - a.created
+		return int(b.created - a.created)
 	})
 	ctx.bindlessRefs = refs
 	refs = nvlinkListSort(refs)

@@ -58,7 +58,7 @@ func dumpCallgraph(ctx *Context) {
 
 	// Register propagation, in nvlink's order.
 	kernels := ctx.kernels()
-	slices.SortFunc(kernels, func(a, b *Function) int { return b.Sym.cgNode - a.Sym.cgNode })
+	slices.SortFunc(kernels, func(a, b *Function) int { return int(b.Sym.cgNode - a.Sym.cgNode) })
 	reach := make([]map[*Function]bool, len(kernels))
 	need := make([]int, len(kernels))
 	for i, k := range kernels {

@@ -18,8 +18,7 @@ type Context struct {
 
 	// Symbols holds one Symbol per global name, in the order names were
 	// first seen (command-line order), which fixes the output order.
-	Symbols   []*Symbol
-	symByName map[string]*Symbol
+	Symbols []*Symbol
 
 	// OutSections in output order, filled by mergeSections and the writer.
 	OutSections []*OutputSection
@@ -93,7 +92,6 @@ func newContext(cfg *Config) *Context {
 	return &Context{
 		Config:    cfg,
 		diag:      diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
-		symByName: map[string]*Symbol{},
 		outByName: map[string]*OutputSection{},
 	}
 }
@@ -190,8 +188,6 @@ func (isec *InputSection) Relocs() []cubin.Reloc {
 // local symbol of one file.
 type Symbol struct {
 	Name  string
-	Info  uint8 // binding and type of the chosen definition (or reference)
-	Other uint8
 	Value uint64 // section-relative; final after layoutSections
 	Size  uint64
 
@@ -199,7 +195,6 @@ type Symbol struct {
 	// symbol is undefined, common or absolute.
 	File    *InputFile
 	Section *InputSection
-	Shndx   uint32 // the defining section's index in File, or a special SHN_*
 
 	// For functions: the function's record, once mergeSections made it.
 	Func *Function
@@ -207,36 +202,43 @@ type Symbol struct {
 	// RefFile is the first file that referenced the symbol, for messages.
 	RefFile *InputFile
 
-	rank      int // rank of the chosen definition (see rank)
-	esymIndex int // index of the chosen definition in File's symbol table
+	sharedEnd uint64 // function-level shared objects: module-wide end offset
 
-	Local bool
+	// A Symbol is made for every name of every input, so its size
+	// matters: indices and counters are 32 bits wide, as ELF's symbol and
+	// section indices are, and the small fields are packed together.
+	Shndx     uint32 // the defining section's index in File, or a special SHN_*
+	esymIndex int32  // index of the chosen definition in File's symbol table
+	// created is when registerNames saw the symbol first (1-based): the
+	// order nvlink creates symbols in, which also orders call-graph callers.
+	created int32
+	// cgNode is the function's node number in nvlink's call graph (see
+	// nameRegistry.nodes); 0 for other symbols.
+	cgNode   int32
+	outIndex uint32
+
+	Info  uint8 // binding and type of the chosen definition (or reference)
+	Other uint8
+	rank  uint8 // rank of the chosen definition (see rank)
 	// firstBind is the binding where the name was first seen; nvlink keeps
 	// names first seen weak with the locals.
 	firstBind uint8
-	// created is when registerNames saw the symbol first (1-based): the
-	// order nvlink creates symbols in, which also orders call-graph callers.
-	created int
-	// cgNode is the function's node number in nvlink's call graph (see
-	// nameRegistry.nodes); 0 for other symbols.
-	cgNode int
+
+	Local bool
 	// referencedLive: an undefined symbol that kept code still references.
 	referencedLive bool
 	deleted        bool // a function removed by dead-code elimination
 	// demoted: a kernel -preserve-relocs keeps as an ordinary function
 	// because the lists prune it (its symbol keeps STO_CUDA_ENTRY).
 	demoted     bool
-	laidOut     bool   // Value is final
-	sharedEnd   uint64 // function-level shared objects: module-wide end offset
-	Live        bool   // kept in the output
-	placeholder bool   // an unnamed local function of addPlaceholder
-	debugShared bool   // -g: a shared variable whose symbol the output keeps
+	laidOut     bool // Value is final
+	Live        bool // kept in the output
+	placeholder bool // an unnamed local function of addPlaceholder
+	debugShared bool // -g: a shared variable whose symbol the output keeps
 	// preservedShared: a shared variable private to one kernel, whose
 	// symbol only -preserve-relocs keeps (-g does not).
 	preservedShared bool
 	debugDynamic    bool // -g: an extern __shared__ array, defined in .nv_debug.shared
-	outIndex        uint32
-	order           int // first-seen order, for determinism
 }
 
 func (sym *Symbol) Bind() uint8   { return sym.Info >> 4 }

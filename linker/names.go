@@ -81,7 +81,7 @@ func registerNames(ctx *Context) {
 			}
 			if sym != nil && sym.cgNode == 0 {
 				r.nodes = append(r.nodes, sym)
-				sym.cgNode = len(r.nodes)
+				sym.cgNode = int32(len(r.nodes))
 			}
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
@@ -379,7 +379,7 @@ func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
 		return
 	}
 	r.created++
-	sym.created = r.created
+	sym.created = int32(r.created)
 	ctx.strtab.add(sym.Name)
 	if !sym.Local && sym.firstBind == cubin.STB_GLOBAL {
 		r.global = append(r.global, sym)

@@ -11,25 +11,29 @@ import (
 // definition. Files are visited in command-line order, so ties are broken by
 // that order and never by scheduling.
 func resolveSymbols(ctx *Context) {
-	if len(ctx.symByName) == 0 {
-		n := 0
-		for _, file := range ctx.Files {
-			n += len(file.ELF.Symbols)
-		}
-		ctx.symByName = make(map[string]*Symbol, n)
+	// Names are looked up only here: later passes reach symbols through
+	// file.Syms, so the map goes with the pass.
+	n := 0
+	for _, file := range ctx.Files {
+		n += len(file.ELF.Symbols) - 1 - locals(file.ELF)
 	}
+	g := globalSymbols{byName: make(map[string]*Symbol, n)}
 	for _, file := range ctx.Files {
 		ef := file.ELF
 		file.Syms = make([]*Symbol, len(ef.Symbols))
+		local := make([]Symbol, locals(ef)) // one allocation for the file's locals
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			if esym.Bind() == cubin.STB_LOCAL {
-				file.Syms[i] = &Symbol{Name: esym.Name, Info: esym.Info, Other: esym.Other,
+				sym := &local[0]
+				local = local[1:]
+				*sym = Symbol{Name: esym.Name, Info: esym.Info, Other: esym.Other,
 					Value: esym.Value, Size: esym.Size, File: file, Shndx: esym.Shndx,
 					Section: file.sectionOf(esym.Shndx), Local: true}
+				file.Syms[i] = sym
 				continue
 			}
-			sym := ctx.symbol(esym.Name)
+			sym := g.symbol(ctx, esym.Name)
 			if sym.RefFile == nil && sym.File == nil {
 				sym.firstBind = esym.Bind()
 			}
@@ -39,13 +43,38 @@ func resolveSymbols(ctx *Context) {
 	}
 }
 
+// locals counts the local symbols of ef, but for the null symbol.
+func locals(ef *cubin.File) int {
+	n := 0
+	for i := 1; i < len(ef.Symbols); i++ {
+		if ef.Symbols[i].Bind() == cubin.STB_LOCAL {
+			n++
+		}
+	}
+	return n
+}
+
+// globalSymbols makes the global Symbols while names are resolved: one per
+// name, handed out from slabs of symbolSlab.
+type globalSymbols struct {
+	byName map[string]*Symbol
+	slab   []Symbol
+}
+
+const symbolSlab = 256
+
 // symbol returns the global Symbol for name, creating it on first sight.
-func (ctx *Context) symbol(name string) *Symbol {
-	if sym, ok := ctx.symByName[name]; ok {
+func (g *globalSymbols) symbol(ctx *Context, name string) *Symbol {
+	if sym, ok := g.byName[name]; ok {
 		return sym
 	}
-	sym := &Symbol{Name: name, order: len(ctx.Symbols)}
-	ctx.symByName[name] = sym
+	if len(g.slab) == 0 {
+		g.slab = make([]Symbol, symbolSlab)
+	}
+	sym := &g.slab[0]
+	g.slab = g.slab[1:]
+	sym.Name = name
+	g.byName[name] = sym
 	ctx.Symbols = append(ctx.Symbols, sym)
 	return sym
 }
@@ -112,7 +141,7 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 	}
 	oldRank := rankUndefined
 	if sym.File != nil {
-		oldRank = sym.rank
+		oldRank = int(sym.rank)
 	}
 	if oldRank != rankUndefined && esym.Type() != cubin.STT_FUNC && !ctx.checkDataDefinitions(sym, file, esym, newRank) {
 		return
@@ -136,7 +165,7 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 			}
 		}
 		if esym.Type() == cubin.STT_FUNC {
-			newRegs, oldRegs := file.regCount(idx), sym.File.regCount(sym.esymIndex)
+			newRegs, oldRegs := file.regCount(idx), sym.File.regCount(int(sym.esymIndex))
 			take = newRegs < oldRegs ||
 				newRegs == oldRegs && file.ELF.Header.VirtualSM() > sym.File.ELF.Header.VirtualSM()
 			if !take && sym.File != file {
@@ -151,7 +180,7 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 		if esym.Size > sym.Size {
 			// The larger common is the one nvlink names from now on; the
 			// first common's alignment (its st_value) stays.
-			sym.Size, sym.File, sym.esymIndex = esym.Size, file, idx
+			sym.Size, sym.File, sym.esymIndex = esym.Size, file, int32(idx)
 		}
 	}
 	if !take {
@@ -160,8 +189,8 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 	sym.Info, sym.Other, sym.Value, sym.Size = esym.Info, esym.Other, esym.Value, esym.Size
 	sym.File, sym.Shndx = file, esym.Shndx
 	sym.Section = file.sectionOf(esym.Shndx)
-	sym.rank = newRank
-	sym.esymIndex = idx
+	sym.rank = uint8(newRank)
+	sym.esymIndex = int32(idx)
 }
 
 // checkDataDefinitions applies nvlink's rules for a second definition of a
