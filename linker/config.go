@@ -56,6 +56,10 @@ type Config struct {
 	// Cache, if set, supplies parsed inputs kept from earlier links (the
 	// persistent worker). Output never depends on whether it is set.
 	Cache ObjectCache
+	// OneShot says the process runs this link and exits (the command
+	// line, not the worker): the link may tune the Go runtime for itself
+	// (see tuneCollector). Output never depends on it.
+	OneShot bool
 
 	// Stdout receives -v reports; Stderr receives diagnostics.
 	Stdout io.Writer

@@ -16,6 +16,7 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
+	ctx.run("tune collector", tuneCollector)   // a one-shot link of large inputs collects garbage sooner
 	ctx.run("resolve symbols", resolveSymbols) // one Symbol per name, ranked strong > weak > common > undefined
 	if ctx.checkpoint() {
 		return ErrFailed

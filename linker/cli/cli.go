@@ -48,6 +48,17 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // keeps parsed inputs in cache (nil for none): the persistent worker. The
 // output does not depend on the cache.
 func RunContext(ctx context.Context, args []string, stdout, stderr io.Writer, cache linker.ObjectCache) int {
+	return runCommand(ctx, args, stdout, stderr, cache, false)
+}
+
+// RunOneShot is Run for a process that runs this one link and exits
+// (cmd/cudalink): the link may tune the Go runtime for itself
+// (linker.Config.OneShot).
+func RunOneShot(args []string, stdout, stderr io.Writer) int {
+	return runCommand(context.Background(), args, stdout, stderr, nil, true)
+}
+
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, cache linker.ObjectCache, oneShot bool) int {
 	cmd, err := Parse(args)
 	for _, w := range cmd.Warnings {
 		fmt.Fprintf(stderr, "cudalink: warning: %s\n", w)
@@ -69,6 +80,7 @@ func RunContext(ctx context.Context, args []string, stdout, stderr io.Writer, ca
 	cfg.Stderr = stderr
 	cfg.Cache = cache
 	cfg.Context = ctx
+	cfg.OneShot = oneShot
 	if err := linker.Run(cfg); err != nil {
 		if !errors.Is(err, linker.ErrFailed) { // ErrFailed: diagnostics already printed
 			fmt.Fprintf(stderr, "cudalink: error: %v\n", err)

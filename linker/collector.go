@@ -1,0 +1,36 @@
+package linker
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// tuneCollector lowers the Go collector's target for a one-shot link
+// (Config.OneShot) of large inputs. Such a link's heap is nearly all live
+// until the process exits, so the garbage that the default target lets
+// pile up (as much again as the live heap) only raises the peak: collecting
+// at 25% growth takes the peak resident set of the 400-object large
+// benchmark program from about 59 to 52 MiB for 0.08 s more time. On small
+// inputs the extra collections cost more time than the memory is worth,
+// so they keep the default. GOGC, when set, decides.
+func tuneCollector(ctx *Context) {
+	if !ctx.Config.OneShot || os.Getenv("GOGC") != "" {
+		return
+	}
+	total := 0
+	for _, file := range ctx.Files {
+		if file.ELF != nil {
+			total += len(file.ELF.Data)
+		}
+	}
+	if total >= largeInputBytes {
+		debug.SetGCPercent(largeInputGCPercent)
+	}
+}
+
+// A link whose inputs hold largeInputBytes or more collects garbage at
+// largeInputGCPercent heap growth (see tuneCollector).
+const (
+	largeInputBytes     = 32 << 20
+	largeInputGCPercent = 25
+)
