@@ -438,7 +438,7 @@ func (osec *OutputSection) group() int {
 		return groupPrototype
 	case osec.Type == cubin.SHT_CUDA_RELOCINFO:
 		return groupRelAction
-	case osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA || osec.Type == cubin.SHT_CUDA_RESOLVED_RELA:
+	case isRelocType(osec.Type):
 		return groupReloc
 	case osec.Flags&cubin.SHF_ALLOC == 0:
 		return groupDebug

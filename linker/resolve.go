@@ -14,14 +14,16 @@ func resolveSymbols(ctx *Context) {
 	// Names are looked up only here: later passes reach symbols through
 	// file.Syms, so the map goes with the pass.
 	n := 0
-	for _, file := range ctx.Files {
-		n += len(file.ELF.Symbols) - 1 - locals(file.ELF)
+	nlocal := make([]int, len(ctx.Files))
+	for i, file := range ctx.Files {
+		nlocal[i] = locals(file.ELF)
+		n += len(file.ELF.Symbols) - 1 - nlocal[i]
 	}
 	g := globalSymbols{byName: make(map[string]*Symbol, n)}
-	for _, file := range ctx.Files {
+	for fi, file := range ctx.Files {
 		ef := file.ELF
 		file.Syms = make([]*Symbol, len(ef.Symbols))
-		local := make([]Symbol, locals(ef)) // one allocation for the file's locals
+		local := make([]Symbol, nlocal[fi]) // one allocation for the file's locals
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			if esym.Bind() == cubin.STB_LOCAL {

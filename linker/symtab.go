@@ -35,8 +35,7 @@ func buildSymbolTable(ctx *Context) {
 	}
 	ctx.symtab = []outSym{{}}
 	addSection := func(osec *OutputSection) {
-		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO ||
-			osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA || osec.Type == cubin.SHT_CUDA_RESOLVED_RELA {
+		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO || isRelocType(osec.Type) {
 			return
 		}
 		osec.symIndex = uint32(len(ctx.symtab))
