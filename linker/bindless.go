@@ -120,8 +120,10 @@ func nvlinkListSort(refs []*Symbol) []*Symbol {
 // as dead code and so is in no kernel's call tree.
 func bindlessKernels(ctx *Context) []*Function {
 	users := map[*Function]bool{}
+	var walk inputWalk // relocations are read from the inputs
 	for _, fn := range ctx.allFuncs {
-		for _, r := range fn.Text.Relocs() {
+		walk.visit(ctx, fn.Text.File)
+		for r := range fn.Text.Relocs() {
 			if isBindlessRef(r, fn.Text.File.Syms[r.Sym]) {
 				users[fn] = true
 				break

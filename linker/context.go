@@ -2,6 +2,7 @@ package linker
 
 import (
 	"fmt"
+	"iter"
 	"runtime"
 	"sync/atomic"
 
@@ -72,10 +73,10 @@ type Context struct {
 	bindless     map[*Symbol]uint64
 	bindlessRefs []*Symbol
 
-	virtualSM int          // minimum virtual SM over the inputs
-	cancelled bool         // Config.Context was cancelled
-	times     []passTime   // how long each pass took, for --time
-	infoRecs  []infoRecord // rebuildFunctionInfo's buffer, reused
+	virtualSM    int          // minimum virtual SM over the inputs
+	cancelled    bool         // Config.Context was cancelled
+	times        []passTime   // how long each pass took, for --time
+	infoRecs     []infoRecord // rebuildFunctionInfo's buffer, reused
 	// staged: the relocations kept for the driver from the member
 	// applyRelocations is relocating (.rel, .rela), while staging; they join
 	// the output lists when the member is done (unstage).
@@ -176,12 +177,23 @@ func (isec *InputSection) Name() string { return isec.Sec.Name }
 
 // Relocs returns the relocations that patch the section, from its .rel and
 // .rela sections in file order; none for a section the linker made.
-func (isec *InputSection) Relocs() []cubin.Reloc {
+func (isec *InputSection) Relocs() iter.Seq[cubin.Reloc] {
+	return isec.File.ELF.SectionRelocs(isec.inputIndex())
+}
+
+// HasRelocs says whether any relocation patches the section.
+func (isec *InputSection) HasRelocs() bool {
+	return isec.File.ELF.HasRelocs(isec.inputIndex())
+}
+
+// inputIndex is the section's index in its file, -1 for a section the
+// linker made.
+func (isec *InputSection) inputIndex() int {
 	ef := isec.File.ELF
 	if i := int(isec.Sec.Index); i < len(ef.Sections) && ef.Sections[i] == isec.Sec {
-		return ef.SectionRelocs(i)
+		return i
 	}
-	return nil
+	return -1
 }
 
 // Symbol is one symbol of the link: a global name shared by all files, or a

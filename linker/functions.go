@@ -143,6 +143,7 @@ func (sym *Symbol) funcIn(file *InputFile) *Function {
 func linkCallGraph(ctx *Context) {
 	byProto := map[string][]*Function{}
 	var protoOrder []string
+	var walk inputWalk // relocations are read from the inputs
 	for fi, file := range ctx.Files {
 		// nvlink takes each file's address-taken functions by symbol index.
 		addrTaken := slices.Clone(file.addrTaken)
@@ -169,8 +170,9 @@ func linkCallGraph(ctx *Context) {
 		// descriptor is all the code holds), and nvlink adds it after the
 		// file's own list, with prototype offset 0 (buildCallgraph orders each group).
 		var descs []uint32
+		walk.visit(ctx, file)
 		for _, rs := range file.ELF.Relocs {
-			for _, r := range rs.Relocs {
+			for r := range rs.All() {
 				if isFuncDesc(r.Type) && int(r.Sym) < len(file.Syms) && file.Syms[r.Sym] != nil {
 					descs = append(descs, r.Sym)
 				}

@@ -123,9 +123,11 @@ func layoutShared(ctx *Context) {
 		}
 	}
 	uses := map[*Function][]*Symbol{} // shared objects a function's code references
+	var walk inputWalk                // relocations are read from the inputs
 	for _, fn := range ctx.Funcs {
+		walk.visit(ctx, fn.Text.File)
 		for _, isec := range append([]*InputSection{fn.Text}, fn.Sections...) {
-			for _, r := range isec.Relocs() {
+			for r := range isec.Relocs() {
 				sym := isec.File.Syms[r.Sym]
 				if sym != nil && sym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
 					uses[fn] = appendSymOnce(uses[fn], sym)

@@ -351,11 +351,11 @@ func bank2Size(members []*InputSection) uint64 {
 // identicalMember returns a member of osec with the same bytes and
 // alignment as isec, neither of them patched by relocations, or nil.
 func identicalMember(osec *OutputSection, isec *InputSection) *InputSection {
-	if len(isec.Relocs()) > 0 {
+	if isec.HasRelocs() {
 		return nil
 	}
 	for _, m := range osec.Members {
-		if len(m.Relocs()) == 0 && m.Sec.Addralign == isec.Sec.Addralign && bytes.Equal(m.Sec.Data, isec.Sec.Data) {
+		if !m.HasRelocs() && m.Sec.Addralign == isec.Sec.Addralign && bytes.Equal(m.Sec.Data, isec.Sec.Data) {
 			return m
 		}
 	}

@@ -54,10 +54,12 @@ func registerNames(ctx *Context) {
 	}
 	r.createSection(ctx, ".nv.info")
 	launched := map[*Symbol]bool{} // functions earlier inputs take the address of
+	var walk inputWalk             // relocations are read from the inputs
 	for i, file := range ctx.Files {
 		if i > 0 {
 			markLaunched(ctx.Files[i-1], launched)
 		}
+		walk.visit(ctx, file)
 		ef := file.ELF
 		sectionName := func(shndx uint32) string {
 			if isec := file.sectionOf(shndx); isec != nil {
@@ -236,8 +238,8 @@ func finishNames(ctx *Context) {
 func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
 	for _, rs := range file.ELF.Relocs {
 		if rs.Section == s {
-			for _, rel := range rs.Relocs[min(1, len(rs.Relocs)):] {
-				if rel.Addend == 0 {
+			for i := 1; i < rs.Len(); i++ {
+				if rs.At(i).Addend == 0 {
 					return true
 				}
 			}
@@ -414,7 +416,7 @@ func markLaunched(file *InputFile, launched map[*Symbol]bool) {
 		}
 	}
 	for _, rs := range file.ELF.Relocs {
-		for _, r := range rs.Relocs {
+		for r := range rs.All() {
 			if isFuncDesc(r.Type) && int(r.Sym) < len(file.Syms) && file.Syms[r.Sym] != nil {
 				launched[file.Syms[r.Sym]] = true
 			}

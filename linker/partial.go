@@ -203,7 +203,9 @@ func layoutRelocatable(ctx *Context) {
 // patches a relocation it keeps for the driver). Relocations inside weak
 // data that lost resolution are dropped, as a final link drops them.
 func retargetRelocations(ctx *Context) {
+	var walk inputWalk // relocations are read from the inputs
 	for _, file := range ctx.Files {
+		walk.visit(ctx, file)
 		for _, rs := range file.ELF.Relocs {
 			target := file.Sections[rs.Target]
 			osec := target.Out
@@ -211,14 +213,14 @@ func retargetRelocations(ctx *Context) {
 				continue
 			}
 			out := osec.relocFor(ctx, rs.Rela)
-			if len(rs.Relocs) == 0 {
+			if rs.Len() == 0 {
 				if ctx.keepEmpty == nil {
 					ctx.keepEmpty = map[*OutputSection]bool{}
 				}
 				ctx.keepEmpty[out] = true // nvcc writes some empty ones; so does -r
 			}
 			lost := lostRanges(target)
-			for _, r := range rs.Relocs {
+			for r := range rs.All() {
 				if inRanges(lost, uint64(r.Offset)) {
 					continue
 				}

@@ -36,7 +36,7 @@ func applyRelocations(ctx *Context) {
 			walk.visit(ctx, isec.File)
 			lost := lostRanges(isec)
 			ctx.staging = true
-			for _, r := range isec.Relocs() {
+			for r := range isec.Relocs() {
 				if inRanges(lost, uint64(r.Offset)) {
 					continue
 				}
@@ -58,15 +58,6 @@ func applyRelocations(ctx *Context) {
 		}
 	}
 	gatherSections(ctx)
-	// A link that parsed its inputs itself (no object cache) never reads
-	// their relocations again: let them go before the metadata is built.
-	if ctx.Config.Cache == nil {
-		for _, file := range ctx.Files {
-			if file.ELF != nil {
-				file.ELF.DropRelocs()
-			}
-		}
-	}
 }
 
 // clipped returns s in an array of its own length (nil if empty), so that

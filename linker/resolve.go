@@ -334,12 +334,14 @@ func reportUndefined(ctx *Context) {
 			used[c] = true
 		}
 	}
+	var walk inputWalk // relocations are read from the inputs
 	for _, file := range ctx.Files {
+		walk.visit(ctx, file)
 		for _, isec := range file.Sections {
 			if isec.Func != nil && !isec.Func.Live {
 				continue
 			}
-			for _, r := range isec.Relocs() {
+			for r := range isec.Relocs() {
 				if r.Sym != 0 && int(r.Sym) < len(file.Syms) {
 					used[file.Syms[r.Sym]] = true
 				}

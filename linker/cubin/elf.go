@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 )
@@ -194,8 +195,8 @@ func (s *Symbol) Type() uint8 { return s.Info & 0xf }
 // IsEntry says whether the symbol is a kernel.
 func (s *Symbol) IsEntry() bool { return s.Other&STO_CUDA_ENTRY != 0 }
 
-// Reloc is one relocation, from a .rel or .rela section. (A large link
-// holds hundreds of thousands: the record is 24 bytes.)
+// Reloc is one relocation, from a .rel or .rela section, as
+// RelocSection.At decodes it.
 type Reloc struct {
 	// Offset is r_offset. It is 32 bits wide: Parse rejects a relocation
 	// beyond 4 GiB into its section, which no cubin has.
@@ -206,13 +207,52 @@ type Reloc struct {
 	Addend int64
 }
 
-// RelocSection is a .rel/.rela section decoded: the section it patches and
-// its entries.
+// RelocSection is a .rel/.rela section: the section it patches and its
+// entries, which are decoded from the section's bytes as they are read
+// (At, All), so that a large link's hundreds of thousands of relocations
+// take no memory of their own.
 type RelocSection struct {
 	Section *Section
-	Relocs  []Reloc // a window of File's relocations (see SectionRelocs)
-	Target  uint32  // section index the relocations apply to
+	Target  uint32 // section index the relocations apply to
 	Rela    bool
+	// next is the index in File.Relocs of the next relocation section
+	// with the same target, or -1.
+	next int32
+}
+
+// Len returns the number of entries.
+func (rs *RelocSection) Len() int {
+	if rs.Rela {
+		return len(rs.Section.Data) / relaSize
+	}
+	return len(rs.Section.Data) / relSize
+}
+
+// At returns entry i. Parse checked every entry: its symbol index is in
+// range and its offset inside the target section.
+func (rs *RelocSection) At(i int) Reloc {
+	size := relSize
+	if rs.Rela {
+		size = relaSize
+	}
+	b := rs.Section.Data[i*size : (i+1)*size]
+	info := le.Uint64(b[8:])
+	r := Reloc{Offset: uint32(le.Uint64(b)), Type: RelocType(uint32(info)), Sym: uint32(info >> 32), Rela: rs.Rela}
+	if rs.Rela {
+		r.Addend = int64(le.Uint64(b[16:]))
+	}
+	return r
+}
+
+// All returns the entries in order.
+func (rs *RelocSection) All() iter.Seq[Reloc] {
+	return func(yield func(Reloc) bool) {
+		for i, n := 0, rs.Len(); i < n; i++ {
+			if !yield(rs.At(i)) {
+				return
+			}
+		}
+	}
 }
 
 // File is a parsed cubin.
@@ -227,12 +267,10 @@ type File struct {
 	Symtab      *Section
 	Relocs      []RelocSection // the .rel and .rela sections, in file order
 
-	// relocs holds every relocation of the file, grouped by the section
-	// they patch (in section order) and, for one section, in file order;
-	// relocStart[i] is where section i's begin (len(Sections)+1 entries,
-	// nil when the file has no relocation sections).
-	relocs     []Reloc
-	relocStart []uint32
+	// relocFirst[i] is 1 + the index in Relocs of the first relocation
+	// section that patches section i, 0 if none (nil when the file has no
+	// relocation sections).
+	relocFirst []int32
 
 	shoff uint64 // e_shoff, checked: the section headers are in Data
 }
@@ -249,18 +287,35 @@ func (f *File) Entsize(s *Section) uint64 {
 	return le.Uint64(f.Data[f.shoff+uint64(s.Index)*shdrSize+56:])
 }
 
-// DropRelocs lets go of the file's decoded relocations, for a caller that
-// owns f and will not read them again: SectionRelocs and Relocs are empty
-// afterwards.
-func (f *File) DropRelocs() { f.Relocs, f.relocs, f.relocStart = nil, nil, nil }
-
 // SectionRelocs returns the relocations that patch section i, from all
 // its .rel and .rela sections, in file order.
-func (f *File) SectionRelocs(i int) []Reloc {
-	if i+1 >= len(f.relocStart) {
-		return nil
+func (f *File) SectionRelocs(i int) iter.Seq[Reloc] {
+	return func(yield func(Reloc) bool) {
+		if i < 0 || i >= len(f.relocFirst) {
+			return
+		}
+		for k := f.relocFirst[i] - 1; k >= 0; k = f.Relocs[k].next {
+			rs := &f.Relocs[k]
+			for j, n := 0, rs.Len(); j < n; j++ {
+				if !yield(rs.At(j)) {
+					return
+				}
+			}
+		}
 	}
-	return f.relocs[f.relocStart[i]:f.relocStart[i+1]:f.relocStart[i+1]]
+}
+
+// HasRelocs says whether any relocation patches section i.
+func (f *File) HasRelocs(i int) bool {
+	if i < 0 || i >= len(f.relocFirst) {
+		return false
+	}
+	for k := f.relocFirst[i] - 1; k >= 0; k = f.Relocs[k].next {
+		if f.Relocs[k].Len() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 var le = binary.LittleEndian
@@ -462,10 +517,6 @@ func (f *File) parseSymbols(bad badFunc, names *nameTable) error {
 }
 
 func (f *File) parseRelocs(bad badFunc) error {
-	// First the headers, and the count of entries per target, so that
-	// every relocation goes in one array of its exact size.
-	nsec, total := 0, uint64(0)
-	count := make([]uint32, len(f.Sections)+1)
 	for _, s := range f.Sections {
 		if s.Type != SHT_REL && s.Type != SHT_RELA {
 			continue
@@ -480,57 +531,35 @@ func (f *File) parseRelocs(bad badFunc) error {
 		if s.Info == 0 || s.Info >= uint32(len(f.Sections)) {
 			return bad(f.Offset(s), "%s: target section %d out of range", s.Name, s.Info)
 		}
-		n := uint64(len(s.Data)) / size
-		count[s.Info] += uint32(n) // at most len(data)/16 in all: fits for files under 64 GiB
-		total += n
-		nsec++
-	}
-	if nsec == 0 {
-		return nil
-	}
-	f.relocs = make([]Reloc, total)
-	f.relocStart = count // in place: counts become starts
-	next := make([]uint32, len(f.Sections))
-	start := uint32(0)
-	for i, n := range count {
-		f.relocStart[i] = start
-		if i < len(next) {
-			next[i] = start
+		if len(f.Relocs) == 0 {
+			f.Relocs = make([]RelocSection, 0, 16)
+			f.relocFirst = make([]int32, len(f.Sections))
 		}
-		start += n
-	}
-	f.Relocs = make([]RelocSection, 0, nsec)
-	for _, s := range f.Sections {
-		if s.Type != SHT_REL && s.Type != SHT_RELA {
-			continue
-		}
-		rela := s.Type == SHT_RELA
-		size := uint64(relSize)
-		if rela {
-			size = relaSize
-		}
+		// Every entry is checked now, so that reading one later (At)
+		// cannot fail.
+		rs := RelocSection{Section: s, Target: s.Info, Rela: s.Type == SHT_RELA, next: -1}
 		target := f.Sections[s.Info]
-		n := uint32(uint64(len(s.Data)) / size)
-		first := next[s.Info]
-		relocs := f.relocs[first : first+n : first+n]
-		next[s.Info] += n
-		for i := range relocs {
-			b := s.Data[uint64(i)*size:]
-			off, info := le.Uint64(b), le.Uint64(b[8:])
-			r := Reloc{Type: RelocType(uint32(info)), Sym: uint32(info >> 32), Rela: rela}
-			if rela {
-				r.Addend = int64(le.Uint64(b[16:]))
-			}
+		for i, n := 0, rs.Len(); i < n; i++ {
+			r := rs.At(i)
 			if r.Sym >= uint32(len(f.Symbols)) {
 				return bad(f.Offset(s)+uint64(i)*size+8, "%s: relocation %d names symbol %d, out of range", s.Name, i, r.Sym)
 			}
-			if target.Size < 4 || off > target.Size-4 || off > math.MaxUint32 {
+			if off := le.Uint64(s.Data[uint64(i)*size:]); target.Size < 4 || off > target.Size-4 || off > math.MaxUint32 {
 				return bad(f.Offset(s)+uint64(i)*size, "%s: relocation %d at offset 0x%x is outside %s", s.Name, i, off, target.Name)
 			}
-			r.Offset = uint32(off)
-			relocs[i] = r
 		}
-		f.Relocs = append(f.Relocs, RelocSection{Section: s, Relocs: relocs, Target: s.Info, Rela: rela})
+		// Chain the relocation sections of one target in file order.
+		k := int32(len(f.Relocs))
+		if f.relocFirst[s.Info] == 0 {
+			f.relocFirst[s.Info] = k + 1
+		} else {
+			last := f.relocFirst[s.Info] - 1
+			for f.Relocs[last].next >= 0 {
+				last = f.Relocs[last].next
+			}
+			f.Relocs[last].next = k
+		}
+		f.Relocs = append(f.Relocs, rs)
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, rs := range file.Relocs {
-			for _, r := range rs.Relocs {
+			for r := range rs.All() {
 				if r.Sym >= uint32(len(file.Symbols)) {
 					t.Fatalf("relocation names symbol %d of %d", r.Sym, len(file.Symbols))
 				}
