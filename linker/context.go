@@ -75,6 +75,7 @@ type Context struct {
 
 	virtualSM    int          // minimum virtual SM over the inputs
 	cancelled    bool         // Config.Context was cancelled
+	collectEarly bool         // tuneCollector: collect garbage between passes (collectGarbage)
 	times        []passTime   // how long each pass took, for --time
 	infoRecs     []infoRecord // rebuildFunctionInfo's buffer, reused
 	// staged: the relocations kept for the driver from the member

@@ -44,6 +44,7 @@ func Link(ctx *Context) error {
 		return ErrFailed
 	}
 	ctx.run("apply relocations", applyRelocations) // resolve what the linker resolves, keep the rest for the driver
+	ctx.run("collect garbage", collectGarbage)     // a large one-shot link: the relocation lists' growth is garbage now
 	ctx.run("build metadata", buildNVInfo)         // rebuild .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
 	if ctx.checkpoint() {
 		return ErrFailed

@@ -39,9 +39,14 @@ func (t *stringTable) reserve(bytes int) {
 }
 
 // compact gives back the room reserve set aside beyond the strings,
-// once (nearly) every string is in.
+// once (nearly) every string is in. Giving it back means a copy, which
+// is only worth its transient cost when more than a quarter of the room
+// is unused (names repeated across inputs): a large link's two tables
+// hold about 2 MB.
 func (t *stringTable) compact() {
-	t.buf = clipped(t.buf)
+	if 4*(cap(t.buf)-len(t.buf)) > cap(t.buf) {
+		t.buf = clipped(t.buf)
+	}
 }
 
 // full says whether slots is too full to take one more string: at most
