@@ -252,6 +252,7 @@ type Symbol struct {
 	// symbol only -preserve-relocs keeps (-g does not).
 	preservedShared bool
 	debugDynamic    bool // -g: an extern __shared__ array, defined in .nv_debug.shared
+	placed          bool // buildSymbolTable met it in the registry's lists
 }
 
 func (sym *Symbol) Bind() uint8   { return sym.Info >> 4 }
@@ -274,18 +275,12 @@ type Function struct {
 	FrameSize uint32
 	CRSStack  uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
 	// crsChain is a kernel's call-return stack through its call graph.
-	crsChain  uint32
-	MinStack  uint32 // kernels: frame plus the deepest call chain
-	Recursive bool
-	Live      bool
+	crsChain uint32
+	MinStack uint32 // kernels: frame plus the deepest call chain
 	// KeptBy is the caller through which dead-code elimination reached the
 	// function; nil for roots (kernels and address-taken functions).
-	KeptBy    *Function
-	AddrTaken bool
-	proto     string // prototype of an address-taken function
-	// descOnly: the address is taken only by a function descriptor
-	// relocation; nvlink lists it with prototype offset 0.
-	descOnly bool
+	KeptBy *Function
+	proto  string // prototype of an address-taken function
 	// atGroup orders .nv.callgraph's address-taken list: twice the index
 	// of the input that first takes the address, plus 1 when that is by a
 	// function descriptor only.
@@ -296,37 +291,48 @@ type Function struct {
 	// Externs are the undefined functions it calls: those its EXTERNS
 	// record lists, in that order, then any other the call graph names.
 	Externs []*Symbol
-	// ctaidZ: its .nv.info holds CTAIDZ_USED (the kernel reads
-	// blockIdx.z).
-	ctaidZ bool
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order first recorded.
 	edges []*Symbol
 
 	// Shared memory of a kernel, laid out by layoutShared: the static size
 	// (with sm_90's reserved KiB) and where dynamic shared memory starts.
-	sharedSize  uint64
-	dynOffset   uint64
-	usesDynamic bool
+	sharedSize uint64
+	dynOffset  uint64
 	// sharedPrivate are the function-level shared variables only this
 	// kernel reaches, laid out in its own section.
 	sharedPrivate []*Symbol
 	// What layoutShared found for a kernel: its own .nv.shared input
-	// section, the output section's alignment, and whether its call tree
-	// uses function-level shared variables.
-	sharedOwn       *InputSection
-	sharedAlign     uint64
-	sharedFromFuncs bool
-	bank2           *OutputSection // a kernel's .nv.constant2.<k>, with its callees' constants
+	// section and the output section's alignment (and sharedFromFuncs,
+	// below).
+	sharedOwn   *InputSection
+	sharedAlign uint64
+	bank2       *OutputSection // a kernel's .nv.constant2.<k>, with its callees' constants
 	// Bindless slots in a kernel's bank 0 (see assignBindlessSlots).
 	textures, surfaces int
-	order              int
+	order              int // index in Context.allFuncs: creation order
 
 	// Scratch of one walk of the call graph (see newWalk): the state and
 	// chain value belong to the walk whose epoch is in walked.
 	walked    uint32
-	walkState uint8
 	walkBest  uint32
+	walkState uint8
+
+	// The flags, together so that a large link's thousands of Functions
+	// carry no padding between them.
+	Recursive bool
+	Live      bool
+	AddrTaken bool
+	// descOnly: the address is taken only by a function descriptor
+	// relocation; nvlink lists it with prototype offset 0.
+	descOnly bool
+	// ctaidZ: its .nv.info holds CTAIDZ_USED (the kernel reads
+	// blockIdx.z).
+	ctaidZ      bool
+	usesDynamic bool // a kernel's call tree uses dynamic shared memory
+	// sharedFromFuncs: a kernel's call tree uses function-level shared
+	// variables (layoutShared).
+	sharedFromFuncs bool
 }
 
 // walkEpochs numbers the walks of the call graph. Walks of one link run

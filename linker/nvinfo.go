@@ -18,15 +18,9 @@ func buildNVInfo(ctx *Context) {
 
 	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	global.Addralign = 4
-	var w infoWriter
 	// nvlink lists functions in the reverse of the order the inputs'
 	// .nv.info records name them.
 	order := infoOrder(ctx)
-	for i := len(order) - 1; i >= 0; i-- {
-		fn := order[i]
-		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
-		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(fn.Regs))
-	}
 	// MIN_STACK_SIZE per kernel, by output symbol index. A kernel
 	// -kernels-used leaves out but device code launches (address-taken)
 	// keeps its own metadata; when -kernels-used names a single kernel,
@@ -38,6 +32,13 @@ func buildNVInfo(ctx *Context) {
 		kernels = used
 	}
 	slices.SortFunc(kernels, func(a, b *Function) int { return cmp.Compare(a.Sym.outIndex, b.Sym.outIndex) })
+	// Records of 12 bytes: two a function, then one a kernel.
+	w := infoWriter{buf: make([]byte, 0, 12*(2*len(order)+len(kernels)))}
+	for i := len(order) - 1; i >= 0; i-- {
+		fn := order[i]
+		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
+		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(fn.Regs))
+	}
 	for _, fn := range kernels {
 		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, fn.MinStack)
 	}
@@ -82,21 +83,23 @@ func buildNVInfo(ctx *Context) {
 // infoOrder returns the live functions in the order the inputs' global
 // .nv.info records first name them; functions without records follow.
 func infoOrder(ctx *Context) []*Function {
-	seen := map[*Function]bool{}
-	var order []*Function
+	seen := make([]bool, len(ctx.allFuncs)) // by Function.order
+	order := make([]*Function, 0, len(ctx.Funcs))
+	var walk inputWalk // the records are read from the inputs
 	for _, file := range ctx.Files {
+		walk.visit(ctx, file)
 		for r := range file.globalInfo() {
 			if !r.symWord() {
 				continue
 			}
-			if fn := file.Syms[r.sym()].funcIn(file); fn != nil && fn.Live && !seen[fn] {
-				seen[fn] = true
+			if fn := file.Syms[r.sym()].funcIn(file); fn != nil && fn.Live && !seen[fn.order] {
+				seen[fn.order] = true
 				order = append(order, fn)
 			}
 		}
 	}
 	for _, fn := range ctx.Funcs {
-		if !seen[fn] {
+		if !seen[fn.order] {
 			order = append(order, fn)
 		}
 	}
@@ -106,20 +109,33 @@ func infoOrder(ctx *Context) []*Function {
 // infoWriter appends .nv.info records.
 type infoWriter struct{ buf []byte }
 
-func (w *infoWriter) record(r infoRecord) {
+// record appends r and returns where its payload starts in buf, for a
+// caller that rewrites a word of it there (rather than in a copy).
+func (w *infoWriter) record(r infoRecord) int {
 	w.buf = append(w.buf, r.Fmt, byte(r.Attr))
 	if r.Fmt == eifmtSVal {
 		w.buf = le.AppendUint16(w.buf, uint16(len(r.Payload)))
 	}
+	at := len(w.buf)
 	w.buf = append(w.buf, r.Payload...)
 	for len(w.buf)%4 != 0 {
 		w.buf = append(w.buf, 0)
 	}
+	return at
 }
 
 func (w *infoWriter) symRecord(attr cubin.Attr, sym, value uint32) {
-	p := le.AppendUint32(nil, sym)
-	w.record(infoRecord{Fmt: eifmtSVal, Attr: attr, Payload: le.AppendUint32(p, value)})
+	var p [8]byte
+	le.PutUint32(p[:], sym)
+	le.PutUint32(p[4:], value)
+	w.record(infoRecord{Fmt: eifmtSVal, Attr: attr, Payload: p[:]})
+}
+
+// wordRecord appends an EIFMT_SVAL record of one word.
+func (w *infoWriter) wordRecord(attr cubin.Attr, value uint32) {
+	var p [4]byte
+	le.PutUint32(p[:], value)
+	w.record(infoRecord{Fmt: eifmtSVal, Attr: attr, Payload: p[:]})
 }
 
 // outSymIndex returns the output symbol index for a file's symbol; section
@@ -180,8 +196,11 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 	if fn.Sym.IsEntry() {
 		crs = fn.crsChain
 	}
-	var w infoWriter
+	// The records are about the input's, give or take the ones rewritten
+	// or added below: sized so, buf is allocated once.
+	w := infoWriter{buf: make([]byte, 0, len(isec.Sec.Data)+len(externs)+24)}
 	wroteExterns, wroteCRS := false, false
+	var word [4]byte // a one-word payload
 	for i := len(recs) - 1; i >= 0; i-- {
 		r := recs[i]
 		switch {
@@ -198,27 +217,27 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 				// Unknown, in place: ptxas writes a record of 0 for
 				// recursion inside a file (sm_70 and up) and, with -G,
 				// for kernels making virtual calls.
-				r.Payload, wroteCRS = le.AppendUint32(nil, stackUnknown), true
+				le.PutUint32(word[:], stackUnknown)
+				r.Payload, wroteCRS = word[:], true
 				break
 			}
-			r.Payload, wroteCRS = le.AppendUint32(nil, crs), true
+			le.PutUint32(word[:], crs)
+			r.Payload, wroteCRS = word[:], true
 		case r.Attr == cubin.EIATTR_KPARAM_INFO && r.Fmt == eifmtSVal && len(r.Payload) >= 4:
 			// nvlink maps the parameter's index word through the file's
 			// symbol map, in which index 0 stands for the file's
 			// placeholder (see addPlaceholder): only -g keeps it.
 			if ph := isec.File.placeholder; le.Uint32(r.Payload) == 0 && ph != nil && ph.outIndex != 0 {
-				p := append([]byte(nil), r.Payload...)
-				le.PutUint32(p, ph.outIndex)
-				r.Payload = p
+				le.PutUint32(w.buf[w.record(r):], ph.outIndex)
+				continue
 			}
 		case r.symWord():
 			out := ctx.outSymIndex(isec.File.Syms[r.sym()])
 			if out == 0 {
 				continue
 			}
-			p := append([]byte(nil), r.Payload...)
-			le.PutUint32(p, out)
-			r.Payload = p
+			le.PutUint32(w.buf[w.record(r):], out)
+			continue
 		}
 		w.record(r)
 	}
@@ -231,9 +250,9 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 	switch {
 	case fn.Recursive && !wroteCRS:
 		// nvlink marks a recursive kernel's CRS stack as unknown.
-		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_CRS_STACK_SIZE, Payload: le.AppendUint32(nil, stackUnknown)})
+		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, stackUnknown)
 	case crs > 0 && !wroteCRS:
-		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_CRS_STACK_SIZE, Payload: le.AppendUint32(nil, crs)})
+		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, crs)
 	}
 	osec := isec.Out
 	osec.Data, osec.Size, osec.Addralign = w.buf, uint64(len(w.buf)), 4

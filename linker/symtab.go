@@ -45,13 +45,12 @@ func buildSymbolTable(ctx *Context) {
 		sym.outIndex = uint32(len(ctx.symtab))
 		ctx.symtab = append(ctx.symtab, outSym{sym: sym})
 	}
-	placed := map[*Symbol]bool{}
 	for _, c := range ctx.names.local {
 		if c.isSection {
 			addSection(ctx.outByName[c.section])
 			continue
 		}
-		placed[c.sym] = true
+		c.sym.placed = true
 		if c.sym.placeholder {
 			if ctx.keepsAll() {
 				add(c.sym) // nvlink removes it with the unused symbols, which -g and -preserve-relocs keep
@@ -70,13 +69,13 @@ func buildSymbolTable(ctx *Context) {
 	}
 	ctx.firstGlobal = len(ctx.symtab)
 	for _, sym := range ctx.names.global {
-		placed[sym] = true
+		sym.placed = true
 		if keepGlobal(sym) {
 			add(sym)
 		}
 	}
 	for _, sym := range ctx.Symbols {
-		if !placed[sym] && keepGlobal(sym) {
+		if !sym.placed && keepGlobal(sym) {
 			add(sym)
 		}
 	}

@@ -517,6 +517,17 @@ func (f *File) parseSymbols(bad badFunc, names *nameTable) error {
 }
 
 func (f *File) parseRelocs(bad badFunc) error {
+	nrel := 0
+	for _, s := range f.Sections {
+		if s.Type == SHT_REL || s.Type == SHT_RELA {
+			nrel++
+		}
+	}
+	if nrel == 0 {
+		return nil
+	}
+	f.Relocs = make([]RelocSection, 0, nrel)
+	f.relocFirst = make([]int32, len(f.Sections))
 	for _, s := range f.Sections {
 		if s.Type != SHT_REL && s.Type != SHT_RELA {
 			continue
@@ -530,10 +541,6 @@ func (f *File) parseRelocs(bad badFunc) error {
 		}
 		if s.Info == 0 || s.Info >= uint32(len(f.Sections)) {
 			return bad(f.Offset(s), "%s: target section %d out of range", s.Name, s.Info)
-		}
-		if len(f.Relocs) == 0 {
-			f.Relocs = make([]RelocSection, 0, 16)
-			f.relocFirst = make([]int32, len(f.Sections))
 		}
 		// Every entry is checked now, so that reading one later (At)
 		// cannot fail.
