@@ -89,6 +89,13 @@ if bash "$here/check_build_files.sh"; then
 else
   fail "Go packages without BUILD.bazel"
 fi
+# ... and lists what the package holds now: gazelle would change nothing.
+if out=$(cd "$here/tools" && go tool gazelle update -mode=diff -repo_root="$root" "$root" 2>&1); then
+  pass "the Go BUILD.bazel files are as gazelle writes them"
+else
+  echo "$out" | head -40
+  fail "Go BUILD.bazel files out of date (run tests/bazel/gazelle.sh)"
+fi
 # Every external Go repository a BUILD file uses is declared for both
 # bzlmod (use_repo in MODULE.bazel) and WORKSPACE (rules/go_deps.bzl).
 repos=$(cd "$root" && grep -rhoE '"@[a-z0-9_]+//' --include=BUILD.bazel linker tests toolchain 2>/dev/null |
