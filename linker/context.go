@@ -26,7 +26,7 @@ type Context struct {
 	// outByName finds sections by key (see OutputSection.key); once the
 	// symbol table is built, only those not tied to a function and not
 	// relocations (forgetFunctionSections).
-	outByName map[string]*OutputSection
+	outByName nameIndex[*OutputSection]
 
 	// keepEmpty: -r keeps these relocation sections, empty in an input
 	// (nvcc writes some).
@@ -92,9 +92,8 @@ func newContext(cfg *Config) *Context {
 		cfg.Parallelism = runtime.GOMAXPROCS(0)
 	}
 	return &Context{
-		Config:    cfg,
-		diag:      diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
-		outByName: map[string]*OutputSection{},
+		Config: cfg,
+		diag:   diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
 	}
 }
 

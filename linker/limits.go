@@ -15,7 +15,7 @@ const (
 // as errors rather than fatal ones, so alone they exit 255 as undefined
 // references do.
 func checkLimits(ctx *Context) {
-	if osec := ctx.outByName[".nv.constant3"]; osec != nil && osec.Size > maxConstantBank3 {
+	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.Size > maxConstantBank3 {
 		ctx.report(&LinkError{Section: osec.Name, nonFatal: true,
 			Msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.Size, maxConstantBank3)})
 	}

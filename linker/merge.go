@@ -19,13 +19,12 @@ import (
 // non-kernel functions (.nv_debug.shared) is folded into the kernels by
 // layoutShared.
 func mergeSections(ctx *Context) {
-	if len(ctx.outByName) == 0 && len(ctx.OutSections) == 0 {
+	if ctx.outByName.len() == 0 && len(ctx.OutSections) == 0 {
 		// About one output section per input section, at most.
 		n := 0
 		for _, file := range ctx.Files {
 			n += len(file.Sections)
 		}
-		ctx.outByName = make(map[string]*OutputSection, n)
 		ctx.OutSections = make([]*OutputSection, 0, n)
 	}
 	for _, file := range ctx.Files {
@@ -366,7 +365,7 @@ func identicalMember(osec *OutputSection, isec *InputSection) *InputSection {
 // creation order) on first use. The key is the section's name, except for
 // the sections of a duplicate local function (nameRegistry.funcKey).
 func (ctx *Context) outSection(key string, typ uint32, flags uint64) *OutputSection {
-	if osec, ok := ctx.outByName[key]; ok {
+	if osec := ctx.outByName.get(key); osec != nil {
 		return osec
 	}
 	osec := &OutputSection{Name: keyName(key), Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: int32(len(ctx.OutSections))}
@@ -376,7 +375,7 @@ func (ctx *Context) outSection(key string, typ uint32, flags uint64) *OutputSect
 	if isRelocType(typ) {
 		osec.rel = &relocList{}
 	}
-	ctx.outByName[key] = osec
+	ctx.outByName.put(osec)
 	ctx.OutSections = append(ctx.OutSections, osec)
 	return osec
 }
@@ -402,7 +401,10 @@ func (ctx *Context) relocSection(key string, typ uint32, target *OutputSection) 
 		ctx.report(&LinkError{Section: osec.Name,
 			Msg: fmt.Sprintf("holds the relocations of %s by its name, but is of type %#x", target.Name, osec.Type)})
 		osec = &OutputSection{Name: osec.Name, Type: typ, rel: &relocList{}}
-		ctx.outByName[key] = osec // reported once
+		if key != osec.Name {
+			osec.more().key = key // the index reads keys back from its entries
+		}
+		ctx.outByName.put(osec) // reported once
 	}
 	osec.rel.Target = target
 	return osec
@@ -461,9 +463,9 @@ func sortOutputSections(ctx *Context) {
 	}
 	keys := make([]keyed, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {
-		order, ok := ctx.names.secOrder[osec.key()]
-		if !ok {
-			order = len(ctx.names.secOrder) + int(osec.Index)
+		order := ctx.names.secOrder.index(osec.key())
+		if order < 0 {
+			order = ctx.names.secOrder.len() + int(osec.Index)
 		}
 		keys[i] = keyed{uint64(osec.group())<<32 | uint64(order), osec}
 	}

@@ -33,9 +33,8 @@ func registerNames(ctx *Context) {
 	r := &ctx.names
 	// Size the tables once, for the case where every input section and
 	// symbol name is new.
-	var nsec, secBytes, symBytes int
+	var secBytes, symBytes int
 	for _, file := range ctx.Files {
-		nsec += len(file.ELF.Sections)
 		for _, s := range file.ELF.Sections {
 			secBytes += len(s.Name) + 1
 		}
@@ -43,7 +42,6 @@ func registerNames(ctx *Context) {
 			symBytes += len(file.ELF.Symbols[i].Name) + 1
 		}
 	}
-	r.secOrder = make(map[string]int, nsec)
 	r.shstrtab.reserve(secBytes)
 	ctx.strtab.reserve(secBytes + symBytes)
 	r.textOwner = map[string]*Symbol{}
@@ -180,7 +178,7 @@ func registerNames(ctx *Context) {
 // data, a scratch section.
 func finishNames(ctx *Context) {
 	r := &ctx.names
-	if ctx.outByName[".nv.global"] != nil {
+	if ctx.outByName.get(".nv.global") != nil {
 		// Storage of common symbols, when no input has a .nv.global.
 		r.createSection(ctx, ".nv.global")
 	}
@@ -207,7 +205,7 @@ func finishNames(ctx *Context) {
 		r.createSection(ctx, "TEMP_OCG_CONSTANTS")
 	}
 	pruning := ctx.usedLists() || ctx.hostKernelRefs() != nil
-	if pruning && ctx.outByName[".nv.constant3"] != nil {
+	if pruning && ctx.outByName.get(".nv.constant3") != nil {
 		// nvlink's scratch section for re-merging __constant__ data after
 		// it prunes kernels; it is never written.
 		r.createSection(ctx, "TEMP_MERGED_CONSTANTS")
@@ -251,7 +249,7 @@ func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
 // nameRegistry records nvlink's creation order of names.
 type nameRegistry struct {
 	shstrtab stringTable
-	secOrder map[string]int // section key (see key) -> creation order
+	secOrder nameIndex[createdSection] // section keys (see funcKey) in creation order
 	// textOwner is the function whose .text section took a name first;
 	// dupFuncs are the local functions whose .text section has a name
 	// another function took first.
@@ -282,14 +280,19 @@ type createdSym struct {
 	isSection bool // section may be "" in a malformed input
 }
 
+// createdSection is the key of a created section, an entry of secOrder.
+type createdSection string
+
+func (k createdSection) key() string { return string(k) }
+
 // createSection records a section by its key: its name, or for the
 // sections of a duplicate local function, its name and file (see key).
 func (r *nameRegistry) createSection(ctx *Context, key string) {
-	if _, ok := r.secOrder[key]; ok {
+	if r.secOrder.index(key) >= 0 {
 		return
 	}
 	name := keyName(key)
-	r.secOrder[key] = len(r.secOrder)
+	r.secOrder.put(createdSection(key))
 	r.shstrtab.add(name)
 	ctx.strtab.add(name)
 	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") && !strings.HasPrefix(name, resolvedRelaPrefix) {

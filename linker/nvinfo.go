@@ -76,7 +76,7 @@ func buildNVInfo(ctx *Context) {
 	}
 	ctx.buildCallgraph()
 	ctx.buildPrototypes()
-	ra := ctx.outByName[".nv.rel.action"]
+	ra := ctx.outByName.get(".nv.rel.action")
 	ra.Data, ra.Size, ra.Addralign = relActionTable, uint64(len(relActionTable)), 8
 }
 
@@ -328,7 +328,7 @@ func (ctx *Context) buildCallgraph() {
 			pair(fn.Sym.outIndex, ctx.strtab.add(p))
 		}
 	}
-	osec := ctx.outByName[".nv.callgraph"]
+	osec := ctx.outByName.get(".nv.callgraph")
 	osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
 }
 
@@ -361,7 +361,7 @@ type protoEntry struct {
 
 // buildPrototypes writes .nv.prototype.
 func (ctx *Context) buildPrototypes() {
-	osec := ctx.outByName[".nv.prototype"]
+	osec := ctx.outByName.get(".nv.prototype")
 	if osec == nil {
 		return
 	}

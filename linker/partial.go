@@ -128,7 +128,7 @@ func mergeRelocatable(ctx *Context) {
 				// its own, still tied to nothing, so that the final link sees
 				// the same symbols in the same order at the same offsets.
 				key := s.Name
-				if osec := ctx.outByName[key]; osec != nil {
+				if osec := ctx.outByName.get(key); osec != nil {
 					key += "\x00" + strconv.Itoa(file.Index) + ":" + strconv.Itoa(int(s.Index))
 				}
 				osec := ctx.outSection(key, s.Type, s.Flags)

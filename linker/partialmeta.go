@@ -197,7 +197,7 @@ func (ctx *Context) buildRelocatableCallgraph() {
 			}
 		}
 	}
-	if osec := ctx.outByName[".nv.callgraph"]; osec != nil || len(b) > 32 {
+	if osec := ctx.outByName.get(".nv.callgraph"); osec != nil || len(b) > 32 {
 		osec = ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
 		osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
 	}
@@ -215,7 +215,7 @@ func (ctx *Context) buildRelocatableCallgraph() {
 			p = le.AppendUint32(p, ctx.strtab.add(proto.sig))
 		}
 	}
-	if osec := ctx.outByName[".nv.prototype"]; osec != nil || len(p) > 0 {
+	if osec := ctx.outByName.get(".nv.prototype"); osec != nil || len(p) > 0 {
 		osec = ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
 		osec.Data, osec.Size, osec.Addralign = p, uint64(len(p)), 4
 	}

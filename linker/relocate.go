@@ -363,7 +363,7 @@ func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
 		r.Addend += int64(r.Sym.Section.OutOff)
 	}
 	name := resolvedRelaPrefix + osec.key() // keyed like osec (nameRegistry.funcKey)
-	rs := ctx.outByName[name]
+	rs := ctx.outByName.get(name)
 	if rs == nil || rs.rel == nil {
 		rs = ctx.relocSection(name, cubin.SHT_CUDA_RESOLVED_RELA, osec)
 	}

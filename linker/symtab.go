@@ -47,7 +47,7 @@ func buildSymbolTable(ctx *Context) {
 	}
 	for _, c := range ctx.names.local {
 		if c.isSection {
-			addSection(ctx.outByName[c.section])
+			addSection(ctx.outByName.get(c.section))
 			continue
 		}
 		c.sym.placed = true
@@ -91,16 +91,10 @@ func buildSymbolTable(ctx *Context) {
 // .nv.callgraph, .nv_debug.shared, ...), and a large link's tens of
 // thousands of other keys need not stay.
 func forgetFunctionSections(ctx *Context) {
-	n := 0
-	for _, osec := range ctx.OutSections {
+	var byName nameIndex[*OutputSection]
+	for _, osec := range ctx.outByName.entries {
 		if osec.Func == nil && !osec.isReloc() {
-			n++
-		}
-	}
-	byName := make(map[string]*OutputSection, n)
-	for key, osec := range ctx.outByName {
-		if osec.Func == nil && !osec.isReloc() {
-			byName[key] = osec
+			byName.put(osec)
 		}
 	}
 	ctx.outByName = byName

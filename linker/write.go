@@ -599,7 +599,7 @@ func (ctx *Context) outSymbol(e outSym) elfSym {
 			s.name = ctx.names.emptyOff
 		}
 		if sym.debugDynamic {
-			s.shndx, s.value = uint32(ctx.outByName[".nv_debug.shared"].Index), sym.Value+ctx.dynamicSharedShift
+			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").Index), sym.Value+ctx.dynamicSharedShift
 			break
 		}
 		s.value, s.size = sym.Value, sym.Size
