@@ -3,6 +3,7 @@ package cubin
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,52 @@ func TestParseMalformed(t *testing.T) {
 		if !errors.As(err, &fe) || fe.File != "bad.cubin" {
 			t.Errorf("%s: got %v, want a FormatError naming bad.cubin", name, err)
 		}
+	}
+}
+
+// TestSectionRelocs: a section's relocations are those of every .rel and
+// .rela section that targets it, in file order, and HasRelocs agrees. The
+// sample has sections patched by both a .rel and a .rela section, which
+// SectionRelocs follows through its chain.
+func TestSectionRelocs(t *testing.T) {
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(sample, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := 0
+	for i := range f.Sections {
+		var want []Reloc
+		sections := 0
+		for k := range f.Relocs {
+			if rs := &f.Relocs[k]; int(rs.Target) == i {
+				sections++
+				for j := 0; j < rs.Len(); j++ {
+					want = append(want, rs.At(j))
+				}
+			}
+		}
+		if sections == 2 {
+			both++
+		}
+		var got []Reloc
+		for r := range f.SectionRelocs(i) {
+			got = append(got, r)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("section %d (%s): SectionRelocs gives %v, want %v", i, f.Sections[i].Name, got, want)
+		}
+		if f.HasRelocs(i) != (len(want) > 0) {
+			t.Errorf("section %d (%s): HasRelocs = %v with %d relocations", i, f.Sections[i].Name, f.HasRelocs(i), len(want))
+		}
+	}
+	if both == 0 {
+		t.Error("no section of the sample is patched by both a .rel and a .rela section")
+	}
+	if f.HasRelocs(-1) || f.HasRelocs(len(f.Sections)) {
+		t.Error("HasRelocs of an index out of range")
 	}
 }
