@@ -105,11 +105,12 @@ func readInput(path string, cache ObjectCache, maps *fileMaps, sm int) ([]*Objec
 	load := func(sm int) func() ([]*Object, error) {
 		return func() ([]*Object, error) {
 			var data []byte
+			var mapped bool
 			var err error
 			if cache != nil {
 				data, err = os.ReadFile(path)
 			} else {
-				data, err = maps.read(path)
+				data, mapped, err = maps.read(path)
 			}
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
@@ -118,11 +119,11 @@ func readInput(path string, cache ObjectCache, maps *fileMaps, sm int) ([]*Objec
 				return nil, &LinkError{File: path, Msg: "cannot read input file: " + err.Error()}
 			}
 			objs, err := parseInput(path, data, sm)
-			if cache == nil {
+			if mapped {
 				// Parsing read the headers and tables (and the kernel
 				// mapped their neighbours); later passes fault in what they
 				// read.
-				maps.releaseMapping(data)
+				maps.release(data)
 			}
 			return objs, err
 		}

@@ -7,6 +7,10 @@ import "os"
 // fileMaps reads inputs into memory where files cannot be mapped.
 type fileMaps struct{}
 
-func (m *fileMaps) read(path string) ([]byte, error) { return os.ReadFile(path) }
-func (m *fileMaps) unmapAll()                        {}
-func (m *fileMaps) releaseMapping([]byte)            {}
+func (m *fileMaps) read(path string) ([]byte, bool, error) {
+	data, err := os.ReadFile(path)
+	return data, false, err
+}
+func (m *fileMaps) release([]byte)        {}
+func (m *fileMaps) unmapAll()             {}
+func (m *fileMaps) releaseMapping([]byte) {}

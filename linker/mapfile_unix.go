@@ -3,7 +3,9 @@
 package linker
 
 import (
+	"cmp"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -18,33 +20,43 @@ import (
 type fileMaps struct {
 	mu   sync.Mutex
 	maps [][]byte
+	// sorted: maps is in address order, for releaseMapping's binary
+	// search (a pass visits every input, so a scan would make each pass
+	// quadratic in the number of inputs).
+	sorted bool
 }
 
 // read returns the contents of path, mapped when the file is regular and
-// not empty, else read.
-func (m *fileMaps) read(path string) ([]byte, error) {
+// not empty (mapped says so), else read.
+func (m *fileMaps) read(path string) (data []byte, mapped bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	size := fi.Size()
 	if !fi.Mode().IsRegular() || size <= 0 || int64(int(size)) != size {
-		return os.ReadFile(path)
+		data, err = os.ReadFile(path)
+		return data, false, err
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
 	if err != nil {
-		return os.ReadFile(path)
+		data, err = os.ReadFile(path)
+		return data, false, err
 	}
 	m.mu.Lock()
 	m.maps = append(m.maps, data)
+	m.sorted = false
 	m.mu.Unlock()
-	return data, nil
+	return data, true, nil
 }
+
+// release hands back the pages of a whole mapping read returned.
+func (m *fileMaps) release(data []byte) { syscall.Madvise(data, syscall.MADV_DONTNEED) }
 
 // unmapAll releases every mapping.
 func (m *fileMaps) unmapAll() {
@@ -66,11 +78,22 @@ func (m *fileMaps) releaseMapping(b []byte) {
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, data := range m.maps {
-		base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
-		if start >= base && start < base+uintptr(len(data)) {
+	if !m.sorted {
+		slices.SortFunc(m.maps, func(x, y []byte) int { return cmp.Compare(base(x), base(y)) })
+		m.sorted = true
+	}
+	// The last mapping that starts at or before b is the only one that
+	// can hold it: mappings do not overlap.
+	i, found := slices.BinarySearchFunc(m.maps, start, func(data []byte, at uintptr) int { return cmp.Compare(base(data), at) })
+	if !found {
+		i--
+	}
+	if i >= 0 {
+		if data := m.maps[i]; start < base(data)+uintptr(len(data)) {
 			syscall.Madvise(data, syscall.MADV_DONTNEED)
-			return
 		}
 	}
 }
+
+// base is the address of a mapping's first byte.
+func base(data []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(data))) }
