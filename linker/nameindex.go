@@ -41,16 +41,33 @@ func (x *nameIndex[E]) index(key string) int {
 
 // put adds e, or puts it in the place of the entry with the same key.
 func (x *nameIndex[E]) put(e E) {
-	if 4*(len(x.entries)+1) > 3*len(x.slots) {
-		x.rehash(2 * (len(x.entries) + 1))
-	}
-	i := x.find(e.key())
-	if x.slots[i] != 0 {
+	if i := x.slot(e.key()); x.slots[i] != 0 {
 		x.entries[x.slots[i]-1] = e
-		return
+	} else {
+		x.entries = append(x.entries, e)
+		x.slots[i] = uint32(len(x.entries))
+	}
+}
+
+// add adds e unless an entry has its key, and says whether it did: one
+// probe where index then put would take two.
+func (x *nameIndex[E]) add(e E) bool {
+	i := x.slot(e.key())
+	if x.slots[i] != 0 {
+		return false
 	}
 	x.entries = append(x.entries, e)
 	x.slots[i] = uint32(len(x.entries))
+	return true
+}
+
+// slot returns find's slot for key, with room made first for one more
+// entry.
+func (x *nameIndex[E]) slot(key string) int {
+	if 4*(len(x.entries)+1) > 3*len(x.slots) {
+		x.rehash(2 * (len(x.entries) + 1))
+	}
+	return x.find(key)
 }
 
 // find returns the slot that holds the entry with this key, or the empty

@@ -46,3 +46,19 @@ func TestNameIndex(t *testing.T) {
 		t.Error("section keys out of order")
 	}
 }
+
+// TestNameIndexAdd: add adds only a key not yet in, in insertion order,
+// and leaves the entry that has the key in place.
+func TestNameIndexAdd(t *testing.T) {
+	var x nameIndex[*OutputSection]
+	first := &OutputSection{Name: ".text.f"}
+	if !x.add(first) || !x.add(&OutputSection{Name: ".text.g"}) {
+		t.Fatal("add refused a new key")
+	}
+	if x.add(&OutputSection{Name: ".text.f"}) {
+		t.Error("add took a key already in")
+	}
+	if x.len() != 2 || x.get(".text.f") != first || x.index(".text.g") != 1 {
+		t.Error("add changed the entries")
+	}
+}

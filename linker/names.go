@@ -288,11 +288,10 @@ func (k createdSection) key() string { return string(k) }
 // createSection records a section by its key: its name, or for the
 // sections of a duplicate local function, its name and file (see key).
 func (r *nameRegistry) createSection(ctx *Context, key string) {
-	if r.secOrder.index(key) >= 0 {
+	if !r.secOrder.add(createdSection(key)) {
 		return
 	}
 	name := keyName(key)
-	r.secOrder.put(createdSection(key))
 	r.shstrtab.add(name)
 	ctx.strtab.add(name)
 	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") && !strings.HasPrefix(name, resolvedRelaPrefix) {
