@@ -9,13 +9,16 @@ type hasKey interface{ key() string }
 // nameIndex finds entries by key and keeps them in insertion order. It
 // takes the place of a map from key to entry for the tens of thousands
 // of section keys of a large link, which live until the output is
-// written: like stringTable, it spends 4 bytes a slot on top of the
+// written: like stringTable, it spends 5 bytes a slot on top of the
 // entries themselves, where a Go map spends 25-55 bytes an entry. The
 // zero value is an empty index.
 type nameIndex[E hasKey] struct {
 	entries []E      // in insertion order
 	slots   []uint32 // 1 + the index in entries of an entry, 0 for an empty slot; a power of two long
-	seed    maphash.Seed
+	// tags holds a byte of the hash of each slot's key: a probe reads the
+	// entry (a cache miss in a large link) only when the tag matches.
+	tags []uint8
+	seed maphash.Seed
 }
 
 func (x *nameIndex[E]) len() int { return len(x.entries) }
@@ -36,34 +39,35 @@ func (x *nameIndex[E]) index(key string) int {
 	if len(x.slots) == 0 {
 		return -1
 	}
-	return int(x.slots[x.find(key)]) - 1
+	i, _ := x.find(key)
+	return int(x.slots[i]) - 1
 }
 
 // put adds e, or puts it in the place of the entry with the same key.
 func (x *nameIndex[E]) put(e E) {
-	if i := x.slot(e.key()); x.slots[i] != 0 {
+	if i, tag := x.slot(e.key()); x.slots[i] != 0 {
 		x.entries[x.slots[i]-1] = e
 	} else {
 		x.entries = append(x.entries, e)
-		x.slots[i] = uint32(len(x.entries))
+		x.slots[i], x.tags[i] = uint32(len(x.entries)), tag
 	}
 }
 
 // add adds e unless an entry has its key, and says whether it did: one
 // probe where index then put would take two.
 func (x *nameIndex[E]) add(e E) bool {
-	i := x.slot(e.key())
+	i, tag := x.slot(e.key())
 	if x.slots[i] != 0 {
 		return false
 	}
 	x.entries = append(x.entries, e)
-	x.slots[i] = uint32(len(x.entries))
+	x.slots[i], x.tags[i] = uint32(len(x.entries)), tag
 	return true
 }
 
-// slot returns find's slot for key, with room made first for one more
-// entry.
-func (x *nameIndex[E]) slot(key string) int {
+// slot returns find's slot and tag for key, with room made first for one
+// more entry.
+func (x *nameIndex[E]) slot(key string) (int, uint8) {
 	if 4*(len(x.entries)+1) > 3*len(x.slots) {
 		x.rehash(2 * (len(x.entries) + 1))
 	}
@@ -71,17 +75,19 @@ func (x *nameIndex[E]) slot(key string) int {
 }
 
 // find returns the slot that holds the entry with this key, or the empty
-// slot where it would go. Slots are at most three quarters full (see
-// put), which keeps probe runs short and guarantees an empty slot.
-func (x *nameIndex[E]) find(key string) int {
+// slot where it would go, and the key's tag. Slots are at most three
+// quarters full (see put), which keeps probe runs short and guarantees an
+// empty slot.
+func (x *nameIndex[E]) find(key string) (int, uint8) {
 	mask := len(x.slots) - 1
-	i := int(maphash.String(x.seed, key)) & mask
+	h := maphash.String(x.seed, key)
+	i, tag := int(h)&mask, uint8(h>>56)
 	for ; x.slots[i] != 0; i = (i + 1) & mask {
-		if x.entries[x.slots[i]-1].key() == key {
+		if x.tags[i] == tag && x.entries[x.slots[i]-1].key() == key {
 			break
 		}
 	}
-	return i
+	return i, tag
 }
 
 // rehash sizes slots for n entries at most three quarters full and
@@ -99,13 +105,14 @@ func (x *nameIndex[E]) rehash(n int) {
 	if len(x.slots) == 0 {
 		x.seed = maphash.MakeSeed()
 	}
-	x.slots = make([]uint32, size)
+	x.slots, x.tags = make([]uint32, size), make([]uint8, size)
 	mask := size - 1
 	for j, e := range x.entries {
-		i := int(maphash.String(x.seed, e.key())) & mask
+		h := maphash.String(x.seed, e.key())
+		i := int(h) & mask
 		for x.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		x.slots[i] = uint32(j + 1)
+		x.slots[i], x.tags[i] = uint32(j+1), uint8(h>>56)
 	}
 }

@@ -16,13 +16,16 @@ import (
 
 // stringTable builds an ELF string table; equal strings share one entry.
 // Strings are found again through an open-addressing table of their
-// offsets in buf (4 bytes a slot, against some 25 for a map keyed by the
+// offsets in buf (5 bytes a slot, against some 25 for a map keyed by the
 // string): the tables of a large link hold tens of thousands of names.
 type stringTable struct {
 	buf   []byte
 	slots []uint32 // offsets of the strings in buf, 0 for an empty slot; a power of two long
-	n     int      // strings in slots
-	seed  maphash.Seed
+	// tags holds a byte of the hash of each slot's string: a probe reads
+	// buf (a cache miss in a large link) only when the tag matches.
+	tags []uint8
+	n    int // strings in slots
+	seed maphash.Seed
 	// empty is where an empty string was added as a name of its own (the
 	// placeholder's, addPlaceholder): nvlink finds that one for "", not
 	// the NUL at 0.
@@ -66,7 +69,7 @@ func (t *stringTable) rehash(n int) {
 		return
 	}
 	old := t.slots
-	t.slots = make([]uint32, size)
+	t.slots, t.tags = make([]uint32, size), make([]uint8, size)
 	if len(old) == 0 {
 		t.seed = maphash.MakeSeed()
 	}
@@ -75,11 +78,12 @@ func (t *stringTable) rehash(n int) {
 		if off == 0 {
 			continue
 		}
-		i := int(maphash.Bytes(t.seed, t.at(off))) & mask
+		h := maphash.Bytes(t.seed, t.at(off))
+		i := int(h) & mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = off
+		t.slots[i], t.tags[i] = off, uint8(h>>56)
 	}
 }
 
@@ -107,15 +111,16 @@ func (t *stringTable) add(s string) uint32 {
 	}
 	// maphash.String hashes as maphash.Bytes does the same bytes.
 	mask := len(t.slots) - 1
-	i := int(maphash.String(t.seed, s)) & mask
+	h := maphash.String(t.seed, s)
+	i, tag := int(h)&mask, uint8(h>>56)
 	for ; t.slots[i] != 0; i = (i + 1) & mask {
-		if off := t.slots[i]; t.holds(off, s) {
+		if off := t.slots[i]; t.tags[i] == tag && t.holds(off, s) {
 			return off
 		}
 	}
 	off := uint32(len(t.buf))
 	t.buf = append(append(t.buf, s...), 0)
-	t.slots[i] = off
+	t.slots[i], t.tags[i] = off, tag
 	t.n++
 	return off
 }
