@@ -220,21 +220,22 @@ type RelocSection struct {
 	next int32
 }
 
-// Len returns the number of entries.
-func (rs *RelocSection) Len() int {
+// entSize is the size of one entry: 24 bytes with an explicit addend, 16
+// without.
+func (rs *RelocSection) entSize() int {
 	if rs.Rela {
-		return len(rs.Section.Data) / relaSize
+		return relaSize
 	}
-	return len(rs.Section.Data) / relSize
+	return relSize
 }
+
+// Len returns the number of entries.
+func (rs *RelocSection) Len() int { return len(rs.Section.Data) / rs.entSize() }
 
 // At returns entry i. Parse checked every entry: its symbol index is in
 // range and its offset inside the target section.
 func (rs *RelocSection) At(i int) Reloc {
-	size := relSize
-	if rs.Rela {
-		size = relaSize
-	}
+	size := rs.entSize()
 	b := rs.Section.Data[i*size : (i+1)*size]
 	info := le.Uint64(b[8:])
 	r := Reloc{Offset: uint32(le.Uint64(b)), Type: RelocType(uint32(info)), Sym: uint32(info >> 32), Rela: rs.Rela}
@@ -532,10 +533,8 @@ func (f *File) parseRelocs(bad badFunc) error {
 		if s.Type != SHT_REL && s.Type != SHT_RELA {
 			continue
 		}
-		size := uint64(relSize)
-		if s.Type == SHT_RELA {
-			size = relaSize
-		}
+		rs := RelocSection{Section: s, Target: s.Info, Rela: s.Type == SHT_RELA, next: -1}
+		size := uint64(rs.entSize())
 		if es := f.Entsize(s); es != size {
 			return bad(f.Offset(s), "%s: entry size %d, want %d", s.Name, es, size)
 		}
@@ -544,7 +543,6 @@ func (f *File) parseRelocs(bad badFunc) error {
 		}
 		// Every entry is checked now, so that reading one later (At)
 		// cannot fail.
-		rs := RelocSection{Section: s, Target: s.Info, Rela: s.Type == SHT_RELA, next: -1}
 		target := f.Sections[s.Info]
 		for i, n := 0, rs.Len(); i < n; i++ {
 			r := rs.At(i)
