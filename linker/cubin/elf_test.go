@@ -10,7 +10,9 @@ import (
 
 const sample = "../../examples/saxpy/kernel.cubin"
 
-func TestParseSample(t *testing.T) {
+// parseSample parses the saxpy sample.
+func parseSample(t *testing.T) *File {
+	t.Helper()
 	data, err := os.ReadFile(sample)
 	if err != nil {
 		t.Fatal(err)
@@ -19,6 +21,11 @@ func TestParseSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f
+}
+
+func TestParseSample(t *testing.T) {
+	f := parseSample(t)
 	if f.Header.Type != ET_REL || f.Header.SM() != 80 || f.Header.VirtualSM() != 80 {
 		t.Errorf("header: type %d sm %d virtual %d", f.Header.Type, f.Header.SM(), f.Header.VirtualSM())
 	}
@@ -73,14 +80,7 @@ func TestParseMalformed(t *testing.T) {
 // sample has sections patched by both a .rel and a .rela section, which
 // SectionRelocs follows through its chain.
 func TestSectionRelocs(t *testing.T) {
-	data, err := os.ReadFile(sample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Parse(sample, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseSample(t)
 	both := 0
 	for i := range f.Sections {
 		var want []Reloc
