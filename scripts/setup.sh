@@ -27,11 +27,26 @@ fi
 
 # nvidia-cuda-toolkit lives in non-free; its driver dependencies
 # (nvidia-support) live in contrib.
+# The mirror is the one the system already uses: the first URIs: line of its
+# own Debian sources (deb822), else the first deb line of sources.list.
+debian_mirror() {
+  local f=/etc/apt/sources.list.d/debian.sources
+  if [ -f "$f" ]; then
+    awk '/^URIs:/ { print $2; exit }' "$f"
+  elif [ -f /etc/apt/sources.list ]; then
+    awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list
+  fi
+}
 src=/etc/apt/sources.list.d/cudalink-nonfree.sources
 if ! grep -qs '^Components: contrib non-free$' "$src"; then
-  need_root tee "$src" >/dev/null <<'SRC'
+  mirror=$(debian_mirror)
+  if [ -z "$mirror" ]; then
+    echo "setup: no Debian mirror found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list" >&2
+    exit 1
+  fi
+  need_root tee "$src" >/dev/null <<SRC
 Types: deb
-URIs: http://deb.debian.org/debian
+URIs: $mirror
 Suites: bookworm bookworm-updates
 Components: contrib non-free
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
