@@ -14,7 +14,7 @@ import (
 
 // TestPreserveRelocsCorpus links every ok case of the corpus once more with
 // -preserve-relocs added, with the real nvlink and with cudalink, and
-// requires the same normal form; byte-identical outputs are counted
+// requires the same normal form and the same bytes; byte-identical outputs are counted
 // (summary line `byte-identical with -preserve-relocs: N of M`). It needs
 // nvlink on PATH (the corpus holds nvlink's outputs only for the flags each
 // case names) and is skipped with -short.
@@ -89,7 +89,8 @@ func TestPreserveRelocsCorpus(t *testing.T) {
 				return
 			}
 			same++
-			t.Logf("same normal form as nvlink's output, but not byte-identical (%d vs %d bytes)", len(gotB), len(wantB))
+			t.Errorf("same normal form as nvlink's output, but not byte-identical (%d vs %d bytes); first difference at byte %d",
+				len(gotB), len(wantB), firstDiff(gotB, wantB))
 		})
 	}
 	t.Logf("ok cases linked with -preserve-relocs: %d; same normal form as nvlink: %d; byte-identical with -preserve-relocs: %d of %d",
