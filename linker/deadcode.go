@@ -143,26 +143,24 @@ func (refs hostRefs) keeps(fn *Function) bool {
 // globMatch matches name against a host-reference pattern, in which '*'
 // stands for any run of characters (nvcc writes "_Z9klaunched*").
 func globMatch(pattern, name string) bool {
-	for {
-		star := strings.IndexByte(pattern, '*')
-		if star < 0 {
-			return pattern == name
-		}
-		if !strings.HasPrefix(name, pattern[:star]) {
-			return false
-		}
-		name, pattern = name[star:], pattern[star+1:]
-		if pattern == "" {
-			return true
-		}
-		// Try every position for the rest of the pattern.
-		for i := 0; i <= len(name); i++ {
-			if globMatch(pattern, name[i:]) {
-				return true
-			}
-		}
+	star := strings.IndexByte(pattern, '*')
+	if star < 0 {
+		return pattern == name
+	}
+	if !strings.HasPrefix(name, pattern[:star]) {
 		return false
 	}
+	name, pattern = name[star:], pattern[star+1:]
+	if pattern == "" {
+		return true
+	}
+	// Try every position for the rest of the pattern.
+	for i := 0; i <= len(name); i++ {
+		if globMatch(pattern, name[i:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // warnUncalledAddressTaken gives nvlink's -extra-warnings warning for every

@@ -142,7 +142,6 @@ func (sym *Symbol) funcIn(file *InputFile) *Function {
 // prototype, as nvlink materialises them.
 func linkCallGraph(ctx *Context) {
 	byProto := map[string][]*Function{}
-	var protoOrder []string
 	var walk inputWalk // relocations are read from the inputs
 	for fi, file := range ctx.Files {
 		// nvlink takes each file's address-taken functions by symbol index.
@@ -160,9 +159,6 @@ func linkCallGraph(ctx *Context) {
 			fn.AddrTaken = true
 			p := file.protoStrings[at[1]]
 			fn.proto, fn.descOnly = p, false
-			if _, ok := byProto[p]; !ok {
-				protoOrder = append(protoOrder, p)
-			}
 			byProto[p] = appendOnce(byProto[p], fn)
 		}
 		// A function descriptor relocation takes its function's address

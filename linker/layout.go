@@ -399,22 +399,6 @@ func anyDynamic(ctx *Context) bool {
 	return false
 }
 
-// overlayOrder returns the kernels in the order layoutShared places their
-// function-level objects: the last input file's kernels first, each file's
-// in their order.
-func overlayOrder(funcs []*Function) []*Function {
-	var kernels []*Function
-	for _, fn := range funcs {
-		if fn.Sym.IsEntry() {
-			kernels = append(kernels, fn)
-		}
-	}
-	sort.SliceStable(kernels, func(a, b int) bool {
-		return kernels[a].Text.File.Index > kernels[b].Text.File.Index
-	})
-	return kernels
-}
-
 // callTree returns fn and every function it reaches, in a fixed order.
 func callTree(fn *Function) []*Function {
 	walk := newWalk()

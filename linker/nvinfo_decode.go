@@ -170,7 +170,7 @@ func decodeCallgraph(file *Object) error {
 	}
 	// The records' counts first, so that each list is allocated once, at
 	// its size.
-	var n [3]int
+	var nCalls, nAddrTaken, nIndirect int
 	nproto := 0
 	for _, s := range ef.Sections {
 		switch s.Type {
@@ -179,17 +179,24 @@ func decodeCallgraph(file *Object) error {
 			for off := 0; off+8 <= len(s.Data); off += 8 {
 				if b := le.Uint32(s.Data[off+4:]); le.Uint32(s.Data[off:]) == 0 && b >= cgUnknown4 {
 					group = b
-				} else if group >= cgIndirect {
-					n[cgCalls-group]++
+					continue
+				}
+				switch group {
+				case cgCalls:
+					nCalls++
+				case cgAddrTaken:
+					nAddrTaken++
+				case cgIndirect:
+					nIndirect++
 				}
 			}
 		case cubin.SHT_CUDA_PROTOTYPE:
 			nproto += len(s.Data) / 8
 		}
 	}
-	file.calls = make([][2]uint32, 0, n[cgCalls-cgCalls])
-	file.addrTaken = make([][2]uint32, 0, n[cgCalls-cgAddrTaken])
-	file.indirect = make([][2]uint32, 0, n[cgCalls-cgIndirect])
+	file.calls = make([][2]uint32, 0, nCalls)
+	file.addrTaken = make([][2]uint32, 0, nAddrTaken)
+	file.indirect = make([][2]uint32, 0, nIndirect)
 	file.protoList = make([]prototype, 0, nproto)
 	for _, s := range ef.Sections {
 		switch s.Type {

@@ -236,8 +236,6 @@ func symAttr(a uint8) int {
 	return 0
 }
 
-var eifmtNames = [...]string{1: "NVAL", 2: "BVAL", 3: "HVAL", 4: "SVAL"}
-
 // CUDA section types (notes §2).
 const (
 	shtCUDAInfo         = 0x70000000

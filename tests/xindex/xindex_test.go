@@ -28,7 +28,6 @@ type section struct {
 	link, info           uint32
 	align, entsize       uint64
 	data                 []byte
-	nobits               bool
 	nameOff, off, shSize uint64
 }
 
