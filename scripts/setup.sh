@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs, idempotently: the CUDA 11.8 toolkit from
 # Debian's non-free component (nvcc, ptxas, nvlink, cuobjdump, nvdisasm,
-# fatbinary, libcudadevrt.a) and Debian's Bazel 4.2.3 with the repositories it
-# needs offline. Safe to run again; it does nothing when all is present.
+# fatbinary, libcudadevrt.a), Debian's Bazel 4.2.3 with the repositories it
+# needs offline, and CUDA 12.4 and 12.5 unpacked under /opt
+# (setup-cuda12.sh). Safe to run again; it does nothing when all is present.
 set -euo pipefail
 
 need_root() {
@@ -20,8 +21,22 @@ for pkg in nvidia-cuda-toolkit bazel-bootstrap bazel-skylib bazel-platforms baze
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 
+here=$(cd "$(dirname "$0")" && pwd)
+# CUDA 12.4 and 12.5 beside 11.8, unpacked under /opt (setup-cuda12.sh).
+cuda12() {
+  local v
+  for v in 12.4 12.5; do
+    if [ -f "/opt/cuda-$v/.complete" ]; then
+      echo "setup: CUDA $v already in /opt/cuda-$v"
+    else
+      need_root bash "$here/setup-cuda12.sh" "$v"
+    fi
+  done
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: toolkit and bazel already installed"
+  cuda12
   exit 0
 fi
 
@@ -56,3 +71,4 @@ export DEBIAN_FRONTEND=noninteractive
 need_root apt-get update -q
 need_root apt-get install -y -q --no-install-recommends "${missing[@]}"
 echo "setup: installed ${missing[*]}"
+cuda12

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Unpacks Debian's CUDA 12.x toolkit into /opt/cuda-<version>, next to the
+# system's CUDA 11.8, without installing it (its packages would pull a newer
+# libc). Idempotent: does nothing when /opt/cuda-<version>/.complete exists.
+#
+#   bash scripts/setup-cuda12.sh 12.4     # trixie/sid's 12.4.131
+#   bash scripts/setup-cuda12.sh 12.5     # experimental's 12.5.40
+#
+# The packages come through a private apt configuration (its own sources,
+# lists and cache under /var/cache/cudalink-apt) whose mirror is the one the
+# system's own Debian sources name, read at run time. What is kept from
+# nvidia-cuda-dev: headers, libcudadevrt.a, libcudart_static.a, libculibos.a,
+# the stubs, libnvvm and libdevice. See ../shared/notes/toolkits.md.
+set -euo pipefail
+
+version=${1:?usage: setup-cuda12.sh 12.4|12.5}
+prefix=/opt/cuda-$version
+if [ -f "$prefix/.complete" ]; then
+  echo "setup: CUDA $version already in $prefix"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: need root to write $prefix" >&2
+  exit 1
+fi
+
+debian_mirror() {
+  local f=/etc/apt/sources.list.d/debian.sources
+  if [ -f "$f" ]; then
+    awk '/^URIs:/ { print $2; exit }' "$f"
+  elif [ -f /etc/apt/sources.list ]; then
+    awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list
+  fi
+}
+mirror=$(debian_mirror)
+[ -n "$mirror" ] || { echo "setup: no Debian mirror in the system's sources" >&2; exit 1; }
+
+apt_dir=/var/cache/cudalink-apt
+mkdir -p "$apt_dir"/{sources.list.d,lists/partial,cache/archives/partial,debs}
+cat >"$apt_dir/sources.list.d/cuda12.sources" <<SRC
+Types: deb
+URIs: $mirror
+Suites: trixie sid experimental
+Components: main contrib non-free
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+apt_opts=(
+  -o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
+  -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
+  -o Dir::State::status=/var/lib/dpkg/status -o Acquire::Check-Valid-Until=false
+  -o APT::Sandbox::User=root
+)
+# The lists are refreshed once a day at most.
+if [ -z "$(find "$apt_dir/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
+  apt-get "${apt_opts[@]}" update -q >/dev/null
+fi
+
+# newest VERSION-prefixed version of a package in the private lists
+pick() {
+  apt-cache "${apt_opts[@]}" madison "$1" | awk -v v="$2" '$3 ~ "^"v { print $3; exit }'
+}
+tk=$(pick nvidia-cuda-toolkit "$version.")
+[ -n "$tk" ] || { echo "setup: no nvidia-cuda-toolkit $version in the mirror" >&2; exit 1; }
+# nvidia-cuda-dev at the exact version the toolkit depends on
+dev=$(apt-cache "${apt_opts[@]}" show "nvidia-cuda-toolkit=$tk" |
+  sed -n 's/^Depends:.*nvidia-cuda-dev (= \([^)]*\)).*/\1/p' | head -1)
+nvvm=$(pick libnvvm4 "$version." || true)
+echo "setup: CUDA $version: nvidia-cuda-toolkit $tk, nvidia-cuda-dev $dev${nvvm:+, libnvvm4 $nvvm}"
+
+debs=$apt_dir/debs/$version
+mkdir -p "$debs"
+pkgs=("nvidia-cuda-toolkit=$tk" "nvidia-cuda-dev=$dev")
+[ -n "$nvvm" ] && pkgs+=("libnvvm4=$nvvm")
+(cd "$debs" && apt-get "${apt_opts[@]}" download -q "${pkgs[@]}" >/dev/null)
+
+tmp=$(mktemp -d "/opt/.cuda-$version.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+for deb in "$debs"/*.deb; do
+  dpkg-deb -x "$deb" "$tmp"
+done
+# Keep of nvidia-cuda-dev what links and compiles device code; the rest is
+# the bulk of its 0.9 GB (static math libraries).
+lib=$tmp/usr/lib/x86_64-linux-gnu
+find "$lib" -maxdepth 1 -type f -name '*.a' \
+  ! -name libcudadevrt.a ! -name libcudart_static.a ! -name libculibos.a -delete
+find "$lib" -maxdepth 1 \( -name 'libcu*.so*' -o -name 'libnpp*' -o -name 'libnv*' \) \
+  ! -name 'libnvvm*' -delete
+# nvcc.profile beside nvcc is a link to the system's 11.8 profile: write
+# one for this prefix.
+tkdir=$tmp/usr/lib/nvidia-cuda-toolkit
+rm -f "$tkdir/bin/nvcc.profile"
+cat >"$tkdir/bin/nvcc.profile" <<PROFILE
+TOP = $prefix/usr/lib/nvidia-cuda-toolkit
+NVVMIR_LIBRARY_DIR = $prefix/usr/lib/nvidia-cuda-toolkit/libdevice
+PATH += $prefix/usr/lib/nvidia-cuda-toolkit/bin:$prefix/usr/bin:
+INCLUDES += "-I$prefix/usr/include" \$(_SPACE_)
+LIBRARIES =+ \$(_SPACE_) "-L$prefix/usr/lib/x86_64-linux-gnu" "-L$prefix/usr/lib/x86_64-linux-gnu/stubs"
+CUDAFE_FLAGS +=
+PTXAS_FLAGS +=
+PROFILE
+# usr/bin/nvcc runs the system's nvcc: run this prefix's.
+rm -f "$tmp/usr/bin/nvcc"
+printf '#!/bin/sh\nexec %s/usr/lib/nvidia-cuda-toolkit/bin/nvcc "$@"\n' "$prefix" >"$tmp/usr/bin/nvcc"
+chmod 755 "$tmp/usr/bin/nvcc"
+
+rm -rf "$prefix"
+mv "$tmp" "$prefix"
+trap - EXIT
+chmod 755 "$prefix"
+touch "$prefix/.complete"
+echo "setup: CUDA $version unpacked in $prefix ($(du -sh "$prefix" | cut -f1))"
