@@ -2,8 +2,8 @@
 # Installs what the test suite needs, idempotently: the CUDA 11.8 toolkit from
 # Debian's non-free component (nvcc, ptxas, nvlink, cuobjdump, nvdisasm,
 # fatbinary, libcudadevrt.a), Debian's Bazel 4.2.3 with the repositories it
-# needs offline, and CUDA 12.4 and 12.5 unpacked under /opt
-# (setup-cuda12.sh). Safe to run again; it does nothing when all is present.
+# needs offline, CUDA 12.4 and 12.5 unpacked under /opt (setup-cuda12.sh), and
+# Debian sid's Bazel 7.7.1 and buildbox in a chroot (setup-bazel7.sh). Safe to run again; it does nothing when all is present.
 set -euo pipefail
 
 need_root() {
@@ -22,7 +22,8 @@ for pkg in nvidia-cuda-toolkit bazel-bootstrap bazel-skylib bazel-platforms baze
 done
 
 here=$(cd "$(dirname "$0")" && pwd)
-# CUDA 12.4 and 12.5 beside 11.8, unpacked under /opt (setup-cuda12.sh).
+# CUDA 12.4 and 12.5 beside 11.8, unpacked under /opt (setup-cuda12.sh),
+# and Bazel 7 in a sid chroot (setup-bazel7.sh).
 cuda12() {
   local v
   for v in 12.4 12.5; do
@@ -32,6 +33,11 @@ cuda12() {
       need_root bash "$here/setup-cuda12.sh" "$v"
     fi
   done
+  if [ -f "${CUDALINK_CHROOT:-/var/cache/cudalink-sid}/.complete" ]; then
+    echo "setup: Bazel 7 chroot already in ${CUDALINK_CHROOT:-/var/cache/cudalink-sid}"
+  else
+    need_root bash "$here/setup-bazel7.sh"
+  fi
 }
 
 if [ ${#missing[@]} -eq 0 ]; then
