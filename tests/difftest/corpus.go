@@ -13,20 +13,29 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
 // Case is one link case: a directory under tests/corpus/cases with a
-// case.txt (format: tests/corpus/README.md).
+// case.txt (format: tests/corpus/README.md), built with one toolkit.
 type Case struct {
-	Name   string   // directory name
-	Dir    string   // absolute path of the case directory
-	Arch   string   // "sm_80"
-	Inputs []string // link inputs in order, relative to Dir; may include -L<dir> and -l<name>
-	Flags  []string // extra nvlink flags, given to both linkers
-	Expect string   // "ok" or "error"
+	Name string // directory name
+	// Dir is the absolute path of the directory with the generated files
+	// (inputs, expected.*): the case directory for CUDA 11.8,
+	// tests/corpus/cuda-<version>/cases/<name> for another toolkit.
+	Dir string
+	// Toolkit is the CUDA version that built the inputs and ran nvlink:
+	// "11.8", "12.4", "12.5".
+	Toolkit string
+	// Toolkits lists every toolkit the case is built with (`toolkits:`).
+	Toolkits []string
+	Arch     string   // "sm_80"
+	Inputs   []string // link inputs in order, relative to Dir; may include -L<dir> and -l<name>
+	Flags    []string // extra nvlink flags, given to both linkers
+	Expect   string   // "ok" or "error"
 
 	// Differs marks a deliberate difference (`cudalink: differs`): nvlink
 	// ignores archives of cubins, cudalink links their members. cudalink
@@ -197,9 +206,22 @@ func arMembers(data []byte) ([][]byte, error) {
 	return out, nil
 }
 
-// LoadCases reads every case under dir (tests/corpus/cases), sorted by name.
-// A case whose generated files are missing (regen not run yet) is an error.
+// DefaultToolkit is the toolkit of tests/corpus/cases and of a case without
+// a `toolkits:` line.
+const DefaultToolkit = "11.8"
+
+// LoadCases reads every CUDA 11.8 case under dir (tests/corpus/cases),
+// sorted by name; cases built only with other toolkits are left out. A
+// case whose generated files are missing (regen not run yet) is an error.
 func LoadCases(dir string) ([]*Case, error) {
+	return LoadToolkitCases(dir, DefaultToolkit)
+}
+
+// LoadToolkitCases reads every case under dir (tests/corpus/cases) built
+// with the given toolkit, sorted by name: for 11.8 the generated files are in
+// the case directories, for another version in
+// <dir>/../cuda-<version>/cases/<name>.
+func LoadToolkitCases(dir, toolkit string) ([]*Case, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -213,7 +235,19 @@ func LoadCases(dir string) ([]*Case, error) {
 		if !e.IsDir() {
 			continue
 		}
-		c, err := LoadCase(filepath.Join(dir, e.Name()))
+		src := filepath.Join(dir, e.Name())
+		tks, err := caseToolkits(src)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(tks, toolkit) {
+			continue
+		}
+		gen := src
+		if toolkit != DefaultToolkit {
+			gen = filepath.Join(ToolkitCasesDir(dir, toolkit), e.Name())
+		}
+		c, err := LoadToolkitCase(src, gen, toolkit)
 		if err != nil {
 			return nil, err
 		}
@@ -223,10 +257,39 @@ func LoadCases(dir string) ([]*Case, error) {
 	return cases, nil
 }
 
-// LoadCase reads the case in directory dir.
-func LoadCase(dir string) (*Case, error) {
-	c := &Case{Name: filepath.Base(dir), Dir: dir}
+// ToolkitCasesDir is where the cases of a toolkit other than 11.8 keep their
+// generated files, given tests/corpus/cases.
+func ToolkitCasesDir(casesDir, toolkit string) string {
+	return filepath.Join(filepath.Dir(casesDir), "cuda-"+toolkit, "cases")
+}
+
+// caseToolkits reads the `toolkits:` line of dir/case.txt.
+func caseToolkits(dir string) ([]string, error) {
 	f, err := os.ReadFile(filepath.Join(dir, "case.txt"))
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(f), "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		if val, ok := strings.CutPrefix(strings.TrimSpace(line), "toolkits:"); ok {
+			return strings.Fields(val), nil
+		}
+	}
+	return []string{DefaultToolkit}, nil
+}
+
+// LoadCase reads the CUDA 11.8 case in directory dir.
+func LoadCase(dir string) (*Case, error) {
+	return LoadToolkitCase(dir, dir, DefaultToolkit)
+}
+
+// LoadToolkitCase reads the case whose case.txt is in srcDir and whose
+// generated files (built with toolkit) are in genDir.
+func LoadToolkitCase(srcDir, genDir, toolkit string) (*Case, error) {
+	c := &Case{Name: filepath.Base(srcDir), Dir: genDir, Toolkit: toolkit, Toolkits: []string{DefaultToolkit}}
+	f, err := os.ReadFile(filepath.Join(srcDir, "case.txt"))
 	if err != nil {
 		return nil, err
 	}
@@ -265,6 +328,8 @@ func LoadCase(dir string) (*Case, error) {
 				return nil, fmt.Errorf("%s/case.txt:%d: cudalink: %q, want differs", c.Name, n, val)
 			}
 			c.Differs = true
+		case "toolkits":
+			c.Toolkits = strings.Fields(val)
 		case "source-arch", "source-flags", "nvcc", "junk", "objects", "objects-no-rdc", "nvcc-lib", "ar", "devrt":
 			// used by regen only
 		default:
@@ -288,9 +353,9 @@ func LoadCase(dir string) (*Case, error) {
 		return nil, fmt.Errorf("%s/case.txt: no link inputs", c.Name)
 	}
 
-	exp, err := os.ReadFile(filepath.Join(dir, "expected.txt"))
+	exp, err := os.ReadFile(filepath.Join(genDir, "expected.txt"))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v (run go run ./tests/corpus/regen %s)", c.Name, err, c.Name)
+		return nil, fmt.Errorf("%s: %v (run go run ./tests/corpus/regen -cuda %s %s)", c.Name, err, toolkit, c.Name)
 	}
 	first, rest, _ := strings.Cut(string(exp), "\n")
 	status, ok := strings.CutPrefix(first, "exit ")

@@ -57,15 +57,36 @@ func link(t *testing.T, args []string) (status int, stdout, stderr string) {
 	return status, out.String(), errb.String()
 }
 
-// toolkitTools reports whether cuobjdump and nvdisasm are on PATH.
-func toolkitTools() bool {
-	for _, tool := range []string{"cuobjdump", "nvdisasm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return false
+// validators are the toolkit programs that must accept cudalink's output:
+// cuobjdump -elf and nvdisasm.
+type validators struct{ cuobjdump, nvdisasm string }
+
+// toolkitTools finds the validators for a toolkit's cases: for 11.8 those
+// on PATH, for a CUDA 12 version those in /opt/cuda-<version>/usr/bin (where
+// scripts/setup-cuda12.sh unpacks it: an 11.8 cuobjdump does not know every
+// 12.x output). It returns nil when they are missing.
+func toolkitTools(toolkit string) *validators {
+	var v validators
+	for _, p := range []*string{&v.cuobjdump, &v.nvdisasm} {
+		name := "cuobjdump"
+		if p == &v.nvdisasm {
+			name = "nvdisasm"
 		}
+		if toolkit != DefaultToolkit {
+			name = filepath.Join("/opt/cuda-"+toolkit, "usr", "bin", name)
+		}
+		path, err := exec.LookPath(name)
+		if err != nil {
+			return nil
+		}
+		*p = path
 	}
-	return true
+	return &v
 }
+
+// otherToolkits are the CUDA versions besides 11.8 that the corpus may hold
+// cases for (tests/corpus/cuda-<version>).
+var otherToolkits = []string{"12.4", "12.5"}
 
 // dirState lists a directory's entries with size and modification time, to
 // detect files the linker creates, changes or leaves behind.
@@ -96,15 +117,31 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // TestCorpus links every case of the corpus with cudalink and compares the
-// outcome with nvlink's (expected.cubin, expected.txt).
+// outcome with nvlink's (expected.cubin, expected.txt): the CUDA 11.8 cases
+// as TestCorpus/<name>, those of another toolkit as
+// TestCorpus/cuda-<version>/<name>, with a summary for each toolkit.
 func TestCorpus(t *testing.T) {
-	cases := loadCorpus(t)
-	tools := toolkitTools()
+	runCorpus(t, loadCorpus(t), DefaultToolkit)
+	for _, tk := range otherToolkits {
+		cases, err := LoadToolkitCases(corpusDir, tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cases) == 0 {
+			continue
+		}
+		t.Run("cuda-"+tk, func(t *testing.T) { runCorpus(t, cases, tk) })
+	}
+}
+
+// runCorpus runs one toolkit's cases as subtests and logs their summary.
+func runCorpus(t *testing.T, cases []*Case, toolkit string) {
+	tools := toolkitTools(toolkit)
 	switch {
-	case !tools:
-		t.Log("SKIP: CUDA toolkit not installed; cuobjdump/nvdisasm checks skipped (the comparison with nvlink's output still runs)")
+	case tools == nil:
+		t.Logf("SKIP: CUDA %s's cuobjdump/nvdisasm not installed; their checks skipped (the comparison with nvlink's output still runs)", toolkit)
 	case testing.Short():
-		tools = false
+		tools = nil
 		t.Log("SKIP: -short: cuobjdump/nvdisasm checks skipped (the comparison with nvlink's output still runs)")
 	}
 	var okCases, okMatch, identical, errCases, errMatch, diffCases, diffMatch int
@@ -139,9 +176,9 @@ func TestCorpus(t *testing.T) {
 			mismatched = append(mismatched, c.Name)
 		}
 	}
-	t.Logf("cases: %d; ok cases with the same normal form as nvlink: %d of %d; error cases passing: %d of %d",
-		len(cases), okMatch, okCases, errMatch, errCases)
-	t.Logf("byte-identical: %d of %d", identical, okCases)
+	t.Logf("CUDA %s cases: %d; ok cases with the same normal form as nvlink: %d of %d; error cases passing: %d of %d",
+		toolkit, len(cases), okMatch, okCases, errMatch, errCases)
+	t.Logf("CUDA %s byte-identical: %d of %d", toolkit, identical, okCases)
 	if diffCases > 0 {
 		t.Logf("deliberate differences (cudalink: differs) passing: %d of %d", diffMatch, diffCases)
 	}
@@ -152,7 +189,7 @@ func TestCorpus(t *testing.T) {
 
 // runOK checks a case nvlink links successfully. It reports whether the
 // output has nvlink's normal form and whether it is byte-identical.
-func runOK(t *testing.T, c *Case, tools bool) (same, identical bool) {
+func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
 	t.Chdir(c.Dir)
 	before := dirState(t, c.Dir)
 	tmp := t.TempDir()
@@ -196,8 +233,8 @@ func runOK(t *testing.T, c *Case, tools bool) (same, identical bool) {
 			len(got), len(want), firstDiff(got, want))
 	}
 
-	if tools {
-		checkTools(t, out)
+	if tools != nil {
+		checkTools(t, tools, out)
 	}
 	return same, identical
 }
@@ -217,7 +254,7 @@ func firstDiff(a, b []byte) int {
 // nvlink does (`cudalink: differs`): nvlink ignores archives of cubins,
 // cudalink links their members. Whatever nvlink did, cudalink must succeed
 // and its output must define every kernel of the archived cubins.
-func runDiffers(t *testing.T, c *Case, tools bool) {
+func runDiffers(t *testing.T, c *Case, tools *validators) {
 	want, err := c.ArchivedKernels()
 	if err != nil {
 		t.Fatal(err)
@@ -260,16 +297,16 @@ func runDiffers(t *testing.T, c *Case, tools bool) {
 			t.Errorf("kernel %s of an archived cubin is not a kernel of cudalink's output", k)
 		}
 	}
-	if tools {
-		checkTools(t, out)
+	if tools != nil {
+		checkTools(t, tools, out)
 	}
 }
 
 // checkTools requires cuobjdump -elf and nvdisasm to accept a cubin (run
 // concurrently: they dominate the test's time).
-func checkTools(t *testing.T, cubin string) {
+func checkTools(t *testing.T, tools *validators, cubin string) {
 	t.Helper()
-	cmds := [][]string{{"cuobjdump", "-elf", cubin}, {"nvdisasm", cubin}}
+	cmds := [][]string{{tools.cuobjdump, "-elf", cubin}, {tools.nvdisasm, cubin}}
 	errs := make([]string, len(cmds))
 	var wg sync.WaitGroup
 	for i, cmd := range cmds {

@@ -82,6 +82,8 @@ type caseSpec struct {
 	nvlinkFlags  []string
 	junk         []junkSpec
 	expect       string
+	toolkits     []string // `toolkits:`, default 11.8: the toolkits the case is built with
+	genDir       string   // where the generated files go (see toolkitLayout)
 }
 
 // generatedExt lists the suffixes of generated files: every file of a case
@@ -91,13 +93,18 @@ var generatedExt = []string{".cubin", ".o", ".a", ".fatbin"}
 func main() {
 	jobs := flag.Int("j", runtime.NumCPU(), "number of cases built in parallel")
 	list := flag.Bool("list", false, "list the cases and exit")
+	cuda := flag.String("cuda", defaultToolkit, "the CUDA toolkit to build with: 11.8 (nvcc and nvlink from PATH) or 12.4, 12.5 (from /opt/cuda-<version>/usr/bin, see scripts/setup-cuda12.sh)")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: go run ./tests/corpus/regen [-j N] [-list] [case...]\n")
+		fmt.Fprintf(os.Stderr, "usage: go run ./tests/corpus/regen [-j N] [-list] [-cuda VERSION] [case...]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
 
 	casesDir, err := findCasesDir()
+	if err != nil {
+		fatalf("%v", err)
+	}
+	tk, err := toolkitLayout(casesDir, *cuda)
 	if err != nil {
 		fatalf("%v", err)
 	}
@@ -111,6 +118,13 @@ func main() {
 		if err != nil {
 			fatalf("%v", err)
 		}
+		if !slicesContains(c.toolkits, tk.version) {
+			if len(flag.Args()) > 0 {
+				fatalf("case %s is not built with CUDA %s (its toolkits: %s)", n, tk.version, strings.Join(c.toolkits, " "))
+			}
+			continue
+		}
+		c.genDir = filepath.Join(tk.casesDir, n)
 		specs = append(specs, c)
 	}
 	if *list {
@@ -121,23 +135,23 @@ func main() {
 	}
 
 	for _, tool := range []string{"nvcc", "nvlink"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			fmt.Fprintf(os.Stderr, "regen: %s not found in PATH; the CUDA 11.8 toolkit is needed to regenerate the corpus. Skipping (nothing changed).\n", tool)
+		if _, err := exec.LookPath(tk.tool(tool)); err != nil {
+			fmt.Fprintf(os.Stderr, "regen: %s not found; the CUDA %s toolkit is needed to regenerate the corpus. Skipping (nothing changed).\n", tk.tool(tool), tk.version)
 			return
 		}
 	}
-	if v, err := toolVersion(); err == nil && !strings.Contains(v, "release 11.8") {
-		fmt.Fprintf(os.Stderr, "regen: warning: the corpus records CUDA 11.8 behaviour, but nvcc says:\n%s\n", v)
+	if v, err := tk.toolVersion(); err == nil && !strings.Contains(v, "release "+tk.version) {
+		fmt.Fprintf(os.Stderr, "regen: warning: this corpus records CUDA %s behaviour, but nvcc says:\n%s\n", tk.version, v)
 	}
 
 	if *jobs < 1 {
 		*jobs = 1
 	}
-	unlock, err := lockStage()
+	unlock, err := lockStage(tk.stageRoot)
 	if err != nil {
 		fatalf("%v", err)
 	}
-	if err := prepareLibs(casesDir, specs); err != nil {
+	if err := prepareLibs(tk, specs); err != nil {
 		unlock()
 		fatalf("%v", err)
 	}
@@ -150,12 +164,12 @@ func main() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = regen(c)
+			results[i] = regen(tk, c)
 		}()
 	}
 	wg.Wait()
-	os.RemoveAll(filepath.Join(stageRoot, "libs"))
-	os.RemoveAll(filepath.Join(stageRoot, "cases"))
+	os.RemoveAll(filepath.Join(tk.stageRoot, "libs"))
+	os.RemoveAll(filepath.Join(tk.stageRoot, "cases"))
 	unlock()
 
 	failed := 0
@@ -170,7 +184,7 @@ func main() {
 	if failed > 0 {
 		fatalf("%d of %d cases failed", failed, len(specs))
 	}
-	fmt.Printf("regenerated %d cases in %s\n", len(specs), casesDir)
+	fmt.Printf("regenerated %d cases with CUDA %s in %s\n", len(specs), tk.version, tk.casesDir)
 }
 
 func fatalf(format string, args ...any) {
@@ -347,6 +361,16 @@ func parseCase(dir string) (*caseSpec, error) {
 				return nil, bad("want ok or error")
 			}
 			c.expect = val
+		case "toolkits":
+			if len(fields) == 0 {
+				return nil, bad("want one or more of " + strings.Join(knownToolkits, " "))
+			}
+			for _, f := range fields {
+				if !slicesContains(knownToolkits, f) {
+					return nil, bad(fmt.Sprintf("unknown toolkit %q (known: %s)", f, strings.Join(knownToolkits, " ")))
+				}
+			}
+			c.toolkits = fields
 		default:
 			return nil, fmt.Errorf("%s:%d: unknown key %q", path, lineNo, key)
 		}
@@ -362,6 +386,9 @@ func parseCase(dir string) (*caseSpec, error) {
 	}
 	if c.comment == "" {
 		return nil, fmt.Errorf("%s: the first comment line should say what the case covers", path)
+	}
+	if c.toolkits == nil {
+		c.toolkits = []string{defaultToolkit}
 	}
 
 	// Every generated file has exactly one producer.
@@ -487,9 +514,70 @@ func toolEnv() []string {
 	return append(env, "LC_ALL=C")
 }
 
-func toolVersion() (string, error) {
-	out, err := exec.Command("nvcc", "--version").CombinedOutput()
+// defaultToolkit is the toolkit of tests/corpus/cases, and of a case
+// without a `toolkits:` line.
+const defaultToolkit = "11.8"
+
+// knownToolkits are the toolkits a case may be built with.
+var knownToolkits = []string{"11.8", "12.4", "12.5"}
+
+// toolkit is where one toolkit's tools are and where what they build goes.
+//
+//   - 11.8: nvcc, nvlink, ptxas from PATH; generated files next to the
+//     sources in tests/corpus/cases/<name>/, shared libraries in
+//     tests/corpus/libs/; staged in /tmp/cudalink-corpus-build.
+//   - 12.x: the tools of /opt/cuda-12.x/usr/bin (scripts/setup-cuda12.sh
+//     unpacks them there); generated files in
+//     tests/corpus/cuda-12.x/cases/<name>/ (the sources stay in
+//     tests/corpus/cases/<name>/), libraries in tests/corpus/cuda-12.x/libs/;
+//     staged in /tmp/cudalink-corpus-build-12.x.
+type toolkit struct {
+	version   string
+	binDir    string // "" for PATH
+	casesDir  string // where each case's generated files go, in <casesDir>/<name>
+	libsDir   string // the shared libraries (libcudadevrt.a)
+	stageRoot string
+}
+
+func toolkitLayout(casesDir, version string) (*toolkit, error) {
+	if !slicesContains(knownToolkits, version) {
+		return nil, fmt.Errorf("-cuda %s: unknown toolkit (known: %s)", version, strings.Join(knownToolkits, " "))
+	}
+	corpus := filepath.Dir(casesDir)
+	if version == defaultToolkit {
+		return &toolkit{version: version, casesDir: casesDir, libsDir: filepath.Join(corpus, "libs"), stageRoot: stageRoot}, nil
+	}
+	top := filepath.Join(corpus, "cuda-"+version)
+	return &toolkit{
+		version:   version,
+		binDir:    "/opt/cuda-" + version + "/usr/bin",
+		casesDir:  filepath.Join(top, "cases"),
+		libsDir:   filepath.Join(top, "libs"),
+		stageRoot: stageRoot + "-" + version,
+	}, nil
+}
+
+// tool is the program to run for a tool name: its path in the toolkit's
+// bin directory, or the name (looked up in PATH).
+func (tk *toolkit) tool(name string) string {
+	if tk.binDir == "" || name == "ar" {
+		return name
+	}
+	return filepath.Join(tk.binDir, name)
+}
+
+func (tk *toolkit) toolVersion() (string, error) {
+	out, err := exec.Command(tk.tool("nvcc"), "--version").CombinedOutput()
 	return strings.TrimSpace(string(out)), err
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // run executes name args in dir and returns the combined stdout/stderr (in
@@ -530,22 +618,25 @@ func run(dir string, name string, args ...string) (string, int, error) {
 const stageRoot = "/tmp/cudalink-corpus-build"
 
 // devrtPaths are where libcudadevrt.a is looked for, after the toolkit
-// directories next to nvcc.
+// directories next to nvcc (11.8 only: a 12.x toolkit's must be its own).
 var devrtPaths = []string{"/usr/lib/x86_64-linux-gnu/libcudadevrt.a", "/usr/local/cuda/lib64/libcudadevrt.a"}
 
 // findDevrt returns the path of the toolkit's libcudadevrt.a.
-func findDevrt() (string, error) {
+func findDevrt(tk *toolkit) (string, error) {
 	var cands []string
-	if nv, err := exec.LookPath("nvcc"); err == nil {
+	if nv, err := exec.LookPath(tk.tool("nvcc")); err == nil {
 		if real, err := filepath.EvalSymlinks(nv); err == nil {
 			nv = real
 		}
 		top := filepath.Dir(filepath.Dir(nv))
 		cands = append(cands,
 			filepath.Join(top, "lib64", "libcudadevrt.a"),
-			filepath.Join(top, "targets", "x86_64-linux", "lib", "libcudadevrt.a"))
+			filepath.Join(top, "targets", "x86_64-linux", "lib", "libcudadevrt.a"),
+			filepath.Join(top, "lib", "x86_64-linux-gnu", "libcudadevrt.a"))
 	}
-	cands = append(cands, devrtPaths...)
+	if tk.binDir == "" {
+		cands = append(cands, devrtPaths...)
+	}
 	for _, p := range cands {
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 			return p, nil
@@ -554,16 +645,17 @@ func findDevrt() (string, error) {
 	return "", fmt.Errorf("libcudadevrt.a not found (looked in %s)", strings.Join(cands, ", "))
 }
 
-// prepareLibs maintains tests/corpus/libs, the libraries shared by several
-// cases (today libcudadevrt.a, refreshed from the toolkit when a selected
-// case says `devrt: yes`), and copies it to <stageRoot>/libs.
-func prepareLibs(casesDir string, specs []*caseSpec) error {
-	libs := filepath.Join(filepath.Dir(casesDir), "libs")
+// prepareLibs maintains tests/corpus/libs (or the toolkit's libs), the
+// libraries shared by several cases (today libcudadevrt.a, refreshed from the
+// toolkit when a selected case says `devrt: yes`), and copies it to
+// <stageRoot>/libs.
+func prepareLibs(tk *toolkit, specs []*caseSpec) error {
+	libs := tk.libsDir
 	for _, c := range specs {
 		if !c.devrt {
 			continue
 		}
-		src, err := findDevrt()
+		src, err := findDevrt(tk)
 		if err != nil {
 			return err
 		}
@@ -583,7 +675,7 @@ func prepareLibs(casesDir string, specs []*caseSpec) error {
 		}
 		break
 	}
-	stageLibs := filepath.Join(stageRoot, "libs")
+	stageLibs := filepath.Join(tk.stageRoot, "libs")
 	if err := os.RemoveAll(stageLibs); err != nil {
 		return err
 	}
@@ -609,7 +701,7 @@ func prepareLibs(casesDir string, specs []*caseSpec) error {
 
 // lockStage makes sure only one regen uses stageRoot at a time. It returns
 // the function that releases the lock.
-func lockStage() (func(), error) {
+func lockStage(stageRoot string) (func(), error) {
 	if err := os.MkdirAll(stageRoot, 0o755); err != nil {
 		return nil, err
 	}
@@ -682,8 +774,8 @@ func (c *caseSpec) isGenerated(name string) bool {
 }
 
 // nvcc runs nvcc in dir and fails unless it succeeds.
-func nvcc(dir string, args ...string) error {
-	out, status, err := run(dir, "nvcc", args...)
+func nvcc(tk *toolkit, dir string, args ...string) error {
+	out, status, err := run(dir, tk.tool("nvcc"), args...)
 	if err != nil {
 		return err
 	}
@@ -694,8 +786,8 @@ func nvcc(dir string, args ...string) error {
 }
 
 // ptxas runs ptxas in dir and fails unless it succeeds.
-func ptxas(dir string, args ...string) error {
-	out, status, err := run(dir, "ptxas", args...)
+func ptxas(tk *toolkit, dir string, args ...string) error {
+	out, status, err := run(dir, tk.tool("ptxas"), args...)
 	if err != nil {
 		return err
 	}
@@ -709,15 +801,31 @@ func ptxas(dir string, args ...string) error {
 // <stageRoot>/<case>, compiles there, moves the directory to
 // <stageRoot>/cases/<case>, creates the junk inputs and archives and links
 // there, and copies the generated files back into the case directory.
-func regen(c *caseSpec) error {
+func regen(tk *toolkit, c *caseSpec) error {
 	// Remove every generated file first, so that nothing stale survives
 	// (e.g. a missing-input case must not find an old file).
+	if err := os.MkdirAll(c.genDir, 0o755); err != nil {
+		return err
+	}
+	if c.genDir != c.dir {
+		gen, err := os.ReadDir(c.genDir)
+		if err != nil {
+			return err
+		}
+		for _, e := range gen {
+			if c.isGenerated(e.Name()) {
+				if err := os.Remove(filepath.Join(c.genDir, e.Name())); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	ents, err := os.ReadDir(c.dir)
 	if err != nil {
 		return err
 	}
-	build := filepath.Join(stageRoot, c.name)
-	stage := filepath.Join(stageRoot, "cases", c.name)
+	build := filepath.Join(tk.stageRoot, c.name)
+	stage := filepath.Join(tk.stageRoot, "cases", c.name)
 	for _, d := range []string{build, stage} {
 		if err := os.RemoveAll(d); err != nil {
 			return err
@@ -730,8 +838,10 @@ func regen(c *caseSpec) error {
 	for _, e := range ents {
 		path := filepath.Join(c.dir, e.Name())
 		if c.isGenerated(e.Name()) {
-			if err := os.Remove(path); err != nil {
-				return err
+			if c.genDir == c.dir {
+				if err := os.Remove(path); err != nil {
+					return err
+				}
 			}
 			continue
 		}
@@ -760,7 +870,7 @@ func regen(c *caseSpec) error {
 			args := append(append([]string(nil), step.mode...), c.archFlags(src)...)
 			args = append(args, c.nvccFlags...)
 			args = append(args, src, "-o", step.out(src))
-			if err := nvcc(build, args...); err != nil {
+			if err := nvcc(tk, build, args...); err != nil {
 				return err
 			}
 			outputs = append(outputs, step.out(src))
@@ -773,7 +883,7 @@ func regen(c *caseSpec) error {
 		}
 		args := append([]string{"-c"}, c.archFlags(src)...)
 		args = append(args, src, "-o", cubinName(src))
-		if err := ptxas(build, args...); err != nil {
+		if err := ptxas(tk, build, args...); err != nil {
 			return err
 		}
 		outputs = append(outputs, cubinName(src))
@@ -783,7 +893,7 @@ func regen(c *caseSpec) error {
 		args = append(args, c.nvccFlags...)
 		args = append(args, l.members...)
 		args = append(args, "-o", l.name)
-		if err := nvcc(build, args...); err != nil {
+		if err := nvcc(tk, build, args...); err != nil {
 			return err
 		}
 		outputs = append(outputs, l.name)
@@ -838,7 +948,7 @@ func regen(c *caseSpec) error {
 	args = append(args, c.nvlinkFlags...)
 	args = append(args, c.link...)
 	args = append(args, "-o", "expected.cubin")
-	out, status, err := run(stage, "nvlink", args...)
+	out, status, err := run(stage, tk.tool("nvlink"), args...)
 	if err != nil {
 		return err
 	}
@@ -861,7 +971,7 @@ func regen(c *caseSpec) error {
 	outputs = append(outputs, "expected.txt")
 
 	for _, name := range outputs {
-		if err := copyFile(filepath.Join(stage, name), filepath.Join(c.dir, name)); err != nil {
+		if err := copyFile(filepath.Join(stage, name), filepath.Join(c.genDir, name)); err != nil {
 			return err
 		}
 	}
