@@ -254,11 +254,21 @@ type Symbol struct {
 	placed          bool // buildSymbolTable met it in the registry's lists
 }
 
-func (sym *Symbol) Bind() uint8   { return sym.Info >> 4 }
-func (sym *Symbol) Type() uint8   { return sym.Info & 0xf }
+// Bind is the symbol's binding, STB_*.
+func (sym *Symbol) Bind() uint8 { return sym.Info >> 4 }
+
+// Type is the symbol's type, STT_*.
+func (sym *Symbol) Type() uint8 { return sym.Info & 0xf }
+
+// Defined says whether an input defines the symbol.
 func (sym *Symbol) Defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
+
+// IsEntry says whether the symbol is a kernel (and was not demoted to a
+// device function).
 func (sym *Symbol) IsEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 && !sym.demoted }
-func (sym *Symbol) IsFunc() bool  { return sym.Type() == cubin.STT_FUNC }
+
+// IsFunc says whether the symbol is a function.
+func (sym *Symbol) IsFunc() bool { return sym.Type() == cubin.STT_FUNC }
 
 // Function is one live device function (kernel or not) with the sections
 // that travel with it.

@@ -24,6 +24,8 @@ type LinkError struct {
 	nonFatal bool
 }
 
+// Error formats the error as cudalink prints it: the message with the
+// symbol, the file and the section.
 func (e *LinkError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Msg)

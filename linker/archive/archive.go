@@ -36,6 +36,7 @@ type FormatError struct {
 	Msg  string
 }
 
+// Error names the archive, the byte offset and what is wrong there.
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: malformed archive at offset 0x%x: %s", e.File, e.Off, e.Msg)
 }

@@ -123,6 +123,7 @@ type FormatError struct {
 	Msg  string
 }
 
+// Error names the file, the byte offset and what is wrong there.
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: malformed cubin at offset 0x%x: %s", e.File, e.Off, e.Msg)
 }
@@ -189,7 +190,10 @@ type Symbol struct {
 	Size  uint64
 }
 
+// Bind is the symbol's binding, STB_*.
 func (s *Symbol) Bind() uint8 { return s.Info >> 4 }
+
+// Type is the symbol's type, STT_*.
 func (s *Symbol) Type() uint8 { return s.Info & 0xf }
 
 // IsEntry says whether the symbol is a kernel.

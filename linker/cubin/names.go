@@ -9,6 +9,7 @@ import "strconv"
 // nvlink, ptxas, nvdisasm and cuobjdump 11.8, and in LLVM's CUDA.def.
 type RelocType uint32
 
+// The R_CUDA_* relocation types, in nvdisasm's spelling.
 const (
 	R_CUDA_NONE                 RelocType = 0
 	R_CUDA_32                   RelocType = 1
@@ -219,6 +220,7 @@ var relocNames = [...]string{
 	"R_CUDA_SAMP_HEADER_INDEX_0",
 }
 
+// String returns the R_CUDA_* name of t, or its number.
 func (t RelocType) String() string {
 	if int(t) < len(relocNames) {
 		return relocNames[t]
@@ -229,6 +231,7 @@ func (t RelocType) String() string {
 // Attr is an EIATTR_* attribute id in a .nv.info record.
 type Attr uint8
 
+// The EIATTR_* attribute ids, in nvdisasm's spelling.
 const (
 	EIATTR_ERROR                       Attr = 0x00
 	EIATTR_PAD                         Attr = 0x01
@@ -367,6 +370,7 @@ var attrNames = [...]string{
 	"EIATTR_ERROR_LAST",
 }
 
+// String returns the EIATTR_* name of a, or its number.
 func (a Attr) String() string {
 	if int(a) < len(attrNames) {
 		return attrNames[a]

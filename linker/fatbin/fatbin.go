@@ -45,6 +45,7 @@ const (
 	KindELF Kind = 2 // a cubin
 )
 
+// String names the kind: ptx or elf.
 func (k Kind) String() string {
 	switch k {
 	case KindPTX:
@@ -85,6 +86,7 @@ var flagNames = []struct {
 	{FlagCompressedZstd, "zstd"},
 }
 
+// String lists the flags set, by name.
 func (f Flags) String() string {
 	var parts []string
 	for _, fn := range flagNames {
@@ -102,12 +104,14 @@ func (f Flags) String() string {
 // Compression is the way an entry's payload is stored.
 type Compression uint8
 
+// How a payload is stored.
 const (
 	CompressionNone Compression = iota
 	CompressionLZ4              // one LZ4 block (CUDA 11.8)
 	CompressionZstd             // one zstd frame (CUDA ≥ 12.4)
 )
 
+// String names the compression: none, lz4 or zstd.
 func (c Compression) String() string {
 	switch c {
 	case CompressionNone:
@@ -128,6 +132,7 @@ type FormatError struct {
 	Msg  string
 }
 
+// Error names the container, the byte offset and what is wrong there.
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: malformed fatbinary at offset 0x%x: %s", e.File, e.Off, e.Msg)
 }
@@ -173,6 +178,7 @@ func (e Entry) Is64Bit() bool { return e.Flags&Flag64Bit != 0 }
 // a window into the parsed input.
 func (e Entry) Raw() []byte { return e.raw }
 
+// String describes the entry: kind, architecture, versions, flags and ident.
 func (e Entry) String() string {
 	s := fmt.Sprintf("%s sm_%d [%d,%d] %s", e.Kind, e.SM, e.Major, e.Minor, e.Flags)
 	if e.Name != "" {

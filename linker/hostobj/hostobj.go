@@ -59,7 +59,7 @@ const (
 	DeviceIntern                  // .nvHRDI
 	ConstantExtern                // .nvHRCE: __constant__ variables
 	ConstantIntern                // .nvHRCI
-	NumRefKinds
+	NumRefKinds                   // the number of kinds
 )
 
 var refSections = [NumRefKinds]string{".nvHRKE", ".nvHRKI", ".nvHRDE", ".nvHRDI", ".nvHRCE", ".nvHRCI"}
@@ -80,6 +80,7 @@ type FormatError struct {
 	Msg  string
 }
 
+// Error names the object, the byte offset and what is wrong there.
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: malformed host object at offset 0x%x: %s", e.File, e.Off, e.Msg)
 }

@@ -39,6 +39,7 @@ type Response struct {
 	Cancelled bool
 }
 
+// String shows the response as a test failure prints it.
 func (r Response) String() string {
 	return fmt.Sprintf("{id %d exit %d cancelled %v output %q}", r.ID, r.ExitCode, r.Cancelled, r.Output)
 }

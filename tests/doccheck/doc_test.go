@@ -1,0 +1,206 @@
+// Package doccheck checks that the Go code documents itself: every package
+// has a package comment and every exported name a doc comment.
+package doccheck
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// packages returns every directory of the module that holds Go files (not
+// testdata, not other modules), relative to the module root.
+func packages(t *testing.T, root string) []string {
+	var dirs []string
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "bazel-")) {
+				return filepath.SkipDir
+			}
+			if path != root && fileExists(filepath.Join(path, "go.mod")) {
+				return filepath.SkipDir // another module (tools)
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") && !seen[filepath.Dir(path)] {
+			seen[filepath.Dir(path)] = true
+			dirs = append(dirs, filepath.Dir(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// undocumented lists the exported top-level names of a package (and the
+// exported methods of its types) that have no doc comment. A name in a
+// parenthesized const, var or type group is documented by the group's
+// comment or its own.
+func undocumented(fset *token.FileSet, files []*ast.File) []string {
+	var missing []string
+	report := func(pos token.Pos, what string) {
+		p := fset.Position(pos)
+		missing = append(missing, fmt.Sprintf("%s:%d: %s", filepath.Base(p.Filename), p.Line, what))
+	}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if !d.Name.IsExported() || d.Doc != nil {
+					continue
+				}
+				if d.Recv != nil && !exportedRecv(d.Recv) {
+					continue
+				}
+				report(d.Pos(), "func "+d.Name.Name)
+			case *ast.GenDecl:
+				if d.Tok == token.IMPORT {
+					continue
+				}
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() && d.Doc == nil && s.Doc == nil && s.Comment == nil {
+							report(s.Pos(), "type "+s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() && d.Doc == nil && s.Doc == nil && s.Comment == nil {
+								report(n.Pos(), d.Tok.String()+" "+n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return missing
+}
+
+func exportedRecv(recv *ast.FieldList) bool {
+	if len(recv.List) == 0 {
+		return false
+	}
+	typ := recv.List[0].Type
+	for {
+		switch t := typ.(type) {
+		case *ast.StarExpr:
+			typ = t.X
+		case *ast.IndexExpr:
+			typ = t.X
+		case *ast.IndexListExpr:
+			typ = t.X
+		case *ast.Ident:
+			return t.IsExported()
+		default:
+			return false
+		}
+	}
+}
+
+// TestDocComments: every package has a package comment, and every exported
+// name a doc comment.
+func TestDocComments(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, dir := range packages(t, root) {
+		fset := token.NewFileSet()
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, dir)
+		pkgs := map[string][]*ast.File{} // package name -> its files
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ast.IsGenerated(f) { // protoc's output documents what it documents
+				pkgs[f.Name.Name] = append(pkgs[f.Name.Name], f)
+			}
+		}
+		for pkg, files := range pkgs {
+			if !slices.ContainsFunc(files, func(f *ast.File) bool { return f.Doc != nil }) {
+				t.Errorf("%s: package %s has no package comment", rel, pkg)
+			}
+			missing := undocumented(fset, files)
+			sort.Strings(missing)
+			for _, m := range missing {
+				t.Errorf("%s/%s has no doc comment", rel, m)
+			}
+			total += len(missing)
+		}
+	}
+	if total > 0 {
+		t.Logf("%d exported names without a doc comment", total)
+	}
+}
+
+// TestUndocumentedFinds checks the checker on a file with every kind of
+// name, documented and not.
+func TestUndocumentedFinds(t *testing.T) {
+	const src = `package p
+
+// Doc is documented.
+func Doc() {}
+func Bare() {}
+func (T) Method() {}
+func (t *u) hidden() {}
+func (u) Exported() {}
+
+// T is documented.
+type T int
+type U struct{}
+
+// Grouped names share their group's comment.
+const (
+	A = 1
+	B = 2
+)
+
+const (
+	C = 3 // C has a line comment.
+	D = 4
+)
+
+var V, w int
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := undocumented(fset, []*ast.File{f})
+	want := []string{"p.go:5: func Bare", "p.go:6: func Method", "p.go:12: type U", "p.go:22: const D", "p.go:25: var V"}
+	if !slices.Equal(got, want) {
+		t.Errorf("undocumented = %q, want %q", got, want)
+	}
+}
