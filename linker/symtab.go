@@ -115,7 +115,7 @@ type outSym struct {
 func keepLostParams(ctx *Context) {
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms {
-			if sym == nil || !sym.Local || sym.Name != "_param" || sym.File != file || sym.Section == nil || sym.Section.Out != nil {
+			if sym == nil || !sym.Local || !isParamSymbol(sym.Name) || sym.File != file || sym.Section == nil || sym.Section.Out != nil {
 				continue
 			}
 			text := file.sectionOf(sym.Section.Sec.Info)
@@ -135,10 +135,16 @@ func keepLostParams(ctx *Context) {
 	}
 }
 
+// isParamSymbol says whether a local names a kernel's parameter bank in
+// its .nv.constant0.<k>: ptxas writes _param for a kernel with parameters
+// and _SREG, at the bank's end, for one without. nvlink drops both (their
+// names stay in .strtab) unless -preserve-relocs keeps every symbol.
+func isParamSymbol(name string) bool { return name == "_param" || name == "_SREG" }
+
 // keepLocal says whether a local symbol that is not a section symbol
 // appears in the output.
 func (ctx *Context) keepLocal(sym *Symbol) bool {
-	if sym.deleted || sym.Name == "_param" && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared ||
+	if sym.deleted || isParamSymbol(sym.Name) && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared ||
 		strings.Contains(sym.Name, ".const_opt.") && !(ctx.Config.PreserveRelocs && sym.inKernelBank2()) {
 		return false
 	}
