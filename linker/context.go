@@ -152,6 +152,10 @@ type InputFile struct {
 	// to a copy kept before them when resolution met them.
 	weakSkipped map[uint32]bool
 
+	// skippedData: the symbol indices of weak data definitions that lost
+	// to a definition met before them (see lostStorage).
+	skippedData map[uint32]bool
+
 	// placeholder is the unnamed local function nvlink creates for the
 	// file's first new undefined function (see addPlaceholder); nil if none.
 	placeholder *Symbol

@@ -40,6 +40,9 @@ func mergeSections(ctx *Context) {
 			s := isec.Sec
 			switch classify(s) {
 			case classMerged:
+				if file.lostStorage(isec) {
+					continue
+				}
 				osec := ctx.outSection(s.Name, outputType(s.Type), s.Flags)
 				osec.Members = append(osec.Members, isec)
 				isec.Out = osec
@@ -64,6 +67,33 @@ func mergeSections(ctx *Context) {
 			sym.deleted = true
 		}
 	}
+}
+
+// lostStorage says whether isec is .nv.global storage (no file contents)
+// that nvlink never merges: every symbol defined in it is a weak copy that
+// lost resolution when nvlink met it, such as an inline or template
+// __device__ variable without initializer defined in an earlier input too.
+// nvlink merges such a section when it first adds one of its symbols, so
+// a weak copy met before the definition that wins keeps its storage
+// (unused), and so does a section that also holds anything else (a static
+// variable, another definition), losing copies included. Initialized data
+// (.nv.global.init) is always merged.
+func (file *InputFile) lostStorage(isec *InputSection) bool {
+	if len(file.skippedData) == 0 || isec.Sec.Type != cubin.SHT_CUDA_GLOBAL {
+		return false
+	}
+	lost := false
+	for i := 1; i < len(file.ELF.Symbols); i++ {
+		esym := &file.ELF.Symbols[i]
+		if esym.Shndx != isec.Sec.Index || esym.Type() == cubin.STT_SECTION {
+			continue
+		}
+		if !file.skippedData[uint32(i)] {
+			return false
+		}
+		lost = true
+	}
+	return lost
 }
 
 // allocateCommons gives every common symbol still common after

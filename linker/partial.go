@@ -134,6 +134,9 @@ func mergeRelocatable(ctx *Context) {
 				osec := ctx.outSection(key, s.Type, s.Flags)
 				osec.Members = []*InputSection{isec}
 				isec.Out = osec
+			case file.lostStorage(isec):
+				// Only weak copies that lost when met: dropped, as a full
+				// link drops them.
 			case classify(s) == classMerged || classify(s) == classShared:
 				osec := ctx.outSection(s.Name, s.Type, s.Flags)
 				if osec.Type != s.Type {

@@ -186,6 +186,13 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 		}
 	}
 	if !take {
+		if newRank == rankWeak && oldRank >= rankWeak && esym.Type() != cubin.STT_FUNC {
+			// nvlink skips this copy (see lostStorage).
+			if file.skippedData == nil {
+				file.skippedData = map[uint32]bool{}
+			}
+			file.skippedData[uint32(idx)] = true
+		}
 		return
 	}
 	sym.Info, sym.Other, sym.Value, sym.Size = esym.Info, esym.Other, esym.Value, esym.Size

@@ -1,0 +1,3 @@
+// weak-data-uninitialized-three-files: only copies that lose
+#include "h.h"
+__device__ int use_b() { return tvar<int> + ivar; }
