@@ -25,7 +25,6 @@ func buildRelocatableMetadata(ctx *Context) {
 	}
 	buildRelocatableSymtab(ctx)
 
-	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	var w infoWriter
 	for _, file := range ctx.Files {
 		for r := range file.globalInfo() {
@@ -34,7 +33,12 @@ func buildRelocatableMetadata(ctx *Context) {
 			}
 		}
 	}
-	global.Data, global.Size, global.Addralign = w.buf, uint64(len(w.buf)), 4
+	if len(w.buf) > 0 {
+		// Inputs without functions (only data) have no .nv.info, nor
+		// does their partial output.
+		global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
+		global.Data, global.Size, global.Addralign = w.buf, uint64(len(w.buf)), 4
+	}
 
 	var recs []infoRecord
 	for _, fn := range ctx.Funcs {

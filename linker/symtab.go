@@ -38,6 +38,12 @@ func buildSymbolTable(ctx *Context) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO || isRelocType(osec.Type) {
 			return
 		}
+		if osec.Size == 0 && len(osec.Members) > 0 {
+			// Only empty contributions, such as the .debug_frame of inputs
+			// without functions: nvlink keeps the section but drops its
+			// section symbol, which it made when it met the section.
+			return
+		}
 		osec.symIndex = uint32(len(ctx.symtab))
 		ctx.symtab = append(ctx.symtab, outSym{sec: osec})
 	}
