@@ -96,42 +96,98 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ca
 
 // helpText is --help: every option cudalink accepts, laid out as nvlink
 // lays out its own (long form, short form at column 52, the description
-// indented by 8).
+// indented by 8), then the persistent worker's flags, then the nvlink
+// options and values cudalink refuses. Only accepted values are listed
+// as allowed.
 func helpText() string {
 	var b strings.Builder
 	b.WriteString("\nUsage  : cudalink [options] <objects>\n\nOptions\n=======\n\n")
+	var refused []string
 	for _, o := range sortedOptions() {
-		left := "-" + o.short
-		if o.long != "" {
-			left = "--" + o.long
-		}
-		if o.arg != "" {
-			left += " " + o.arg
-			if o.list {
-				left += ",..."
-			}
-		}
-		if o.long != "" && o.short != "" {
-			left = fmt.Sprintf("%-51s (-%s)", left, o.short)
-		}
-		help := o.help
 		if o.notYet {
-			help += " Not supported by cudalink yet."
+			refused = append(refused, "'"+spelling(o)+"'")
+			continue
 		}
-		fmt.Fprintf(&b, "%s\n%s", left, wrap(strings.Fields(help), " "))
-		if len(o.allowed) > 0 {
-			items := make([]string, len(o.allowed))
-			for i, v := range o.allowed {
-				items[i] = "'" + v + "',"
+		writeOption(&b, o)
+		for _, v := range o.refused {
+			sep := "="
+			if o.glue {
+				sep = "" // -m32, as nvlink spells it
 			}
-			last := len(items) - 1
-			items[last] = strings.TrimSuffix(items[last], ",") + "."
-			items[0] = "Allowed values for this option:  " + items[0]
-			b.WriteString(wrap(items, ""))
+			refused = append(refused, "'"+spelling(o)+sep+v+"'")
 		}
-		b.WriteString("\n")
 	}
+	b.WriteString("Persistent worker\n=================\n\n")
+	for _, o := range workerFlags {
+		writeOption(&b, o)
+	}
+	b.WriteString("Not supported\n=============\n\n")
+	note := strings.Fields("cudalink refuses these nvlink 11.8 options and values, which it does not implement:")
+	last := len(refused) - 1
+	for i := range refused {
+		if i < last {
+			refused[i] += ","
+		} else {
+			refused[i] += "."
+		}
+	}
+	b.WriteString(wrap(append(note, refused...), " "))
 	return b.String()
+}
+
+// spelling is how --help names an option in prose: its short form when it
+// has one, as nvlink's messages do.
+func spelling(o *option) string {
+	if o.short != "" {
+		return "-" + o.short
+	}
+	return "--" + o.long
+}
+
+// writeOption writes one entry of --help.
+func writeOption(b *strings.Builder, o *option) {
+	left := "-" + o.short
+	if o.long != "" {
+		left = "--" + o.long
+	}
+	if o.arg != "" {
+		left += " " + o.arg
+		if o.list {
+			left += ",..."
+		}
+	}
+	if o.long != "" && o.short != "" {
+		left = fmt.Sprintf("%-51s (-%s)", left, o.short)
+	}
+	fmt.Fprintf(b, "%s\n%s", left, wrap(strings.Fields(o.help), " "))
+	if len(o.allowed) > 0 {
+		items := make([]string, len(o.allowed))
+		for i, v := range o.allowed {
+			items[i] = "'" + v + "',"
+		}
+		last := len(items) - 1
+		items[last] = strings.TrimSuffix(items[last], ",") + "."
+		items[0] = "Allowed values for this option:  " + items[0]
+		b.WriteString(wrap(items, ""))
+	}
+	b.WriteString("\n")
+}
+
+// workerFlags are the startup flags of the persistent worker, which
+// cmd/cudalink runs when --persistent_worker is on the command line
+// (package linkworker reads them; they are not link options). --help
+// lists them after the options.
+var workerFlags = []*option{
+	{long: "persistent_worker",
+		help: "Run as a Bazel persistent worker: read link requests (cudalink command lines) on stdin and answer each on stdout (docs/worker.md)."},
+	{long: "worker_protocol", arg: "<protocol>", allowed: []string{"proto", "json"},
+		help: "The worker's wire protocol (default 'proto')."},
+	{long: "worker_cache_mb", arg: "<MiB>",
+		help: "Bound of the worker's cache of parsed inputs (default 256; 0 turns it off)."},
+	{long: "worker_max_parallel", arg: "<count>",
+		help: "How many links the worker runs at once (default: the number of CPUs)."},
+	{long: "worker_verbose",
+		help: "Log one line per request on the worker's stderr."},
 }
 
 // sortedOptions is the option table in nvlink's --help order: by long name

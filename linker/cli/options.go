@@ -24,13 +24,17 @@ type option struct {
 	repeat bool
 	glue   bool   // the value may follow the short name directly: -L<dir>, -lm, -m64
 	help   string // one-line description for --help
-	// allowed lists the values --help shows; set does the checking.
+	// allowed lists the values --help shows: those cudalink accepts; set
+	// does the checking. refused names the values nvlink 11.8 also takes
+	// that cudalink refuses: --help names them in its closing note.
 	allowed []string
+	refused []string
 	// notYet marks an option that changes what nvlink writes (the output,
 	// another file, or its messages) but that the linker does not honour
 	// yet: cudalink refuses the link rather than silently producing
-	// something else. Drop the mark once the linker acts on the option's
-	// Config field.
+	// something else. --help names it only in its closing note, since
+	// it lists what is accepted. Drop the mark once the linker acts on
+	// the option's Config field.
 	notYet bool
 	// set checks one value ("" for a flag; each element for a list) and
 	// stores it. name is the option as the user spelt it, for messages. For
@@ -67,12 +71,14 @@ var options = []*option{
 		help: "Ptxas options (only used with LTO); no effect: cudalink never runs ptxas.",
 		set:  ignore},
 	{long: "arch", short: "arch", arg: "<gpu architecture name>",
-		help:    "Specify the 'sm_' name of the target architecture; compute_ and lto_ names are not supported yet.",
-		allowed: archNames(),
+		help:    "Specify the 'sm_' name of the target architecture.",
+		allowed: smNames(),
+		refused: []string{"compute_<N>", "lto_<N>"},
 		set:     setArch},
 	{long: "cpu-arch", short: "cpu-arch", arg: "<cpu architecture name>",
-		help:    "Specify the name of the cpu target architecture; cudalink supports 'X86_64' and 'unknown' (the default).",
-		allowed: cpuArchs,
+		help:    "Specify the name of the cpu target architecture (default 'unknown').",
+		allowed: []string{"X86_64", "unknown"},
+		refused: []string{"AARCH64", "ARMv7", "PPC64LE", "X86"},
 		set:     setCPUArch},
 	{long: "debug", short: "g",
 		help: "Specify that this was a debug compile.",
@@ -133,8 +139,9 @@ var options = []*option{
 		help: "Do link-time optimization.",
 		set:  flag(func(p *parser) *bool { return &p.lto })},
 	{long: "machine", short: "m", arg: "<bits>", glue: true,
-		help:    "Specify 32 vs 64 bit architecture; only 64 is supported (the default).",
-		allowed: []string{"32", "64"},
+		help:    "Specify 32 vs 64 bit architecture; cudalink links 64-bit device code (the default).",
+		allowed: []string{"64"},
+		refused: []string{"32"},
 		set:     setMachine},
 	{long: "maxrregcount", short: "maxrregcount", arg: "<amount>",
 		help: "Max regcount (only used with LTO); no effect: cudalink never runs ptxas.",
@@ -171,7 +178,7 @@ var options = []*option{
 	{long: "report-arch", short: "report-arch",
 		help: "Report SM target arch in error messages.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.ReportArch })},
-	{long: "suppress-arch-warning", short: "suppress-arch-warning", notYet: true,
+	{long: "suppress-arch-warning", short: "suppress-arch-warning",
 		help: "Suppress the warning that otherwise is printed when object does not contain code for target arch.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.SuppressArchWarning })},
 	{long: "suppress-debug-info", short: "suppress-debug-info",
@@ -303,13 +310,13 @@ func init() {
 // smVersions are the SM numbers nvlink 11.8 accepts in -arch.
 var smVersions = []int{35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90}
 
-// archNames lists every -arch value nvlink 11.8 accepts, in its order.
-func archNames() []string {
-	var names []string
-	for _, prefix := range []string{"compute_", "lto_", "sm_"} {
-		for _, sm := range smVersions {
-			names = append(names, prefix+strconv.Itoa(sm))
-		}
+// smNames lists the -arch values cudalink links for, in nvlink's order.
+// nvlink 11.8 also takes compute_<N> (it links for a virtual target) and
+// lto_<N> (which it refuses as a link target); cudalink refuses both.
+func smNames() []string {
+	names := make([]string, len(smVersions))
+	for i, sm := range smVersions {
+		names[i] = "sm_" + strconv.Itoa(sm)
 	}
 	return names
 }
@@ -335,11 +342,7 @@ func setArch(p *parser, name, v string) (string, error) {
 			}
 		}
 	}
-	sms := make([]string, len(smVersions))
-	for i, sm := range smVersions {
-		sms[i] = "sm_" + strconv.Itoa(sm)
-	}
-	return "", notDefined(v, name, sms)
+	return "", notDefined(v, name, smNames())
 }
 
 func setCPUArch(p *parser, name, v string) (string, error) {
