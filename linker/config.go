@@ -48,7 +48,9 @@ type Config struct {
 	TimeFile string
 	// MapFile is --map: where to write the link map ("" for none).
 	MapFile string
-	// WhyLive is --why-live: functions whose reason for being kept to print.
+	// WhyLive is --why-live: names of functions or variables (plain,
+	// without parameters, demangled or mangled) whose reason for being
+	// kept or removed to print (explain.go).
 	WhyLive []string
 	// Context, if set, cancels the link: it stops at the next checkpoint
 	// and never writes its output. The persistent worker sets it.

@@ -343,6 +343,10 @@ type Function struct {
 	// blockIdx.z).
 	ctaidZ      bool
 	usesDynamic bool // a kernel's call tree uses dynamic shared memory
+	// why is what dead-code elimination decided and why; pruned, for a
+	// kernel, what the lists decide for it (0 when they keep it), which a
+	// -preserve-relocs link overrides.
+	why, pruned liveness
 	// sharedFromFuncs: a kernel's call tree uses function-level shared
 	// variables (layoutShared).
 	sharedFromFuncs bool

@@ -17,26 +17,45 @@ import (
 // -ignore-host-info) and the functions whose address is taken (a device
 // function pointer may be called from anywhere). Variables are always
 // kept, also with -variables-used (see kernelUsed).
-// The reason each function is kept is recorded in Function.KeptBy, so a
-// "why is this live" report can follow the chain back to a root.
+// The reason each function is kept or removed is recorded (Function.why,
+// Function.pruned and, for a function kept because a kept one calls it,
+// Function.KeptBy), so --why-live and --map can follow the chain back to
+// a root or say what removed it.
 func eliminateDeadCode(ctx *Context) {
 	hostRefs := ctx.hostKernelRefs()
+	for _, fn := range ctx.Funcs {
+		switch {
+		case !fn.Sym.IsEntry():
+		case !ctx.kernelUsed(fn.Sym.Name):
+			fn.pruned = removedByKernelsUsed
+		case !hostRefs.keeps(fn):
+			fn.pruned = removedByHostRefs
+		}
+	}
 	if ctx.Config.PreserveRelocs && !ctx.Config.Debug {
 		// nvlink keeps the kernels it would remove as ordinary functions:
 		// no kernel metadata, but the symbol stays a kernel's, and its
 		// own shared memory is laid out as a kernel's (layoutShared).
 		for _, fn := range ctx.Funcs {
-			if fn.Sym.IsEntry() && !fn.AddrTaken && !(ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn)) {
+			if fn.pruned != 0 && !fn.AddrTaken {
 				fn.Sym.demoted = true
 			}
 		}
 	}
 	var stack []*Function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() && ctx.kernelUsed(fn.Sym.Name) && hostRefs.keeps(fn) || fn.AddrTaken || ctx.keepsAll() {
-			fn.Live = true
-			stack = append(stack, fn)
+		switch {
+		case fn.Sym.IsEntry() && fn.pruned == 0:
+			fn.why = keptKernel
+		case fn.AddrTaken:
+			fn.why = keptAddrTaken
+		case ctx.keepsAll():
+			fn.why = keptAll
+		default:
+			continue
 		}
+		fn.Live = true
+		stack = append(stack, fn)
 	}
 	// Iterative flood: deep or recursive call graphs cannot overflow.
 	for len(stack) > 0 {
@@ -45,8 +64,17 @@ func eliminateDeadCode(ctx *Context) {
 		for _, callee := range fn.Callees {
 			if !callee.Live {
 				callee.Live = true
+				callee.why = keptCalled
 				callee.KeptBy = fn
 				stack = append(stack, callee)
+			}
+		}
+	}
+	for _, fn := range ctx.Funcs {
+		if !fn.Live {
+			fn.why = fn.pruned
+			if fn.why == 0 {
+				fn.why = removedUnreachable
 			}
 		}
 	}
@@ -62,6 +90,21 @@ func eliminateDeadCode(ctx *Context) {
 	}
 	ctx.Funcs = live
 }
+
+// liveness is what dead-code elimination decided for a function, and why.
+type liveness uint8
+
+const (
+	keptKernel    liveness = iota + 1 // a kernel the lists (or the host references) keep, or every kernel
+	keptAddrTaken                     // its address is taken: a pointer may call it from anywhere
+	keptAll                           // -g or -preserve-relocs keeps every function
+	keptCalled                        // a kept function calls it (Function.KeptBy)
+	// A kernel -kernels-used names not (or -variables-used alone, which
+	// keeps no kernel).
+	removedByKernelsUsed
+	removedByHostRefs  // a kernel no host object's reference list names
+	removedUnreachable // no kept function calls it and its address is not taken
+)
 
 // kernelUsed applies -kernels-used: a kernel stays a root when no list was
 // given or when its mangled name contains one of the strings, as nvlink

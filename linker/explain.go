@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -14,11 +15,15 @@ import (
 )
 
 // explainLink answers --why-live and writes the --map file. Dead-code
-// elimination recorded, for every function it kept, the caller it was
-// reached through (Function.KeptBy), so both fall out of the link's state.
+// elimination recorded, for every function, what it decided and why
+// (Function.why), and for a function kept because a kept one calls it,
+// that caller (Function.KeptBy), so both fall out of the link's state.
 func explainLink(ctx *Context) error {
-	for _, name := range ctx.Config.WhyLive {
-		ctx.whyLive(name)
+	if len(ctx.Config.WhyLive) > 0 && ctx.Config.Stdout != nil {
+		targets := ctx.explainTargets()
+		for _, query := range ctx.Config.WhyLive {
+			ctx.whyLive(ctx.Config.Stdout, query, targets)
+		}
 	}
 	if ctx.Config.MapFile == "" {
 		return nil
@@ -32,37 +37,318 @@ func explainLink(ctx *Context) error {
 	return nil
 }
 
-// whyLive prints why the function called name (mangled, or demangled as
-// written) is in the output: the chain of calls from the root that kept it.
-func (ctx *Context) whyLive(name string) {
-	w := ctx.Config.Stdout
-	if w == nil {
-		return
+// An explainTarget is a function or variable --why-live can be asked
+// about, with the spellings of its name a question may use.
+type explainTarget struct {
+	sym  *Symbol
+	fn   *Function // nil for a variable
+	file *InputFile
+	// The spellings, from the most to the least precise: the mangled name
+	// (a ptxas clone's "$N" taken off in base), the demangled name with
+	// its parameters, as --dump-callgraph spells it, without parameters
+	// ("transform<float>", "ns::f"), without template arguments either
+	// ("transform"), and the last component of that ("f"). A name that
+	// does not demangle (a C name, a variable at file scope) is its own
+	// spelling at every level; nvcc's file-static names
+	// ("__nv_static_<n>_<hash>_name") are also spelt without the prefix.
+	mangled, base, full, edg, noParams, noTemplate, plain string
+}
+
+// explainTargets lists every function definition of the link, kept or
+// removed, and every variable definition: the global ones and each file's
+// static ones.
+func (ctx *Context) explainTargets() []*explainTarget {
+	var targets []*explainTarget
+	for _, fn := range ctx.allFuncs {
+		targets = append(targets, newExplainTarget(fn.Sym, fn, fn.Text.File))
 	}
-	var fn *Function
-	for _, f := range ctx.allFuncs {
-		if f.Sym.Name == name || demangled(f.Sym.Name) == name || demangled(f.Sym.Name) == normalizeSpaces(name) {
-			fn = f
-			break
+	isVariable := func(sym *Symbol) bool {
+		t := sym.Type()
+		return sym.Defined() && (t == cubin.STT_OBJECT || t == cubin.STT_CUDA_OBJECT) &&
+			sym.Name != "_param" && !strings.Contains(sym.Name, ".const_opt.")
+	}
+	for _, sym := range ctx.Symbols {
+		if !sym.Local && isVariable(sym) {
+			targets = append(targets, newExplainTarget(sym, nil, sym.File))
 		}
 	}
+	for _, file := range ctx.Files {
+		for _, sym := range file.Syms {
+			if sym != nil && sym.Local && sym.File == file && isVariable(sym) {
+				targets = append(targets, newExplainTarget(sym, nil, file))
+			}
+		}
+	}
+	return targets
+}
+
+func newExplainTarget(sym *Symbol, fn *Function, file *InputFile) *explainTarget {
+	t := &explainTarget{sym: sym, fn: fn, file: file, mangled: sym.Name}
+	t.base, _, _ = strings.Cut(sym.Name, "$")
+	name := staticName(t.base)
+	spell := func(opts ...demangle.Option) string {
+		if d, err := demangle.ToString(name, opts...); err == nil {
+			return d
+		}
+		return name
+	}
+	t.full = spell(demangle.NoClones)
+	t.edg = edgName(t.base)
+	t.noParams = spell(demangle.NoParams)
+	t.noTemplate = spell(demangle.NoParams, demangle.NoTemplateParams)
+	t.plain = t.noTemplate
+	if i := strings.LastIndex(t.plain, "::"); i >= 0 {
+		t.plain = t.plain[i+2:]
+	}
+	return t
+}
+
+// display is the target's name in messages: demangled, with the name as
+// the symbol table spells it beside it.
+func (t *explainTarget) display() string {
+	if t.full != t.mangled {
+		return t.full + " (" + t.mangled + ")"
+	}
+	return t.mangled
+}
+
+// staticName strips nvcc's prefix of a file-static name,
+// "__nv_static_<n>_<n characters>_", leaving the name as written (or its
+// mangled form).
+func staticName(name string) string {
+	rest, ok := strings.CutPrefix(name, "__nv_static_")
+	if !ok {
+		return name
+	}
+	digits := 0
+	for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
+		digits++
+	}
+	n, err := strconv.Atoi(rest[:digits])
+	if skip := digits + 1 + n + 1; err == nil && skip < len(rest) {
+		return rest[skip:]
+	}
+	return name
+}
+
+// squash drops the spaces of a demangled name, so that "int *, int" and
+// "int*, int" compare equal.
+func squash(s string) string { return strings.ReplaceAll(s, " ", "") }
+
+// lookupTargets returns the targets a --why-live question names, at the
+// most precise level any of them matches: the mangled name, then the
+// mangled name of a function and its ptxas clones ("f$1"), then the
+// demangled name with parameters (or --dump-callgraph's spelling of it),
+// then without parameters, then the plain name.
+func lookupTargets(query string, targets []*explainTarget) []*explainTarget {
+	q := squash(query)
+	levels := []func(t *explainTarget) bool{
+		func(t *explainTarget) bool { return query == t.mangled },
+		func(t *explainTarget) bool { return query == t.base },
+		func(t *explainTarget) bool { return q == squash(t.full) || q == squash(t.edg) },
+		func(t *explainTarget) bool { return q == squash(t.noParams) },
+		func(t *explainTarget) bool { return query == t.noTemplate || query == t.plain },
+	}
+	for _, match := range levels {
+		var found []*explainTarget
+		for _, t := range targets {
+			if match(t) {
+				found = append(found, t)
+			}
+		}
+		if len(found) > 0 {
+			return found
+		}
+	}
+	return nil
+}
+
+// suggest returns the names closest to a question that names nothing, by
+// edit distance over every spelling of every target, for "did you mean".
+func suggest(query string, targets []*explainTarget) []string {
+	limit := max(2, len(query)/4)
+	best := limit + 1
+	var names []string
+	for _, t := range targets {
+		for _, s := range []string{t.plain, t.noParams, t.full, t.mangled} {
+			d := editDistance(query, s, best)
+			if d > best {
+				continue
+			}
+			if d < best {
+				best, names = d, nil
+			}
+			if !slices.Contains(names, s) {
+				names = append(names, s)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// editDistance is the Levenshtein distance between a and b, or a value
+// above bound once it is sure to pass it.
+func editDistance(a, b string, bound int) int {
+	if d := len(a) - len(b); d > bound || -d > bound {
+		return bound + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > bound {
+			return bound + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// whyLive answers one --why-live question: for each function or variable
+// the name stands for, whether the output keeps it and why.
+func (ctx *Context) whyLive(w io.Writer, query string, targets []*explainTarget) {
+	found := lookupTargets(query, targets)
 	switch {
-	case fn == nil:
-		fmt.Fprintf(w, "cudalink: --why-live: no device function %s in the inputs\n", name)
+	case len(found) == 0:
+		fmt.Fprintf(w, "cudalink: --why-live: no device function or variable %s in the inputs", query)
+		if names := suggest(query, targets); len(names) > 0 {
+			fmt.Fprintf(w, "; did you mean %s?", strings.Join(names, ", "))
+		}
+		fmt.Fprintln(w)
 		return
-	case !fn.Live:
-		fmt.Fprintf(w, "cudalink: %s is not kept: no kernel reaches it\n", displayName(fn.Sym.Name))
+	case len(found) > 1:
+		fmt.Fprintf(w, "cudalink: --why-live: %s names %d symbols:\n", query, len(found))
+		for _, t := range found {
+			fmt.Fprintf(w, ">>> %s in %s\n", t.display(), t.file.Name)
+		}
+	}
+	for _, t := range found {
+		if t.fn != nil {
+			ctx.explainFunction(w, t)
+		} else {
+			ctx.explainVariable(w, t)
+		}
+	}
+}
+
+// explainFunction says why a function is kept (the chain of calls back to
+// the root that kept it) or what removed it.
+func (ctx *Context) explainFunction(w io.Writer, t *explainTarget) {
+	fn := t.fn
+	head := fmt.Sprintf("cudalink: %s in %s", t.display(), t.file.Name)
+	if !fn.Live {
+		fmt.Fprintf(w, "%s is not kept: %s\n", head, ctx.removalReason(fn))
+		if fn.why == removedUnreachable {
+			var callers []string
+			for _, f := range ctx.allFuncs {
+				if slices.Contains(f.Callees, fn) {
+					callers = append(callers, demangled(f.Sym.Name))
+				}
+			}
+			if len(callers) > 0 {
+				fmt.Fprintf(w, ">>> only removed functions call it: %s\n", strings.Join(callers, ", "))
+			}
+		}
 		return
 	}
-	fmt.Fprintf(w, "cudalink: %s is kept:\n", displayName(fn.Sym.Name))
+	fmt.Fprintf(w, "%s is kept:\n", head)
 	for f := fn; f != nil; f = f.KeptBy {
-		switch {
-		case f.KeptBy != nil:
-			fmt.Fprintf(w, ">>> %s is called by %s\n", demangled(f.Sym.Name), demangled(f.KeptBy.Sym.Name))
-		case f.Sym.IsEntry():
-			fmt.Fprintf(w, ">>> %s is a kernel (%s)\n", demangled(f.Sym.Name), f.Text.File.Name)
-		default:
-			fmt.Fprintf(w, ">>> %s has its address taken (%s)\n", demangled(f.Sym.Name), f.Text.File.Name)
+		name := demangled(f.Sym.Name)
+		switch f.why {
+		case keptCalled:
+			fmt.Fprintf(w, ">>> %s is called by %s\n", name, demangled(f.KeptBy.Sym.Name))
+		case keptKernel:
+			fmt.Fprintf(w, ">>> %s is a kernel (%s)%s\n", name, f.Text.File.Name, ctx.kernelKeptBy(f))
+		case keptAddrTaken:
+			fmt.Fprintf(w, ">>> %s has its address taken (%s)\n", name, f.Text.File.Name)
+		case keptAll:
+			opt := "-preserve-relocs"
+			if ctx.Config.Debug {
+				opt = "-g"
+			}
+			fmt.Fprintf(w, ">>> %s is in a link with %s, which keeps every function (%s)\n", name, opt, f.Text.File.Name)
+			if f.pruned != 0 && f.Sym.demoted {
+				fmt.Fprintf(w, ">>> it stays as an ordinary function, not as a kernel, because %s\n", ctx.removalReason(f))
+			}
+		}
+	}
+}
+
+// kernelKeptBy says what keeps a kernel when a rule could have removed
+// it, as the end of "... is a kernel (file)".
+func (ctx *Context) kernelKeptBy(fn *Function) string {
+	switch {
+	case ctx.Config.Debug:
+		return ": -g keeps every kernel"
+	case ctx.usedLists():
+		for _, s := range ctx.Config.KernelsUsed {
+			if strings.Contains(fn.Sym.Name, s) {
+				return fmt.Sprintf(": its name contains the -kernels-used string '%s'", s)
+			}
+		}
+	case ctx.hostKernelRefs() != nil:
+		return ": host code references it (host-reference pruning keeps it)"
+	}
+	return ""
+}
+
+// removalReason says why dead-code elimination removed a function (or,
+// under -preserve-relocs, why it would have removed a kernel).
+func (ctx *Context) removalReason(fn *Function) string {
+	switch {
+	case fn.pruned == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
+		return "it is a kernel, and -variables-used without -kernels-used keeps no kernel (as nvlink 11.8 does)"
+	case fn.pruned == removedByKernelsUsed:
+		return "it is a kernel, removed by -kernels-used: its name contains none of " + quoteList(ctx.Config.KernelsUsed)
+	case fn.pruned == removedByHostRefs:
+		return "it is a kernel no host object references (host-reference pruning: nvlink keeps only the kernels the host code of the inputs launches; -ignore-host-info keeps them all)"
+	}
+	return "no kept function calls it and its address is not taken"
+}
+
+// quoteList spells -kernels-used's strings: 'a', 'b'.
+func quoteList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = "'" + s + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+// explainVariable says whether a variable is kept: nvlink 11.8 removes no
+// __device__ or __constant__ variable, and which kept functions refer to
+// it by name.
+func (ctx *Context) explainVariable(w io.Writer, t *explainTarget) {
+	sym := t.sym
+	head := fmt.Sprintf("cudalink: %s in %s", t.display(), t.file.Name)
+	if sym.space() == cubin.STO_CUDA_SHARED || sym.Section != nil && strings.HasPrefix(sym.Section.Sec.Name, ".nv.shared.") {
+		fmt.Fprintf(w, "%s is a __shared__ variable: it is laid out in the shared memory of each kept kernel that reaches a function using it\n", head)
+		return
+	}
+	if sym.Section != nil && sym.Section.Out == nil {
+		fmt.Fprintf(w, "%s is not kept: its section %s is not in the output\n", head, sym.Section.Sec.Name)
+		return
+	}
+	fmt.Fprintf(w, "%s is kept: it is a variable, and nvlink 11.8 removes no variable (-variables-used only matters to link-time optimization)\n", head)
+	for _, fn := range ctx.Funcs {
+		for r := range fn.Text.Relocs() {
+			if int(r.Sym) < len(fn.Text.File.Syms) && fn.Text.File.Syms[r.Sym] == sym {
+				fmt.Fprintf(w, ">>> %s uses it\n", demangled(fn.Sym.Name))
+				break
+			}
 		}
 	}
 }
@@ -81,15 +367,43 @@ func demangled(name string) string {
 	return d
 }
 
+// demangledNote is " // <demangled>" for a name that demangles (or a
+// section named after a function, ".text._Z3fooi", or a file-static name
+// of nvcc's), the link map's way of showing the demangled name beside the
+// mangled one; "" otherwise.
+func demangledNote(name string) string {
+	if i := strings.Index(name, "._Z"); i >= 0 && strings.HasPrefix(name, ".") {
+		name = name[i+1:]
+	}
+	if d := demangled(staticName(name)); d != name {
+		return " // " + d
+	}
+	return ""
+}
+
+// removedTag names, in the link map, what removed a function.
+func (ctx *Context) removedTag(fn *Function) string {
+	switch {
+	case fn.why == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
+		return "variables-used"
+	case fn.why == removedByKernelsUsed:
+		return "kernels-used"
+	case fn.why == removedByHostRefs:
+		return "host-reference-pruning"
+	}
+	return "unreachable"
+}
+
 // writeMap writes the link map: output sections with their contributions,
 // symbols, and removed functions.
 func (ctx *Context) writeMap(out io.Writer) {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	fmt.Fprintf(w, "# cudalink link map: sm_%d, %d inputs, output %s\n", ctx.Config.Arch, len(ctx.Files), ctx.Config.Output)
+	fmt.Fprintf(w, "# A mangled name is followed by \"// \" and the name demangled, at the end of its line.\n")
 	fmt.Fprintf(w, "\n## Sections\n# index name size align: contributions (input, input section, offset, size)\n")
 	for _, osec := range ctx.OutSections {
-		fmt.Fprintf(w, "%d %s size=0x%x align=%d\n", osec.Index, osec.Name, osec.Size, osec.Addralign)
+		fmt.Fprintf(w, "%d %s size=0x%x align=%d%s\n", osec.Index, osec.Name, osec.Size, osec.Addralign, demangledNote(osec.Name))
 		for _, isec := range osec.Members {
 			if isec.Out != osec {
 				continue
@@ -111,13 +425,15 @@ func (ctx *Context) writeMap(out io.Writer) {
 			from = sym.File.Name
 		}
 		bind := map[uint8]string{cubin.STB_LOCAL: "local", cubin.STB_GLOBAL: "global", cubin.STB_WEAK: "weak"}[sym.Bind()]
-		fmt.Fprintf(w, "%d %s %s %s 0x%x 0x%x %s\n", i, sym.Name, bind, sec, sym.Value, sym.Size, from)
+		fmt.Fprintf(w, "%d %s %s %s 0x%x 0x%x %s%s\n", i, sym.Name, bind, sec, sym.Value, sym.Size, from, demangledNote(sym.Name))
 	}
-	fmt.Fprintf(w, "\n## Removed functions (unreachable from any kernel)\n")
+	fmt.Fprintf(w, "\n## Removed functions\n# name input reason (kernels-used: a kernel -kernels-used does not name;\n"+
+		"# variables-used: a kernel, with -variables-used and no -kernels-used; host-reference-pruning:\n"+
+		"# a kernel no host object references; unreachable: no kept function calls it)\n")
 	var removed []string
 	for _, fn := range ctx.allFuncs {
 		if !fn.Live {
-			removed = append(removed, fmt.Sprintf("%s %s", fn.Sym.Name, fn.Text.File.Name))
+			removed = append(removed, fmt.Sprintf("%s %s %s%s", fn.Sym.Name, fn.Text.File.Name, ctx.removedTag(fn), demangledNote(fn.Sym.Name)))
 		}
 	}
 	slices.Sort(removed)
@@ -125,12 +441,4 @@ func (ctx *Context) writeMap(out io.Writer) {
 		removed = []string{"(none)"}
 	}
 	fmt.Fprintln(w, strings.Join(removed, "\n"))
-}
-
-// normalizeSpaces spells a demangled name the way the demangler does
-// ("int*, int" rather than "int *,int").
-func normalizeSpaces(name string) string {
-	name = strings.ReplaceAll(name, " *", "*")
-	name = strings.ReplaceAll(name, ", ", ",")
-	return strings.ReplaceAll(name, ",", ", ")
 }

@@ -258,13 +258,13 @@ var options = []*option{
 
 	// cudalink's own, beyond nvlink: explaining a link.
 	{long: "map", arg: "<file name>",
-		help: "Write a link map: every output section and symbol with the input it came from, and every removed function.",
+		help: "Write a link map: every output section and symbol with the input it came from, and every removed function with the reason; demangled names beside mangled ones.",
 		set: func(p *parser, _, v string) (string, error) {
 			p.cfg.MapFile = v
 			return v, nil
 		}},
 	{long: "why-live", arg: "<symbol>", repeat: true,
-		help: "Print the chain of calls from a kernel that keeps the function (mangled or demangled name).",
+		help: "Print why a device function or variable is kept (the chain of calls from the kernel that keeps it) or what removed it. The name may be plain ('bump'), without parameters ('transform<float>'), demangled in full, as --dump-callgraph spells it, or mangled; every match of an ambiguous name is explained.",
 		set:  appendTo(func(p *parser) *[]string { return &p.cfg.WhyLive })},
 }
 

@@ -67,7 +67,46 @@ func TestWhyLive(t *testing.T) {
 	golden(t, "why-live-dead.txt", []byte(got))
 }
 
-// TestMap: the link map of a three-file link with dead code and merged data.
+// TestWhyLiveNames: the names --why-live takes (plain, without
+// parameters, demangled with them, as --dump-callgraph spells them,
+// mangled), overloads and template instances (every match), variables
+// (global, __constant__, file-static), a near miss ("did you mean"), and
+// the reason for each removal: host-reference pruning, -kernels-used,
+// -variables-used alone, unreachable; and -preserve-relocs, which keeps
+// what they would remove.
+func TestWhyLiveNames(t *testing.T) {
+	out := t.TempDir()
+	questions := []string{
+		"bump", "transform<float>", "T1 transform<int>(T1)", "bump(int *)", "_Z4bumpPf", "ns::f", "f",
+		"counter", "coeffs", "secret", "k_unlaunched", "only_unlaunched", "dead_helper",
+		"bunp", "tranform<flot>", "no_such_name",
+	}
+	var args []string
+	for _, q := range questions {
+		args = append(args, "--why-live="+q)
+	}
+	for _, tt := range []struct{ golden, flag string }{
+		{"why-live-names.txt", ""},
+		{"why-live-kernels-used.txt", "-kernels-used=k_main"},
+		{"why-live-variables-used.txt", "-variables-used=counter"},
+		{"why-live-preserve-relocs.txt", "-preserve-relocs"},
+	} {
+		cmd := []string{"-arch=sm_80", "-o", filepath.Join(out, "x.cubin")}
+		if tt.flag != "" {
+			cmd = append(cmd, tt.flag)
+		}
+		if tt.flag != "" && tt.flag != "-preserve-relocs" {
+			cmd = append(cmd, "--why-live=k_unlaunched", "--why-live=k_other", "--why-live=bump(int*)", "--why-live=counter")
+		} else {
+			cmd = append(cmd, args...)
+		}
+		got := link(t, "overloads-templates-host-launch", append(cmd, "a.o", "b.o")...)
+		golden(t, tt.golden, []byte(got))
+	}
+}
+
+// TestMap: the link map of a three-file link with dead code and merged
+// data, and of host objects linked with -kernels-used.
 func TestMap(t *testing.T) {
 	out := t.TempDir()
 	link(t, "multi-file-sm80", "-arch=sm_80", "-o", filepath.Join(out, "x.cubin"),
@@ -79,4 +118,15 @@ func TestMap(t *testing.T) {
 	// The map names the output by the path given; make it stable.
 	got = bytes.ReplaceAll(got, []byte(filepath.Join(out, "x.cubin")), []byte("OUT/x.cubin"))
 	golden(t, "map-multi-file-sm80.txt", got)
+
+	// Host objects with -kernels-used: removed kernels and functions with
+	// their reasons, demangled names beside mangled ones.
+	link(t, "overloads-templates-host-launch", "-arch=sm_80", "-o", filepath.Join(out, "y.cubin"), "-kernels-used=k_main",
+		"--map="+filepath.Join(out, "y.map"), "a.o", "b.o")
+	got, err = os.ReadFile(filepath.Join(out, "y.map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = bytes.ReplaceAll(got, []byte(filepath.Join(out, "y.cubin")), []byte("OUT/y.cubin"))
+	golden(t, "map-kernels-used-host-objects.txt", got)
 }
