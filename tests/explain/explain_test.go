@@ -100,7 +100,7 @@ func TestWhyLiveNames(t *testing.T) {
 		} else {
 			cmd = append(cmd, args...)
 		}
-		got := link(t, "overloads-templates-host-launch", append(cmd, "a.o", "b.o")...)
+		got := link(t, "overloads-templates-host-launch", append(cmd, "b.o", "a.o")...)
 		golden(t, tt.golden, []byte(got))
 	}
 }
@@ -122,7 +122,7 @@ func TestMap(t *testing.T) {
 	// Host objects with -kernels-used: removed kernels and functions with
 	// their reasons, demangled names beside mangled ones.
 	link(t, "overloads-templates-host-launch", "-arch=sm_80", "-o", filepath.Join(out, "y.cubin"), "-kernels-used=k_main",
-		"--map="+filepath.Join(out, "y.map"), "a.o", "b.o")
+		"--map="+filepath.Join(out, "y.map"), "b.o", "a.o")
 	got, err = os.ReadFile(filepath.Join(out, "y.map"))
 	if err != nil {
 		t.Fatal(err)
