@@ -477,10 +477,12 @@ func TestMalformed(t *testing.T) {
 
 // TestMalformedWhileBusy: after a bad request, the requests in flight
 // are answered if they finish within the drain timeout; one that does not
-// is cancelled and left unanswered, and Serve returns.
+// is cancelled and left unanswered, and Serve returns. The timeout is far
+// above request 2's 20 ms so that a busy machine cannot make it miss
+// (request 1 never finishes: the test takes the whole timeout).
 func TestMalformedWhileBusy(t *testing.T) {
 	th := newTestHandler()
-	h := start(t, Proto, &Server{Handler: th.handle, DrainTimeout: 100 * time.Millisecond})
+	h := start(t, Proto, &Server{Handler: th.handle, DrainTimeout: 2 * time.Second})
 	h.send(req{ID: 1, Args: []string{"wait"}}, req{ID: 2, Args: []string{"sleep:20ms", "echo:finished"}})
 	<-th.started
 	h.write([]byte{3, 0xff, 0xff, 0xff})
