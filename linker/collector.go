@@ -6,6 +6,18 @@ import (
 	"runtime/debug"
 )
 
+// tuneCollectorAfter is the collector's hook between passes (afterPass):
+// after loading it decides whether this link collects early; after
+// relocation such a link collects the garbage relocation left.
+func (ctx *Context) tuneCollectorAfter(pass string) {
+	switch pass {
+	case "load inputs":
+		tuneCollector(ctx)
+	case "apply relocations":
+		collectGarbage(ctx)
+	}
+}
+
 // tuneCollector lowers the Go collector's target for a one-shot link
 // (Config.OneShot) of large inputs. Such a link's heap is nearly all live
 // until the process exits, so the garbage that the default target lets

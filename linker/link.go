@@ -16,7 +16,6 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("tune collector", tuneCollector)   // a one-shot link of large inputs collects garbage sooner
 	ctx.run("resolve symbols", resolveSymbols) // one Symbol per name, ranked strong > weak > common > undefined
 	if ctx.checkpoint() {
 		return ErrFailed
@@ -44,7 +43,6 @@ func Link(ctx *Context) error {
 		return ErrFailed
 	}
 	ctx.run("apply relocations", applyRelocations) // resolve what the linker resolves, keep the rest for the driver
-	ctx.run("collect garbage", collectGarbage)     // a large one-shot link: the relocation lists' growth is garbage now
 	ctx.run("build metadata", buildNVInfo)         // rebuild .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
 	if ctx.checkpoint() {
 		return ErrFailed
@@ -102,19 +100,28 @@ type passTime struct {
 	took time.Duration
 }
 
-// run runs one pass and records its time.
+// run runs one pass, records its time, then runs the hooks that tune or
+// trace the process between passes (afterPass).
 func (ctx *Context) run(name string, pass func(*Context)) {
 	start := time.Now()
 	pass(ctx)
-	ctx.times = append(ctx.times, passTime{name, time.Since(start)})
-	traceMemory(name)
+	ctx.afterPass(name, time.Since(start))
 }
 
 // runErr is run for a pass that returns an error.
 func (ctx *Context) runErr(name string, pass func(*Context) error) error {
 	start := time.Now()
 	err := pass(ctx)
-	ctx.times = append(ctx.times, passTime{name, time.Since(start)})
-	traceMemory(name)
+	ctx.afterPass(name, time.Since(start))
 	return err
+}
+
+// afterPass records a pass's time for --time and runs the hooks that
+// concern the process, not the link: the collector's tuning
+// (collector.go) and memory tracing (memtrace.go). Neither changes the
+// output.
+func (ctx *Context) afterPass(name string, took time.Duration) {
+	ctx.times = append(ctx.times, passTime{name, took})
+	ctx.tuneCollectorAfter(name)
+	traceMemory(name)
 }
