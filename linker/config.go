@@ -121,6 +121,16 @@ type Config struct {
 	// "DEFINE_REGISTER_FUNC(<module id>)" line per linked object; "" if none.
 	RegisterLinkBinaries string
 
+	// Ptxas is --ptxas: the ptxas that compiles PTX inputs which have no
+	// cubin for the target (ptxcompile.go); "" looks for ptxas on PATH.
+	// A link without such inputs never runs it.
+	Ptxas string
+	// PtxasOptions are -Xptxas's options (split at white space, as
+	// nvlink does), given to ptxas after those recorded with the PTX.
+	PtxasOptions []string
+	// MaxRegCount is -maxrregcount for ptxas; 0 or less gives none.
+	MaxRegCount int
+
 	// forFatbin: this is one architecture's link of a multi-arch run whose
 	// images go into a fatbinary, so the image is kept in memory.
 	forFatbin bool

@@ -85,6 +85,8 @@ type Context struct {
 	staging bool
 	output  []byte
 	maps    fileMaps // inputs mapped for this link (no object cache)
+	// ptxJobs are the PTX images compiled for this link (ptxcompile.go).
+	ptxJobs map[*ptxImage]*ptxJob
 }
 
 func newContext(cfg *Config) *Context {

@@ -29,10 +29,10 @@ type HostInfo struct {
 // Parsing keeps every image, so a parse can be cached whatever -arch a later
 // link asks for; selectImages picks one per unit.
 type unit struct {
-	id        int       // unique within the input file
-	host      *HostInfo // nil for a plain cubin or .fatbin
-	container bool      // the images come from a fatbinary container
-	ptx       []int     // architectures of the unit's PTX images
+	id        int        // unique within the input file
+	host      *HostInfo  // nil for a plain cubin or .fatbin
+	container bool       // the images come from a fatbinary container
+	ptx       []ptxImage // the unit's PTX images, in file order (ptxcompile.go)
 	hasELF    bool
 	// system: from libcudadevrt*.a, linked only if the program uses it.
 	system bool
@@ -66,8 +66,9 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 		// nvlink insists that a .cubin is ELF; ParseObject says why not.
 		_, err := ParseObject(path, data)
 		return nil, err
-	case ".ptx":
-		return nil, &LinkError{File: path, Msg: "PTX inputs are not supported; compile them to a relocatable cubin with ptxas -c or nvcc -dc"}
+	}
+	if filepath.Ext(path) == ".ptx" { // nvlink: this spelling only
+		return parsePTXFile(path, data)
 	}
 	// nvlink skips inputs of other kinds without a word; cudalink says so,
 	// and goes on as nvlink does.
@@ -99,7 +100,9 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 	var objs []*Object
 	for _, e := range entries {
 		if e.Kind == fatbin.KindPTX {
-			u.ptx = append(u.ptx, e.SM)
+			if e.Is64Bit() {
+				u.ptx = append(u.ptx, ptxImage{sm: e.SM, options: e.Options, entry: e})
+			}
 			continue
 		}
 		if e.Kind != fatbin.KindELF {
@@ -170,53 +173,74 @@ func archCompatible(sm, target int) bool {
 
 // selectImages keeps, of each unit's images, the one nvlink would link for
 // -arch: the exact architecture, else the same major with the highest
-// lower minor. A plain cubin is kept whatever its architecture, so that
-// checkArchitectures can say why it does not fit. A unit with no image for
-// the target is skipped with nvlink's warning (-suppress-arch-warning
-// silences it); one that has only PTX the target could use is an error,
-// since cudalink does not compile PTX.
+// lower minor; but PTX for a higher architecture than that image (and not
+// above the target) wins, compiled by ptxas (ptxcompile.go), as does PTX
+// when there is no image at all. A plain cubin is kept whatever its
+// architecture, so that checkArchitectures can say why it does not fit. A
+// unit with nothing for the target is skipped with nvlink's warning
+// (-suppress-arch-warning silences it).
 func (ctx *Context) selectImages(objs []*Object) []*Object {
 	target := ctx.Config.Arch
 	var out []*Object
-	for i := 0; i < len(objs); {
-		u := objs[i].unit
-		j := i
-		var best *Object
-		for ; j < len(objs) && objs[j].unit == u; j++ {
-			obj := objs[j]
-			switch {
-			case obj.ELF == nil:
-			case !u.container:
-				best = obj
-			case archCompatible(obj.ELF.Header.SM(), target) && (best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM()):
-				best = obj
-			}
-		}
-		name := objs[i].Name
+	for group := range unitGroups(objs) {
+		u := group[0].unit
+		best, ptx := chooseImage(group, target)
+		name := group[0].Name
 		switch {
+		case ptx != nil:
+			if obj := ctx.compiledObject(name, u, ptx); obj != nil {
+				out = append(out, obj)
+			}
 		case best != nil:
 			out = append(out, best)
 		case !u.hasELF && len(u.ptx) == 0:
 			ctx.warnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
-		case u.ptxFor(target) != 0:
-			ctx.report(&LinkError{File: name, Msg: fmt.Sprintf(
-				"no sm_%d code, only PTX for compute_%d, which nvlink would compile; cudalink does not compile PTX (add -gencode arch=compute_%d,code=sm_%d)",
-				target, u.ptxFor(target), target, target)})
 		case !ctx.Config.SuppressArchWarning:
 			ctx.warnf("SM Arch ('sm_%d') not found in '%s'", target, name)
 		}
-		i = j
 	}
 	return out
 }
 
-// ptxFor returns the highest PTX architecture of the unit a target could
-// compile, or 0.
-func (u *unit) ptxFor(target int) int {
-	best := 0
-	for _, sm := range u.ptx {
-		if sm <= target && sm > best {
-			best = sm
+// chooseImage picks, among the parsed images of one unit, what nvlink
+// links for sm_<target>: an ELF image (best), or a PTX image to compile.
+// Measured with nvlink 11.8: of the ELF images of the same major and a
+// minor not above the target, the highest; of the PTX images not above the
+// target, the highest; the PTX when its architecture is higher than the
+// ELF image's (compute_86 beats sm_80 for sm_86 and sm_89, sm_86 beats
+// compute_86), first in file order among equals. A .ptx file's text is
+// always compiled.
+func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
+	u := objs[0].unit
+	for _, obj := range objs {
+		switch {
+		case obj.ELF == nil:
+		case !u.container:
+			best = obj
+		case archCompatible(obj.ELF.Header.SM(), target) && (best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM()):
+			best = obj
+		}
+	}
+	if !u.container {
+		if len(u.ptx) == 1 && u.ptx[0].file {
+			return nil, &u.ptx[0]
+		}
+		return best, nil
+	}
+	p := u.ptxFor(target)
+	if p != nil && (best == nil || p.sm > best.ELF.Header.SM()) {
+		return nil, p
+	}
+	return best, nil
+}
+
+// ptxFor returns the unit's PTX image of the highest architecture a
+// target can compile (the first of equals), or nil.
+func (u *unit) ptxFor(target int) *ptxImage {
+	var best *ptxImage
+	for i := range u.ptx {
+		if p := &u.ptx[i]; p.sm <= target && (best == nil || p.sm > best.sm) {
+			best = p
 		}
 	}
 	return best

@@ -54,6 +54,7 @@ func loadInputs(ctx *Context) {
 		})
 	}
 	g.Wait()
+	ctx.compilePTX(slots) // PTX that selectImages will choose, in parallel (ptxcompile.go)
 	for i := range paths {
 		if paths[i] == "" {
 			continue

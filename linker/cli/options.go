@@ -68,8 +68,11 @@ func appendTo(field func(p *parser) *[]string) func(*parser, string, string) (st
 // --shared).
 var options = []*option{
 	{long: "Xptxas", short: "Xptxas", arg: "<options>",
-		help: "Ptxas options (only used with LTO); no effect: cudalink never runs ptxas.",
-		set:  ignore},
+		help: "Ptxas options, for the PTX inputs that cudalink compiles with ptxas (split at white space; the last -Xptxas wins).",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.PtxasOptions = strings.Fields(v)
+			return v, nil
+		}},
 	{long: "arch", short: "arch", arg: "<gpu architecture name>",
 		help:    "Specify the 'sm_' name of the target architecture.",
 		allowed: smNames(),
@@ -144,9 +147,10 @@ var options = []*option{
 		refused: []string{"32"},
 		set:     setMachine},
 	{long: "maxrregcount", short: "maxrregcount", arg: "<amount>",
-		help: "Max regcount (only used with LTO); no effect: cudalink never runs ptxas.",
-		set: func(_ *parser, name, v string) (string, error) {
+		help: "Max regcount, for the PTX inputs that cudalink compiles with ptxas (0 for none).",
+		set: func(p *parser, name, v string) (string, error) {
 			n, err := parseCInt(v, name)
+			p.cfg.MaxRegCount = int(n)
 			return strconv.FormatInt(n, 10), err
 		}},
 	{long: "nvvmpath", short: "nvvmpath", arg: "<path>",
@@ -253,6 +257,15 @@ var options = []*option{
 				return "", notDefined(v, name, []string{"whole", "on-demand"})
 			}
 			p.cfg.ArchiveMode = v
+			return v, nil
+		}},
+
+	// cudalink's own, beyond nvlink: the ptxas that compiles PTX inputs
+	// (nvlink has one built in).
+	{long: "ptxas", arg: "<path>",
+		help: "The ptxas to compile PTX inputs with when they have no cubin for -arch (default: ptxas on PATH).",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.Ptxas = v
 			return v, nil
 		}},
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,9 +139,15 @@ func TestSpellings(t *testing.T) {
 		{"-arch=sm_80 -o out a.o --cpu-arch unknown", link(func(c *linker.Config) { c.CPUArch = "unknown" })},
 		{"-arch=sm_80 -o out a.o -cpu-arch=AARCH64 -cpu-arch X86_64", link(func(c *linker.Config) { c.CPUArch = "X86_64" })},
 
-		// Accepted without effect.
-		{"-arch=sm_80 -o out a.o -Xptxas -v --Xptxas=-O3", plain},
+		// ptxas options for the PTX a link compiles: the last -Xptxas and
+		// -maxrregcount win, as in nvlink (an empty -maxrregcount is 0:
+		// none); --ptxas is cudalink's own.
+		{"-arch=sm_80 -o out a.o -Xptxas -v --Xptxas=-O3", link(func(c *linker.Config) { c.PtxasOptions = []string{"-O3"} })},
 		{"-arch=sm_80 -o out a.o -maxrregcount 32 --maxrregcount=-0x10 -maxrregcount=", plain},
+		{"-arch=sm_80 -o out a.o -maxrregcount 32 --maxrregcount=-0x10 -maxrregcount=0x20", link(func(c *linker.Config) { c.MaxRegCount = 32 })},
+		{"-arch=sm_80 -o out a.o --ptxas=/opt/cuda/bin/ptxas", link(func(c *linker.Config) { c.Ptxas = "/opt/cuda/bin/ptxas" })},
+
+		// Accepted without effect.
 		{"-arch=sm_80 -o out a.o -nvvmpath /x --nvvmpath=/y", plain},
 		{"-arch=sm_80 -o out a.o --host-ccbin gcc -host-ccbin=gcc", plain},
 		{"-arch=sm_80 -o out a.o --host-relocatable-link -shared --shared", plain},
@@ -477,5 +484,17 @@ func TestParseCInt(t *testing.T) {
 		if got != tt.want || errText != tt.err {
 			t.Errorf("parseCInt(%q) = %d, %q; want %d, %q", tt.in, got, errText, tt.want, tt.err)
 		}
+	}
+}
+
+// TestXptxasSplit: nvlink splits -Xptxas's value at white space (measured:
+// -Xptxas "-O1 -maxrregcount=30" gives ptxas both options).
+func TestXptxasSplit(t *testing.T) {
+	cmd, err := Parse([]string{"-arch=sm_80", "-o", "out", "a.o", "-Xptxas", " -O1\t-maxrregcount=30 "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cmd.Config.PtxasOptions; !slices.Equal(got, []string{"-O1", "-maxrregcount=30"}) {
+		t.Errorf("PtxasOptions = %q", got)
 	}
 }

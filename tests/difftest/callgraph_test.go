@@ -29,7 +29,7 @@ func TestCallgraphDump(t *testing.T) {
 		ran++
 		t.Run(c.Name, func(t *testing.T) {
 			t.Chdir(c.Dir)
-			status, _, stderr := link(t, c.Args(c.Inputs, t.TempDir()+"/out.cubin"))
+			status, _, stderr := link(t, cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin"))
 			if (status == 0) != (c.ExitStatus == 0) {
 				t.Fatalf("exit status %d, nvlink's %d:\n%s", status, c.ExitStatus, stderr)
 			}
@@ -85,7 +85,7 @@ func TestExtraWarnings(t *testing.T) {
 		ran++
 		t.Run(c.Name, func(t *testing.T) {
 			t.Chdir(c.Dir)
-			status, _, stderr := link(t, c.Args(c.Inputs, t.TempDir()+"/out.cubin"))
+			status, _, stderr := link(t, cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin"))
 			if status != 0 {
 				t.Fatalf("exit status %d:\n%s", status, stderr)
 			}

@@ -42,6 +42,10 @@ type Case struct {
 	// must succeed and keep the archived kernels, whatever nvlink did.
 	Differs bool
 
+	// Ptxas (`ptxas: yes`) says the link compiles PTX, which cudalink does
+	// with the toolkit's ptxas: the case needs ptxas on PATH.
+	Ptxas bool
+
 	// From expected.txt:
 	ExitStatus int    // nvlink's exit status
 	Messages   string // nvlink's stderr+stdout
@@ -330,7 +334,12 @@ func LoadToolkitCase(srcDir, genDir, toolkit string) (*Case, error) {
 			c.Differs = true
 		case "toolkits":
 			c.Toolkits = strings.Fields(val)
-		case "source-arch", "source-flags", "nvcc", "junk", "objects", "objects-no-rdc", "nvcc-lib", "ar", "devrt":
+		case "ptxas":
+			if val != "yes" {
+				return nil, fmt.Errorf("%s/case.txt:%d: ptxas: %q, want yes", c.Name, n, val)
+			}
+			c.Ptxas = true
+		case "source-arch", "source-flags", "nvcc", "junk", "objects", "objects-no-rdc", "fatbins", "nvcc-lib", "ar", "devrt":
 			// used by regen only
 		default:
 			return nil, fmt.Errorf("%s/case.txt:%d: unknown key %q", c.Name, n, key)

@@ -194,7 +194,7 @@ func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
 	before := dirState(t, c.Dir)
 	tmp := t.TempDir()
 	out := filepath.Join(tmp, "out.cubin")
-	args := c.Args(c.Inputs, out)
+	args := cudalinkArgs(t, c, c.Inputs, out)
 	status, _, stderr := link(t, args)
 	defer checkUnchanged(t, c.Dir, before)
 
@@ -266,7 +266,7 @@ func runDiffers(t *testing.T, c *Case, tools *validators) {
 	before := dirState(t, c.Dir)
 	tmp := t.TempDir()
 	out := filepath.Join(tmp, "out.cubin")
-	args := c.Args(c.Inputs, out)
+	args := cudalinkArgs(t, c, c.Inputs, out)
 	status, _, stderr := link(t, args)
 	defer checkUnchanged(t, c.Dir, before)
 
@@ -335,7 +335,7 @@ func runError(t *testing.T, c *Case) {
 	t.Chdir(c.Dir)
 	before := dirState(t, c.Dir)
 	tmp := t.TempDir()
-	args := c.Args(c.Inputs, filepath.Join(tmp, "out.cubin"))
+	args := cudalinkArgs(t, c, c.Inputs, filepath.Join(tmp, "out.cubin"))
 	status, _, stderr := link(t, args)
 	defer checkUnchanged(t, c.Dir, before)
 
@@ -429,7 +429,7 @@ func TestDeterminism(t *testing.T) {
 				defer runtime.GOMAXPROCS(prev)
 				t.Chdir(wd)
 				out := filepath.Join(t.TempDir(), "out.cubin")
-				args := c.Args(inputs, out)
+				args := cudalinkArgs(t, c, inputs, out)
 				status, _, stderr := link(t, args)
 				if status != 0 {
 					t.Fatalf("%s: cudalink %s: exit status %d:\n%s", desc, strings.Join(args, " "), status, stderr)
@@ -496,4 +496,27 @@ func TestArchivedKernels(t *testing.T) {
 			t.Errorf("%s: ArchivedKernels = %q, want %q", name, got, want)
 		}
 	}
+}
+
+// cudalinkArgs is c.Args for cudalink. A case that compiles PTX (`ptxas:
+// yes`) needs the toolkit's ptxas: without it on PATH the test is skipped
+// loudly, or fails when the toolkit is otherwise installed (nvlink or nvcc
+// on PATH), since the case could and should run. Every other case gets a
+// --ptxas that cannot run, so a case that compiles PTX without saying so
+// fails rather than depending on the machine.
+func cudalinkArgs(t *testing.T, c *Case, inputs []string, out string) []string {
+	t.Helper()
+	args := c.Args(inputs, out)
+	if !c.Ptxas {
+		return append([]string{"--ptxas=/nonexistent/ptxas-not-declared-in-case.txt"}, args...)
+	}
+	if _, err := exec.LookPath("ptxas"); err != nil {
+		for _, tool := range []string{"nvlink", "nvcc"} {
+			if p, err := exec.LookPath(tool); err == nil {
+				t.Fatalf("case %s compiles PTX and ptxas is not on PATH, but the CUDA toolkit is installed (%s): put its ptxas on PATH", c.Name, p)
+			}
+		}
+		t.Skipf("SKIP: case %s compiles PTX, and ptxas (CUDA toolkit) is not on PATH", c.Name)
+	}
+	return args
 }

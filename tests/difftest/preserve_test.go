@@ -50,7 +50,7 @@ func TestPreserveRelocsCorpus(t *testing.T) {
 			}
 			t.Chdir(c.Dir)
 			got := filepath.Join(tmp, "out.cubin")
-			args := pc.Args(c.Inputs, got)
+			args := cudalinkArgs(t, &pc, c.Inputs, got)
 			status, _, stderr := link(t, args)
 			if nvErr != nil {
 				if status == 0 {

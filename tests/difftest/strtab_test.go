@@ -27,7 +27,7 @@ func TestStringTableNames(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Chdir(c.Dir)
 			out := filepath.Join(t.TempDir(), "out.cubin")
-			if status, _, stderr := link(t, c.Args(c.Inputs, out)); status != 0 {
+			if status, _, stderr := link(t, cudalinkArgs(t, c, c.Inputs, out)); status != 0 {
 				t.Fatalf("cudalink: exit status %d:\n%s", status, stderr)
 			}
 			expected := filepath.Join(c.Dir, "expected.cubin")

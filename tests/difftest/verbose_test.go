@@ -21,7 +21,7 @@ func TestVerboseReport(t *testing.T) {
 		ran++
 		t.Run(c.Name, func(t *testing.T) {
 			t.Chdir(c.Dir)
-			_, _, stderr := link(t, c.Args(c.Inputs, t.TempDir()+"/out.cubin"))
+			_, _, stderr := link(t, cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin"))
 			want := infoLines(c.Messages, "nvlink info    : ")
 			got := infoLines(stderr, "cudalink info    : ")
 			if len(want) == 0 {

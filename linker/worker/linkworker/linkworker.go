@@ -230,3 +230,16 @@ func (rc *requestCache) Objects(path string, load func() ([]*linker.Object, erro
 	rc.mu.Unlock()
 	return objs, err
 }
+
+// Compiled implements linker.CompileCache: the PTX a link compiles with
+// ptxas is kept under its compile key, which names the text, the options
+// and the ptxas binary, so a relink of unchanged PTX inputs runs no ptxas.
+func (rc *requestCache) Compiled(key string, compile func() (*linker.Compiled, error)) (*linker.Compiled, error) {
+	if rc.ctx.Err() != nil {
+		return nil, errCancelled
+	}
+	if rc.cache == nil {
+		return compile()
+	}
+	return rc.cache.Compiled(key, compile)
+}

@@ -521,3 +521,36 @@ func runWithTimeout(cmd *exec.Cmd) error {
 		return fmt.Errorf("the worker did not exit within %v", timeout)
 	}
 }
+
+// TestPTXCompiledOnce: a relink of PTX-only inputs through the worker
+// takes ptxas's results from the cache (no new entry, two more hits for
+// the two compiles) and gives the command line's bytes.
+func TestPTXCompiledOnce(t *testing.T) {
+	if _, err := exec.LookPath("ptxas"); err != nil {
+		t.Skip("SKIP: ptxas (CUDA toolkit) not on PATH")
+	}
+	c := loadCase(t, "ptx-only-host-objects")
+	dir := t.TempDir()
+	l := &Linker{Cache: objcache.New(64 << 20)}
+	cl := serve(t, worker.Proto, l)
+	defer cl.close()
+	want := filepath.Join(dir, "cli.cubin")
+	if code, msgs, _ := cliLink(c.Args(c.AbsInputs(), want), want); code != 0 {
+		t.Fatalf("command line: exit %d\n%s", code, msgs)
+	}
+	wantBytes, _ := os.ReadFile(want)
+	for id := int32(1); id <= 2; id++ {
+		out := filepath.Join(dir, fmt.Sprintf("out-%d.cubin", id))
+		r := cl.do(fakebazel.Request{ID: id, Args: c.Args(c.AbsInputs(), out), Inputs: digestInputs(t, c.AbsInputs())})[id]
+		if r.ExitCode != 0 {
+			t.Fatalf("link %d: %v", id, r)
+		}
+		if got, _ := os.ReadFile(out); !bytes.Equal(got, wantBytes) {
+			t.Errorf("link %d differs from the command line's output", id)
+		}
+	}
+	// Two inputs and two compiles: four entries, each used twice.
+	if s := l.Cache.Stats(); s.Entries != 4 || s.Misses != 4 || s.Hits != 4 {
+		t.Errorf("stats %+v; want 4 entries, 4 misses, 4 hits", s)
+	}
+}

@@ -30,10 +30,11 @@ type Cache struct {
 	stats   Stats
 }
 
-// entry is one file's parsed objects, for one digest.
+// entry is one file's parsed objects for one digest, or one ptxas result
+// (linker.Compiled) for its key, which is its own digest.
 type entry struct {
 	path, digest string
-	objs         []*linker.Object
+	value        any // []*linker.Object or *linker.Compiled
 	size         int64
 	elem         *list.Element // in Cache.lru once loaded
 	ready        chan struct{} // closed when loading ended
@@ -65,15 +66,44 @@ func New(limit int64) *Cache {
 // returned, not kept. When several callers ask at once for an entry being
 // loaded, one loads it and the others wait for it.
 func (c *Cache) Objects(path, digest string, load func() ([]*linker.Object, error)) ([]*linker.Object, error) {
+	v, err := c.get(path, digest, func() (any, int64, error) {
+		objs, err := load()
+		return objs, Size(objs), err
+	})
+	objs, _ := v.([]*linker.Object)
+	return objs, err
+}
+
+// Compiled returns what ptxas made for a compile key (see
+// linker.CompileCache), calling compile when the cache holds no entry for
+// it. The key names everything the result depends on, so it is the
+// entry's digest too; the entries share the bound and the LRU order with
+// parsed inputs.
+func (c *Cache) Compiled(key string, compile func() (*linker.Compiled, error)) (*linker.Compiled, error) {
+	v, err := c.get(key, key, func() (any, int64, error) {
+		res, err := compile()
+		if err != nil {
+			return nil, 0, err
+		}
+		return res, int64(len(res.Cubin)+len(res.Messages)) + 512, nil
+	})
+	res, _ := v.(*linker.Compiled)
+	return res, err
+}
+
+// get returns the value kept under key for digest, calling load when there
+// is none.
+func (c *Cache) get(key, digest string, load func() (any, int64, error)) (any, error) {
 	if digest == "" || c.limit <= 0 {
 		c.mu.Lock()
 		c.stats.Uncached++
 		c.mu.Unlock()
-		return load()
+		v, _, err := load()
+		return v, err
 	}
 	for {
 		c.mu.Lock()
-		e := c.entries[path]
+		e := c.entries[key]
 		if e != nil && e.digest != digest {
 			c.remove(e)
 			c.stats.Invalidations++
@@ -86,7 +116,7 @@ func (c *Cache) Objects(path, digest string, load func() ([]*linker.Object, erro
 			c.lru.MoveToFront(e.elem)
 			c.stats.Hits++
 			c.mu.Unlock()
-			return e.objs, nil
+			return e.value, nil
 		}
 		c.mu.Unlock()
 		<-e.ready // another caller is loading it
@@ -94,36 +124,36 @@ func (c *Cache) Objects(path, digest string, load func() ([]*linker.Object, erro
 			c.mu.Lock()
 			c.stats.Hits++
 			c.mu.Unlock()
-			return e.objs, nil
+			return e.value, nil
 		}
 		// That load failed (it may have been cancelled): try ourselves.
 	}
-	e := &entry{path: path, digest: digest, ready: make(chan struct{})}
-	c.entries[path] = e
+	e := &entry{path: key, digest: digest, ready: make(chan struct{})}
+	c.entries[key] = e
 	c.stats.Misses++
 	c.mu.Unlock()
 
-	objs, err := load()
+	v, size, err := load()
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer close(e.ready)
-	e.objs, e.err = objs, err
+	e.value, e.err = v, err
 	if c.entries[e.path] != e { // invalidated while loading
-		return objs, err
+		return v, err
 	}
 	if err != nil {
 		delete(c.entries, e.path)
-		return objs, err
+		return v, err
 	}
-	e.size = Size(objs)
+	e.size = size
 	e.elem = c.lru.PushFront(e)
 	c.used += e.size
 	for c.used > c.limit {
 		c.remove(c.lru.Back().Value.(*entry)) // may be e itself, when it alone is over the bound
 		c.stats.Evictions++
 	}
-	return objs, nil
+	return v, nil
 }
 
 // remove drops an entry from the cache; callers waiting for it to load

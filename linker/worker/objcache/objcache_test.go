@@ -214,3 +214,29 @@ func TestFailedSharedLoad(t *testing.T) {
 		t.Errorf("waiting caller got %v; want its own successful load", err)
 	}
 }
+
+// TestCompiled: ptxas results are kept by key, counted with the parsed
+// inputs against the bound, and failures are not kept.
+func TestCompiled(t *testing.T) {
+	c := New(1 << 20)
+	runs := 0
+	compile := func() (*linker.Compiled, error) {
+		runs++
+		return &linker.Compiled{Cubin: make([]byte, 1000), Messages: []byte("ptxas warning : x\n")}, nil
+	}
+	a, _ := c.Compiled("k1", compile)
+	b, _ := c.Compiled("k1", compile)
+	if runs != 1 || a != b {
+		t.Errorf("%d compiles, same result %v; want 1 and the same", runs, a == b)
+	}
+	c.Compiled("k2", compile)
+	if s := c.Stats(); s.Entries != 2 || s.Hits != 1 || s.Bytes < 2000 {
+		t.Errorf("stats %+v", s)
+	}
+	fail := func() (*linker.Compiled, error) { runs++; return nil, errors.New("ptxas failed") }
+	c.Compiled("k3", fail)
+	c.Compiled("k3", fail)
+	if runs != 4 || c.Stats().Entries != 2 {
+		t.Errorf("%d compiles, stats %+v; failures must not be kept", runs, c.Stats())
+	}
+}

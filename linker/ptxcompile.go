@@ -1,0 +1,348 @@
+package linker
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/cudalink/cudalink/linker/fatbin"
+)
+
+// ptxImage is PTX text a unit holds: a fatbinary's PTX entry (a host
+// object's or a .fatbin's), or a whole .ptx input file. nvlink compiles
+// it with its built-in ptxas when it has no better cubin for the target
+// (chooseImage); cudalink runs the toolkit's ptxas instead, which gives
+// the same cubin for the same options.
+type ptxImage struct {
+	sm      int          // the virtual architecture: compute_<sm>; 0 for a .ptx file
+	options string       // the ptxas options the fatbinary recorded with it
+	entry   fatbin.Entry // the fatbinary entry holding the text
+	text    []byte       // the text of a .ptx file
+	file    bool         // a .ptx file: compiled for any target, as nvlink does
+}
+
+// source returns the PTX text, without the NUL padding a fatbinary adds.
+func (p *ptxImage) source() ([]byte, error) {
+	if p.file {
+		return p.text, nil
+	}
+	data, err := p.entry.Data()
+	if err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(data, "\x00"), nil
+}
+
+// parsePTXFile takes a .ptx input. nvlink 11.8 compiles a file named .ptx
+// whose first directive is .version, whatever its .target (ptxas refuses a
+// target above -arch), and refuses one that does not start so ("Binary
+// format ... is not recognized").
+func parsePTXFile(path string, data []byte) ([]*Object, error) {
+	if !startsWithVersion(data) {
+		return nil, &LinkError{File: path, Msg: "not PTX: a .ptx input must begin with a .version directive"}
+	}
+	u := &unit{id: 1, ptx: []ptxImage{{text: data, file: true}}}
+	return []*Object{{Name: path, unit: u}}, nil
+}
+
+// startsWithVersion says whether the first token of PTX text, after white
+// space and comments, is the .version directive.
+func startsWithVersion(data []byte) bool {
+	for {
+		data = bytes.TrimLeft(data, " \t\r\n\f\v")
+		switch {
+		case bytes.HasPrefix(data, []byte("//")):
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				return false
+			}
+			data = data[i+1:]
+		case bytes.HasPrefix(data, []byte("/*")):
+			i := bytes.Index(data[2:], []byte("*/"))
+			if i < 0 {
+				return false
+			}
+			data = data[2+i+2:]
+		default:
+			return bytes.HasPrefix(data, []byte(".version")) && len(data) > len(".version") &&
+				strings.IndexByte(" \t\r\n", data[len(".version")]) >= 0
+		}
+	}
+}
+
+// unitGroups yields the runs of objects that belong to one unit (a parse
+// lists a unit's images together).
+func unitGroups(objs []*Object) iter.Seq[[]*Object] {
+	return func(yield func([]*Object) bool) {
+		for i := 0; i < len(objs); {
+			j := i + 1
+			for j < len(objs) && objs[j].unit == objs[i].unit {
+				j++
+			}
+			if !yield(objs[i:j]) {
+				return
+			}
+			i = j
+		}
+	}
+}
+
+// CompileCache keeps ptxas's results between links: the persistent
+// worker's ObjectCache implements it too. key names the PTX text, the
+// ptxas options and the ptxas binary; compile runs ptxas when there is no
+// entry. Failures are not kept. Implementations must be safe for
+// concurrent use.
+type CompileCache interface {
+	Compiled(key string, compile func() (*Compiled, error)) (*Compiled, error)
+}
+
+// Compiled is what one successful ptxas run made: the relocatable cubin
+// and what ptxas printed (warnings, -v info), with the input's name left
+// as inputMarker.
+type Compiled struct {
+	Cubin    []byte
+	Messages []byte
+}
+
+// ptxJob is the compile of one PTX image for this link.
+type ptxJob struct {
+	name string    // the input, as messages name it
+	img  *ptxImage // what is compiled
+	res  *Compiled // its result, when ptxas succeeded
+	err  error     // why there is no result
+}
+
+// inputMarker stands for the compiled PTX in ptxas's messages: ptxas names
+// the file it reads, and cudalink shows the input it came from instead.
+const inputMarker = "cudalink-ptx-input.ptx"
+
+// compilePTX runs ptxas on every PTX image selectImages will choose for
+// the target, in parallel (at most Config.Parallelism at once); the
+// results wait in ctx.ptxJobs, and selectImages takes them in
+// command-line order, so what is printed and linked does not depend on
+// which compile ends first.
+func (ctx *Context) compilePTX(slots [][]*Object) {
+	cfg := ctx.Config
+	var jobs []*ptxJob
+	for _, objs := range slots {
+		for group := range unitGroups(objs) {
+			if _, p := chooseImage(group, cfg.Arch); p != nil {
+				if _, done := ctx.ptxJobs[p]; !done {
+					job := &ptxJob{name: group[0].Name, img: p}
+					if ctx.ptxJobs == nil {
+						ctx.ptxJobs = map[*ptxImage]*ptxJob{}
+					}
+					ctx.ptxJobs[p] = job
+					jobs = append(jobs, job)
+				}
+			}
+		}
+	}
+	if len(jobs) == 0 {
+		return
+	}
+	ptxas, err := findPtxas(cfg.Ptxas)
+	if err != nil {
+		for _, job := range jobs {
+			job.err = err
+		}
+		return
+	}
+	cache, _ := cfg.Cache.(CompileCache)
+	var g errgroup.Group
+	g.SetLimit(cfg.Parallelism)
+	for _, job := range jobs {
+		g.Go(func() error {
+			job.res, job.err = compileJob(cfg, ptxas, cache, job.img)
+			return nil
+		})
+	}
+	g.Wait()
+}
+
+// compiledObject prints what ptxas said about the image and parses the
+// cubin it made, as the input name's device code; nil after an error.
+func (ctx *Context) compiledObject(name string, u *unit, p *ptxImage) *Object {
+	job := ctx.ptxJobs[p]
+	what := "the PTX"
+	if !p.file {
+		what = fmt.Sprintf("the compute_%d PTX", p.sm)
+	}
+	if job == nil || job.err != nil {
+		var err error = errors.New("not compiled")
+		if job != nil {
+			err = job.err
+		}
+		var pe *ptxasError
+		if errors.As(err, &pe) {
+			ctx.writeMessages(pe.output, name, p)
+		}
+		ctx.report(&LinkError{File: name, Msg: fmt.Sprintf("cannot compile %s for sm_%d: %v", what, ctx.Config.Arch, err)})
+		return nil
+	}
+	ctx.writeMessages(job.res.Messages, name, p)
+	obj, err := ParseObject(name, job.res.Cubin)
+	if err != nil {
+		ctx.report(&LinkError{File: name, Msg: fmt.Sprintf("the cubin ptxas made of %s: %v", what, err)})
+		return nil
+	}
+	obj.unit = u
+	return obj
+}
+
+// writeMessages passes ptxas's messages on as it printed them (nvlink
+// prints its built-in ptxas's messages the same way, "ptxas warning :
+// ..."), naming the input instead of the temporary file.
+func (ctx *Context) writeMessages(msgs []byte, name string, p *ptxImage) {
+	if len(msgs) == 0 {
+		return
+	}
+	shown := name
+	if !p.file {
+		shown = fmt.Sprintf("%s (compute_%d PTX)", name, p.sm)
+	}
+	msgs = bytes.ReplaceAll(msgs, []byte(inputMarker), []byte(shown))
+	d := &ctx.diag
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.w != nil {
+		d.w.Write(msgs)
+	}
+}
+
+// ptxasError is a ptxas run that failed: its exit status and what it
+// printed (with inputMarker for the input).
+type ptxasError struct {
+	status int
+	output []byte
+}
+
+func (e *ptxasError) Error() string {
+	return fmt.Sprintf("ptxas failed (exit status %d); its messages are above", e.status)
+}
+
+// findPtxas returns the ptxas to run: --ptxas, else ptxas on PATH.
+func findPtxas(given string) (string, error) {
+	if given != "" {
+		p, err := exec.LookPath(given)
+		if err != nil {
+			return "", fmt.Errorf("--ptxas=%s cannot be run: %v", given, err)
+		}
+		return filepath.Abs(p)
+	}
+	p, err := exec.LookPath("ptxas")
+	if err != nil {
+		return "", errors.New("ptxas was not found on PATH; install the CUDA toolkit's ptxas (the release the inputs were built with) or pass --ptxas=PATH")
+	}
+	return filepath.Abs(p)
+}
+
+// ptxasArgs are the options nvlink 11.8 gives its built-in ptxas, in its
+// order (later ones win where they repeat, with ptxas's "incompatible
+// redefinition" warning), as measured by comparing its output with the
+// toolkit's ptxas under each option: the target, the options the
+// fatbinary recorded with the PTX (nvcc's -maxrregcount, -Xptxas,
+// -lineinfo, -G; their -arch gives way to the target's), nvlink's
+// -Xptxas, nvlink's -maxrregcount (when positive), -g when nvlink has -g
+// without -suppress-debug-info, and a relocatable compile whatever the
+// fatbinary says. nvlink's -O, -v, -w and -Werror do not reach ptxas.
+func ptxasArgs(cfg *Config, p *ptxImage) []string {
+	args := []string{"-arch=sm_" + strconv.Itoa(cfg.Arch)}
+	opts := strings.Fields(p.options)
+	for i := 0; i < len(opts); i++ {
+		o := opts[i]
+		switch {
+		case o == "-arch" || o == "--gpu-name":
+			i++ // and its value
+		case strings.HasPrefix(o, "-arch=") || strings.HasPrefix(o, "--gpu-name="):
+		default:
+			args = append(args, o)
+		}
+	}
+	args = append(args, cfg.PtxasOptions...)
+	if cfg.MaxRegCount > 0 {
+		args = append(args, "-maxrregcount="+strconv.Itoa(cfg.MaxRegCount))
+	}
+	if cfg.Debug && !cfg.SuppressDebugInfo {
+		args = append(args, "-g")
+	}
+	return append(args, "-c")
+}
+
+// compileJob compiles one PTX image, through the cache when there is one.
+func compileJob(cfg *Config, ptxas string, cache CompileCache, p *ptxImage) (*Compiled, error) {
+	src, err := p.source()
+	if err != nil {
+		return nil, err
+	}
+	args := ptxasArgs(cfg, p)
+	compile := func() (*Compiled, error) { return runPtxas(cfg.Context, ptxas, args, src) }
+	if cache == nil {
+		return compile()
+	}
+	return cache.Compiled(compileKey(ptxas, args, src), compile)
+}
+
+// compileKey names a compile: the ptxas binary (its path, size and
+// modification time), its options and the PTX text.
+func compileKey(ptxas string, args []string, src []byte) string {
+	h := sha256.New()
+	id := ptxas
+	if fi, err := os.Stat(ptxas); err == nil {
+		id += fmt.Sprintf("\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	fmt.Fprintf(h, "%d:%s", len(id), id)
+	for _, a := range args {
+		fmt.Fprintf(h, "%d:%s", len(a), a)
+	}
+	h.Write(src)
+	return "ptxas:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// runPtxas compiles src in a temporary directory of its own, removed
+// afterwards.
+func runPtxas(c context.Context, ptxas string, args []string, src []byte) (*Compiled, error) {
+	dir, err := os.MkdirTemp("", "cudalink-ptxas-")
+	if err != nil {
+		return nil, fmt.Errorf("cannot make a directory for ptxas: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, inputMarker), src, 0o644); err != nil {
+		return nil, fmt.Errorf("cannot write ptxas's input: %v", err)
+	}
+	const out = "cudalink-ptx-output.cubin"
+	if c == nil {
+		c = context.Background()
+	}
+	cmd := exec.CommandContext(c, ptxas, append(args, "-o", out, inputMarker)...)
+	cmd.Dir = dir
+	var msgs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &msgs, &msgs
+	err = cmd.Run()
+	// Messages name the input as given (inputMarker); anything naming the
+	// directory would not be the same from one run to the next.
+	output := bytes.ReplaceAll(msgs.Bytes(), []byte(dir+string(filepath.Separator)), nil)
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.Exited() {
+			return nil, &ptxasError{status: ee.ExitCode(), output: output}
+		}
+		return nil, fmt.Errorf("running %s: %v", ptxas, err)
+	}
+	cubin, err := os.ReadFile(filepath.Join(dir, out))
+	if err != nil {
+		return nil, fmt.Errorf("ptxas wrote no output: %v", err)
+	}
+	return &Compiled{Cubin: cubin, Messages: output}, nil
+}

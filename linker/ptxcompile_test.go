@@ -1,0 +1,228 @@
+package linker
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// ptxCase is a corpus case whose inputs hold only PTX.
+const ptxCase = "../tests/corpus/cases/ptx-only-host-objects"
+
+// ptxLink links the PTX-only corpus case with cfg's ptxas settings and
+// returns the error and what the link printed.
+func ptxLink(t *testing.T, edit func(*Config)) (error, string, []byte) {
+	t.Helper()
+	var msgs bytes.Buffer
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	cfg := &Config{
+		Arch:   80,
+		Output: out,
+		Inputs: []Input{{Path: filepath.Join(ptxCase, "a.o")}, {Path: filepath.Join(ptxCase, "b.o")}},
+		Stdout: &msgs,
+		Stderr: &msgs,
+	}
+	edit(cfg)
+	err := Run(cfg)
+	data, _ := os.ReadFile(out)
+	return err, msgs.String(), data
+}
+
+// TestPtxasMissing: PTX that must be compiled, with no ptxas on PATH,
+// fails the link with an error naming each input and saying what to
+// install or pass; nothing is written.
+func TestPtxasMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err, msgs, out := ptxLink(t, func(*Config) {})
+	if err == nil || out != nil {
+		t.Fatalf("link succeeded without ptxas (err %v, %d output bytes)", err, len(out))
+	}
+	for _, want := range []string{"a.o", "b.o", "compute_80 PTX", "ptxas was not found on PATH", "--ptxas=PATH"} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("messages lack %q:\n%s", want, msgs)
+		}
+	}
+}
+
+// TestPtxasGivenMissing: a --ptxas that cannot be run is named in the
+// error.
+func TestPtxasGivenMissing(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "ptxas")
+	err, msgs, _ := ptxLink(t, func(cfg *Config) { cfg.Ptxas = bad })
+	if err == nil || !strings.Contains(msgs, "--ptxas="+bad+" cannot be run") {
+		t.Fatalf("err %v, messages:\n%s", err, msgs)
+	}
+}
+
+// TestNoPtxasNeeded: a link whose inputs have SASS for the target never
+// looks for ptxas.
+func TestNoPtxasNeeded(t *testing.T) {
+	var msgs bytes.Buffer
+	cfg := &Config{
+		Arch:   80,
+		Output: filepath.Join(t.TempDir(), "out.cubin"),
+		Inputs: []Input{{Path: "../examples/saxpy/kernel.cubin"}, {Path: "../examples/saxpy/math.cubin"}},
+		Ptxas:  filepath.Join(t.TempDir(), "no-ptxas"),
+		Stdout: &msgs, Stderr: &msgs,
+	}
+	if err := Run(cfg); err != nil {
+		t.Fatalf("%v\n%s", err, msgs.String())
+	}
+}
+
+// countingCache is a CompileCache that keeps every result and counts
+// compiles.
+type countingCache struct {
+	mu       sync.Mutex
+	kept     map[string]*Compiled
+	compiles int
+	keys     []string
+}
+
+func (c *countingCache) Objects(path string, load func() ([]*Object, error)) ([]*Object, error) {
+	return load()
+}
+
+func (c *countingCache) Compiled(key string, compile func() (*Compiled, error)) (*Compiled, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keys = append(c.keys, key)
+	if res, ok := c.kept[key]; ok {
+		return res, nil
+	}
+	c.compiles++
+	res, err := compile()
+	if err == nil {
+		c.kept[key] = res
+	}
+	return res, err
+}
+
+// TestCompileCache: the second link of the same PTX with the same options
+// runs no ptxas and gives the same bytes; other options are another key.
+func TestCompileCache(t *testing.T) {
+	if _, err := exec.LookPath("ptxas"); err != nil {
+		t.Skip("SKIP: ptxas (CUDA toolkit) not on PATH")
+	}
+	cache := &countingCache{kept: map[string]*Compiled{}}
+	link := func(maxreg int) []byte {
+		err, msgs, out := ptxLink(t, func(cfg *Config) { cfg.Cache = cache; cfg.MaxRegCount = maxreg })
+		if err != nil {
+			t.Fatalf("%v\n%s", err, msgs)
+		}
+		return out
+	}
+	first := link(0)
+	if cache.compiles != 2 {
+		t.Fatalf("first link: %d compiles, want 2 (a.o and b.o)", cache.compiles)
+	}
+	if second := link(0); !bytes.Equal(first, second) || cache.compiles != 2 {
+		t.Errorf("second link: %d compiles, same bytes %v; want no new compile and the same bytes", cache.compiles, bytes.Equal(first, second))
+	}
+	link(64)
+	if cache.compiles != 4 {
+		t.Errorf("with -maxrregcount: %d compiles in all, want 4 (new keys)", cache.compiles)
+	}
+	if keys := slices.Compact(slices.Sorted(slices.Values(cache.keys))); len(keys) != 4 {
+		t.Errorf("%d distinct keys, want 4", len(keys))
+	}
+}
+
+// TestPtxasArgs: nvlink's order of ptxas options (measured against nvlink
+// 11.8, see ptxasArgs): target, the recorded options without their -arch,
+// -Xptxas, -maxrregcount, -g, -c.
+func TestPtxasArgs(t *testing.T) {
+	for _, tc := range []struct {
+		cfg     Config
+		options string
+		want    string
+	}{
+		{Config{Arch: 86}, "-arch=sm_80 --compile-only ", "-arch=sm_86 --compile-only -c"},
+		{Config{Arch: 90}, "-arch sm_70 -O1 -maxrregcount=40 --compile-only", "-arch=sm_90 -O1 -maxrregcount=40 --compile-only -c"},
+		{Config{Arch: 80, PtxasOptions: []string{"-O2"}, MaxRegCount: 32}, "-maxrregcount=40", "-arch=sm_80 -maxrregcount=40 -O2 -maxrregcount=32 -c"},
+		{Config{Arch: 80, MaxRegCount: -3}, "", "-arch=sm_80 -c"},
+		{Config{Arch: 80, Debug: true}, "--gpu-name=sm_80 --generate-line-info", "-arch=sm_80 --generate-line-info -g -c"},
+		{Config{Arch: 80, Debug: true, SuppressDebugInfo: true}, "-g", "-arch=sm_80 -g -c"},
+	} {
+		got := strings.Join(ptxasArgs(&tc.cfg, &ptxImage{options: tc.options}), " ")
+		if got != tc.want {
+			t.Errorf("options %q, config %+v: %q, want %q", tc.options, tc.cfg, got, tc.want)
+		}
+	}
+}
+
+// TestStartsWithVersion: nvlink takes a .ptx input whose first directive,
+// after comments, is .version.
+func TestStartsWithVersion(t *testing.T) {
+	for text, want := range map[string]bool{
+		".version 7.8\n.target sm_80\n":           true,
+		"//\n// made by hand\n\n\t.version 7.8\n": true,
+		"/* a\nb */ .version 7.8":                 true,
+		".target sm_80\n.version 7.8\n":           false,
+		".versions 7.8\n":                         false,
+		"hello .version 7.8\n":                    false,
+		"// only a comment":                       false,
+		"/* unterminated .version 7.8":            false,
+		"":                                        false,
+	} {
+		if got := startsWithVersion([]byte(text)); got != want {
+			t.Errorf("startsWithVersion(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestChooseImage: nvlink's choice between a unit's SASS and PTX images
+// (measured with nvlink 11.8; see chooseImage).
+func TestChooseImage(t *testing.T) {
+	elfFor := func(u *unit, sm int) *Object {
+		return &Object{ELF: &cubin.File{Header: cubin.Header{Flags: uint32(sm)}}, unit: u}
+	}
+	for _, tc := range []struct {
+		sass, ptx []int
+		target    int
+		want      string // "sm_NN", "compute_NN" or ""
+	}{
+		{[]int{80}, []int{80}, 86, "sm_80"},
+		{[]int{86}, []int{80}, 86, "sm_86"},
+		{[]int{75}, []int{80}, 80, "compute_80"},
+		{[]int{80}, []int{75}, 86, "sm_80"},
+		{[]int{80}, []int{86}, 89, "compute_86"},
+		{[]int{80}, []int{86}, 86, "compute_86"},
+		{[]int{86}, []int{86}, 89, "sm_86"},
+		{nil, []int{70, 80}, 86, "compute_80"},
+		{nil, []int{90}, 80, ""},
+		{[]int{80}, []int{70}, 90, "compute_70"},
+		{[]int{90}, nil, 80, ""},
+	} {
+		u := &unit{container: true}
+		var objs []*Object
+		for _, sm := range tc.sass {
+			objs = append(objs, elfFor(u, sm))
+		}
+		for _, sm := range tc.ptx {
+			u.ptx = append(u.ptx, ptxImage{sm: sm})
+		}
+		if len(objs) == 0 {
+			objs = []*Object{{unit: u}}
+		}
+		best, p := chooseImage(objs, tc.target)
+		got := ""
+		switch {
+		case p != nil:
+			got = "compute_" + strconv.Itoa(p.sm)
+		case best != nil:
+			got = "sm_" + strconv.Itoa(best.ELF.Header.SM())
+		}
+		if got != tc.want {
+			t.Errorf("SASS %v, PTX %v, target sm_%d: %q, want %q", tc.sass, tc.ptx, tc.target, got, tc.want)
+		}
+	}
+}
