@@ -205,6 +205,7 @@ var foreign = map[string]string{
 	"-reps": "tests/bench", "-diffdir": "tests/bench", "-cpuprofile": "tests/bench", "-launch": "tests/bench",
 	"-j": "tests/corpus/regen", "-list": "tests/corpus/regen", "-update": "go test", "-run": "go test",
 	"-short": "go test", "-v": "go test", "-count": "go test",
+	"--generate-line-info": "ptxas", "-O3": "ptxas", "--dont-merge-basicblocks": "ptxas", "--return-at-end": "ptxas",
 }
 
 var (
