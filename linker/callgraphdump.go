@@ -37,6 +37,12 @@ func dumpCallgraph(ctx *Context) {
 	}
 	w := bufio.NewWriter(ctx.Config.Stderr)
 	defer w.Flush()
+	if len(ctx.Files) == 0 {
+		// Only host code, whole-program code or images for other
+		// architectures: nvlink says so instead.
+		fmt.Fprint(w, "No relocatable objects found. Did not generate callgraph.\n")
+		return
+	}
 	fmt.Fprintf(w, "callgraph for sm_%d:\n", ctx.Config.Arch)
 	fmt.Fprint(w, "# A: s -> B // s (number A) potentially calls B\n"+
 		"# s [N]     // s uses N registers\n"+

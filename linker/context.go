@@ -73,6 +73,12 @@ type Context struct {
 	bindless     map[*Symbol]uint64
 	bindlessRefs []*Symbol
 
+	// unlinked are the units of the inputs that hold no image to link
+	// (host code only, whole-program code, no image for the target):
+	// their host-reference lists count all the same (hostKernelRefs), and
+	// those with relocatable device code are registered (writeHostSide).
+	unlinked []unlinkedUnit
+
 	virtualSM    int          // minimum virtual SM over the inputs
 	cancelled    bool         // Config.Context was cancelled
 	collectEarly bool         // tuneCollector: collect garbage between passes (collectGarbage)
@@ -131,11 +137,21 @@ func reportArch(cfg *Config) string {
 	return fmt.Sprintf(" (target: sm_%d)", cfg.Arch)
 }
 
+// unlinkedUnit is a unit of the inputs nothing is linked from, with its
+// place among the units loaded (InputFile.seq).
+type unlinkedUnit struct {
+	*unit
+	seq int
+}
+
 // InputFile is one object taken into a link: the shared parsed Object and
 // this link's view of it.
 type InputFile struct {
 	*Object
 	Index int // position in Context.Files: the command-line order
+	// seq is the position among every unit loaded, linked or not
+	// (Context.unlinked), in command-line order.
+	seq int
 	// unit is this link's view of the object's unit; it shadows
 	// Object.unit so per-link marks never touch a shared parse.
 	unit *unit

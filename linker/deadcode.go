@@ -144,23 +144,37 @@ func (ctx *Context) usedLists() bool {
 type hostRefs []string
 
 // hostKernelRefs returns the patterns when they decide which kernels stay:
-// every input is a host object and the host-reference lists of some input
-// other than an archive member name something, and neither -kernels-used
-// nor -variables-used was given (nvlink then ignores the lists).
+// every input is a host object with the host-reference sections (.nvHR*,
+// which nvcc -dc writes), the lists of some input other than an archive
+// member name something, and neither -kernels-used nor -variables-used was
+// given (nvlink then ignores the lists). Inputs nothing is linked from
+// count as well: a host object without the sections (from a host compiler
+// alone, or nvcc -c), given by path or in an archive, makes nvlink keep
+// every kernel, and the lists of one without an image for the target still
+// keep the kernels they name.
 func (ctx *Context) hostKernelRefs() hostRefs {
 	if ctx.Config.IgnoreHostInfo || ctx.usedLists() {
 		return nil
 	}
 	var refs hostRefs
 	any := false
+	units := make([]*unit, 0, len(ctx.Files)+len(ctx.unlinked))
 	for _, file := range ctx.Files {
-		h := file.unit.host
-		if h == nil {
-			return nil // a plain cubin or .fatbin: nvlink keeps every kernel
+		units = append(units, file.unit)
+	}
+	for _, un := range ctx.unlinked {
+		units = append(units, un.unit)
+	}
+	for _, u := range units {
+		h := u.host
+		if h == nil || !h.HasRefSections {
+			// A plain cubin or .fatbin, or a host object with no lists:
+			// nvlink keeps every kernel.
+			return nil
 		}
 		// The lists of archive members (libcudadevrt's, however it is
 		// given) do not switch pruning on.
-		any = any || h.HasRefs && !file.unit.member
+		any = any || h.HasRefs && !u.member
 		refs = append(refs, h.Refs[hostobj.KernelExtern]...)
 		refs = append(refs, h.Refs[hostobj.KernelIntern]...)
 	}

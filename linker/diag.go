@@ -127,6 +127,19 @@ func (ctx *Context) warnf(format string, args ...any) {
 	}
 }
 
+// ownWarnf reports a warning of cudalink's own, where nvlink says nothing
+// (an input it skips without a word, a -l library it does not find).
+// -w silences it, but -Werror does not make it an error: nvlink's link
+// would not fail.
+func (ctx *Context) ownWarnf(format string, args ...any) {
+	d := &ctx.diag
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.noWarn {
+		d.print("warning", fmt.Sprintf(format, args...))
+	}
+}
+
 // failed says whether an error was reported.
 func (ctx *Context) failed() bool {
 	ctx.diag.mu.Lock()

@@ -22,6 +22,11 @@ type HostInfo struct {
 	Refs [hostobj.NumRefKinds][]string
 	// HasRefs says whether any list names something.
 	HasRefs bool
+	// HasRefSections says whether the object has the .nvHR* sections at
+	// all: nvcc -dc writes them, possibly empty; nvcc -c (whole-program
+	// code) and a host compiler alone do not, and one such object among
+	// the inputs makes nvlink keep every kernel (hostKernelRefs).
+	HasRefSections bool
 }
 
 // unit is one logical input: a cubin, or the device code of one host
@@ -39,20 +44,37 @@ type unit struct {
 	// member: an archive member (linked whole, or on demand with
 	// --archive-mode=on-demand).
 	member bool
+	// wholeProgram: a host object with whole-program device code
+	// (.nv_fatbin, from nvcc -c), which nvlink does not link.
+	wholeProgram bool
 }
+
+// minInputSize is the size of the smallest input nvlink 11.8 opens that
+// is not an archive (an ELF32 header): it refuses a shorter file, whatever
+// its name, with "Could not open input file" (exit 1).
+const minInputSize = 52
 
 // parseInput turns the contents of one input file into objects: a cubin,
 // every ELF image of a host object or fatbinary, every member of an
 // archive. sm, if not 0, keeps only images that could serve that target
 // (the command line has no cache, so it need not parse the others).
+//
+// The kinds are told apart as nvlink 11.8 tells them: an archive by its
+// contents, whatever its size; any other file under 52 bytes (an empty
+// one too) is an error; then an ELF file by its contents (a host object, a
+// cubin), a fatbinary by the name .fatbin; a file of another kind is an
+// error when named .cubin, .ptx or .fatbin, and is skipped otherwise
+// (nvlink says nothing; cudalink warns).
 func parseInput(path string, data []byte, sm int) ([]*Object, error) {
+	ext := strings.ToLower(filepath.Ext(path))
 	switch {
 	case archive.IsArchive(data):
 		return parseArchive(path, data, sm)
+	case len(data) < minInputSize:
+		return nil, &LinkError{File: path, Msg: fmt.Sprintf(
+			"cannot open input file: %d bytes, too short for an object (nvlink: Could not open input file)", len(data))}
 	case hostobj.IsHostObject(data):
 		return parseHostObject(path, data, sm, &unit{id: 1})
-	case fatbin.IsFatbin(data):
-		return parseFatbin(path, data, sm, &unit{id: 1})
 	case isELF(data):
 		obj, err := ParseObject(path, data)
 		if err != nil {
@@ -60,15 +82,20 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 		}
 		obj.unit = &unit{id: 1, hasELF: true}
 		return []*Object{obj}, nil
-	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".cubin":
+	case ext == ".fatbin":
+		if !fatbin.IsFatbin(data) {
+			return nil, &LinkError{File: path, Msg: "not a fatbinary (nvlink: fatbin wrong format?)"}
+		}
+		return parseFatbin(path, data, sm, &unit{id: 1})
+	case ext == ".cubin":
 		// nvlink insists that a .cubin is ELF; ParseObject says why not.
 		_, err := ParseObject(path, data)
 		return nil, err
-	}
-	if filepath.Ext(path) == ".ptx" { // nvlink: this spelling only
+	case filepath.Ext(path) == ".ptx": // nvlink: this spelling only
 		return parsePTXFile(path, data)
+	case fatbin.IsFatbin(data):
+		// nvlink reads a fatbinary only from a file named .fatbin.
+		return nil, errSkippedFatbin
 	}
 	// nvlink skips inputs of other kinds without a word; cudalink says so,
 	// and goes on as nvlink does.
@@ -83,7 +110,8 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 	if err != nil {
 		return nil, err
 	}
-	u.host = &HostInfo{ModuleID: ho.ModuleID, Refs: ho.HostRefs, HasRefs: ho.HasHostRefs()}
+	u.host = &HostInfo{ModuleID: ho.ModuleID, Refs: ho.HostRefs, HasRefs: ho.HasHostRefs(), HasRefSections: ho.HasHostRefSections}
+	u.wholeProgram = len(ho.Fatbin) > 0
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil
 	}
@@ -178,7 +206,9 @@ func archCompatible(sm, target int) bool {
 // when there is no image at all. A plain cubin is kept whatever its
 // architecture, so that checkArchitectures can say why it does not fit. A
 // unit with nothing for the target is skipped with nvlink's warning
-// (-suppress-arch-warning silences it).
+// (-suppress-arch-warning silences it), and given as an object without an
+// image (ELF nil): its host-reference lists (or their absence) and its
+// module id still count.
 func (ctx *Context) selectImages(objs []*Object) []*Object {
 	target := ctx.Config.Arch
 	var out []*Object
@@ -186,6 +216,9 @@ func (ctx *Context) selectImages(objs []*Object) []*Object {
 		u := group[0].unit
 		best, ptx := chooseImage(group, target)
 		name := group[0].Name
+		if best == nil && ptx == nil {
+			out = append(out, &Object{Name: name, unit: u})
+		}
 		switch {
 		case ptx != nil:
 			if obj := ctx.compiledObject(name, u, ptx); obj != nil {
@@ -194,7 +227,11 @@ func (ctx *Context) selectImages(objs []*Object) []*Object {
 		case best != nil:
 			out = append(out, best)
 		case !u.hasELF && len(u.ptx) == 0:
-			ctx.warnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
+			// nvlink skips both without a word. A host object with no
+			// device code at all is an ordinary input of a device link.
+			if u.wholeProgram {
+				ctx.ownWarnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
+			}
 		case !ctx.Config.SuppressArchWarning:
 			ctx.warnf("SM Arch ('sm_%d') not found in '%s'", target, name)
 		}

@@ -17,12 +17,24 @@ func writeHostSide(ctx *Context) error {
 	if path == "" {
 		return nil
 	}
+	// The linked inputs, and in their places those with relocatable
+	// device code but no image for the target, which nvlink lists too.
 	var ids []string
-	for _, file := range ctx.Files {
-		if h := file.unit.host; h != nil {
+	unlinked := ctx.unlinked
+	for i := 0; i <= len(ctx.Files); i++ {
+		for len(unlinked) > 0 && (i == len(ctx.Files) || unlinked[0].seq < ctx.Files[i].seq) {
+			if u := unlinked[0]; u.host != nil && (u.hasELF || len(u.ptx) > 0) {
+				ids = append(ids, u.host.ModuleID)
+			}
+			unlinked = unlinked[1:]
+		}
+		if i == len(ctx.Files) {
+			break
+		}
+		if h := ctx.Files[i].unit.host; h != nil {
 			ids = append(ids, h.ModuleID)
 		} else {
-			ids = append(ids, cubinModuleID(file.Name))
+			ids = append(ids, cubinModuleID(ctx.Files[i].Name))
 		}
 	}
 	var b bytes.Buffer

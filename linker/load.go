@@ -24,7 +24,7 @@ func loadInputs(ctx *Context) {
 			p, ok := findLibrary(in.Path, cfg.LibDirs)
 			if !ok {
 				// nvlink goes on without a word; cudalink says so.
-				ctx.warnf("library -l%s not found (looked for lib%s.a in %d -L directories); linking without it", in.Path, in.Path, len(cfg.LibDirs))
+				ctx.ownWarnf("library -l%s not found (looked for lib%s.a in %d -L directories); linking without it", in.Path, in.Path, len(cfg.LibDirs))
 				continue
 			}
 			paths[i] = p
@@ -59,8 +59,12 @@ func loadInputs(ctx *Context) {
 		if paths[i] == "" {
 			continue
 		}
-		if errs[i] == errSkipped {
-			ctx.warnf("ignoring input %s: it is not a cubin, host object or archive", paths[i])
+		switch errs[i] {
+		case errSkipped:
+			ctx.ownWarnf("ignoring input %s: it is not a cubin, host object or archive", paths[i])
+			continue
+		case errSkippedFatbin:
+			ctx.ownWarnf("ignoring input %s: a fatbinary is linked only from a file named *.fatbin, as nvlink does", paths[i])
 			continue
 		}
 		if errs[i] != nil {
@@ -70,7 +74,13 @@ func loadInputs(ctx *Context) {
 		// nvlink treats libcudadevrt by its file name, however it is given.
 		system := strings.HasPrefix(filepath.Base(paths[i]), "libcudadevrt")
 		for _, obj := range ctx.selectImages(slots[i]) {
+			seq := len(ctx.Files) + len(ctx.unlinked)
+			if obj.ELF == nil {
+				ctx.unlinked = append(ctx.unlinked, unlinkedUnit{obj.unit, seq})
+				continue
+			}
 			file := newInputFile(obj, len(ctx.Files))
+			file.seq = seq
 			if system {
 				// Units are shared with cached parses: mark a copy.
 				u := *obj.unit
@@ -169,6 +179,10 @@ func copyMetadata(ef *cubin.File) {
 // warning.
 var errSkipped = errors.New("skipped")
 
+// errSkippedFatbin marks a fatbinary whose name does not end in .fatbin:
+// nvlink ignores it.
+var errSkippedFatbin = errors.New("skipped fatbinary")
+
 func isELF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "\x7fELF" }
 
 // ParseObject parses a relocatable cubin, decodes the per-file records the
@@ -182,7 +196,7 @@ func ParseObject(name string, data []byte) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ef.Header.Type != cubin.ET_REL {
+	if ef.Header.Type != cubin.ET_REL && ef.Header.Type != cubin.ET_CUDA_EWP {
 		return nil, &LinkError{File: name, Msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
 	copyMetadata(ef)

@@ -160,6 +160,26 @@ func (ctx *Context) layoutImage() *image {
 // writeTo writes the image in file order: the ELF header, every section's
 // contents (zeros fill the alignment gaps), the section headers and the
 // program headers.
+// headerFields are the output's e_version and e_flags: the first input's,
+// with the target and the lowest virtual architecture of the inputs. A link
+// with no device code for the target (only host objects, whole-program
+// objects or images for other architectures) gets what nvlink writes then:
+// CUDA 11.8's ELF version, 64-bit addresses, unified texture mode, and the
+// target as its own virtual architecture.
+func (ctx *Context) headerFields() (version, flags uint32) {
+	version, flags = cubinVersion, cubin.EF_CUDA_64BIT_ADDRESS|cubin.EF_CUDA_TEXMODE_UNIFIED
+	virtual := ctx.Config.Arch
+	if len(ctx.Files) > 0 {
+		h := ctx.Files[0].ELF.Header
+		version, flags = h.Version, h.Flags&^(cubin.EF_CUDA_SM_MASK|cubin.EF_CUDA_VIRTUAL_MASK)
+		virtual = ctx.virtualSM
+	}
+	return version, flags | uint32(ctx.Config.Arch) | uint32(virtual)<<cubin.EF_CUDA_VIRTUAL_SHIFT
+}
+
+// cubinVersion is the e_version of every cubin CUDA 11.8 writes.
+const cubinVersion = 0x76
+
 func (img *image) writeTo(w io.Writer) error {
 	ctx := img.ctx
 	bw := bufio.NewWriterSize(w, 256<<10)
@@ -180,11 +200,10 @@ func (img *image) writeTo(w io.Writer) error {
 	hdr[4], hdr[5], hdr[6], hdr[7], hdr[8] = 2, 1, 1, cubin.ELFOSABI_CUDA, 7
 	le.PutUint16(hdr[16:], cubin.ET_EXEC)
 	le.PutUint16(hdr[18:], cubin.EM_CUDA)
-	le.PutUint32(hdr[20:], ctx.Files[0].ELF.Header.Version)
+	version, flags := ctx.headerFields()
+	le.PutUint32(hdr[20:], version)
 	le.PutUint64(hdr[32:], img.phoff)
 	le.PutUint64(hdr[40:], img.shoff)
-	flags := ctx.Files[0].ELF.Header.Flags&^(cubin.EF_CUDA_SM_MASK|cubin.EF_CUDA_VIRTUAL_MASK) |
-		uint32(ctx.Config.Arch) | uint32(ctx.virtualSM)<<cubin.EF_CUDA_VIRTUAL_SHIFT
 	le.PutUint32(hdr[48:], flags)
 	le.PutUint16(hdr[52:], 64)
 	le.PutUint16(hdr[54:], cubin.PhdrSize)

@@ -20,6 +20,10 @@ const (
 	ELFOSABI_CUDA = 0x33
 	ET_REL        = 1
 	ET_EXEC       = 2
+	// ET_CUDA_EWP (0xff00) is a cubin ptxas writes with -ewp (executable
+	// with patches, nvcc -c -ewp): relocatable code nvlink links as it
+	// links an ET_REL cubin.
+	ET_CUDA_EWP = 0xff00
 
 	SHN_UNDEF     = 0
 	SHN_LORESERVE = 0xff00
