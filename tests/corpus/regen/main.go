@@ -51,7 +51,7 @@ const modulePath = "github.com/cudalink/cudalink"
 // junkSpec is one `junk:` line: a generated bad input.
 type junkSpec struct {
 	name string // output file name, relative to the case directory
-	kind string // empty | text | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin>
+	kind string // empty | text | text:<n> | garbage:<n> | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin>
 }
 
 // libSpec is one `nvcc-lib:` or `ar:` line: an archive and what goes in it.
@@ -71,6 +71,7 @@ type caseSpec struct {
 	objects      []string            // compiled to <stem>.o (nvcc -dc)
 	objectsNoRDC []string            // compiled to <stem>.o (nvcc -c, whole-program mode)
 	fatbins      []string            // compiled to <stem>.fatbin (nvcc -fatbin -rdc=true)
+	hostSources  []string            // C++ compiled to <stem>.o by the host compiler alone (g++ -c)
 	sourceArch   map[string]string   // file -> sm_XX
 	sourceFlags  map[string][]string // file or nvcc-lib archive -> flags replacing -arch=
 	nvccFlags    []string
@@ -315,6 +316,8 @@ func parseCase(dir string) (*caseSpec, error) {
 			if val != "yes" {
 				return nil, bad("want yes (or leave the key out)")
 			}
+		case "host-sources":
+			c.hostSources = fields
 		case "source-arch":
 			if len(fields) != 2 || !strings.HasPrefix(fields[1], "sm_") {
 				return nil, bad("want `<source.cu> sm_XX`")
@@ -421,6 +424,7 @@ func parseCase(dir string) (*caseSpec, error) {
 		{"objects", c.objects, objectName},
 		{"objects-no-rdc", c.objectsNoRDC, objectName},
 		{"fatbins", c.fatbins, fatbinName},
+		{"host-sources", c.hostSources, objectName},
 	} {
 		for _, s := range list.files {
 			if ext := sourceExt(list.key); !strings.HasSuffix(s, ext) {
@@ -474,7 +478,7 @@ func parseCase(dir string) (*caseSpec, error) {
 	}
 
 	if !c.linkSet {
-		if len(c.objects)+len(c.objectsNoRDC)+len(c.fatbins)+len(c.nvccLibs)+len(c.arLibs) > 0 {
+		if len(c.objects)+len(c.objectsNoRDC)+len(c.hostSources)+len(c.fatbins)+len(c.nvccLibs)+len(c.arLibs) > 0 {
 			return nil, fmt.Errorf("%s: a case with more than `sources:` needs a `link:` line", path)
 		}
 		for _, s := range append(append([]string(nil), c.sources...), c.ptxSources...) {
@@ -496,14 +500,19 @@ func parseCase(dir string) (*caseSpec, error) {
 	return c, nil
 }
 
-func cubinName(src string) string  { return strings.TrimSuffix(src, filepath.Ext(src)) + ".cubin" }
-func objectName(src string) string { return strings.TrimSuffix(src, ".cu") + ".o" }
+func cubinName(src string) string { return strings.TrimSuffix(src, filepath.Ext(src)) + ".cubin" }
+func objectName(src string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(src, ".cu"), ".cpp") + ".o"
+}
 func fatbinName(src string) string { return strings.TrimSuffix(src, ".cu") + ".fatbin" }
 
 // sourceExt is the suffix the files of a compile list must have.
 func sourceExt(key string) string {
-	if key == "ptx-sources" {
+	switch key {
+	case "ptx-sources":
 		return ".ptx"
+	case "host-sources":
+		return ".cpp"
 	}
 	return ".cu"
 }
@@ -759,6 +768,16 @@ func (c *caseSpec) archFlags(file string) []string {
 	return []string{"-arch=" + c.arch}
 }
 
+// isJunk reports whether name is a `junk:` input.
+func (c *caseSpec) isJunk(name string) bool {
+	for _, j := range c.junk {
+		if j.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // isGenerated reports whether a file of the case directory is made by regen.
 func (c *caseSpec) isGenerated(name string) bool {
 	if name == "expected.txt" || name == "expected.cubin" {
@@ -898,6 +917,22 @@ func regen(tk *toolkit, c *caseSpec) error {
 		}
 		outputs = append(outputs, cubinName(src))
 	}
+	// Plain host objects: what a host compiler alone makes (no device
+	// code, no .nvHR* host-reference lists).
+	for _, src := range c.hostSources {
+		if _, err := os.Stat(filepath.Join(build, src)); err != nil {
+			return fmt.Errorf("host source %s: %v", src, err)
+		}
+		args := []string{"-c", src, "-o", objectName(src)}
+		out, status, err := run(build, "g++", args...)
+		if err != nil {
+			return err
+		}
+		if status != 0 {
+			return fmt.Errorf("g++ %s failed (exit %d):\n%s", strings.Join(args, " "), status, out)
+		}
+		outputs = append(outputs, objectName(src))
+	}
 	for _, l := range c.nvccLibs {
 		args := append([]string{"-rdc=true", "-lib"}, c.archFlags(l.name)...)
 		args = append(args, c.nvccFlags...)
@@ -947,7 +982,7 @@ func regen(tk *toolkit, c *caseSpec) error {
 		outputs = append(outputs, l.name)
 	}
 	for _, name := range outputs {
-		if strings.HasSuffix(name, ".a") {
+		if strings.HasSuffix(name, ".a") && !c.isJunk(name) { // a junk .a is no archive
 			if err := normalizeArchive(filepath.Join(stage, name)); err != nil {
 				return err
 			}
@@ -1122,10 +1157,37 @@ func makeJunk(dir, kind string) ([]byte, error) {
 		}
 		return []byte{}, nil
 	case "text":
-		if len(parts) != 1 {
+		text := []byte("This is a plain text file, not an ELF cubin.\nnvlink should refuse it.\n")
+		switch len(parts) {
+		case 1:
+			return text, nil
+		case 2:
+			// text:<n>: its first n bytes (under 52, nvlink cannot open it).
+			n, err := strconv.Atoi(parts[1])
+			if err != nil || n < 1 || n > len(text) {
+				return nil, fmt.Errorf("bad length %q: want 1 to %d", parts[1], len(text))
+			}
+			return text[:n], nil
+		}
+	case "garbage":
+		if len(parts) != 2 {
 			break
 		}
-		return []byte("This is a plain text file, not an ELF cubin.\nnvlink should refuse it.\n"), nil
+		// garbage:<n>: n bytes of fixed pseudo-random data (xorshift), of
+		// no format nvlink knows.
+		n, err := strconv.Atoi(parts[1])
+		if err != nil || n < 1 || n > 1<<20 {
+			return nil, fmt.Errorf("bad length %q", parts[1])
+		}
+		out := make([]byte, n)
+		x := uint64(0x9e3779b97f4a7c15)
+		for i := range out {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			out[i] = byte(x >> 32)
+		}
+		return out, nil
 	case "truncate":
 		if len(parts) != 3 {
 			break

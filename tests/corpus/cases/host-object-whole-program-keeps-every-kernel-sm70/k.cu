@@ -1,0 +1,14 @@
+// two kernels: the host code launches only `launched`; `idle` has static shared memory, `quiet` none
+__global__ void launched(float *p) { p[threadIdx.x] *= 2.0f; }
+
+__global__ void idle(float *p)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = p[threadIdx.x];
+    __syncthreads();
+    p[threadIdx.x] = s[63 - threadIdx.x];
+}
+
+__global__ void quiet(float *p) { p[0] = 0.0f; }
+
+void run_launched(float *p) { launched<<<1, 64>>>(p); }
