@@ -196,7 +196,7 @@ func ParseObject(name string, data []byte) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ef.Header.Type != cubin.ET_REL && ef.Header.Type != cubin.ET_CUDA_EWP {
+	if ef.Header.Type != cubin.ET_REL {
 		return nil, &LinkError{File: name, Msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
 	copyMetadata(ef)
