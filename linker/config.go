@@ -130,6 +130,9 @@ type Config struct {
 	PtxasOptions []string
 	// MaxRegCount is -maxrregcount for ptxas; 0 or less gives none.
 	MaxRegCount int
+	// written records the output files written, for Run to remove should
+	// the link panic after writing some.
+	written *writtenFiles
 
 	// forFatbin: this is one architecture's link of a multi-arch run whose
 	// images go into a fatbinary, so the image is kept in memory.

@@ -30,7 +30,7 @@ func explainLink(ctx *Context) error {
 	}
 	var b bytes.Buffer
 	ctx.writeMap(&b)
-	if err := writeFileAtomic(ctx.Config.MapFile, b.Bytes()); err != nil {
+	if err := ctx.Config.writeFileAtomic(ctx.Config.MapFile, b.Bytes()); err != nil {
 		ctx.report(&LinkError{File: ctx.Config.MapFile, Msg: "cannot write link map: " + err.Error()})
 		return ErrFailed
 	}

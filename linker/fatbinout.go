@@ -69,7 +69,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 		return fail(cfg.Fatbin, fmt.Errorf("cannot make the fatbinary: %w", err))
 	}
 	if cfg.Fatbin != "" {
-		if err := writeFileAtomic(cfg.Fatbin, fb.Bytes()); err != nil {
+		if err := cfg.writeFileAtomic(cfg.Fatbin, fb.Bytes()); err != nil {
 			return fail(cfg.Fatbin, err)
 		}
 	}
@@ -78,7 +78,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 		if err := fatbin.WriteEmbeddedC(&c, fb.Bytes(), fatbin.EmbedOptions{Link: true}); err != nil {
 			return fail(cfg.EmbeddedFatbin, err)
 		}
-		if err := writeFileAtomic(cfg.EmbeddedFatbin, c.Bytes()); err != nil {
+		if err := cfg.writeFileAtomic(cfg.EmbeddedFatbin, c.Bytes()); err != nil {
 			return fail(cfg.EmbeddedFatbin, err)
 		}
 	}

@@ -42,7 +42,7 @@ func writeHostSide(ctx *Context) error {
 	for _, id := range ids {
 		fmt.Fprintf(&b, "DEFINE_REGISTER_FUNC(%s)\n", id)
 	}
-	if err := writeFileAtomic(path, b.Bytes()); err != nil {
+	if err := ctx.Config.writeFileAtomic(path, b.Bytes()); err != nil {
 		ctx.report(&LinkError{File: path, Msg: "cannot write register-link-binaries file: " + err.Error()})
 		return ErrFailed
 	}

@@ -103,6 +103,7 @@ type passTime struct {
 // run runs one pass, records its time, then runs the hooks that tune or
 // trace the process between passes (afterPass).
 func (ctx *Context) run(name string, pass func(*Context)) {
+	ctx.Config.testHook(name)
 	start := time.Now()
 	pass(ctx)
 	ctx.afterPass(name, time.Since(start))
@@ -110,6 +111,7 @@ func (ctx *Context) run(name string, pass func(*Context)) {
 
 // runErr is run for a pass that returns an error.
 func (ctx *Context) runErr(name string, pass func(*Context) error) error {
+	ctx.Config.testHook(name)
 	start := time.Now()
 	err := pass(ctx)
 	ctx.afterPass(name, time.Since(start))

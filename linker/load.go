@@ -42,6 +42,7 @@ func loadInputs(ctx *Context) {
 
 	slots := make([][]*Object, len(paths))
 	errs := make([]error, len(paths))
+	panics := make([]*goPanic, len(paths))
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallelism)
 	for i, path := range paths {
@@ -49,11 +50,13 @@ func loadInputs(ctx *Context) {
 			continue // a -l library that was not found
 		}
 		g.Go(func() error {
-			slots[i], errs[i] = readInput(path, cfg.Cache, &ctx.maps, cfg.Arch)
+			defer catch(&panics[i])
+			slots[i], errs[i] = readInput(path, cfg, &ctx.maps)
 			return nil
 		})
 	}
 	g.Wait()
+	rethrow(panics)
 	ctx.compilePTX(slots) // PTX that selectImages will choose, in parallel (ptxcompile.go)
 	for i := range paths {
 		if paths[i] == "" {
@@ -112,9 +115,11 @@ func findLibrary(name string, dirs []string) (string, bool) {
 // the cache when the link has one. A cached parse keeps the images of every
 // architecture, since the next link may target another, and owns its
 // bytes; without a cache the file is mapped for the link's duration.
-func readInput(path string, cache ObjectCache, maps *fileMaps, sm int) ([]*Object, error) {
+func readInput(path string, cfg *Config, maps *fileMaps) ([]*Object, error) {
+	cache := cfg.Cache
 	load := func(sm int) func() ([]*Object, error) {
 		return func() ([]*Object, error) {
+			cfg.testHook("parse " + path)
 			var data []byte
 			var mapped bool
 			var err error
@@ -142,7 +147,7 @@ func readInput(path string, cache ObjectCache, maps *fileMaps, sm int) ([]*Objec
 	if cache != nil {
 		return cache.Objects(path, load(0))
 	}
-	return load(sm)()
+	return load(cfg.Arch)()
 }
 
 // copyMetadata moves the bytes of the sections that passes read outside

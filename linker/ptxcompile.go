@@ -162,13 +162,16 @@ func (ctx *Context) compilePTX(slots [][]*Object) {
 	cache, _ := cfg.Cache.(CompileCache)
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallelism)
-	for _, job := range jobs {
+	panics := make([]*goPanic, len(jobs))
+	for i, job := range jobs {
 		g.Go(func() error {
+			defer catch(&panics[i])
 			job.res, job.err = compileJob(cfg, ptxas, cache, job.img)
 			return nil
 		})
 	}
 	g.Wait()
+	rethrow(panics) // on the link's goroutine, where the caller can recover it
 }
 
 // compiledObject prints what ptxas said about the image and parses the

@@ -13,7 +13,20 @@ var ErrCancelled = errors.New("link cancelled")
 // Run performs one complete link as cfg describes: it prints warnings and
 // errors to cfg.Stderr, -v reports to cfg.Stdout, and writes cfg.Output only
 // if the link succeeds. It returns ErrFailed when any error was reported.
+//
+// A panic in the link (a bug) removes the outputs already written and
+// goes on to the caller, on the calling goroutine also when it happened in
+// one of the link's own; linker/cli turns it into an InternalError.
 func Run(cfg *Config) error {
+	c := *cfg
+	cfg = &c
+	cfg.written = &writtenFiles{}
+	defer func() {
+		if v := recover(); v != nil {
+			cfg.written.removeAll()
+			panic(v)
+		}
+	}()
 	if cfg.Relocatable {
 		if err := CheckRelocatable(cfg); err != nil {
 			return err

@@ -36,9 +36,9 @@ func writeOutput(ctx *Context) error {
 	}
 	var err error
 	if ctx.output != nil {
-		err = writeFileAtomic(cfg.Output, ctx.output)
+		err = cfg.writeFileAtomic(cfg.Output, ctx.output)
 	} else {
-		err = writeFileAtomicWith(cfg.Output, img.writeTo)
+		err = cfg.writeFileAtomicWith(cfg.Output, img.writeTo)
 	}
 	if err != nil {
 		ctx.report(&LinkError{File: cfg.Output, Msg: "cannot write output: " + err.Error()})
@@ -551,8 +551,8 @@ const symbolsPerWrite = 1024
 // writeFileAtomic writes data to a temporary file in path's directory and
 // renames it to path. While it exists, the temporary file is registered so
 // that RemoveTempFiles (called on SIGINT/SIGTERM) can delete it.
-func writeFileAtomic(path string, data []byte) error {
-	return writeFileAtomicWith(path, func(w io.Writer) error {
+func (cfg *Config) writeFileAtomic(path string, data []byte) error {
+	return cfg.writeFileAtomicWith(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
@@ -560,7 +560,9 @@ func writeFileAtomic(path string, data []byte) error {
 
 // writeFileAtomicWith is writeFileAtomic for contents that write
 // produces.
-func writeFileAtomicWith(path string, write func(io.Writer) error) error {
+// The file is recorded in cfg.written, so that a link that panics later
+// can remove it (Run).
+func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error) (werr error) {
 	if path == "" {
 		return fmt.Errorf("no output file named")
 	}
@@ -571,7 +573,14 @@ func writeFileAtomicWith(path string, write func(io.Writer) error) error {
 	name := tmp.Name()
 	tempFiles.Store(name, struct{}{})
 	defer tempFiles.Delete(name)
-	werr := write(tmp)
+	done := false
+	defer func() {
+		if !done { // an error, or a panic in write
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	werr = write(tmp)
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr
@@ -582,8 +591,9 @@ func writeFileAtomicWith(path string, write func(io.Writer) error) error {
 	if werr == nil {
 		werr = os.Rename(name, path)
 	}
-	if werr != nil {
-		os.Remove(name)
+	if werr == nil {
+		done = true
+		cfg.written.add(path)
 	}
 	return werr
 }

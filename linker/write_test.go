@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,14 +27,37 @@ func TestRemoveTempFiles(t *testing.T) {
 func TestWriteFileAtomic(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.cubin")
-	if err := writeFileAtomic(out, []byte("data")); err != nil {
+	var cfg Config
+	if err := cfg.writeFileAtomic(out, []byte("data")); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || entries[0].Name() != "out.cubin" {
 		t.Errorf("directory holds %v", entries)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "missing", "x"), nil); err == nil {
+	if err := cfg.writeFileAtomic(filepath.Join(dir, "missing", "x"), nil); err == nil {
 		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+// TestWriteFileAtomicPanic: a panic while the contents are written leaves
+// neither the file nor its temporary.
+func TestWriteFileAtomicPanic(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.cubin")
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the panic did not go on to the caller")
+			}
+		}()
+		var cfg Config
+		cfg.writeFileAtomicWith(out, func(w io.Writer) error {
+			w.Write([]byte("partial"))
+			panic("writer bug")
+		})
+	}()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("directory holds %v after a panic", entries)
 	}
 }

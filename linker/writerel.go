@@ -16,7 +16,7 @@ func writeRelocatable(ctx *Context) error {
 		return ErrFailed
 	}
 	ctx.output = data
-	if err := writeFileAtomic(ctx.Config.Output, data); err != nil {
+	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, data); err != nil {
 		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}

@@ -30,6 +30,9 @@ const (
 	// met, so a failed link exits 1 unless its error has an ExitStatus
 	// method.
 	exitFailed = 1
+	// exitInternal is the status of a link that panicked: a bug in
+	// cudalink, reported as one line naming the inputs.
+	exitInternal = 3
 )
 
 // nvlinkRelease is the nvlink that cudalink's behaviour follows.
@@ -58,7 +61,19 @@ func RunOneShot(args []string, stdout, stderr io.Writer) int {
 	return runCommand(context.Background(), args, stdout, stderr, nil, true)
 }
 
-func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, cache linker.ObjectCache, oneShot bool) int {
+// runCommand runs one command line. No panic goes past it: one in the
+// link (a bug) is reported as "cudalink: internal error: <value> (inputs:
+// a.o, b.o)" with exit status 3, after the link removed what it had
+// written; the worker then goes on serving.
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, cache linker.ObjectCache, oneShot bool) (status int) {
+	var inputs []string
+	defer func() {
+		if v := recover(); v != nil {
+			ie := &linker.InternalError{Value: v, Inputs: inputs}
+			fmt.Fprintf(stderr, "cudalink: %s\n", ie)
+			status = exitInternal
+		}
+	}()
 	cmd, err := Parse(args)
 	for _, w := range cmd.Warnings {
 		fmt.Fprintf(stderr, "cudalink: warning: %s\n", w)
@@ -76,6 +91,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ca
 		return exitOK
 	}
 	cfg := cmd.Config
+	inputs = cfg.InputNames()
 	cfg.Stdout = stderr // nvlink prints its -v report on stderr
 	cfg.Stderr = stderr
 	cfg.Cache = cache

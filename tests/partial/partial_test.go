@@ -204,6 +204,9 @@ func runCudalink(t *testing.T, dir string, args []string) (int, string) {
 		}()
 		return cli.Run(args, &out, &out)
 	}()
+	if status == 3 { // a panic, reported by linker/cli as an internal error
+		t.Errorf("cudalink %s panicked: %s", strings.Join(args, " "), out.String())
+	}
 	return status, out.String()
 }
 

@@ -194,6 +194,10 @@ func TestMutationSweep(t *testing.T) {
 			}()
 			return cli.Run(args, &stdout, &stderr)
 		}()
+		if status == 3 {
+			// cli turns a panic of the link into this status and a line.
+			t.Fatalf("trial %d (%s, %s): panic (internal error): %s", trial, src, how, stderr.String())
+		}
 		entries, _ := os.ReadDir(outDir)
 		if strings.Contains(stderr.String(), "file too large") {
 			t.Errorf("trial %d (%s, %s): the output grew past %d bytes; stderr: %q", trial, src, how, maxOutput, stderr.String())

@@ -14,6 +14,7 @@ package objcache
 
 import (
 	"container/list"
+	"errors"
 	"sync"
 
 	"github.com/cudalink/cudalink/linker"
@@ -40,6 +41,10 @@ type entry struct {
 	ready        chan struct{} // closed when loading ended
 	err          error         // of the load; failed loads are not kept
 }
+
+// errPanicked is the error of a load that panicked (the panic goes on to
+// its caller); the callers waiting for it then load the file themselves.
+var errPanicked = errors.New("load panicked")
 
 // Stats counts what the cache did.
 type Stats struct {
@@ -133,7 +138,20 @@ func (c *Cache) get(key, digest string, load func() (any, int64, error)) (any, e
 	c.stats.Misses++
 	c.mu.Unlock()
 
+	loaded := false
+	defer func() {
+		if !loaded { // load panicked: waiters load it themselves
+			c.mu.Lock()
+			e.err = errPanicked
+			if c.entries[e.path] == e {
+				delete(c.entries, e.path)
+			}
+			close(e.ready)
+			c.mu.Unlock()
+		}
+	}()
 	v, size, err := load()
+	loaded = true
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
