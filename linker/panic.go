@@ -17,6 +17,7 @@ type InternalError struct {
 	Inputs []string // the inputs as given: paths, -l<name>
 }
 
+// Error is the line linker/cli prints: "internal error: <value> (inputs: ...)".
 func (e *InternalError) Error() string {
 	return fmt.Sprintf("internal error: %v (inputs: %s)", e.Value, strings.Join(e.Inputs, ", "))
 }
