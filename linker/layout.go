@@ -44,6 +44,10 @@ func placeContributions(ctx *Context) {
 			}
 			osec.Addralign = max(osec.Addralign, align)
 		}
+		if osec.fixedOffsets {
+			// A kernel's bank 2 ends at its alignment (overlayConstant2).
+			size = alignTo(size, max(osec.Addralign, 1))
+		}
 		osec.Size = size
 		if !cubin.HasFileData(osec.Type) {
 			continue

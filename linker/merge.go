@@ -321,6 +321,7 @@ func overlayConstant2(ctx *Context) {
 		}
 	}
 	ends := map[*Function]uint64{}
+	aligns := map[*Function]uint64{} // the largest alignment placed in each kernel's bank so far
 	reachers := map[*InputSection][]*Function{}
 	var callees []*InputSection
 	for _, k := range ctx.Funcs {
@@ -333,6 +334,7 @@ func overlayConstant2(ctx *Context) {
 			if isec.Func == k {
 				delete(ctx.fixedOff, isec)
 				ends[k] = max(ends[k], isec.Sec.Size)
+				aligns[k] = max(aligns[k], isec.Sec.Addralign)
 				continue
 			}
 			if reachers[isec] == nil {
@@ -344,17 +346,23 @@ func overlayConstant2(ctx *Context) {
 	sortLastFunctionFirst(callees)
 	for _, isec := range callees {
 		var off uint64
+		align := max(isec.Sec.Addralign, 1)
 		for _, k := range reachers[isec] {
 			off = max(off, ends[k])
+			align = max(align, aligns[k])
 		}
-		off = alignTo(off, max(isec.Sec.Addralign, 1))
+		off = alignTo(off, align)
 		if ctx.fixedOff == nil {
 			ctx.fixedOff = map[*InputSection]uint64{}
 		}
 		ctx.fixedOff[isec] = off
 		for _, k := range reachers[isec] {
 			ends[k] = off + isec.Sec.Size
+			aligns[k] = align
 		}
+	}
+	for k, align := range aligns {
+		k.bank2.Addralign = max(k.bank2.Addralign, align)
 	}
 }
 
