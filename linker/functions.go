@@ -149,7 +149,10 @@ func linkCallGraph(ctx *Context) {
 		slices.SortStableFunc(addrTaken, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
 		for _, at := range addrTaken {
 			fn := file.Syms[at[0]].Func
-			if fn == nil {
+			if fn == nil || file.skippedCopy(at[0]) {
+				// nvlink drops what a file says of a weak copy it skipped:
+				// its address is not taken (a copy replaced by a later one
+				// with fewer registers keeps its record).
 				continue
 			}
 			if !fn.AddrTaken {
@@ -245,4 +248,13 @@ func isFuncDesc(t cubin.RelocType) bool {
 		return true
 	}
 	return false
+}
+
+// skippedCopy says whether the file's symbol idx defines a weak function
+// copy that lost resolution to an earlier file's (see weakSkipped).
+func (file *InputFile) skippedCopy(idx uint32) bool {
+	if file.weakSkipped == nil || int(idx) >= len(file.ELF.Symbols) {
+		return false
+	}
+	return file.weakSkipped[uint32(file.ELF.Symbols[idx].Shndx)]
 }

@@ -334,7 +334,9 @@ func (ctx *Context) buildCallgraph() {
 
 // collectPrototypes lists what .nv.prototype will hold: the signature of
 // every output non-kernel function and called extern, the first time a file
-// names it, files in command-line order.
+// names it, files in command-line order. A function whose address any
+// input takes is left out (ptxas leaves it out of the file that takes it;
+// nvlink also of the files that define or call it).
 func (ctx *Context) collectPrototypes() []protoEntry {
 	var list []protoEntry
 	seen := map[*Symbol]bool{}
@@ -344,7 +346,7 @@ func (ctx *Context) collectPrototypes() []protoEntry {
 		slices.SortStableFunc(protos, func(a, b prototype) int { return cmp.Compare(a.sym, b.sym) })
 		for _, proto := range protos {
 			sym := file.Syms[proto.sym]
-			if seen[sym] || sym.IsEntry() || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !keepGlobal(sym) {
+			if seen[sym] || sym.IsEntry() || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true
