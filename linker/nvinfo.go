@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/hex"
 	"slices"
+	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -254,8 +255,28 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 	case crs > 0 && !wroteCRS:
 		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, crs)
 	}
+	if fn.Sym.IsEntry() && ctx.Config.Arch < 70 && reachesCNP(fn) {
+		// Before Volta the driver wraps a kernel that calls into the
+		// device runtime (launches, synchronizes, queries).
+		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_NEED_CNP_WRAPPER})
+	}
 	osec := isec.Out
 	osec.Data, osec.Size, osec.Addralign = w.buf, uint64(len(w.buf)), 4
+}
+
+// reachesCNP says whether kernel k's call tree calls a device-runtime
+// syscall of the driver (cnpLaunchDeviceV2, cnpCtxSynchronize, ...; not
+// the __cuda_syscall_ ones), directly or through the functions of
+// libcudadevrt.
+func reachesCNP(k *Function) bool {
+	for _, fn := range callTree(k) {
+		for _, ext := range fn.Externs {
+			if !ext.Defined() && driverSyscalls[ext.Name] && strings.HasPrefix(ext.Name, "cnp") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ownExterns returns what fn's own EXTERNS record still names.
