@@ -245,15 +245,15 @@ func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, module
 	if ctaidZ {
 		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
 	}
-	if len(externs) > 0 && !wroteExterns {
-		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
-	}
 	switch {
 	case fn.Recursive && !wroteCRS:
 		// nvlink marks a recursive kernel's CRS stack as unknown.
 		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, stackUnknown)
 	case crs > 0 && !wroteCRS:
 		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, crs)
+	}
+	if len(externs) > 0 && !wroteExterns {
+		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
 	}
 	if fn.Sym.IsEntry() && ctx.Config.Arch < 70 && reachesCNP(fn) {
 		// Before Volta the driver wraps a kernel that calls into the
