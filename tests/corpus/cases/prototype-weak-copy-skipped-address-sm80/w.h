@@ -1,0 +1,1 @@
+__device__ __noinline__ inline int iw(int x) { return x * x + 3; }
