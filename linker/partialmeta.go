@@ -182,6 +182,9 @@ func (ctx *Context) buildRelocatableCallgraph() {
 	seen := map[[2]uint32]bool{}
 	for _, file := range ctx.Files {
 		for _, at := range file.addrTaken {
+			if file.skippedCopy(at[0]) {
+				continue // as a final link drops it (linkCallGraph)
+			}
 			fn := ctx.outSymIndex(file.Syms[at[0]])
 			e := [2]uint32{fn, ctx.strtab.add(file.protoStrings[at[1]])}
 			if fn != 0 && !seen[e] {
