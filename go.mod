@@ -9,3 +9,5 @@ require (
 	golang.org/x/sync v0.24.0
 	google.golang.org/protobuf v1.36.12
 )
+
+require github.com/ebitengine/purego v0.11.3

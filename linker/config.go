@@ -128,11 +128,22 @@ type Config struct {
 	// PtxasOptions are -Xptxas's options (split at white space, as
 	// nvlink does), given to ptxas after those recorded with the PTX.
 	PtxasOptions []string
-	// MaxRegCount is -maxrregcount for ptxas; 0 or less gives none.
+	// MaxRegCount is -maxrregcount for ptxas (and for libnvvm under
+	// LTO); 0 or less gives none.
 	MaxRegCount int
 	// written records the output files written, for Run to remove should
 	// the link panic after writing some.
 	written *writtenFiles
+
+	// LTO is -lto (-dlto): the NVVM IR of every input that has some is
+	// optimized and compiled as one program by the toolkit's libnvvm,
+	// NVVMPath/lib64/libnvvm.so, and the PTX it gives is compiled by
+	// ptxas and linked with the other inputs (lto.go).
+	LTO      bool
+	NVVMPath string
+	// EmitPTX is -emit-ptx: with LTO, write libnvvm's PTX to Output and
+	// link nothing.
+	EmitPTX bool
 
 	// forFatbin: this is one architecture's link of a multi-arch run whose
 	// images go into a fatbinary, so the image is kept in memory.

@@ -93,6 +93,8 @@ type Context struct {
 	maps    fileMaps // inputs mapped for this link (no object cache)
 	// ptxJobs are the PTX images compiled for this link (ptxcompile.go).
 	ptxJobs map[*ptxImage]*ptxJob
+	// lto is the state of link-time optimization (lto.go).
+	lto ltoState
 }
 
 func newContext(cfg *Config) *Context {

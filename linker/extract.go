@@ -38,6 +38,7 @@ type unit struct {
 	host      *HostInfo  // nil for a plain cubin or .fatbin
 	container bool       // the images come from a fatbinary container
 	ptx       []ptxImage // the unit's PTX images, in file order (ptxcompile.go)
+	nvvm      []irImage  // the unit's NVVM IR for -dlto, in file order (lto.go)
 	hasELF    bool
 	// system: from libcudadevrt*.a, linked only if the program uses it.
 	system bool
@@ -133,6 +134,12 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 			}
 			continue
 		}
+		if e.Kind == fatbin.KindNVVM {
+			if e.Is64Bit() {
+				u.nvvm = append(u.nvvm, irImage{sm: e.SM, options: e.Options, entry: e})
+			}
+			continue
+		}
 		if e.Kind != fatbin.KindELF {
 			continue
 		}
@@ -214,12 +221,23 @@ func (ctx *Context) selectImages(objs []*Object) []*Object {
 	var out []*Object
 	for group := range unitGroups(objs) {
 		u := group[0].unit
+		if ctx.lto.units[u] {
+			// Its IR went to libnvvm: the cubin made of all of them is
+			// linked where the first stands (lto.go).
+			if ctx.lto.obj != nil && !ctx.lto.placed {
+				out = append(out, ctx.lto.obj)
+				ctx.lto.placed = true
+			}
+			continue
+		}
 		best, ptx := chooseImage(group, target)
 		name := group[0].Name
 		if best == nil && ptx == nil {
 			out = append(out, &Object{Name: name, unit: u})
 		}
 		switch {
+		case ptx == nil && best == nil && u.irFor(target) != nil && !ctx.Config.LTO:
+			ctx.errorf("LTO objects found, use -dlto: %s holds only NVVM IR for sm_%d, which is linked with -dlto -nvvmpath=<CUDA toolkit>/nvvm", name, target)
 		case ptx != nil:
 			if obj := ctx.compiledObject(name, u, ptx); obj != nil {
 				out = append(out, obj)

@@ -16,6 +16,12 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
+	if ctx.Config.EmitPTX {
+		return ctx.runErr("write PTX", writeEmittedPTX) // -emit-ptx: libnvvm's PTX is the output
+	}
+	if ctx.lto.executable != nil {
+		return ctx.runErr("write output", writeLTOExecutable) // -dlto with libcudadevrt: ptxas linked the whole program
+	}
 	ctx.run("resolve symbols", resolveSymbols) // one Symbol per name, ranked strong > weak > common > undefined
 	if ctx.checkpoint() {
 		return ErrFailed
@@ -39,6 +45,7 @@ func Link(ctx *Context) error {
 	ctx.run("extra warnings", warnUncalledAddressTaken)   // -extrawarn: address-taken functions nothing calls
 	ctx.run("dump call graph", dumpCallgraph)             // --dump-callgraph: nvlink's text, from the functions and their edges
 	ctx.run("check undefined", reportUndefined)           // every reference kept code makes must be defined, but for what the driver provides
+	ctx.run("check LTO inputs", reportUnreadableIR)       // -dlto: IR that could not be read explains undefined references
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

@@ -57,6 +57,14 @@ func loadInputs(ctx *Context) {
 	}
 	g.Wait()
 	rethrow(panics)
+	if cfg.LTO {
+		// The IR of every LTO input becomes one cubin, linked where the
+		// first of them stands (lto.go).
+		ctx.lto.obj = ctx.optimizeLinkTime(paths, slots, errs)
+		if ctx.lto.units == nil || cfg.EmitPTX || ctx.lto.executable != nil {
+			return // libnvvm could not be loaded, -emit-ptx, or a whole program
+		}
+	}
 	ctx.compilePTX(slots) // PTX that selectImages will choose, in parallel (ptxcompile.go)
 	for i := range paths {
 		if paths[i] == "" {

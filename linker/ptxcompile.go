@@ -137,6 +137,9 @@ func (ctx *Context) compilePTX(slots [][]*Object) {
 	var jobs []*ptxJob
 	for _, objs := range slots {
 		for group := range unitGroups(objs) {
+			if ctx.lto.units[group[0].unit] {
+				continue
+			}
 			if _, p := chooseImage(group, cfg.Arch); p != nil {
 				if _, done := ctx.ptxJobs[p]; !done {
 					job := &ptxJob{name: group[0].Name, img: p}

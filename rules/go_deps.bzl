@@ -5,6 +5,12 @@ load("@bazel_gazelle//:deps.bzl", "go_repository")
 def cudalink_go_modules():
     """Declares the Go modules cudalink builds with (WORKSPACE only)."""
     go_repository(
+        name = "com_github_ebitengine_purego",
+        importpath = "github.com/ebitengine/purego",
+        sum = "h1:OB+JLpdm7ioymhyA+6s5kbb/uOuYycAgL8NNTFc5MLg=",
+        version = "v0.11.3",
+    )
+    go_repository(
         name = "com_github_golang_protobuf",
         importpath = "github.com/golang/protobuf",
         sum = "h1:LUVKkCeviFUMKqHa4tXIIij/lbhnMbP7Fn5wKdKkRh4=",

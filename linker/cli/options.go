@@ -68,7 +68,7 @@ func appendTo(field func(p *parser) *[]string) func(*parser, string, string) (st
 // --shared).
 var options = []*option{
 	{long: "Xptxas", short: "Xptxas", arg: "<options>",
-		help: "Ptxas options, for the PTX inputs that cudalink compiles with ptxas (split at white space; the last -Xptxas wins).",
+		help: "Ptxas options, for the PTX that cudalink compiles with ptxas: PTX inputs and LTO (split at white space; the last -Xptxas wins).",
 		set: func(p *parser, _, v string) (string, error) {
 			p.cfg.PtxasOptions = strings.Fields(v)
 			return v, nil
@@ -89,7 +89,7 @@ var options = []*option{
 	{long: "disable-warnings", short: "w",
 		help: "Inhibit all warning messages.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.NoWarn })},
-	{long: "dlto", short: "dlto", notYet: true,
+	{long: "dlto", short: "dlto",
 		help: "Do link-time optimization, alias for -lto.",
 		set:  flag(func(p *parser) *bool { return &p.lto })},
 	{long: "dump-callgraph", short: "dump-callgraph",
@@ -98,12 +98,11 @@ var options = []*option{
 	{long: "dump-callgraph-no-demangle", short: "dump-callgraph-no-demangle",
 		help: "Dump callgraph information without demangling (nvlink 11.8 demangles all the same, and so does cudalink).",
 		set:  flag(func(p *parser) *bool { return &p.cfg.DumpCallgraphNoDemangle })},
-	{long: "emit-ptx", short: "emit-ptx", arg: "<file name>", notYet: true,
-		help: "Emit ptx file if LTO is used.",
-		set: func(p *parser, _, v string) (string, error) {
-			p.emitPTX = true
-			return v, nil
-		}},
+	// nvlink's --help shows a value, but nvlink 11.8 takes -emit-ptx as a
+	// flag: the PTX goes to -o, and a following name is an input.
+	{long: "emit-ptx", short: "emit-ptx",
+		help: "Emit ptx file if LTO is used: libnvvm's PTX is written to -o and nothing is linked.",
+		set:  flag(func(p *parser) *bool { return &p.emitPTX })},
 	{long: "extra-warnings", short: "extrawarn",
 		help: "Emit extra warnings about possible problems (nvlink 11.8's one: an address-taken function nothing calls).",
 		set:  flag(func(p *parser) *bool { return &p.cfg.ExtraWarnings })},
@@ -138,7 +137,7 @@ var options = []*option{
 	{long: "library-path", short: "L", arg: "<library-path>", list: true, glue: true,
 		help: "Specify library search paths.",
 		set:  appendTo(func(p *parser) *[]string { return &p.cfg.LibDirs })},
-	{long: "link-time-opt", short: "lto", notYet: true,
+	{long: "link-time-opt", short: "lto",
 		help: "Do link-time optimization.",
 		set:  flag(func(p *parser) *bool { return &p.lto })},
 	{long: "machine", short: "m", arg: "<bits>", glue: true,
@@ -147,16 +146,17 @@ var options = []*option{
 		refused: []string{"32"},
 		set:     setMachine},
 	{long: "maxrregcount", short: "maxrregcount", arg: "<amount>",
-		help: "Max regcount, for the PTX inputs that cudalink compiles with ptxas (0 for none).",
+		help: "Max regcount, for libnvvm under LTO and for the PTX that cudalink compiles with ptxas (0 for none).",
 		set: func(p *parser, name, v string) (string, error) {
 			n, err := parseCInt(v, name)
 			p.cfg.MaxRegCount = int(n)
 			return strconv.FormatInt(n, 10), err
 		}},
 	{long: "nvvmpath", short: "nvvmpath", arg: "<path>",
-		help: "Path to libnvvm library (only used with LTO); no effect.",
+		help: "Path to libnvvm library: the CUDA toolkit's nvvm directory, holding lib64/libnvvm.so (only used with LTO).",
 		set: func(p *parser, _, v string) (string, error) {
 			p.nvvmpath = true
+			p.cfg.NVVMPath = v
 			return v, nil
 		}},
 	{long: "options-file", short: "optf", arg: "<file>", list: true,

@@ -132,6 +132,11 @@ func (p *parser) check() error {
 		return fmt.Errorf("link target of '%s' is a virtual target that is not JIT-able; use an 'sm_' target instead", p.arch)
 	case p.lto && !p.nvvmpath:
 		return errNoNVVMPath
+	case p.lto && (len(cfg.KernelsUsed) > 0 || len(cfg.VariablesUsed) > 0):
+		// nvlink hands libnvvm a file of the used names (-host-ref-file).
+		return errors.New("-kernels-used and -variables-used with -dlto are not supported yet")
+	case p.lto && cfg.Relocatable:
+		return errors.New("-r (--relocatable) with -dlto is not supported: make the partial link without -dlto")
 	case p.notYet != "":
 		return fmt.Errorf("option '%s' is not supported yet", p.notYet)
 	case strings.HasPrefix(p.arch, "compute_"):
@@ -148,6 +153,7 @@ func (p *parser) check() error {
 	case cfg.Relocatable && !p.haveOutput:
 		return errors.New("-r (--relocatable) writes a relocatable cubin: use -o <file>")
 	}
+	cfg.LTO, cfg.EmitPTX = p.lto, p.emitPTX
 	if cfg.Relocatable {
 		return linker.CheckRelocatable(cfg)
 	}

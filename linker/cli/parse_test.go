@@ -148,7 +148,9 @@ func TestSpellings(t *testing.T) {
 		{"-arch=sm_80 -o out a.o --ptxas=/opt/cuda/bin/ptxas", link(func(c *linker.Config) { c.Ptxas = "/opt/cuda/bin/ptxas" })},
 
 		// Accepted without effect.
-		{"-arch=sm_80 -o out a.o -nvvmpath /x --nvvmpath=/y", plain},
+		{"-arch=sm_80 -o out a.o -nvvmpath /x --nvvmpath=/y", link(func(c *linker.Config) { c.NVVMPath = "/y" })},
+		{"-arch=sm_80 -o out a.o -dlto -nvvmpath /x -emit-ptx", link(func(c *linker.Config) { c.LTO, c.NVVMPath, c.EmitPTX = true, "/x", true })},
+		{"-arch=sm_80 -o out a.o --link-time-opt --nvvmpath=/x", link(func(c *linker.Config) { c.LTO, c.NVVMPath = true, "/x" })},
 		{"-arch=sm_80 -o out a.o --host-ccbin gcc -host-ccbin=gcc", plain},
 		{"-arch=sm_80 -o out a.o --host-relocatable-link -shared --shared", plain},
 
@@ -296,16 +298,13 @@ func TestErrors(t *testing.T) {
 		{"-arch=lto_80 -o out a.o -kernels-used=k", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
 
 		// Refused because the output would differ from nvlink's.
-		{"-arch=sm_80 -o out a.o -emit-ptx x -dlto -lto -nvvmpath /x", "option '-emit-ptx' is not supported yet"},
-		{"-arch=sm_80 -o out a.o -lto -nvvmpath /x -suppress-arch-warning", "option '-lto' is not supported yet"},
 		{"-arch=sm_80 -o out a.o -lto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out -emit-ptx x --dlto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out -dlto", "no input files; use --help for more information"},
 		{"-arch=compute_80 -o out a.o -dlto", "-nvvmpath should be specified with -lto"},
-		{"-arch=sm_80 -o out a.o -emit-ptx x --dlto -nvvmpath=", "option '-emit-ptx' is not supported yet"},
-		{"-arch=sm_80 -o out a.o -lto -nvvmpath /x", "option '-lto' is not supported yet"},
-		{"-arch=sm_80 -o out a.o --dump-callgraph -preserve-relocs -dlto -nvvmpath=/x", "option '-dlto' is not supported yet"},
+		{"-arch=sm_80 -o out a.o -lto -nvvmpath /x -kernels-used=k", "-kernels-used and -variables-used with -dlto are not supported yet"},
+		{"-arch=sm_80 -o out a.o -r -dlto -nvvmpath=/x", "-r (--relocatable) with -dlto is not supported: make the partial link without -dlto"},
 		{"-arch=compute_80 -o out a.o", "-arch=compute_80 is not supported yet: cudalink links for 'sm_' targets only"},
 		{"-arch=sm_80 -o out a.o -m32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -m 64 --machine=32", "-m32 is not supported: cudalink links 64-bit device code only"},

@@ -43,6 +43,9 @@ type Kind uint16
 const (
 	KindPTX Kind = 1 // PTX text
 	KindELF Kind = 2 // a cubin
+	// KindNVVM is NVVM IR for link-time optimization (nvcc -dlto, the
+	// lto_XX code of -gencode); nvlink -dlto hands it to libnvvm.
+	KindNVVM Kind = 8
 )
 
 // String names the kind: ptx or elf.
@@ -52,6 +55,8 @@ func (k Kind) String() string {
 		return "PTX"
 	case KindELF:
 		return "ELF"
+	case KindNVVM:
+		return "NVVM"
 	}
 	return fmt.Sprintf("Kind(%d)", uint16(k))
 }

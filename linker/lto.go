@@ -1,0 +1,442 @@
+package linker
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/fatbin"
+	"github.com/cudalink/cudalink/linker/hostobj"
+	"github.com/cudalink/cudalink/linker/nvvm"
+)
+
+// irImage is the NVVM IR a unit holds for link-time optimization (nvcc
+// -dlto, or -gencode code=lto_XX): a fatbinary entry of kind 8, with the
+// cicc options nvcc recorded beside it ("-ftz=0 -prec_div=1 -prec_sqrt=1
+// -fmad=1", and "-maxreg N", "-generate-line-info" when given).
+type irImage struct {
+	sm      int
+	options string
+	entry   fatbin.Entry
+}
+
+// irFor returns the unit's IR of the highest architecture not above the
+// target (the first of equals), or nil.
+func (u *unit) irFor(target int) *irImage {
+	var best *irImage
+	for i := range u.nvvm {
+		if p := &u.nvvm[i]; p.sm <= target && (best == nil || p.sm > best.sm) {
+			best = p
+		}
+	}
+	return best
+}
+
+// ltoState is what link-time optimization leaves for the rest of the
+// link.
+type ltoState struct {
+	units map[*unit]bool // units whose IR went to libnvvm: nothing else of them is linked
+	ptx   []byte         // what libnvvm made (-emit-ptx writes it)
+	// obj is the cubin compiled from ptx, linked where the first LTO
+	// input stands on the command line; placed once it is.
+	obj    *Object
+	placed bool
+	// executable is ptxas's whole-program cubin when the only inputs
+	// without IR are libcudadevrt's: nvlink drops the library and writes
+	// that cubin as its output.
+	executable []byte
+	// unreadable are the LTO inputs whose IR could not be read, reported
+	// with the undefined references they cause, as nvlink does.
+	unreadable []error
+}
+
+// ltoObjectName is how nvlink names the cubin compiled from libnvvm's PTX
+// in its messages ("Undefined reference to 'f' in 'lto.cubin'").
+const ltoObjectName = "lto.cubin"
+
+// ltoPTXName names libnvvm's PTX in ptxas's messages.
+const ltoPTXName = "<lto ptx>"
+
+// ltoInput is one input of an LTO link, in command-line order.
+type ltoInput struct {
+	name string
+	u    *unit
+	ir   *irImage // nil: linked as it is (partial LTO)
+}
+
+// optimizeLinkTime is nvlink 11.8's -dlto (measured with a logging
+// stand-in for libnvvm): libnvvm is loaded from -nvvmpath first, whatever
+// the inputs; the IR of every unit that has IR for the target (host
+// objects, fatbinaries, archive members, in command-line order) is added
+// to one program, which libnvvm optimizes as a whole (cross-file
+// inlining) and compiles to PTX; ptxas compiles that PTX (-Xptxas,
+// -maxrregcount, -g) and the cubin, lto.cubin, is linked first, before the
+// inputs that have no IR. Those make the compile relocatable ("partial
+// LTO"). It returns the object to link, or nil.
+func (ctx *Context) optimizeLinkTime(paths []string, slots [][]*Object, errs []error) *Object {
+	cfg := ctx.Config
+	libPath := filepath.Join(cfg.NVVMPath, "lib64", "libnvvm.so")
+	lib, err := nvvm.Open(libPath)
+	if err != nil {
+		ctx.errorf("-dlto needs the CUDA toolkit's libnvvm, which cannot be loaded from %s: %v\n"+
+			">>> pass -nvvmpath=<CUDA toolkit>/nvvm, the directory holding lib64/libnvvm.so and libdevice/ (as nvcc -dlink -dlto does), or install the toolkit's libnvvm", libPath, err)
+		return nil
+	}
+	ctx.lto.units = map[*unit]bool{}
+	var inputs []ltoInput
+	for i, objs := range slots {
+		if paths[i] == "" || errs[i] != nil {
+			continue
+		}
+		for group := range unitGroups(objs) {
+			u := group[0].unit
+			in := ltoInput{name: group[0].Name, u: u, ir: u.irFor(cfg.Arch)}
+			if in.ir != nil {
+				ctx.lto.units[u] = true
+			} else if !u.hasELF && len(u.ptx) == 0 && len(u.nvvm) == 0 {
+				continue // no device code at all
+			}
+			in.u = u
+			if strings.HasPrefix(filepath.Base(paths[i]), "libcudadevrt") {
+				in.u = &unit{system: true} // only its being a system library counts here
+			}
+			inputs = append(inputs, in)
+		}
+	}
+	var modules []nvvm.Module
+	partial, force := false, false
+	var ir []ltoInput
+	for _, in := range inputs {
+		switch {
+		case in.ir != nil:
+			ir = append(ir, in)
+		case in.u.system:
+			partial = true
+		default:
+			partial, force = true, true
+			ctx.infof("requested LTO but '%s' not built for LTO so doing partial LTO", in.name)
+		}
+	}
+	if len(ir) == 0 {
+		ctx.warnf("Ignoring -dlto option because no LTO objects found")
+		return nil
+	}
+	for _, in := range ir {
+		data, err := in.ir.entry.Data()
+		if err == nil && in.ir.entry.Flags&^knownIRFlags != 0 {
+			err = fmt.Errorf("it has fatbinary flags %#x that CUDA 11.8 does not know", uint64(in.ir.entry.Flags&^knownIRFlags))
+		}
+		if err != nil {
+			// nvlink: "Uncompress failed", then the object is skipped
+			// ("SM Arch not found") and the link goes on to its undefined
+			// references.
+			ctx.lto.unreadable = append(ctx.lto.unreadable, &LinkError{File: in.name, nonFatal: true, Msg: fmt.Sprintf(
+				"cannot read its NVVM IR (LTO IR version %d.%d): %v; it was probably made by a newer CUDA toolkit than this link's (libnvvm %s): link it with that toolkit's nvlink, or rebuild it with this one",
+				in.ir.entry.Major, in.ir.entry.Minor, err, lib.Path)})
+			ctx.warnf("SM Arch ('sm_%d') not found in '%s'", cfg.Arch, in.name)
+			continue
+		}
+		modules = append(modules, nvvm.Module{Name: ltoModuleName(in), IR: data})
+	}
+	if len(modules) == 0 {
+		return nil
+	}
+	if len(ctx.lto.unreadable) > 0 && cfg.EmitPTX {
+		reportUnreadableIR(ctx)
+		return nil
+	}
+	opts, maxReg, err := ctx.nvvmOptions(ir, partial, force)
+	if err != nil {
+		ctx.report(err)
+		return nil
+	}
+	ptx, err := ctx.compileIR(lib, modules, opts)
+	if err != nil {
+		ctx.report(err)
+		return nil
+	}
+	ctx.lto.ptx = ptx
+	if cfg.EmitPTX {
+		return nil
+	}
+	// Measured: with libcudadevrt as the only input without IR, nvlink
+	// has ptxas compile a whole program (no -c) and writes that cubin,
+	// without the library (nvcc -dlink -dlto's usual command line).
+	// Otherwise it compiles relocatable code and links it.
+	whole := partial && !force
+	obj, exe := ctx.compileLTOPTX(ptx, maxReg, ir, whole)
+	if whole && exe != nil {
+		ctx.lto.executable = exe
+		for _, in := range inputs {
+			if in.ir == nil {
+				ctx.lto.units[in.u] = true // libcudadevrt is not linked
+			}
+		}
+	}
+	return obj
+}
+
+// knownIRFlags are the fatbinary entry flags of CUDA 11.8's IR entries;
+// CUDA 12.4 adds 0x10000 to its (the IR is obfuscated, and nvlink 11.8
+// cannot decompress it).
+const knownIRFlags = fatbin.Flags(0xffff)
+
+// ltoModuleName is the name nvlink gives a module: the input's path, or
+// "archive:member" for an archive member.
+func ltoModuleName(in ltoInput) string {
+	if in.u.member && strings.HasSuffix(in.name, ")") {
+		if i := strings.LastIndexByte(in.name, '('); i > 0 {
+			return in.name[:i] + ":" + in.name[i+1:len(in.name)-1]
+		}
+	}
+	return in.name
+}
+
+// nvvmOptions are nvlink 11.8's options to nvvmCompileProgram, in its
+// order: the target's virtual architecture; -ftz, -prec-div, -prec-sqrt
+// and -fma as the objects recorded them (they must agree: nvlink stops
+// otherwise); -link-lto; --device-c for a partial LTO, and
+// --force-device-c when an input other than libcudadevrt has no IR;
+// -maxreg=N (nvlink's -maxrregcount, else the objects'); -generate-line-info
+// when an object was built with -lineinfo; -g with nvlink's -g;
+// -has-global-host-info unless --force-device-c. It also returns the
+// register limit ptxas gets.
+func (ctx *Context) nvvmOptions(ir []ltoInput, partial, force bool) ([]string, int, error) {
+	cfg := ctx.Config
+	type setting struct {
+		cicc, nvvm string // the recorded name, nvvmCompileProgram's
+		value      string
+		from       string
+	}
+	settings := []*setting{{cicc: "-ftz", nvvm: "-ftz", value: "0"}, {cicc: "-prec_div", nvvm: "-prec-div", value: "1"},
+		{cicc: "-prec_sqrt", nvvm: "-prec-sqrt", value: "1"}, {cicc: "-fmad", nvvm: "-fma", value: "1"}}
+	maxReg, withReg, lineInfo, withLine := 0, 0, false, 0
+	for _, in := range ir {
+		fields := strings.Fields(in.ir.options)
+		reg, line := 0, false
+		for i := 0; i < len(fields); i++ {
+			f := fields[i]
+			switch {
+			case f == "-maxreg" && i+1 < len(fields):
+				i++
+				reg, _ = strconv.Atoi(fields[i])
+			case f == "-generate-line-info":
+				line = true
+			}
+			for _, s := range settings {
+				v, ok := strings.CutPrefix(f, s.cicc+"=")
+				if !ok {
+					continue
+				}
+				if s.from != "" && v != s.value {
+					return nil, 0, &LinkError{File: in.name, Msg: fmt.Sprintf(
+						"Cicc option values for '%s' do not match: %s=%s here, %s=%s in '%s'; compile every -dlto object with the same floating-point options (nvcc -use_fast_math, -ftz, -prec-div, -prec-sqrt, -fmad)",
+						s.nvvm, s.cicc, v, s.cicc, s.value, s.from)}
+				}
+				s.value, s.from = v, in.name
+			}
+		}
+		if reg > 0 {
+			withReg++
+			maxReg = max(maxReg, reg)
+		}
+		if line {
+			withLine++
+			lineInfo = true
+		}
+	}
+	if withReg > 0 && withReg < len(ir) && cfg.MaxRegCount <= 0 {
+		ctx.infof("Some objects do not have '-maxrregcount' specified but others do; will build everything with '-maxrregcount=%d'", maxReg)
+	}
+	if withLine > 0 && withLine < len(ir) {
+		ctx.infof("Some objects do not have '-lineinfo' specified but others do; will build everything with '-lineinfo'")
+	}
+	if cfg.MaxRegCount > 0 {
+		maxReg = cfg.MaxRegCount
+	}
+	opts := []string{"-arch=compute_" + strconv.Itoa(cfg.Arch)}
+	for _, s := range settings {
+		opts = append(opts, s.nvvm+"="+s.value)
+	}
+	opts = append(opts, "-link-lto")
+	if partial {
+		opts = append(opts, "--device-c")
+	}
+	if force {
+		opts = append(opts, "--force-device-c")
+	}
+	if maxReg > 0 {
+		opts = append(opts, "-maxreg="+strconv.Itoa(maxReg))
+	}
+	if lineInfo {
+		opts = append(opts, "-generate-line-info")
+	}
+	if cfg.Debug {
+		opts = append(opts, "-g")
+	}
+	if !force {
+		opts = append(opts, "-has-global-host-info")
+	}
+	return opts, maxReg, nil
+}
+
+// compileIR runs libnvvm, through the cache when there is one: the key
+// names the library (path, size, modification time), the options and
+// every module's name and IR.
+func (ctx *Context) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []string) ([]byte, error) {
+	compile := func() (*Compiled, error) {
+		ptx, log, err := lib.Compile(modules, opts)
+		if err != nil {
+			var me *nvvm.ModuleError
+			if errors.As(err, &me) {
+				return nil, &LinkError{File: me.Module, Msg: me.Error() + "; was it made by another CUDA toolkit than libnvvm " + lib.Path + "'s?"}
+			}
+			if log != "" {
+				err = fmt.Errorf("%v:\n%s", err, strings.TrimRight(log, "\n"))
+			}
+			return nil, fmt.Errorf("link-time optimization failed: %w", err)
+		}
+		return &Compiled{Cubin: ptx, Messages: []byte(log)}, nil
+	}
+	var res *Compiled
+	var err error
+	if cache, ok := ctx.Config.Cache.(CompileCache); ok {
+		res, err = cache.Compiled(nvvmKey(lib.Path, modules, opts), compile)
+	} else {
+		res, err = compile()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if log := strings.TrimRight(string(res.Messages), "\n"); log != "" {
+		for line := range strings.SplitSeq(log, "\n") {
+			if line != "" {
+				ctx.infof("%s", line)
+			}
+		}
+	}
+	return res.Cubin, nil
+}
+
+// nvvmKey names one libnvvm compile.
+func nvvmKey(lib string, modules []nvvm.Module, opts []string) string {
+	h := sha256.New()
+	id := lib
+	if fi, err := os.Stat(lib); err == nil {
+		id += fmt.Sprintf("\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	fmt.Fprintf(h, "%d:%s", len(id), id)
+	for _, o := range opts {
+		fmt.Fprintf(h, "%d:%s", len(o), o)
+	}
+	for _, m := range modules {
+		fmt.Fprintf(h, "%d:%s%d:", len(m.Name), m.Name, len(m.IR))
+		h.Write(m.IR)
+	}
+	return "nvvm:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// compileLTOPTX compiles libnvvm's PTX with ptxas as nvlink does (the
+// target, -Xptxas, -maxrregcount, -g, -c; measured byte for byte) and
+// parses the cubin, whose host information is that of the LTO objects.
+func (ctx *Context) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole bool) (*Object, []byte) {
+	cfg := *ctx.Config
+	cfg.MaxRegCount = maxReg
+	img := &ptxImage{text: ptx, file: true}
+	ptxas, err := findPtxas(cfg.Ptxas)
+	var res *Compiled
+	if err == nil {
+		cache, _ := cfg.Cache.(CompileCache)
+		args := ptxasArgs(&cfg, img)
+		if whole {
+			args = args[:len(args)-1] // no -c
+		}
+		compile := func() (*Compiled, error) { return runPtxas(cfg.Context, ptxas, args, ptx) }
+		if cache == nil {
+			res, err = compile()
+		} else {
+			res, err = cache.Compiled(compileKey(ptxas, args, ptx), compile)
+		}
+	}
+	if err != nil {
+		var pe *ptxasError
+		if errors.As(err, &pe) {
+			ctx.writeMessages(pe.output, ltoPTXName, img)
+		}
+		ctx.report(&LinkError{File: ltoObjectName, Msg: fmt.Sprintf("cannot compile the PTX libnvvm made for sm_%d: %v", cfg.Arch, err)})
+		return nil, nil
+	}
+	ctx.writeMessages(res.Messages, ltoPTXName, img)
+	if whole {
+		return nil, res.Cubin
+	}
+	obj, err := ParseObject(ltoObjectName, res.Cubin)
+	if err != nil {
+		ctx.report(&LinkError{File: ltoObjectName, Msg: fmt.Sprintf("the cubin ptxas made of libnvvm's PTX: %v", err)})
+		return nil, nil
+	}
+	u := &unit{id: 1, hasELF: true}
+	var host *HostInfo
+	for _, in := range ir {
+		h := in.u.host
+		if h == nil {
+			host = nil
+			break
+		}
+		if host == nil {
+			host = &HostInfo{ModuleID: h.ModuleID}
+		}
+		for k := range hostobj.NumRefKinds {
+			host.Refs[k] = append(host.Refs[k], h.Refs[k]...)
+		}
+		host.HasRefs = host.HasRefs || h.HasRefs && !in.u.member
+	}
+	u.host = host
+	obj.unit = u
+	return obj, nil
+}
+
+// writeLTOExecutable writes the whole-program cubin of an LTO link
+// (ltoState.executable) as the output.
+func writeLTOExecutable(ctx *Context) error {
+	ctx.output = ctx.lto.executable
+	if ctx.Config.Output == "" {
+		return nil
+	}
+	if err := writeFileAtomic(ctx.Config.Output, ctx.output); err != nil {
+		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
+		return ErrFailed
+	}
+	return nil
+}
+
+// reportUnreadableIR reports the LTO inputs whose IR could not be read;
+// it runs with the undefined references, which they explain.
+func reportUnreadableIR(ctx *Context) {
+	for _, err := range ctx.lto.unreadable {
+		ctx.report(err)
+	}
+}
+
+// infof prints one of nvlink's "info" messages; -w does not silence them,
+// as with nvlink.
+func (ctx *Context) infof(format string, args ...any) {
+	d := &ctx.diag
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.print("info", fmt.Sprintf(format, args...))
+}
+
+// writeEmittedPTX is -emit-ptx: libnvvm's PTX goes to the output file.
+func writeEmittedPTX(ctx *Context) error {
+	if err := writeFileAtomic(ctx.Config.Output, ctx.lto.ptx); err != nil {
+		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write the PTX: " + err.Error()})
+		return ErrFailed
+	}
+	return nil
+}
