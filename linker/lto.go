@@ -408,7 +408,7 @@ func writeLTOExecutable(ctx *Context) error {
 	if ctx.Config.Output == "" {
 		return nil
 	}
-	if err := writeFileAtomic(ctx.Config.Output, ctx.output); err != nil {
+	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, ctx.output); err != nil {
 		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}
@@ -434,7 +434,7 @@ func (ctx *Context) infof(format string, args ...any) {
 
 // writeEmittedPTX is -emit-ptx: libnvvm's PTX goes to the output file.
 func writeEmittedPTX(ctx *Context) error {
-	if err := writeFileAtomic(ctx.Config.Output, ctx.lto.ptx); err != nil {
+	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, ctx.lto.ptx); err != nil {
 		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write the PTX: " + err.Error()})
 		return ErrFailed
 	}
