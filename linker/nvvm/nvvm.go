@@ -107,6 +107,7 @@ type ModuleError struct {
 	Status int
 }
 
+// Error says which nvvmResult libnvvm gave.
 func (e *ModuleError) Error() string {
 	return fmt.Sprintf("libnvvm cannot read its LTO IR (%s)", resultString(e.Status))
 }
@@ -117,6 +118,7 @@ type CompileError struct {
 	Log    string
 }
 
+// Error says which nvvmResult libnvvm gave; the log is in Log.
 func (e *CompileError) Error() string {
 	return fmt.Sprintf("libnvvm could not compile the program (%s)", resultString(e.Status))
 }

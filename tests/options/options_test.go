@@ -140,7 +140,8 @@ func TestHelpOptionsAccepted(t *testing.T) {
 		"<count>":        "2",
 	}
 	// What nvlink requires beside an option.
-	companions := map[string][]string{"suppress-debug-info": {"-g"}}
+	companions := map[string][]string{"suppress-debug-info": {"-g"},
+		"link-time-opt": {"-nvvmpath=/usr"}, "dlto": {"-nvvmpath=/usr"}, "emit-ptx": {"-dlto", "-nvvmpath=/usr"}}
 	opts, worker, refused := help(t)
 	if len(opts) < 30 || len(worker) == 0 || len(refused) == 0 {
 		t.Fatalf("--help lists %d options, %d worker flags and %d refused ones: too few, the test cannot read it", len(opts), len(worker), len(refused))
