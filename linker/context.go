@@ -58,8 +58,11 @@ type Context struct {
 	nullSymValue uint64
 
 	prototypes []protoEntry // what .nv.prototype holds
-	addrTaken  []*Function  // address-taken functions in nvlink's order
-	names      nameRegistry // nvlink's creation order, from registerNames
+	// indirectBlocks are the call graph edges indirect call sites
+	// materialised, ordered once symbols are created (orderIndirectEdges).
+	indirectBlocks []indirectBlock
+	addrTaken      []*Function  // address-taken functions in nvlink's order
+	names          nameRegistry // nvlink's creation order, from registerNames
 
 	sharedGlobals sharedGlobals // the global function-level shared variables
 	// dynamicSharedShift moves the extern __shared__ symbols

@@ -208,11 +208,15 @@ func linkCallGraph(ctx *Context) {
 				continue
 			}
 			caller.IndirectProtos = append(caller.IndirectProtos, file.protoStrings[site[1]])
+			start := len(caller.edges)
 			for _, fn := range byProto[file.protoStrings[site[1]]] {
 				caller.Callees = appendOnce(caller.Callees, fn)
 				// nvlink does not merge the edge with an equal one,
 				// direct or materialised from another site.
 				caller.edges = append(caller.edges, fn.Sym)
+			}
+			if len(caller.edges)-start > 1 {
+				ctx.indirectBlocks = append(ctx.indirectBlocks, indirectBlock{caller, start, len(caller.edges)})
 			}
 		}
 	}
@@ -257,4 +261,23 @@ func (file *InputFile) skippedCopy(idx uint32) bool {
 		return false
 	}
 	return file.weakSkipped[uint32(file.ELF.Symbols[idx].Shndx)]
+}
+
+// indirectBlock is the edges one indirect call site materialised:
+// fn.edges[start:end].
+type indirectBlock struct {
+	fn         *Function
+	start, end int
+}
+
+// orderIndirectEdges puts the edges each indirect call site materialised
+// in the order nvlink created the address-taken functions' symbols (which
+// registerNames replays): nvlink keeps the functions of a prototype in its
+// symbol order, not in the order the inputs list them (a function another
+// file calls before the one taking its address comes earlier).
+func orderIndirectEdges(ctx *Context) {
+	for _, b := range ctx.indirectBlocks {
+		slices.SortStableFunc(b.fn.edges[b.start:b.end], func(x, y *Symbol) int { return cmp.Compare(x.created, y.created) })
+	}
+	ctx.indirectBlocks = nil
 }

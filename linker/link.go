@@ -30,9 +30,10 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("build functions", buildFunctions)        // one Function per defined function, with its sections and call edges
-	ctx.run("register names", registerNames)          // replay nvlink's creation order of names, sections and symbols
-	ctx.run("eliminate dead code", eliminateDeadCode) // keep what kernels reach
+	ctx.run("build functions", buildFunctions)          // one Function per defined function, with its sections and call edges
+	ctx.run("register names", registerNames)            // replay nvlink's creation order of names, sections and symbols
+	ctx.run("order indirect edges", orderIndirectEdges) // materialised call edges in symbol creation order
+	ctx.run("eliminate dead code", eliminateDeadCode)   // keep what kernels reach
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
