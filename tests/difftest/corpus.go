@@ -46,6 +46,12 @@ type Case struct {
 	// with the toolkit's ptxas: the case needs ptxas on PATH.
 	Ptxas bool
 
+	// RegisterLinkBinaries (`register-link-binaries: yes`) links as nvcc
+	// -dlink runs nvlink, with --register-link-binaries=<file>: both linkers
+	// write the list of cudaRegister routines next to their output (see
+	// RegFile), and nvlink's list is expected.reg.c.
+	RegisterLinkBinaries bool
+
 	// From expected.txt:
 	ExitStatus int    // nvlink's exit status
 	Messages   string // nvlink's stderr+stdout
@@ -55,9 +61,18 @@ type Case struct {
 // argv[0]) with inputs spelt as given and the output written to out.
 func (c *Case) Args(inputs []string, out string) []string {
 	args := []string{"-arch=" + c.Arch}
+	if c.RegisterLinkBinaries {
+		args = append(args, "--register-link-binaries="+RegFile(out))
+	}
 	args = append(args, c.Flags...)
 	args = append(args, inputs...)
 	return append(args, "-o", out)
+}
+
+// RegFile is where a link writing out lists the cudaRegister routines
+// (--register-link-binaries): out without its .cubin suffix, plus .reg.c.
+func RegFile(out string) string {
+	return strings.TrimSuffix(out, ".cubin") + ".reg.c"
 }
 
 // AbsInputs returns the link inputs as absolute paths (-L<dir> with an
@@ -339,6 +354,11 @@ func LoadToolkitCase(srcDir, genDir, toolkit string) (*Case, error) {
 				return nil, fmt.Errorf("%s/case.txt:%d: ptxas: %q, want yes", c.Name, n, val)
 			}
 			c.Ptxas = true
+		case "register-link-binaries":
+			if val != "yes" {
+				return nil, fmt.Errorf("%s/case.txt:%d: register-link-binaries: %q, want yes", c.Name, n, val)
+			}
+			c.RegisterLinkBinaries = true
 		case "source-arch", "source-flags", "nvcc", "junk", "objects", "objects-no-rdc", "host-sources", "fatbins", "nvcc-lib", "ar", "devrt":
 			// used by regen only
 		default:
@@ -350,6 +370,9 @@ func LoadToolkitCase(srcDir, genDir, toolkit string) (*Case, error) {
 	}
 	if c.Expect != "ok" && c.Expect != "error" {
 		return nil, fmt.Errorf("%s/case.txt: expect is %q, want ok or error", c.Name, c.Expect)
+	}
+	if c.RegisterLinkBinaries && (c.Expect != "ok" || c.Differs) {
+		return nil, fmt.Errorf("%s/case.txt: register-link-binaries is only for `expect: ok` cases nvlink and cudalink both link", c.Name)
 	}
 	if haveLink {
 		c.Inputs = link

@@ -205,8 +205,13 @@ func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
 		t.Fatalf("cudalink %s: exit status %d, nvlink's 0; stderr:\n%s", strings.Join(args, " "), status, stderr)
 	}
 	checkMessages(t, c, stderr)
-	if files := sortedKeys(dirState(t, tmp)); len(files) != 1 || files[0] != "out.cubin" {
-		t.Errorf("output directory holds %v, want just out.cubin", files)
+	wantFiles := []string{"out.cubin"}
+	if c.RegisterLinkBinaries {
+		wantFiles = append(wantFiles, filepath.Base(RegFile(out)))
+		checkRegFile(t, c, RegFile(out))
+	}
+	if files := sortedKeys(dirState(t, tmp)); !slices.Equal(files, wantFiles) {
+		t.Errorf("output directory holds %v, want %v", files, wantFiles)
 	}
 	got, err := os.ReadFile(out)
 	if err != nil {
@@ -251,6 +256,24 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return n
+}
+
+// checkRegFile requires the --register-link-binaries file cudalink wrote to
+// be nvlink's (expected.reg.c) byte for byte.
+func checkRegFile(t *testing.T, c *Case, path string) {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("--register-link-binaries: %v", err)
+		return
+	}
+	want, err := os.ReadFile(filepath.Join(c.Dir, "expected.reg.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("--register-link-binaries file differs from nvlink's:\n--- nvlink\n%s--- cudalink\n%s", want, got)
+	}
 }
 
 // runDiffers checks a case where cudalink deliberately does not do what

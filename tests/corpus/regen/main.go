@@ -79,6 +79,7 @@ type caseSpec struct {
 	arLibs       []libSpec
 	devrt        bool
 	differs      bool // `cudalink: differs`
+	regLink      bool // `register-link-binaries: yes`: nvlink writes expected.reg.c
 	link         []string
 	linkSet      bool
 	nvlinkFlags  []string
@@ -87,6 +88,11 @@ type caseSpec struct {
 	toolkits     []string // `toolkits:`, default 11.8: the toolkits the case is built with
 	genDir       string   // where the generated files go (see toolkitLayout)
 }
+
+// regFile is the --register-link-binaries file nvlink writes for a case
+// with `register-link-binaries: yes` (the list of cudaRegister routines nvcc
+// -dlink compiles into the host side).
+const regFile = "expected.reg.c"
 
 // generatedExt lists the suffixes of generated files: every file of a case
 // directory ending in one of them is deleted before a case is rebuilt.
@@ -356,6 +362,11 @@ func parseCase(dir string) (*caseSpec, error) {
 				return nil, bad("want differs (or leave the key out)")
 			}
 			c.differs = true
+		case "register-link-binaries":
+			if val != "yes" {
+				return nil, bad("want yes (or leave the key out)")
+			}
+			c.regLink = true
 		case "link":
 			c.link = fields
 			c.linkSet = true
@@ -400,11 +411,14 @@ func parseCase(dir string) (*caseSpec, error) {
 	if c.toolkits == nil {
 		c.toolkits = []string{defaultToolkit}
 	}
+	if c.regLink && (c.expect != "ok" || c.differs) {
+		return nil, fmt.Errorf("%s: register-link-binaries is only for `expect: ok` cases without `cudalink: differs`", path)
+	}
 
 	// Every generated file has exactly one producer.
 	producer := map[string]string{}
 	produce := func(name, by string) error {
-		if filepath.IsAbs(name) || strings.Contains(name, "/") || name == "case.txt" || name == "expected.txt" || name == "expected.cubin" {
+		if filepath.IsAbs(name) || strings.Contains(name, "/") || name == "case.txt" || name == "expected.txt" || name == "expected.cubin" || name == regFile {
 			return fmt.Errorf("%s: %s: bad output name %q", path, by, name)
 		}
 		if prev, dup := producer[name]; dup {
@@ -780,7 +794,7 @@ func (c *caseSpec) isJunk(name string) bool {
 
 // isGenerated reports whether a file of the case directory is made by regen.
 func (c *caseSpec) isGenerated(name string) bool {
-	if name == "expected.txt" || name == "expected.cubin" {
+	if name == "expected.txt" || name == "expected.cubin" || name == regFile {
 		return true
 	}
 	for _, j := range c.junk {
@@ -990,6 +1004,9 @@ func regen(tk *toolkit, c *caseSpec) error {
 	}
 
 	args := []string{"-arch=" + c.arch}
+	if c.regLink {
+		args = append(args, "--register-link-binaries="+regFile)
+	}
 	args = append(args, c.nvlinkFlags...)
 	args = append(args, c.link...)
 	args = append(args, "-o", "expected.cubin")
@@ -1008,6 +1025,12 @@ func regen(tk *toolkit, c *caseSpec) error {
 			return fmt.Errorf("nvlink exited 0 but wrote no expected.cubin")
 		}
 		outputs = append(outputs, "expected.cubin")
+		if c.regLink {
+			if _, err := os.Stat(filepath.Join(stage, regFile)); err != nil {
+				return fmt.Errorf("nvlink exited 0 but wrote no %s", regFile)
+			}
+			outputs = append(outputs, regFile)
+		}
 	}
 	txt := "exit " + strconv.Itoa(status) + "\n" + out
 	if err := os.WriteFile(filepath.Join(stage, "expected.txt"), []byte(txt), 0o644); err != nil {
