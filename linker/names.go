@@ -20,8 +20,10 @@ import (
 //     .nv.shared.<k>;
 //  2. every other symbol in symbol-table order: the section that holds it
 //     (a kernel's parameter bank .nv.constant0.<k> brings
-//     .rel.nv.constant0.<k>), then the symbol; then the sections of the
-//     section symbols, in symbol-table order;
+//     .rel.nv.constant0.<k>), then the symbol; then the non-allocated
+//     data sections (.debug_*) in section-header order, with or without a
+//     section symbol; then the sections of the section symbols, in
+//     symbol-table order;
 //  3. every remaining section in section-header order; .nv.prototype
 //     contributes its signature strings, .nv.callgraph waits for the end.
 //
@@ -119,6 +121,15 @@ func registerNames(ctx *Context) {
 				r.createHolder(ctx, name)
 			}
 			r.addSymbol(ctx, file.Syms[i])
+		}
+		// The non-allocated data (.debug_frame, .debug_line, ...) comes
+		// first, in section-header order, whether or not it has a section
+		// symbol: an input without functions has an empty .debug_frame
+		// without one, and nvlink still creates it before .debug_line.
+		for _, s := range ef.Sections[1:] {
+			if s.Type == cubin.SHT_PROGBITS && s.Flags&cubin.SHF_ALLOC == 0 {
+				r.createSection(ctx, r.sectionKey(file.Sections[s.Index]))
+			}
 		}
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
