@@ -34,12 +34,28 @@ func (osec *OutputSection) relocatableGroup() int {
 	return osec.group()
 }
 
+// inputsHaveModuleInfo says whether an input has a module-wide .nv.info
+// (nvcc writes none for a file without functions).
+func (ctx *Context) inputsHaveModuleInfo() bool {
+	for _, file := range ctx.Files {
+		for _, isec := range file.Sections {
+			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Sec.Name == ".nv.info" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // buildRelocatableImage returns the bytes of the relocatable output.
 func (ctx *Context) buildRelocatableImage() []byte {
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
 		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.rel.Relocs) == 0 && !ctx.keepEmpty[osec] {
 			continue
+		}
+		if osec.Type == cubin.SHT_CUDA_INFO && osec.Func == nil && osec.Size == 0 && !ctx.inputsHaveModuleInfo() {
+			continue // inputs without functions have no .nv.info, nor has their partial link
 		}
 		kept = append(kept, osec)
 	}
