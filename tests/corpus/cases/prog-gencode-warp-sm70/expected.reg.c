@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_55ccccce_13_intrinsics_cu_83a2d3a8)
+DEFINE_REGISTER_FUNC(_8fccd4a9_10_kernels_cu_2d5fdb7a)
+DEFINE_REGISTER_FUNC(_e04807e1_7_main_cu_main)

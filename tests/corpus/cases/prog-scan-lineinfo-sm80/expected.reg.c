@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_d2dafbf2_9_blocks_cu_70377f94)
+DEFINE_REGISTER_FUNC(_e1e844a1_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_b9a0a3a8_11_warpscan_cu_0cce66cb)

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_c5067e12_9_coeffs_cu_5017e99d)
+DEFINE_REGISTER_FUNC(_fbe0aff1_10_kernels_cu_c4dbc96b)
+DEFINE_REGISTER_FUNC(_e44f2c2b_7_main_cu_main)

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_cae90957_13_intrinsics_cu_83a2d3a8)
+DEFINE_REGISTER_FUNC(_64a9f6ae_10_kernels_cu_2d5fdb7a)
+DEFINE_REGISTER_FUNC(_e374ecad_7_main_cu_main)
