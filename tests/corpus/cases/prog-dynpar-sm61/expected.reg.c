@@ -1,0 +1,5 @@
+#define NUM_PRELINKED_OBJECTS 4
+DEFINE_REGISTER_FUNC(_df085d52_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_1fa12624_8_qsort_cu_c64adc57)
+DEFINE_REGISTER_FUNC(_6cbba5c1_11_sortutil_cu_fe0f7307)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)
