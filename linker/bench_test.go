@@ -42,7 +42,11 @@ func benchPasses() []benchPass {
 		}
 	}
 	return []benchPass{
-		{"load", step(loadInputs)},
+		{"load", step(func(ctx *Context) {
+			loadInputs(ctx)
+			extractOnDemand(ctx)
+			checkArchitectures(ctx)
+		})},
 		{"resolve", step(resolveSymbols)},
 		{"functions", step(buildFunctions)},
 		{"names", step(registerNames)},
@@ -51,7 +55,15 @@ func benchPasses() []benchPass {
 		{"layout", step(layoutSections)},
 		{"resources", step(computeResources)},
 		{"relocate", step(applyRelocations)},
+		{"symtab", step(func(ctx *Context) {
+			gatherSections(ctx)
+			createMetadataSections(ctx)
+			finishNames(ctx)
+			keepLostParams(ctx)
+			buildSymbolTable(ctx)
+		})},
 		{"nvinfo", step(buildNVInfo)},
+		{"indices", step(assignIndices)},
 		{"write", writeOutput},
 	}
 }

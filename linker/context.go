@@ -47,6 +47,8 @@ type Context struct {
 	// --why-live.
 	allFuncs []*Function
 
+	tables outputTables // the string and symbol tables, from assignIndices
+
 	// The output symbol table (index 0 is the null symbol), its first
 	// global, and the string table the writer emits.
 	symtab      []outSym

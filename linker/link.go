@@ -12,7 +12,12 @@ func Link(ctx *Context) error {
 		return LinkRelocatable(ctx)
 	}
 	ctx.run("check options", warnPreserveRelocs) // nvlink's warning for -preserve-relocs on sm_90
-	ctx.run("load inputs", loadInputs)           // parse every input in parallel, then check architectures
+	ctx.run("load inputs", loadInputs)           // parse every input in parallel; compile PTX and LTO IR
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
+	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
@@ -50,12 +55,18 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("apply relocations", applyRelocations) // resolve what the linker resolves, keep the rest for the driver
-	ctx.run("build metadata", buildNVInfo)         // rebuild .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
+	ctx.run("apply relocations", applyRelocations)              // resolve what the linker resolves, keep the rest for the driver
+	ctx.run("gather sections", gatherSections)                  // merged sections keep only the bytes relocation changed
+	ctx.run("create metadata sections", createMetadataSections) // .nv.callgraph, .nv.prototype, .nv.rel.action exist from here on
+	ctx.run("finish names", finishNames)                        // the names nvlink creates after merging every input
+	ctx.run("keep lost parameters", keepLostParams)             // -preserve-relocs: a losing weak kernel's _param moves to the winner
+	ctx.run("build symbol table", buildSymbolTable)             // symbol indices are final from here on
+	ctx.run("build metadata", buildNVInfo)                      // fill .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
 	ctx.run("report resources", reportResources) // -v: nvlink's per-function resource lines
+	ctx.run("assign indices", assignIndices)     // section indices are final from here on
 	if err := ctx.runErr("write output", writeOutput); err != nil {
 		return err
 	}
@@ -73,6 +84,11 @@ func Link(ctx *Context) error {
 // relocation is applied. See docs/partial.md.
 func LinkRelocatable(ctx *Context) error {
 	ctx.run("load inputs", loadInputs) // as a full link: cubins, host objects, archives
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	ctx.run("extract library members", extractOnDemand)
+	ctx.run("check architectures", checkArchitectures)
 	ctx.run("check inputs", checkRelocatableInputs)
 	if ctx.checkpoint() {
 		return ErrFailed

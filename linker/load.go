@@ -101,11 +101,6 @@ func loadInputs(ctx *Context) {
 			ctx.Files = append(ctx.Files, file)
 		}
 	}
-	if ctx.failed() {
-		return
-	}
-	extractOnDemand(ctx)
-	checkArchitectures(ctx)
 }
 
 // findLibrary looks for lib<name>.a in dirs, in order.

@@ -2,7 +2,6 @@ package linker
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -490,26 +489,4 @@ func (osec *OutputSection) group() int {
 		return groupNoBits
 	}
 	return groupData
-}
-
-// sortOutputSections puts the output sections in nvlink's order: by group,
-// then by creation order, and numbers them.
-func sortOutputSections(ctx *Context) {
-	type keyed struct {
-		key  uint64 // group, then order
-		osec *OutputSection
-	}
-	keys := make([]keyed, len(ctx.OutSections))
-	for i, osec := range ctx.OutSections {
-		order := ctx.names.secOrder.index(osec.key())
-		if order < 0 {
-			order = ctx.names.secOrder.len() + int(osec.Index)
-		}
-		keys[i] = keyed{uint64(osec.group())<<32 | uint64(order), osec}
-	}
-	slices.SortStableFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
-	for i, k := range keys {
-		ctx.OutSections[i] = k.osec
-		k.osec.Index = int32(i + 1) // 0 is the null section
-	}
 }

@@ -15,8 +15,6 @@ import (
 // EXTERNS pruned to what is still undefined, the merged .nv.callgraph with
 // indirect edges materialised, .nv.prototype and .nv.rel.action.
 func buildNVInfo(ctx *Context) {
-	buildSymbolTable(ctx)
-
 	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	global.Addralign = 4
 	// nvlink lists functions in the reverse of the order the inputs'

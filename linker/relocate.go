@@ -57,7 +57,6 @@ func applyRelocations(ctx *Context) {
 			osec.ext.patches = clipped(osec.ext.patches)
 		}
 	}
-	gatherSections(ctx)
 }
 
 // clipped returns s in an array of its own length (nil if empty), so that

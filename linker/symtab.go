@@ -6,17 +6,12 @@ import (
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
-// buildSymbolTable decides which symbols the output keeps and in what
-// order, and gives each its output index. Locals come first (section
-// symbols in the order nvlink creates them, then other locals), then
-// globals in first-seen order; .symtab's sh_info is the first global.
-//
-// Dropped: parameter-block (_param), shared-variable and OCG constant
-// locals, which nvlink folds away; symbols of removed functions and of
-// sections that did not survive.
-func buildSymbolTable(ctx *Context) {
-	// The rebuilt metadata sections exist from here on so that they get
-	// their section symbols; their contents are filled by buildNVInfo.
+// createMetadataSections creates the metadata sections that buildNVInfo
+// fills (.nv.callgraph, .nv.prototype when some function has a
+// prototype, .nv.rel.action), so that they exist when names are finished
+// and get their section symbols; it also marks the externals kept code
+// references and collects the prototypes.
+func createMetadataSections(ctx *Context) {
 	ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
 	for _, fn := range ctx.Funcs {
 		for _, ext := range fn.Externs {
@@ -28,11 +23,18 @@ func buildSymbolTable(ctx *Context) {
 		ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
 	}
 	ctx.outSection(".nv.rel.action", cubin.SHT_CUDA_RELOCINFO, 0)
+}
 
-	finishNames(ctx)
-	if ctx.Config.PreserveRelocs {
-		keepLostParams(ctx)
-	}
+// buildSymbolTable decides which symbols the output keeps and in what
+// order, and gives each its output index. Locals come first (section
+// symbols in the order nvlink creates them, then other locals), then
+// globals in first-seen order; .symtab's sh_info is the first global.
+// Symbol indices are final from here on.
+//
+// Dropped: parameter-block (_param), shared-variable and OCG constant
+// locals, which nvlink folds away; symbols of removed functions and of
+// sections that did not survive.
+func buildSymbolTable(ctx *Context) {
 	ctx.symtab = []outSym{{}}
 	addSection := func(osec *OutputSection) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO || isRelocType(osec.Type) {
@@ -117,8 +119,11 @@ type outSym struct {
 // keepLostParams moves the _param symbol of a weak kernel that lost
 // resolution to the winner's parameter bank: -preserve-relocs keeps every
 // file's _param, and nvlink keeps the losing copy's too, in the section of
-// the same name that survives.
+// the same name that survives. Only with -preserve-relocs.
 func keepLostParams(ctx *Context) {
+	if !ctx.Config.PreserveRelocs {
+		return
+	}
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms {
 			if sym == nil || !sym.Local || !isParamSymbol(sym.Name) || sym.File != file || sym.Section == nil || sym.Section.Out != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -63,46 +62,11 @@ type image struct {
 	symtab, strtab int32
 }
 
-// layoutImage fixes the final section order and indices, encodes the
-// sections whose contents depend on them (relocations, symbols, string
-// tables) and computes the file layout.
+// layoutImage encodes the sections whose contents depend on the final
+// indices (relocations, symbols, string tables) and computes the file
+// layout. assignIndices has run.
 func (ctx *Context) layoutImage() *image {
-	// Drop relocation sections whose entries were all resolved.
-	kept := ctx.OutSections[:0]
-	for _, osec := range ctx.OutSections {
-		if osec.isReloc() {
-			// nvlink keeps no relocation, and preserves no resolution,
-			// against a symbol the output does not have (a non-kernel's
-			// bank-2 constants, folded away).
-			osec.rel.Relocs = slices.DeleteFunc(osec.rel.Relocs, func(r outReloc) bool {
-				return r.Sym != nil && ctx.outSymIndex(r.Sym) == 0
-			})
-		}
-		if osec.isReloc() && len(osec.rel.Relocs) == 0 {
-			continue
-		}
-		if osec.Type == cubin.SHT_CUDA_PROTOTYPE && osec.Size == 0 {
-			continue
-		}
-		if osec.Type == cubin.SHT_CUDA_INFO && osec.Func == nil && osec.Size == 0 {
-			continue // no function survived: nvlink writes no empty .nv.info
-		}
-		kept = append(kept, osec)
-	}
-	ctx.OutSections = kept
-	shstrtab := &OutputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	strtab := &OutputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
-	header := []*OutputSection{shstrtab, strtab, symtab}
-	// Past 65,279 sections, section indices no longer fit st_shndx: they
-	// go to .symtab_shndx, and e_shnum/e_shstrndx to section 0.
-	var symtabShndx *OutputSection
-	if len(ctx.OutSections)+len(header)+2 >= cubin.SHN_LORESERVE {
-		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
-		header = append(header, symtabShndx)
-	}
-	ctx.OutSections = slices.Insert(ctx.OutSections, 0, header...) // in place: the array has room
-	sortOutputSections(ctx)
+	shstrtab, strtab, symtab, symtabShndx := ctx.tables.shstrtab, ctx.tables.strtab, ctx.tables.symtab, ctx.tables.symtabShndx
 
 	// Section contents that depend on final indices (sh_link and sh_info
 	// are computed as the headers are written: see linkInfo).

@@ -1,0 +1,84 @@
+package linker
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// outputTables are the sections assignIndices adds to the output, which
+// the writer fills: the section-name and symbol-name string tables, the
+// symbol table and, past 65,279 sections, .symtab_shndx (else nil).
+// assignIndices is their one writer.
+type outputTables struct {
+	shstrtab, strtab, symtab, symtabShndx *OutputSection
+}
+
+// assignIndices fixes the output's section list and order: it drops the
+// sections nothing was left in (relocation sections whose entries were
+// all resolved, an empty .nv.prototype or module .nv.info), adds the
+// string and symbol tables, and numbers the sections in nvlink's order.
+// Symbol indices are final since buildSymbolTable; section indices are
+// final from here on.
+func assignIndices(ctx *Context) {
+	// Drop relocation sections whose entries were all resolved.
+	kept := ctx.OutSections[:0]
+	for _, osec := range ctx.OutSections {
+		if osec.isReloc() {
+			// nvlink keeps no relocation, and preserves no resolution,
+			// against a symbol the output does not have (a non-kernel's
+			// bank-2 constants, folded away).
+			osec.rel.Relocs = slices.DeleteFunc(osec.rel.Relocs, func(r outReloc) bool {
+				return r.Sym != nil && ctx.outSymIndex(r.Sym) == 0
+			})
+		}
+		if osec.isReloc() && len(osec.rel.Relocs) == 0 {
+			continue
+		}
+		if osec.Type == cubin.SHT_CUDA_PROTOTYPE && osec.Size == 0 {
+			continue
+		}
+		if osec.Type == cubin.SHT_CUDA_INFO && osec.Func == nil && osec.Size == 0 {
+			continue // no function survived: nvlink writes no empty .nv.info
+		}
+		kept = append(kept, osec)
+	}
+	ctx.OutSections = kept
+	shstrtab := &OutputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	strtab := &OutputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
+	header := []*OutputSection{shstrtab, strtab, symtab}
+	// Past 65,279 sections, section indices no longer fit st_shndx: they
+	// go to .symtab_shndx, and e_shnum/e_shstrndx to section 0.
+	var symtabShndx *OutputSection
+	if len(ctx.OutSections)+len(header)+2 >= cubin.SHN_LORESERVE {
+		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
+		header = append(header, symtabShndx)
+	}
+	ctx.OutSections = slices.Insert(ctx.OutSections, 0, header...) // in place: the array has room
+	sortOutputSections(ctx)
+	ctx.tables = outputTables{shstrtab: shstrtab, strtab: strtab, symtab: symtab, symtabShndx: symtabShndx}
+}
+
+// sortOutputSections puts the output sections in nvlink's order: by group,
+// then by creation order, and numbers them.
+func sortOutputSections(ctx *Context) {
+	type keyed struct {
+		key  uint64 // group, then order
+		osec *OutputSection
+	}
+	keys := make([]keyed, len(ctx.OutSections))
+	for i, osec := range ctx.OutSections {
+		order := ctx.names.secOrder.index(osec.key())
+		if order < 0 {
+			order = ctx.names.secOrder.len() + int(osec.Index)
+		}
+		keys[i] = keyed{uint64(osec.group())<<32 | uint64(order), osec}
+	}
+	slices.SortStableFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
+	for i, k := range keys {
+		ctx.OutSections[i] = k.osec
+		k.osec.Index = int32(i + 1) // 0 is the null section
+	}
+}
