@@ -144,7 +144,7 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 			continue
 		}
 		u.hasELF = true
-		if sm != 0 && !archCompatible(e.SM, sm) {
+		if sm != 0 && !cubin.ArchCompatible(e.SM, sm) {
 			continue
 		}
 		image, err := e.Data()
@@ -198,12 +198,6 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 		objs = append(objs, got...)
 	}
 	return objs, nil
-}
-
-// archCompatible says whether a cubin compiled for sm can be linked for
-// target: the same major, an equal or lower minor.
-func archCompatible(sm, target int) bool {
-	return sm/10 == target/10 && sm <= target
 }
 
 // selectImages keeps, of each unit's images, the one nvlink would link for
@@ -272,7 +266,7 @@ func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 		case obj.ELF == nil:
 		case !u.container:
 			best = obj
-		case archCompatible(obj.ELF.Header.SM(), target) && (best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM()):
+		case cubin.ArchCompatible(obj.ELF.Header.SM(), target) && (best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM()):
 			best = obj
 		}
 	}

@@ -238,7 +238,7 @@ func checkArchitectures(ctx *Context) {
 	for _, file := range ctx.Files {
 		h := file.ELF.Header
 		sm := h.SM()
-		if sm/10 != target/10 || sm > target {
+		if !cubin.ArchCompatible(sm, target) {
 			ctx.report(&LinkError{File: file.Name,
 				Msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)})
 			continue

@@ -146,6 +146,16 @@ type Header struct {
 // SM returns the real SM number encoded in e_flags (80 for sm_80).
 func (h Header) SM() int { return int(h.Flags & EF_CUDA_SM_MASK) }
 
+// ArchCompatible is the one rule for which machine code a link for
+// sm_<target> takes, as nvlink applies it: code compiled for sm_<sm> of the
+// same major architecture and an equal or lower minor (sm_80 code for
+// sm_86, never sm_86 code for sm_80 nor sm_70 code for sm_80). The
+// linker's check of its inputs and the choice among a fatbinary's images
+// both ask it.
+func ArchCompatible(sm, target int) bool {
+	return sm/10 == target/10 && sm <= target
+}
+
 // VirtualSM returns the virtual architecture (compute_XY) encoded in e_flags.
 func (h Header) VirtualSM() int {
 	return int(h.Flags&EF_CUDA_VIRTUAL_MASK) >> EF_CUDA_VIRTUAL_SHIFT

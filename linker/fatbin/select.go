@@ -1,5 +1,7 @@
 package fatbin
 
+import "github.com/cudalink/cudalink/linker/cubin"
+
 // Select returns the cubin nvlink 11.8 links for -arch=sm_<sm>: the ELF
 // entry for exactly that SM, else the ELF entry of the same major
 // architecture with the highest lower minor (sm_80 for sm_86, sm_70 for
@@ -12,7 +14,7 @@ package fatbin
 func Select(entries []Entry, sm int) (Entry, bool) {
 	best := -1
 	for i, e := range entries {
-		if e.Kind != KindELF || !e.Is64Bit() || e.SM/10 != sm/10 || e.SM > sm {
+		if e.Kind != KindELF || !e.Is64Bit() || !cubin.ArchCompatible(e.SM, sm) {
 			continue
 		}
 		if best < 0 || e.SM > entries[best].SM {
