@@ -215,7 +215,9 @@ func finishNames(ctx *Context) {
 		// constants (foldConstant2); it is never written.
 		r.createSection(ctx, "TEMP_OCG_CONSTANTS")
 	}
-	pruning := ctx.usedLists() || ctx.hostKernelRefs() != nil
+	// With -g (unless -suppress-debug-info) nvlink skips its pruning
+	// step altogether, and with it the scratch section.
+	pruning := (ctx.usedLists() || ctx.hostKernelRefs() != nil) && !ctx.debugSymbols()
 	if pruning && ctx.outByName.get(".nv.constant3") != nil {
 		// nvlink's scratch section for re-merging __constant__ data after
 		// it prunes kernels; it is never written.

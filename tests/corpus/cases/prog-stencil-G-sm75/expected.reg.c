@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_1daa4a5b_9_coeffs_cu_5017e99d)
+DEFINE_REGISTER_FUNC(_f438faf1_10_kernels_cu_c4dbc96b)
+DEFINE_REGISTER_FUNC(_2a4ffa8a_7_main_cu_main)
