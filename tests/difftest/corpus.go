@@ -45,6 +45,10 @@ type Case struct {
 	// Ptxas (`ptxas: yes`) says the link compiles PTX, which cudalink does
 	// with the toolkit's ptxas: the case needs ptxas on PATH.
 	Ptxas bool
+	// NVVM (`nvvm: yes`) says the link is an LTO link (-dlto) that regen
+	// gave nvlink -nvvmpath=<a directory holding the toolkit's libnvvm>:
+	// cudalink gets one too, and ptxas.
+	NVVM bool
 
 	// RegisterLinkBinaries (`register-link-binaries: yes`) links as nvcc
 	// -dlink runs nvlink, with --register-link-binaries=<file>: both linkers
@@ -59,6 +63,19 @@ type Case struct {
 
 // Args returns the cudalink/nvlink command line of the case (without
 // argv[0]) with inputs spelt as given and the output written to out.
+// LTO says the case is a link-time-optimized link (-dlto or -lto): only
+// TestCorpus runs it, since it needs -nvvmpath (`nvvm: yes`) and partial
+// links (-r) refuse it.
+func (c *Case) LTO() bool {
+	for _, f := range c.Flags {
+		switch f {
+		case "-dlto", "--dlto", "-lto", "--link-time-opt":
+			return true
+		}
+	}
+	return c.NVVM
+}
+
 func (c *Case) Args(inputs []string, out string) []string {
 	args := []string{"-arch=" + c.Arch}
 	if c.RegisterLinkBinaries {
@@ -359,6 +376,11 @@ func LoadToolkitCase(srcDir, genDir, toolkit string) (*Case, error) {
 				return nil, fmt.Errorf("%s/case.txt:%d: register-link-binaries: %q, want yes", c.Name, n, val)
 			}
 			c.RegisterLinkBinaries = true
+		case "nvvm":
+			if val != "yes" {
+				return nil, fmt.Errorf("%s/case.txt:%d: nvvm: %q, want yes", c.Name, n, val)
+			}
+			c.NVVM, c.Ptxas = true, true
 		case "source-arch", "source-flags", "nvcc", "junk", "objects", "objects-no-rdc", "host-sources", "fatbins", "nvcc-lib", "ar", "devrt":
 			// used by regen only
 		default:

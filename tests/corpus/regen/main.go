@@ -83,6 +83,7 @@ type caseSpec struct {
 	link         []string
 	linkSet      bool
 	nvlinkFlags  []string
+	nvvm         bool // `nvvm: yes`: nvlink gets -nvvmpath=<the staged nvvm directory> (LTO)
 	junk         []junkSpec
 	expect       string
 	toolkits     []string // `toolkits:`, default 11.8: the toolkits the case is built with
@@ -322,6 +323,11 @@ func parseCase(dir string) (*caseSpec, error) {
 			if val != "yes" {
 				return nil, bad("want yes (or leave the key out)")
 			}
+		case "nvvm":
+			if val != "yes" {
+				return nil, bad("want yes (or leave the key out)")
+			}
+			c.nvvm = true
 		case "host-sources":
 			c.hostSources = fields
 		case "source-arch":
@@ -596,6 +602,63 @@ func (tk *toolkit) tool(name string) string {
 		return name
 	}
 	return filepath.Join(tk.binDir, name)
+}
+
+// nvvmDir makes <stageRoot>/nvvm, the directory nvlink -dlto wants as
+// -nvvmpath: lib64/libnvvm.so and libdevice/, linked to the toolkit's
+// (<nvcc dir>/../nvvm, else Debian's /usr/lib/x86_64-linux-gnu/libnvvm.so
+// and /usr/lib/nvidia-cuda-toolkit/libdevice, which nvcc's own
+// -nvvmpath does not find).
+func (tk *toolkit) nvvmDir() (string, error) {
+	nvcc, err := exec.LookPath(tk.tool("nvcc"))
+	if err != nil {
+		return "", err
+	}
+	base := filepath.Join(filepath.Dir(nvcc), "..")
+	lib := firstExisting(filepath.Join(base, "nvvm", "lib64", "libnvvm.so"), "/usr/lib/x86_64-linux-gnu/libnvvm.so")
+	libdevice := firstExisting(filepath.Join(base, "nvvm", "libdevice"), "/usr/lib/nvidia-cuda-toolkit/libdevice")
+	if lib == "" || libdevice == "" {
+		return "", fmt.Errorf("the CUDA %s toolkit's libnvvm.so or libdevice was not found (nvvm: yes needs them)", tk.version)
+	}
+	// Cases are built in parallel: each makes the directory aside and
+	// renames it into place; the first wins and the others use it.
+	dir := filepath.Join(tk.stageRoot, "nvvm")
+	if _, err := os.Stat(filepath.Join(dir, "lib64", "libnvvm.so")); err == nil {
+		return dir, nil
+	}
+	tmp, err := os.MkdirTemp(tk.stageRoot, "nvvm-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Mkdir(filepath.Join(tmp, "lib64"), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Symlink(lib, filepath.Join(tmp, "lib64", "libnvvm.so")); err != nil {
+		return "", err
+	}
+	if err := os.Symlink(libdevice, filepath.Join(tmp, "libdevice")); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, err2 := os.Stat(filepath.Join(dir, "lib64", "libnvvm.so")); err2 != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// firstExisting returns the first path that exists, or "".
+func firstExisting(paths ...string) string {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
 }
 
 func (tk *toolkit) toolVersion() (string, error) {
@@ -1008,6 +1071,13 @@ func regen(tk *toolkit, c *caseSpec) error {
 		args = append(args, "--register-link-binaries="+regFile)
 	}
 	args = append(args, c.nvlinkFlags...)
+	if c.nvvm {
+		dir, err := tk.nvvmDir()
+		if err != nil {
+			return err
+		}
+		args = append(args, "-nvvmpath="+dir)
+	}
 	args = append(args, c.link...)
 	args = append(args, "-o", "expected.cubin")
 	out, status, err := run(stage, tk.tool("nvlink"), args...)
