@@ -61,8 +61,6 @@ type Case struct {
 	Messages   string // nvlink's stderr+stdout
 }
 
-// Args returns the cudalink/nvlink command line of the case (without
-// argv[0]) with inputs spelt as given and the output written to out.
 // LTO says the case is a link-time-optimized link (-dlto or -lto): only
 // TestCorpus runs it, since it needs -nvvmpath (`nvvm: yes`) and partial
 // links (-r) refuse it.
@@ -76,6 +74,8 @@ func (c *Case) LTO() bool {
 	return c.NVVM
 }
 
+// Args returns the cudalink/nvlink command line of the case (without
+// argv[0]) with inputs spelt as given and the output written to out.
 func (c *Case) Args(inputs []string, out string) []string {
 	args := []string{"-arch=" + c.Arch}
 	if c.RegisterLinkBinaries {
