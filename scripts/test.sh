@@ -59,7 +59,9 @@ check_staticcheck() {
 run_go_tests() {
   local short=()
   [ "$quick" -eq 1 ] && short=(-short)
-  go test -count=1 "${short[@]}" -v ./... >"$logs/go-test.log" 2>&1 &
+  # A package's whole run may take longer than go test's default 10
+  # minutes on a busy 2-core machine (the differential tests).
+  go test -count=1 -timeout 40m "${short[@]}" -v ./... >"$logs/go-test.log" 2>&1 &
   local pid=$!
   tail -n +1 -f --pid="$pid" "$logs/go-test.log" |
     grep --line-buffered -E '^(ok |FAIL|--- FAIL|panic:)|^    --- FAIL|corpus_test.go:[0-9]+: (cases|byte-identical)|preserve_test.go:[0-9]+: ok cases'
