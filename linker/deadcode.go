@@ -117,7 +117,13 @@ const (
 // what only kernels call, is removed. Its output is byte for byte the one
 // of -kernels-used with a string no kernel contains.
 func (ctx *Context) kernelUsed(name string) bool {
-	if !ctx.usedLists() || ctx.Config.Debug {
+	return ctx.Config.Debug || ctx.kernelNamed(name)
+}
+
+// kernelNamed says whether -kernels-used (or -variables-used, which keeps
+// no kernel by name) lets a kernel stay, whatever -g says.
+func (ctx *Context) kernelNamed(name string) bool {
+	if !ctx.usedLists() {
 		return true
 	}
 	for _, s := range ctx.Config.KernelsUsed {

@@ -27,6 +27,14 @@ func buildNVInfo(ctx *Context) {
 	// MIN_STACK_SIZE and do not stop it from being the single kernel.
 	// With two or more named, every kernel kept gets one.
 	kernels := ctx.kernels()
+	if ctx.Config.Debug && ctx.Config.SuppressDebugInfo {
+		// -g skips nvlink's pruning step, -g -suppress-debug-info does
+		// not: every kernel stays, but only those pruning would keep get
+		// MIN_STACK_SIZE.
+		kernels = slices.DeleteFunc(kernels, func(fn *Function) bool {
+			return fn.pruned != 0 || !ctx.kernelNamed(fn.Sym.Name)
+		})
+	}
 	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *Function) bool { return !ctx.kernelUsed(fn.Sym.Name) }); len(used) == 1 {
 		kernels = used
 	}
