@@ -2,7 +2,7 @@
 # Installs what the test suite needs, idempotently: the CUDA 11.8 toolkit from
 # Debian's non-free component (nvcc, ptxas, nvlink, cuobjdump, nvdisasm,
 # fatbinary, libcudadevrt.a), Debian's Bazel 4.2.3 with the repositories it
-# needs offline, CUDA 12.4 and 12.5 unpacked under /opt (setup-cuda12.sh), and
+# needs offline, nginx (the tests' HTTP remote cache), CUDA 12.4 and 12.5 unpacked under /opt (setup-cuda12.sh), and
 # Debian sid's Bazel 7.7.1 and buildbox in a chroot (setup-bazel7.sh). Safe to run again; it does nothing when all is present.
 set -euo pipefail
 
@@ -17,7 +17,7 @@ need_root() {
 }
 
 missing=()
-for pkg in nvidia-cuda-toolkit bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java; do
+for pkg in nvidia-cuda-toolkit bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java nginx-light; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 
@@ -77,4 +77,9 @@ export DEBIAN_FRONTEND=noninteractive
 need_root apt-get update -q
 need_root apt-get install -y -q --no-install-recommends "${missing[@]}"
 echo "setup: installed ${missing[*]}"
+# nginx is the tests' HTTP remote cache (tests/bazel/run.sh), which starts
+# its own server on loopback; the system service stays off.
+if [[ " ${missing[*]} " == *" nginx-light "* ]]; then
+  need_root systemctl disable --now nginx >/dev/null 2>&1 || need_root invoke-rc.d nginx stop >/dev/null 2>&1 || true
+fi
 cuda12

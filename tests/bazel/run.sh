@@ -18,12 +18,24 @@
 # Without bazel on PATH it prints SKIP and exits 0. Bazel servers get their
 # own --output_user_root under a scratch directory and are shut down at the
 # end; KEEP=1 keeps the scratch directory.
+#
+# run.sh --bazel7 runs the same checks but lint and BUILD files with Debian
+# sid's Bazel 7.7.1 and bzlmod, in the chroot scripts/setup-bazel7.sh builds
+# (see bazel7.sh), and then the checks only Bazel 7 has:
+#   module      the project as the root module: rules_go builds
+#               //linker/cmd/cudalink, which links as go build's does;
+#               bazel mod graph and mod tidy are clean
+#   default     the test workspace as a user's module on the default
+#               toolchain (cudalink from source), in the worker
+# It prints SKIP and exits 0 when there is no chroot and it is not root.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/bazel
 passed=0
 failed=0
+bazel7=no
+[ "${1:-}" = --bazel7 ] && bazel7=yes
 
 pass() {
   echo "PASS: $*"
@@ -42,7 +54,18 @@ finish() {
   exit
 }
 
-if ! command -v bazel >/dev/null 2>&1; then
+if [ $bazel7 = yes ]; then
+  source "$here/bazel7.sh"
+  bazel7_check
+  case $? in
+  0) ;;
+  2) finish ;;
+  *)
+    failed=$((failed + 1))
+    finish
+    ;;
+  esac
+elif ! command -v bazel >/dev/null 2>&1; then
   echo "SKIP: bazel is not installed; the Bazel rules were NOT tested (scripts/setup.sh installs Bazel 4.2.3)"
   finish
 fi
@@ -52,12 +75,15 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/cudalink-bazel.XXXXXX")
+rc=/dev/null
 servers=()
 cleanup() {
   local dir
   for dir in "${servers[@]}"; do
-    (cd "$dir/ws" && bazel --output_user_root="$dir/root" --bazelrc=/dev/null shutdown >/dev/null 2>&1)
+    (cd "$dir" && bazel --output_user_root="${dir%/*}/root" --bazelrc="$rc" shutdown >/dev/null 2>&1)
   done
+  [ $bazel7 = yes ] && bazel7_stop
+  [ -n "${nginx_pid:-}" ] && kill "$nginx_pid" 2>/dev/null
   if [ "${KEEP:-0}" = 1 ]; then
     echo "kept $scratch"
   else
@@ -66,7 +92,16 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+if [ $bazel7 = yes ]; then
+  section "Bazel 7 offline setup (cache: $bazel7_cache)"
+  if ! bazel7_start "$scratch"; then
+    fail "the offline setup for Bazel 7"
+    finish
+  fi
+  rc=$scratch/bazelrc7
+fi
 
+if [ $bazel7 = no ]; then
 # --- lint ----------------------------------------------------------------
 section "buildifier"
 starlark=()
@@ -110,6 +145,7 @@ if [ -z "$undeclared" ]; then
 else
   fail "Go repositories used but not declared:$undeclared (run tests/bazel/gazelle.sh; add use_repo entries)"
 fi
+fi # lint and BUILD files: the same under any Bazel, checked in the Bazel 4.2.3 run
 
 # --- workspaces --------------------------------------------------------------
 section "workspaces in $scratch"
@@ -138,7 +174,10 @@ layout() {
   local dir=$1 c
   mkdir -p "$dir/ws/cases" "$dir/ws/hostobj" "$dir/cudalink" "$dir/offline" "$dir/root"
   cp -R "$here/workspace/." "$dir/ws/"
-  cp -R "$root/rules" "$root/toolchain" "$root/BUILD.bazel" "$root/WORKSPACE" "$root/MODULE.bazel" "$dir/cudalink/"
+  cp -R "$root/rules" "$root/toolchain" "$root/BUILD.bazel" "$root/WORKSPACE" "$root/WORKSPACE.bzlmod" \
+    "$root/MODULE.bazel" "$root/go.mod" "$root/go.sum" "$dir/cudalink/"
+  # Under Bazel 7 the default-toolchain check builds cudalink from source.
+  [ $bazel7 = yes ] && cp -R "$root/linker" "$dir/cudalink/"
   cp -R "$here/offline/." "$dir/offline/"
   for c in $corpus_cases; do
     mkdir -p "$dir/ws/cases/$c"
@@ -148,17 +187,24 @@ layout() {
   cp "$hostobj"/*.o "$dir/ws/hostobj/"
   cp "$linker" "$dir/ws/toolchain/cudalink"
   chmod +x "$dir/ws/toolchain/cudalink"
-  servers+=("$dir")
+  servers+=("$dir/ws")
 }
 
 # bz DIR COMMAND ARGS...: bazel in DIR/ws with DIR's own output_user_root.
+# Under Bazel 7 the test workspace is a module that registers no toolchain
+# of its own: the checks name the prebuilt one with --extra_toolchains, but
+# for the default toolchain's (bz_default).
 bz() {
   local dir=$1
   shift
   local cmd=$1
   shift
-  (cd "$dir/ws" && bazel --output_user_root="$dir/root" --bazelrc=/dev/null --max_idle_secs=300 \
-    "$cmd" --color=no --curses=no --noshow_progress "$@")
+  local extra=()
+  if [ $bazel7 = yes ] && [ "${BZ_DEFAULT_TOOLCHAIN:-}" != 1 ]; then
+    case $cmd in build | test | aquery | cquery) extra=(--extra_toolchains=//toolchain:test_toolchain) ;; esac
+  fi
+  (cd "$dir/ws" && bazel --output_user_root="$dir/root" --bazelrc="$rc" --max_idle_secs=300 \
+    "$cmd" --color=no --curses=no --noshow_progress "${extra[@]}" "$@")
 }
 
 one=$scratch/one
@@ -358,6 +404,50 @@ else
   fail "e2e: differ from NVIDIA's:$nv_diff"
 fi
 
+# --- rebuild after a change -----------------------------------------------------
+section "rebuild after a change"
+# spawns LOG: one line per spawn of an execution log (a stream of JSON
+# objects): mnemonic, target, cache hit, runner, argv[0].
+spawns() {
+  python3 - "$1" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+dec, pos = json.JSONDecoder(), 0
+while pos < len(text):
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    if pos >= len(text):
+        break
+    s, pos = dec.raw_decode(text, pos)
+    print(s.get("mnemonic", "-"), s.get("targetLabel", "-"), "hit" if s.get("remoteCacheHit") or s.get("cacheHit") else "run",
+          s.get("runner", "-").replace(" ", "_"), (s.get("commandArgs") or ["-"])[0])
+PY
+}
+# a.cubin and b.cubin of two-file-cross-calls swap contents: the two
+# targets that read them link again, nothing else, and //:two_file is then
+# the command line's link of b before a.
+tf=$one/ws/cases/two-file-cross-calls
+(cd "$one/ws" && "$linker" -arch=sm_80 -o "$ref/two_file_swapped.cubin" cases/two-file-cross-calls/b.cubin \
+  cases/two-file-cross-calls/a.cubin) 2>/dev/null
+mv "$tf/a.cubin" "$tf/a.tmp" && mv "$tf/b.cubin" "$tf/a.cubin" && mv "$tf/a.tmp" "$tf/b.cubin"
+if bz "$one" build "${local_flags[@]}" --execution_log_json_file="$scratch/rebuild.json" "${targets[@]}" //:register_cubins \
+  >"$log/rebuild.txt" 2>&1; then
+  relinked=$(spawns "$scratch/rebuild.json" | awk '$1 == "CudaDeviceLink" && $3 == "run" { print $2 }' | sort | tr '\n' ' ')
+  if [ "$relinked" = "//:register_cubins //:two_file " ] && cmp -s "$one/ws/bazel-bin/two_file.cubin" "$ref/two_file_swapped.cubin" &&
+    ! cmp -s "$one/ws/bazel-bin/two_file.cubin" "$ref/two_file.cubin"; then
+    pass "rebuild: after an input changed, only its 2 links ran again; the output is the command line's on the new inputs"
+  else
+    fail "rebuild: links run again: ${relinked:-none} (want //:register_cubins //:two_file), or //:two_file is not the new link"
+  fi
+else
+  cat "$log/rebuild.txt"
+  fail "bazel build after an input changed"
+fi
+mv "$tf/a.cubin" "$tf/a.tmp" && mv "$tf/b.cubin" "$tf/a.cubin" && mv "$tf/a.tmp" "$tf/b.cubin"
+bz "$one" build "${local_flags[@]}" "${targets[@]}" //:register_cubins >"$log/rebuild-back.txt" 2>&1 &&
+  cmp -s "$one/ws/bazel-bin/two_file.cubin" "$ref/two_file.cubin" ||
+  fail "rebuild: the first workspace did not come back to the original inputs' outputs"
+
 # --- reproducibility ----------------------------------------------------------
 section "reproducibility"
 if bz "$two" build --spawn_strategy=sandboxed --strategy=CudaDeviceLink=sandboxed "${targets[@]}" \
@@ -383,7 +473,7 @@ section "shared disk cache"
 exec_log=$scratch/exec.json
 if bz "$two" clean >/dev/null 2>&1 &&
   bz "$two" build --spawn_strategy=sandboxed --strategy=CudaDeviceLink=sandboxed --disk_cache="$disk_cache" \
-    --execution_log_json_file="$exec_log" "${targets[@]}" >"$log/build-cache.txt" 2>&1; then
+    --remote_download_outputs=all --execution_log_json_file="$exec_log" "${targets[@]}" >"$log/build-cache.txt" 2>&1; then
   # The log is a stream of JSON objects, one per spawn.
   if result=$(python3 - "$exec_log" <<'PY'
 import json, sys
@@ -397,7 +487,7 @@ while pos < len(text):
     obj, pos = dec.raw_decode(text, pos)
     spawns.append(obj)
 links = [s for s in spawns if s.get("mnemonic") == "CudaDeviceLink"]
-misses = [s for s in links if not s.get("remoteCacheHit")]
+misses = [s for s in links if not (s.get("remoteCacheHit") or s.get("cacheHit"))]  # Bazel 4, 7
 bad = []
 for s in links:
     args = s.get("commandArgs", [])
@@ -447,6 +537,152 @@ if bz "$one" aquery 'mnemonic("CudaDeviceLink", //...)' >"$log/aquery.txt" 2>"$l
 else
   cat "$log/aquery.err"
   fail "bazel aquery"
+fi
+
+# --- remote cache over HTTP -------------------------------------------------------
+section "HTTP remote cache (nginx with WebDAV PUT)"
+# The setup Bazel's remote-caching docs describe, on loopback, for this run
+# only. The first workspace, cleaned, fills it; the second, cleaned, gets
+# every link from it.
+nginx=$(command -v nginx || ls /usr/sbin/nginx 2>/dev/null || true)
+if [ -z "$nginx" ]; then
+  fail "HTTP cache: nginx is not installed (scripts/setup.sh installs nginx-light)"
+else
+  nx=$scratch/nginx
+  mkdir -p "$nx/cache" "$nx/tmp"
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  cat >"$nx/nginx.conf" <<NGINX
+worker_processes 1;
+pid $nx/nginx.pid;
+error_log $nx/error.log;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $nx/tmp/body;
+  proxy_temp_path $nx/tmp/proxy;
+  fastcgi_temp_path $nx/tmp/fastcgi;
+  uwsgi_temp_path $nx/tmp/uwsgi;
+  scgi_temp_path $nx/tmp/scgi;
+  server {
+    listen 127.0.0.1:$port;
+    root $nx/cache;
+    client_max_body_size 0;
+    location / {
+      dav_methods PUT;
+      create_full_put_path on;
+      dav_access user:rw;
+    }
+  }
+}
+NGINX
+  "$nginx" -p "$nx" -c "$nx/nginx.conf" -e "$nx/error.log" -g 'daemon off;' &
+  nginx_pid=$!
+  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+  remote=(--remote_cache="http://127.0.0.1:$port" --remote_download_outputs=all)
+  http_log=$scratch/http.json
+  if bz "$one" clean >/dev/null 2>&1 &&
+    bz "$one" build --spawn_strategy=sandboxed "${remote[@]}" "${targets[@]}" >"$log/http-one.txt" 2>&1 &&
+    bz "$two" clean >/dev/null 2>&1 &&
+    bz "$two" build --spawn_strategy=sandboxed "${remote[@]}" --execution_log_json_file="$http_log" "${targets[@]}" \
+      >"$log/http-two.txt" 2>&1; then
+    links=$(spawns "$http_log" | awk '$1 == "CudaDeviceLink"')
+    n=$(echo "$links" | grep -c .)
+    misses=$(echo "$links" | awk '$3 != "hit"' | grep -c .)
+    differ=""
+    for out in "${outputs[@]}"; do
+      cmp -s "$one/ws/bazel-bin/$out" "$two/ws/bazel-bin/$out" && cmp -s "$two/ws/bazel-bin/$out" "$ref/$out" ||
+        differ+=" $out"
+    done
+    stored=$(find "$nx/cache/ac" -type f 2>/dev/null | wc -l)
+    if [ "$n" = ${#targets[@]} ] && [ "$misses" = 0 ] && [ -z "$differ" ]; then
+      pass "HTTP cache: all $n links of the second workspace came from nginx ($stored action results stored), the same bytes"
+    else
+      echo "$links"
+      fail "HTTP cache: $n links, $misses not from the cache; outputs differ:${differ:- none}"
+    fi
+  else
+    tail -20 "$log/http-one.txt" "$log/http-two.txt" "$nx/error.log" 2>/dev/null
+    fail "HTTP cache: bazel build with --remote_cache"
+  fi
+  kill "$nginx_pid" 2>/dev/null
+  wait "$nginx_pid" 2>/dev/null
+  nginx_pid=
+fi
+
+if [ $bazel7 = yes ]; then
+  # --- the project as the root module ------------------------------------------
+  section "the project as the root module (rules_go, Go $bazel7_go from the mirror)"
+  project=$scratch/project
+  mkdir -p "$project"
+  (cd "$root" && git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) |
+    tar -C "$project" -xf -
+  servers+=("$project")
+  bp() { # bp COMMAND ARGS...: bazel in the project copy
+    local cmd=$1
+    shift
+    (cd "$project" && bazel --output_user_root="$scratch/root" --bazelrc="$rc" --max_idle_secs=300 \
+      "$cmd" --color=no --curses=no --noshow_progress "$@")
+  }
+  # The rules_go actions (the standard library above all) come from a disk
+  # cache that outlives the run.
+  if bp build --disk_cache="$bazel7_cache/disk" //linker/cmd/cudalink >"$log/module-build.txt" 2>&1; then
+    built=$project/bazel-bin/linker/cmd/cudalink/cudalink_/cudalink
+    if (cd "$one/ws" && "$built" -arch=sm_80 -o "$ref/two_file.bazel.cubin" cases/two-file-cross-calls/a.cubin \
+      cases/two-file-cross-calls/b.cubin) && cmp -s "$ref/two_file.bazel.cubin" "$ref/two_file.cubin"; then
+      pass "module: rules_go builds //linker/cmd/cudalink with bzlmod; it links as go build's cudalink does"
+    else
+      fail "module: the cudalink rules_go built does not link as go build's does"
+    fi
+    if grep -q 'bazel mod tidy\|not generated by the extension\|imported but not' "$log/module-build.txt"; then
+      grep 'mod tidy\|extension' "$log/module-build.txt"
+      fail "module: Bazel asks for bazel mod tidy (use_repo out of date)"
+    else
+      pass "module: no use_repo warning (bazel mod tidy would change nothing)"
+    fi
+  else
+    tail -40 "$log/module-build.txt"
+    fail "module: bazel build //linker/cmd/cudalink as the root module"
+  fi
+  for where in project ws; do
+    if [ $where = project ]; then
+      bp mod graph >"$log/mod-graph-$where.txt" 2>"$log/mod-graph-$where.err"
+    else
+      bz "$one" mod graph >"$log/mod-graph-$where.txt" 2>"$log/mod-graph-$where.err"
+    fi
+    st=$?
+    warnings=$(grep -E '^(WARNING|ERROR)' "$log/mod-graph-$where.err" | grep -v "Option 'host_javabase' is deprecated")
+    if [ $st = 0 ] && [ -z "$warnings" ] && grep -q 'cudalink' "$log/mod-graph-$where.txt"; then
+      pass "module: bazel mod graph in the $where is clean ($(grep -c . "$log/mod-graph-$where.txt") lines)"
+    else
+      cat "$log/mod-graph-$where.err"
+      fail "module: bazel mod graph in the $where"
+    fi
+  done
+
+  # --- the default toolchain in a user's module -------------------------------
+  section "the default toolchain (cudalink from source) in the test workspace as a user's module"
+  default_targets=(//:two_file //:many_files //:multi_arch //:host_objects)
+  if BZ_DEFAULT_TOOLCHAIN=1 bz "$one" build --disk_cache="$bazel7_cache/disk" \
+    --modify_execution_info=CudaDeviceLink=+no-cache --strategy=CudaDeviceLink=worker \
+    --execution_log_json_file="$scratch/default.json" "${default_targets[@]}" >"$log/default.txt" 2>&1; then
+    differ=""
+    for out in two_file.cubin many_files.cubin multi_arch.sm_80.cubin multi_arch.sm_86.cubin multi_arch.fatbin \
+      multi_arch.fatbin.c host_objects.cubin host_objects.fatbin host_objects.fatbin.c host_objects.reg.c; do
+      cmp -s "$one/ws/bazel-bin/$out" "$ref/$out" || differ+=" $out"
+    done
+    links=$(spawns "$scratch/default.json" | awk '$1 == "CudaDeviceLink"')
+    n=$(echo "$links" | grep -c .)
+    odd=$(echo "$links" | awk '$3 != "run" || $4 !~ /worker/ || $5 !~ /external\/cudalink~\/linker\/cmd\/cudalink\// { print }')
+    if [ -z "$differ" ] && [ "$n" = ${#default_targets[@]} ] && [ -z "$odd" ]; then
+      pass "default toolchain: $n links by cudalink built from source ($(echo "$links" | awk '{ print $5; exit }')), in the worker, byte-identical to the command line's"
+    else
+      echo "$links"
+      fail "default toolchain: outputs differ:${differ:- none}; want ${#default_targets[@]} worker links by the cudalink built from source"
+    fi
+  else
+    tail -40 "$log/default.txt"
+    fail "default toolchain: bazel build in the user's module"
+  fi
 fi
 
 finish

@@ -9,6 +9,10 @@
 #
 # It borrows the test workspace of tests/bazel (copied, never changed) and
 # runs under the same lock file as tests/bazel/run.sh, one Bazel at a time.
+#
+# e2e.sh --bazel7 runs the same checks with Debian sid's Bazel 7.7.1 and
+# bzlmod in the chroot scripts/setup-bazel7.sh builds (../bazel/bazel7.sh);
+# it prints SKIP and exits 0 when there is no chroot and it is not root.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,7 +33,20 @@ finish() {
   exit
 }
 
-if ! command -v bazel >/dev/null 2>&1; then
+bazel7=no
+[ "${1:-}" = --bazel7 ] && bazel7=yes
+if [ $bazel7 = yes ]; then
+  source "$bazeltests/bazel7.sh"
+  bazel7_check
+  case $? in
+  0) ;;
+  2) finish ;;
+  *)
+    failed=$((failed + 1))
+    finish
+    ;;
+  esac
+elif ! command -v bazel >/dev/null 2>&1; then
   echo "SKIP: bazel is not installed; the worker was NOT tested under Bazel"
   finish
 fi
@@ -40,8 +57,10 @@ flock 9
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/cudalink-worker-e2e.XXXXXX")
 ws=$scratch/ws
 bzroot=$scratch/root
+rc=/dev/null
 cleanup() {
-  (cd "$ws" 2>/dev/null && bazel --output_user_root="$bzroot" --bazelrc=/dev/null shutdown >/dev/null 2>&1)
+  (cd "$ws" 2>/dev/null && bazel --output_user_root="$bzroot" --bazelrc="$rc" shutdown >/dev/null 2>&1)
+  [ $bazel7 = yes ] && bazel7_stop
   if [ "${KEEP:-0}" = 1 ]; then
     echo "kept $scratch"
   else
@@ -50,6 +69,13 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+if [ $bazel7 = yes ]; then
+  bazel7_start "$scratch" || {
+    fail "the offline setup for Bazel 7"
+    finish
+  }
+  rc=$scratch/bazelrc7
+fi
 
 # The workspace of tests/bazel, next to a copy of the rules and of the
 # offline stand-ins, with the real cudalink as the toolchain's linker: in
@@ -61,7 +87,8 @@ if ! (cd "$root" && go build -o "$bin/cudalink" ./linker/cmd/cudalink); then
   finish
 fi
 cp -R "$bazeltests/workspace/." "$ws/"
-cp -R "$root/rules" "$root/toolchain" "$root/BUILD.bazel" "$root/WORKSPACE" "$root/MODULE.bazel" "$scratch/cudalink/"
+cp -R "$root/rules" "$root/toolchain" "$root/BUILD.bazel" "$root/WORKSPACE" "$root/WORKSPACE.bzlmod" \
+  "$root/MODULE.bazel" "$root/go.mod" "$root/go.sum" "$scratch/cudalink/"
 cp -R "$bazeltests/offline/." "$scratch/offline/"
 cases=$root/tests/corpus/cases
 for c in two-file-cross-calls many-files-24; do
@@ -102,11 +129,15 @@ mkdir -p "$ref"
 cp "$ref/two_file.cubin" "$ref/two_file_again.cubin"
 cp "$ref/many_files.cubin" "$ref/many_files_again.cubin"
 
+# Under Bazel 7 the workspace is a module that registers no toolchain: the
+# prebuilt one comes with --extra_toolchains.
 bz() {
   local cmd=$1
   shift
-  (cd "$ws" && bazel --output_user_root="$bzroot" --bazelrc=/dev/null --max_idle_secs=300 \
-    "$cmd" --color=no --curses=no --noshow_progress "$@")
+  local extra=()
+  [ $bazel7 = yes ] && [ "$cmd" = build ] && extra=(--extra_toolchains=//toolchain:test_toolchain)
+  (cd "$ws" && bazel --output_user_root="$bzroot" --bazelrc="$rc" --max_idle_secs=300 \
+    "$cmd" --color=no --curses=no --noshow_progress "${extra[@]}" "$@")
 }
 log=$scratch/logs
 mkdir -p "$log"

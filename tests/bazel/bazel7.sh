@@ -1,0 +1,173 @@
+# Sourced by run.sh --bazel7 and ../worker/e2e.sh --bazel7: Debian sid's
+# Bazel 7.7.1 in the chroot scripts/setup-bazel7.sh builds, offline, with
+# bzlmod. It defines
+#
+#   bazel7_check       prints SKIP (returns 2) when the chroot is absent and
+#                      this is not root; as root it builds a missing chroot
+#   bazel7_start DIR   lays out the offline setup (below), bind-mounts what
+#                      Bazel needs into the chroot and writes DIR/bazelrc7
+#   bazel ARGS...      Bazel 7.7.1 in the chroot, in the current directory
+#   bazel7_stop        unmounts everything bazel7_start mounted
+#
+# The offline setup: rules_go and gazelle are Go modules (`go mod download`);
+# the Go SDK (go_sdk.download) is Go's own golang.org/toolchain module
+# repacked as go.dev's archive, reached through
+# --experimental_downloader_config; @bazel_tools' other dependencies are the
+# stand-ins in offline/bzlmod; Debian's /etc/bazel/bazelrc brings the rest.
+# The Go modules go_deps needs come from the same module cache. Everything
+# heavy stays in $CUDALINK_BAZEL7_CACHE (/var/cache/cudalink-bazel7) between
+# runs: the module cache, the modules, the SDK, Bazel's repository cache and
+# a disk cache for the rules_go builds. Nothing is written elsewhere but in
+# DIR and the chroot.
+
+bazel7_chroot=${CUDALINK_CHROOT:-/var/cache/cudalink-sid}
+bazel7_cache=${CUDALINK_BAZEL7_CACHE:-/var/cache/cudalink-bazel7}
+bazel7_rules_go=v0.59.0
+bazel7_gazelle=v0.47.0
+bazel7_go=1.26.0
+bazel7_mounts=()
+
+bazel7_check() {
+  if [ -f "$bazel7_chroot/.complete" ] && [ "$(id -u)" = 0 ]; then
+    return 0
+  fi
+  if [ "$(id -u)" != 0 ]; then
+    if [ -f "$bazel7_chroot/.complete" ]; then
+      echo "FAIL: the Bazel 7 chroot is in $bazel7_chroot but only root can run it (mounts, chroot)"
+      return 1
+    fi
+    echo "SKIP: no Bazel 7 chroot in $bazel7_chroot and not root: Bazel 7.7.1 and bzlmod were NOT tested (scripts/setup.sh builds it, as root)"
+    return 2
+  fi
+  echo "NOTE: building the Bazel 7 chroot (scripts/setup-bazel7.sh, about 11 minutes, 2 GB)"
+  bash "$(dirname "${BASH_SOURCE[0]}")/../../scripts/setup-bazel7.sh"
+}
+
+# bazel7_module PATH VERSION DIR: the Go module PATH@VERSION as a Bazel
+# module in DIR. Module zips drop vendor/ and the exec bits.
+bazel7_module() {
+  local path=$1 version=$2 dir=$3 src f
+  [ -f "$dir/.complete" ] && return 0
+  src=$(GOMODCACHE=$bazel7_cache/gomod GOFLAGS=-mod=mod go mod download -json "$path@$version" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p') || return 1
+  [ -d "$src" ] || return 1
+  rm -rf "$dir" && mkdir -p "$(dirname "$dir")" || return 1
+  cp -R "$src" "$dir" && chmod -R u+w "$dir" || return 1
+  while IFS= read -r f; do
+    [ "$(head -c2 "$f")" = '#!' ] && chmod +x "$f"
+  done < <(find "$dir" -type f)
+  if [ -f "$dir/go.mod" ] && grep -q '^require' "$dir/go.mod" && [ "${4:-}" = vendor ]; then
+    (cd "$dir" && GOMODCACHE=$bazel7_cache/gomod GOFLAGS=-mod=mod go mod vendor -e) >/dev/null 2>&1 || return 1
+  fi
+  touch "$dir/.complete"
+}
+
+# bazel7_sdk: Go $bazel7_go as go.dev serves it (go/ prefix, exec bits),
+# made from the golang.org/toolchain module, and the version list
+# go_sdk.download reads its SHA-256 from.
+bazel7_sdk() {
+  local dir=$bazel7_cache/go-mirror name=go$bazel7_go.linux-amd64.tar.gz zip tmp sum
+  [ -f "$dir/versions.json" ] && return 0
+  zip=$(GOMODCACHE=$bazel7_cache/gomod GOFLAGS=-mod=mod go mod download -json \
+    "golang.org/toolchain@v0.0.1-go$bazel7_go.linux-amd64" | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",$/\1/p') || return 1
+  [ -f "$zip" ] || return 1
+  tmp=$bazel7_cache/go-mirror.tmp
+  rm -rf "$tmp" && mkdir -p "$tmp/x" || return 1
+  (cd "$tmp/x" && unzip -q "$zip") || return 1
+  mv "$tmp/x/golang.org/toolchain@v0.0.1-go$bazel7_go.linux-amd64" "$tmp/go" || return 1
+  chmod -R u+w,a+rX "$tmp/go" && chmod a+x "$tmp"/go/bin/* "$tmp"/go/pkg/tool/*/* || return 1
+  tar -C "$tmp" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -czf "$tmp/$name" go || return 1
+  sum=$(sha256sum "$tmp/$name" | cut -d' ' -f1)
+  printf '[{"version": "go%s", "stable": true, "files": [{"filename": "%s", "os": "linux", "arch": "amd64", "version": "go%s", "sha256": "%s", "kind": "archive"}]}]\n' \
+    "$bazel7_go" "$name" "$bazel7_go" "$sum" >"$tmp/versions.json"
+  rm -rf "$dir" && mkdir -p "$dir" && mv "$tmp/$name" "$tmp/versions.json" "$dir/" && rm -rf "$tmp"
+}
+
+bazel7_mount() { # bazel7_mount SOURCE TARGET (TARGET inside the chroot)
+  local target=$bazel7_chroot$2
+  if [ -d "$1" ]; then mkdir -p "$target"; else mkdir -p "$(dirname "$target")" && touch "$target"; fi
+  mountpoint -q "$target" && return 0
+  mount --bind "$1" "$target" && bazel7_mounts+=("$target")
+}
+
+bazel7_start() {
+  local dir=$1 m
+  mkdir -p "$bazel7_cache" "$dir/home" || return 1
+  bazel7_home=$dir/home
+  # One preparation at a time per machine.
+  (
+    flock 8
+    bazel7_module github.com/bazelbuild/rules_go "$bazel7_rules_go" "$bazel7_cache/modules/rules_go" &&
+      bazel7_module github.com/bazelbuild/bazel-gazelle "$bazel7_gazelle" "$bazel7_cache/modules/gazelle" vendor &&
+      bazel7_sdk &&
+      (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && GOMODCACHE=$bazel7_cache/gomod GOFLAGS=-mod=mod go mod download)
+  ) 8>"$bazel7_cache/.lock" || {
+    echo "bazel7: preparing the offline modules in $bazel7_cache failed"
+    return 1
+  }
+  mkdir -p "$dir/modules"
+  cp -R "$(dirname "${BASH_SOURCE[0]}")/offline/bzlmod/." "$dir/modules/"
+  # The SDK mirror: a file server on loopback (Bazel's downloader rewrites
+  # to http(s) URLs only).
+  rm -f "$dir/mirror.port"
+  python3 -c '
+import functools, http.server, os, sys
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=sys.argv[1]))
+with open(sys.argv[2] + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+server.serve_forever()
+' "$bazel7_cache/go-mirror" "$dir/mirror.port" >/dev/null 2>&1 &
+  bazel7_mirror_pid=$!
+  for _ in $(seq 100); do [ -f "$dir/mirror.port" ] && break; sleep 0.1; done
+  [ -f "$dir/mirror.port" ] || return 1
+  local mirror=http://127.0.0.1:$(cat "$dir/mirror.port")
+  cat >"$dir/downloader.cfg" <<EOF
+rewrite ^go\.dev/dl/\?mode=json.*\$ $mirror/versions.json
+rewrite ^golang\.google\.cn/dl/\?mode=json.*\$ $mirror/versions.json
+rewrite ^dl\.google\.com/go/(.*)\$ $mirror/\$1
+EOF
+  {
+    echo "common --enable_bzlmod"
+    echo "common --lockfile_mode=off"
+    echo "common --override_module=rules_go=$bazel7_cache/modules/rules_go"
+    echo "common --override_module=gazelle=$bazel7_cache/modules/gazelle"
+    for m in "$dir"/modules/*/; do
+      m=${m%/}
+      echo "common --override_module=${m##*/}=$m"
+    done
+    echo "common --experimental_downloader_config=$dir/downloader.cfg"
+    echo "common --repository_cache=$bazel7_cache/repos"
+    # go_deps' repositories come from the module cache, with no network.
+    echo "common --repo_env=GO_REPOSITORY_USE_HOST_CACHE=1"
+    echo "common --repo_env=GOMODCACHE=$bazel7_cache/gomod"
+    echo "common --repo_env=GOPROXY=off"
+    echo "common --repo_env=GOFLAGS=-mod=mod"
+  } >"$dir/bazelrc7"
+  for m in proc sys dev dev/pts; do
+    bazel7_mount "/$m" "/$m" || return 1
+  done
+  bazel7_mount "$dir" "$dir" && bazel7_mount "$bazel7_cache" "$bazel7_cache"
+}
+
+bazel7_stop() {
+  local i
+  if [ -n "${bazel7_mirror_pid:-}" ]; then
+    kill "$bazel7_mirror_pid" 2>/dev/null
+    wait "$bazel7_mirror_pid" 2>/dev/null
+    bazel7_mirror_pid=
+  fi
+  for ((i = ${#bazel7_mounts[@]} - 1; i >= 0; i--)); do
+    umount "${bazel7_mounts[$i]}" 2>/dev/null || umount -l "${bazel7_mounts[$i]}" 2>/dev/null
+    case ${bazel7_mounts[$i]} in "$bazel7_chroot"/tmp/*) rmdir "${bazel7_mounts[$i]}" 2>/dev/null ;; esac
+  done
+  bazel7_mounts=()
+}
+
+bazel() {
+  chroot "$bazel7_chroot" /usr/bin/env -i PATH=/usr/bin:/bin HOME="$bazel7_home" LANG=C.UTF-8 \
+    /bin/sh -c 'cd "$1" && shift && exec bazel "$@"' sh "$PWD" "$@"
+}
