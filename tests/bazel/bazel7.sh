@@ -144,6 +144,9 @@ EOF
     # go_deps' repositories come from the module cache, with no network.
     echo "common --repo_env=GO_REPOSITORY_USE_HOST_CACHE=1"
     echo "common --repo_env=GOMODCACHE=$bazel7_cache/gomod"
+    # ...and gazelle's go_repository tools, built in a repository rule, from
+    # a Go build cache that outlives the run.
+    echo "common --repo_env=GOCACHE=$bazel7_cache/gocache"
     echo "common --repo_env=GOPROXY=off"
     echo "common --repo_env=GOFLAGS=-mod=mod"
   } >"$dir/bazelrc7"
