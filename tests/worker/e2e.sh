@@ -210,7 +210,12 @@ fi
 # --- sandboxed workers (each in a directory of its own, non-zero ids) ---
 keep_logs singleplex
 bz clean >/dev/null 2>&1
-if bz build "${worker_flags[@]}" --worker_sandboxing //:two_file //:many_files >"$log/sandboxed.txt" 2>&1; then
+# Bazel 7 keeps a multiplex-capable action in an unsandboxed multiplex
+# worker unless multiplexing is off (the rule does not ask for multiplex
+# sandboxing).
+sandboxed=(--worker_sandboxing)
+[ $bazel7 = yes ] && sandboxed+=(--noexperimental_worker_multiplex)
+if bz build "${worker_flags[@]}" "${sandboxed[@]}" //:two_file //:many_files >"$log/sandboxed.txt" 2>&1; then
   same "sandboxed worker" two_file many_files
   # Bazel 4.2.3 runs multiplex-capable actions in sandboxed singleplex
   # processes, which it still calls multiplex-workers.
