@@ -341,8 +341,7 @@ type Function struct {
 	// kernel reaches, laid out in its own section.
 	sharedPrivate []*Symbol
 	// What layoutShared found for a kernel: its own .nv.shared input
-	// section and the output section's alignment (and sharedFromFuncs,
-	// below).
+	// section and the output section's alignment.
 	sharedOwn   *InputSection
 	sharedAlign uint64
 	bank2       *OutputSection // a kernel's .nv.constant2.<k>, with its callees' constants
@@ -372,9 +371,6 @@ type Function struct {
 	// kernel, what the lists decide for it (0 when they keep it), which a
 	// -preserve-relocs link overrides.
 	why, pruned liveness
-	// sharedFromFuncs: a kernel's call tree uses function-level shared
-	// variables (layoutShared).
-	sharedFromFuncs bool
 }
 
 // walkEpochs numbers the walks of the call graph. Walks of one link run

@@ -1,8 +1,8 @@
 package linker
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -84,7 +84,8 @@ func alignTo(v, a uint64) uint64 {
 // sharedObject is one variable in shared memory.
 type sharedObject struct {
 	sym         *Symbol
-	file, index int // defining file and symbol index, for a fixed order
+	file, index int // defining file and symbol index
+	rank        int // place in nvlink's order of function-level objects
 	align, size uint64
 	unused      bool // no function's code refers to it
 }
@@ -115,6 +116,7 @@ func layoutShared(ctx *Context) {
 			if classify(isec.Sec) != classShared {
 				continue
 			}
+			moduleAlign = max(moduleAlign, isec.Sec.Addralign)
 			for j, esym := range file.ELF.Symbols {
 				if int(esym.Shndx) != i || esym.Type() == cubin.STT_SECTION || file.Syms[j] == nil {
 					continue
@@ -122,7 +124,6 @@ func layoutShared(ctx *Context) {
 				o := &sharedObject{sym: file.Syms[j], file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
 				objects[o.sym] = o
 				ordered = append(ordered, o)
-				moduleAlign = max(moduleAlign, o.align)
 			}
 		}
 	}
@@ -164,40 +165,74 @@ func layoutShared(ctx *Context) {
 			}
 		}
 	}
-	// Largest first (whatever the files, call order or alignment: the
-	// shared-function-objects-by-size case), then later files first, each
-	// file's in symbol order. Size, not file order, is what lays out a
-	// partially linked input (-r) as its inputs were.
-	sort.SliceStable(ordered, func(a, b int) bool { return ordered[a].file > ordered[b].file })
-	sort.SliceStable(ordered, func(a, b int) bool { return ordered[a].size > ordered[b].size })
+	// nvlink sorts the function-level objects (inputs in order, each in
+	// symbol order) by increasing size with its list merge sort, then
+	// takes them from the last: largest first, whatever the files, call
+	// order or alignment (the shared-function-objects-by-size case).
+	// Size, not file order, is what lays out a partially linked input
+	// (-r) as its inputs were.
+	ordered = listMergeSort(ordered, func(a, b *sharedObject) bool { return a.size < b.size })
+	slices.Reverse(ordered)
 	used := map[*Symbol]bool{}
 	for _, syms := range uses {
 		for _, sym := range syms {
 			used[sym] = true
 		}
 	}
-	g := &ctx.sharedGlobals
-	var next uint64 // where the next object several kernels reach goes
-	for _, o := range ordered {
-		var at uint64
-		switch len(reach[o.sym]) {
-		case 1:
-			continue // private: laid out with its kernel
-		case 0:
-			// No kernel reaches it (its functions are kept by -g or
-			// -preserve-relocs only): no kernel needs it next to
-			// another, and nvlink puts each such object at 0.
-		default:
-			next = alignTo(next, o.align)
-			at, next = next, next+o.size
+	// When some object the code of any function (live or not) refers to
+	// is not private to one kernel, nvlink keeps a module-wide
+	// .nv_debug.shared, aligned like the inputs' largest, and every
+	// kernel's shared memory takes that alignment too. Otherwise a
+	// kernel's section is aligned only as its own objects need.
+	kept := false
+	for _, fn := range ctx.allFuncs {
+		if kept {
+			break
 		}
+		walk.visit(ctx, fn.Text.File)
+		for _, isec := range append([]*InputSection{fn.Text}, fn.Sections...) {
+			for r := range isec.Relocs() {
+				sym := isec.File.Syms[r.Sym]
+				if sym != nil && objects[sym] != nil && len(reach[sym]) != 1 {
+					kept = true
+				}
+			}
+		}
+	}
+	g := &ctx.sharedGlobals
+	var placed []*sharedObject // objects several kernels reach, laid out
+	for i, o := range ordered {
+		o.rank = i
+		if len(reach[o.sym]) == 1 {
+			continue // private: laid out with its kernel
+		}
+		// The lowest offset where it overlaps no object laid out before
+		// it that one of its kernels reaches too. One no kernel reaches
+		// (its functions kept by -g or -preserve-relocs only) goes at 0.
+		var busy [][2]uint64
+		for _, p := range placed {
+			if sharesKernel(reach[o.sym], reach[p.sym]) {
+				busy = append(busy, [2]uint64{p.sym.Value, p.sym.sharedEnd})
+			}
+		}
+		slices.SortFunc(busy, func(a, b [2]uint64) int { return cmp.Compare(a[0], b[0]) })
+		at := alignTo(0, o.align)
+		for _, b := range busy {
+			if at+o.size < b[0] {
+				break
+			}
+			at = alignTo(max(at, b[1]), o.align)
+		}
+		placed = append(placed, o)
 		o.sym.Value, o.sym.laidOut = at, true
 		o.sym.sharedEnd = at + o.size
-		g.end = max(g.end, at+o.size)
-		g.align = max(g.align, o.align)
 		o.unused = !used[o.sym]
+		if !o.unused {
+			g.end = max(g.end, at+o.size) // one no code uses takes no room
+		}
 		g.objects = append(g.objects, o)
 	}
+	g.align = moduleAlign
 	laidOut := slices.Clone(kernels) // the kernels, then the demoted ones
 	for _, k := range ctx.Funcs {
 		if k.Sym.demoted {
@@ -206,9 +241,13 @@ func layoutShared(ctx *Context) {
 	}
 	for _, k := range laidOut {
 		var start uint64
-		align := uint64(0)
-		dynamic, fromFuncs := false, false
+		var align uint64
+		if kept {
+			align = moduleAlign
+		}
+		dynamic := false
 		var private []sharedObject
+		seen := map[*Symbol]bool{}
 		for _, fn := range trees[k] {
 			for _, sym := range uses[fn] {
 				o := objects[sym]
@@ -217,11 +256,12 @@ func layoutShared(ctx *Context) {
 					dynamic = true
 				case o == nil:
 				case len(reach[sym]) == 1:
-					fromFuncs = true
-					private = append(private, *o)
+					if !seen[sym] {
+						seen[sym] = true
+						private = append(private, *o)
+					}
 				default:
 					start = max(start, sym.sharedEnd)
-					fromFuncs = true
 				}
 			}
 		}
@@ -231,9 +271,9 @@ func layoutShared(ctx *Context) {
 				own = isec
 			}
 		}
-		if fromFuncs {
-			align = max(align, moduleAlign)
-		}
+		// The kernel's own variables in symbol order, then its private
+		// ones in nvlink's order of function-level objects, sorted by
+		// decreasing alignment and then increasing size.
 		var objs []sharedObject
 		if own != nil {
 			file := own.File
@@ -242,20 +282,11 @@ func layoutShared(ctx *Context) {
 					objs = append(objs, sharedObject{sym: file.Syms[j], align: max(esym.Value, 1), size: esym.Size})
 				}
 			}
-			align = max(align, own.Sec.Addralign, 1)
 		}
-		sort.SliceStable(private, func(a, b int) bool {
-			if private[a].file != private[b].file {
-				return private[a].file < private[b].file
-			}
-			return private[a].index < private[b].index
-		})
+		slices.SortFunc(private, func(a, b sharedObject) int { return a.rank - b.rank })
 		objs = append(objs, private...)
-		sort.SliceStable(objs, func(a, b int) bool {
-			if objs[a].align != objs[b].align {
-				return objs[a].align > objs[b].align
-			}
-			return objs[a].size < objs[b].size
+		objs = listMergeSort(objs, func(a, b sharedObject) bool {
+			return a.align > b.align || a.align == b.align && a.size < b.size
 		})
 		end := start
 		for _, o := range objs {
@@ -264,13 +295,14 @@ func layoutShared(ctx *Context) {
 			o.sym.laidOut = true
 			o.sym.sharedEnd = end + o.size
 			end += o.size
+			align = max(align, o.align)
 		}
 		if dynamic {
 			end = alignTo(end, 16)
-			align = 16
+			align = max(align, 16)
 		}
 		k.sharedSize, k.dynOffset, k.usesDynamic = end, end, dynamic
-		k.sharedOwn, k.sharedAlign, k.sharedFromFuncs = own, align, fromFuncs
+		k.sharedOwn, k.sharedAlign = own, align
 		for _, o := range private {
 			k.sharedPrivate = append(k.sharedPrivate, o.sym)
 		}
@@ -304,8 +336,10 @@ func layoutShared(ctx *Context) {
 			own.Out.synthetic = true // nvlink names an empty one with no section symbol
 		}
 	}
-	if anyDynamic(ctx) {
-		// nvlink writes an empty .nv_debug.shared when dynamic shared memory is used.
+	if anyDynamic(ctx) && !(kept && moduleAlign > 16) {
+		// nvlink writes an empty .nv_debug.shared when dynamic shared
+		// memory is used, unless it keeps one module-wide (see kept)
+		// aligned to more than 16.
 		osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 		osec.Addralign = 16
 		osec.synthetic = true // nvlink gives it no section symbol
@@ -416,4 +450,43 @@ func callTree(fn *Function) []*Function {
 		}
 	}
 	return list
+}
+
+// sharesKernel says whether two sets of kernels meet.
+func sharesKernel(a, b []*Function) bool {
+	for _, k := range a {
+		if slices.Contains(b, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// listMergeSort sorts list as nvlink's linked-list merge sort does: it
+// deals the list alternately into two lists, each built by adding to its
+// front, sorts both, and merges them, taking from the second only what
+// goes strictly before the first's head. It is not stable: items that
+// compare equal come out in an order that depends only on their number
+// and places (two keep their order, three a b c give c a b).
+func listMergeSort[T any](list []T, less func(a, b T) bool) []T {
+	if len(list) <= 1 {
+		return list
+	}
+	// Item i goes to the front of half i%2: position len(half)-1-i/2.
+	halves := [2][]T{make([]T, (len(list)+1)/2), make([]T, len(list)/2)}
+	for i, x := range list {
+		h := halves[i%2]
+		h[len(h)-1-i/2] = x
+	}
+	a, b := listMergeSort(halves[0], less), listMergeSort(halves[1], less)
+	out := list[:0]
+	for len(a) > 0 && len(b) > 0 {
+		if less(b[0], a[0]) {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
 }
