@@ -1,7 +1,6 @@
 package linker
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -88,20 +87,23 @@ type sharedObject struct {
 	rank        int // place in nvlink's order of function-level objects
 	align, size uint64
 	unused      bool // no function's code refers to it
+	extern      bool // an extern __shared__ array, only sorted with the others
 }
 
 // layoutShared lays out shared memory as nvlink does.
 //
-// A variable of a non-kernel function (.nv_debug.shared in the inputs)
-// that several kernels reach is global: it gets one module-wide offset,
-// largest first, then later input files first, each file's in symbol
-// order. One that a single kernel reaches is private to
-// that kernel and is laid out with the kernel's own variables. Each kernel
-// places its own variables, then its private ones, after the highest end
-// of the global variables its call tree uses, by decreasing alignment and
-// then increasing size. Dynamic (extern __shared__) memory starts after
-// that, aligned to 16; kernels whose call trees share a function that uses
-// it start it at the same offset, the highest of theirs.
+// A function-level variable (.nv_debug.shared in the inputs: statics of
+// device functions and templates, file-scope __shared__) that several
+// kernels reach is global: it gets one module-wide offset, largest first
+// in the order of nvlink's list merge sort (listMergeSort), at the first
+// offset nvlink tries where it overlaps no global sharing a kernel with
+// it. One that a single kernel reaches is private to that kernel and is
+// laid out with the kernel's own variables: its own in symbol order, then
+// its private ones in the global order, sorted by decreasing alignment and
+// then increasing size, after the highest end of the global variables its
+// call tree uses. Dynamic (extern __shared__) memory starts after that,
+// aligned to 16; kernels whose call trees share a function that uses it
+// start it at the same offset, the highest of theirs.
 //
 // With debug information (-g), every kernel that uses dynamic memory
 // starts it at one module-wide offset, and layoutDebugShared publishes the
@@ -111,20 +113,34 @@ func layoutShared(ctx *Context) {
 	objects := map[*Symbol]*sharedObject{}
 	var ordered []*sharedObject
 	var moduleAlign uint64
+	externs := map[*Symbol]bool{}
 	for fi, file := range ctx.Files {
-		for i, isec := range file.Sections {
-			if classify(isec.Sec) != classShared {
+		for _, isec := range file.Sections {
+			if classify(isec.Sec) == classShared {
+				moduleAlign = max(moduleAlign, isec.Sec.Addralign)
+			}
+		}
+		for j, esym := range file.ELF.Symbols {
+			sym := file.Syms[j]
+			if sym == nil || esym.Type() == cubin.STT_SECTION {
 				continue
 			}
-			moduleAlign = max(moduleAlign, isec.Sec.Addralign)
-			for j, esym := range file.ELF.Symbols {
-				if int(esym.Shndx) != i || esym.Type() == cubin.STT_SECTION || file.Syms[j] == nil {
-					continue
+			if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+				// An extern __shared__ array has no room of its own,
+				// but nvlink sorts it with the objects (size 0, where
+				// its name first appears), which moves the others.
+				if !externs[sym] {
+					externs[sym] = true
+					ordered = append(ordered, &sharedObject{sym: sym, file: fi, index: j, align: 1, extern: true})
 				}
-				o := &sharedObject{sym: file.Syms[j], file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
-				objects[o.sym] = o
-				ordered = append(ordered, o)
+				continue
 			}
+			if int(esym.Shndx) >= len(file.Sections) || esym.Shndx == 0 || classify(file.Sections[esym.Shndx].Sec) != classShared {
+				continue
+			}
+			o := &sharedObject{sym: sym, file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
+			objects[o.sym] = o
+			ordered = append(ordered, o)
 		}
 	}
 	uses := map[*Function][]*Symbol{} // shared objects a function's code references
@@ -203,25 +219,35 @@ func layoutShared(ctx *Context) {
 	var placed []*sharedObject // objects several kernels reach, laid out
 	for i, o := range ordered {
 		o.rank = i
-		if len(reach[o.sym]) == 1 {
+		if o.extern || len(reach[o.sym]) == 1 {
 			continue // private: laid out with its kernel
 		}
-		// The lowest offset where it overlaps no object laid out before
-		// it that one of its kernels reaches too. One no kernel reaches
-		// (its functions kept by -g or -preserve-relocs only) goes at 0.
-		var busy [][2]uint64
+		// nvlink tries 0, then the end of each object laid out before it
+		// (whatever its kernels), in the order they were laid out, when
+		// higher than the last offset tried, and takes the first where it
+		// overlaps no object that shares a kernel with it (nor ends right
+		// where one starts). One no kernel reaches (its functions kept by
+		// -g or -preserve-relocs only) goes at 0.
+		var busy []*sharedObject
 		for _, p := range placed {
 			if sharesKernel(reach[o.sym], reach[p.sym]) {
-				busy = append(busy, [2]uint64{p.sym.Value, p.sym.sharedEnd})
+				busy = append(busy, p)
 			}
 		}
-		slices.SortFunc(busy, func(a, b [2]uint64) int { return cmp.Compare(a[0], b[0]) })
+		fits := func(at uint64) bool {
+			for _, p := range busy {
+				if at+o.size >= p.sym.Value && at < p.sym.sharedEnd {
+					return false
+				}
+			}
+			return true
+		}
 		at := alignTo(0, o.align)
-		for _, b := range busy {
-			if at+o.size < b[0] {
+		for _, p := range placed {
+			if fits(at) {
 				break
 			}
-			at = alignTo(max(at, b[1]), o.align)
+			at = max(at, alignTo(p.sym.sharedEnd, o.align)) // the last is past them all
 		}
 		placed = append(placed, o)
 		o.sym.Value, o.sym.laidOut = at, true

@@ -1,6 +1,6 @@
 // File-scope __shared__ arrays used by several kernels (module-wide
-// offsets), by one kernel (laid out with its own) or by none (no room
-// taken), next to dynamic shared memory. The 32-byte aligned array makes the
+// offsets) or by one kernel (laid out with its own), next to dynamic shared
+// memory. The 32-byte aligned array makes the
 // module-wide alignment larger than 16, and nvlink then writes no empty
 // .nv_debug.shared for the extern array.
 struct alignas(32) Wide { double d[4]; };
@@ -9,7 +9,6 @@ __shared__ float tileA[16][16];
 __shared__ float tileB[16][16];
 __shared__ Wide wide[2];
 __shared__ char tag[3];
-__shared__ double unused_d[4];
 extern __shared__ float dyn[];
 
 __global__ void k_ab(float *out)
