@@ -11,6 +11,10 @@ import (
 type Config struct {
 	// Arch is the target SM number: 80 for -arch=sm_80.
 	Arch int
+	// ArchSpecific is -arch=sm_90a (Arch 90): CUDA 12's arch-specific
+	// target. The output's e_flags carry EF_CUDA_ARCH_SPECIFIC, and a
+	// host object's sm_90a image is taken over its sm_90 one.
+	ArchSpecific bool
 	// Output is the path of the file to write. The file is written to a
 	// temporary name in the same directory and renamed only on success.
 	Output string
@@ -144,6 +148,11 @@ type Config struct {
 	// EmitPTX is -emit-ptx: with LTO, write libnvvm's PTX to Output and
 	// link nothing.
 	EmitPTX bool
+
+	// CUDAVersion is --cuda-version: the nvlink release to reproduce, as
+	// major*10+minor (124 for 12.4; see ParseToolkit), or 0 to take the
+	// newest release that wrote an input (see Toolkit).
+	CUDAVersion uint32
 
 	// forFatbin: this is one architecture's link of a multi-arch run whose
 	// images go into a fatbinary, so the image is kept in memory.

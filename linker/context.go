@@ -84,11 +84,15 @@ type Context struct {
 	// those with relocatable device code are registered (writeHostSide).
 	unlinked []unlinkedUnit
 
-	virtualSM    int          // minimum virtual SM over the inputs
-	cancelled    bool         // Config.Context was cancelled
-	collectEarly bool         // tuneCollector: collect garbage between passes (collectGarbage)
-	times        []passTime   // how long each pass took, for --time
-	infoRecs     []infoRecord // rebuildFunctionInfo's buffer, reused
+	toolkit *Toolkit // the nvlink release reproduced (chooseToolkit)
+	// unifiedTables are the __UFT/__UDT symbols the inputs declare
+	// (collectUnifiedTables).
+	unifiedTables []*Symbol
+	virtualSM     int          // minimum virtual SM over the inputs
+	cancelled     bool         // Config.Context was cancelled
+	collectEarly  bool         // tuneCollector: collect garbage between passes (collectGarbage)
+	times         []passTime   // how long each pass took, for --time
+	infoRecs      []infoRecord // rebuildFunctionInfo's buffer, reused
 	// staged: the relocations kept for the driver from the member
 	// applyRelocations is relocating (.rel, .rela), while staging; they join
 	// the output lists when the member is done (unstage).
@@ -109,6 +113,9 @@ func newContext(cfg *Config) *Context {
 	return &Context{
 		Config: cfg,
 		diag:   diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
+		// chooseToolkit decides from the inputs; until then (and for a
+		// link that stops before), --cuda-version's or 11.8's.
+		toolkit: toolkitFor(cfg.CUDAVersion),
 	}
 }
 
@@ -127,6 +134,7 @@ type Object struct {
 	calls        [][2]uint32
 	addrTaken    [][2]uint32
 	indirect     [][2]uint32
+	refs         [][2]uint32       // group -4 (CUDA 12): (function, function whose address it takes)
 	protoList    []prototype       // .nv.prototype entries in file order
 	protoStrings map[uint32]string // strtab offset -> string, for callgraph prototypes
 
@@ -332,6 +340,10 @@ type Function struct {
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order first recorded.
 	edges []*Symbol
+	// refs are the functions it references by address, from CUDA 12's
+	// group -4 of .nv.callgraph (targets of its indirect calls, kernels it
+	// launches), in the order recorded.
+	refs []*Symbol
 
 	// Shared memory of a kernel, laid out by layoutShared: the static size
 	// (with sm_90's reserved KiB) and where dynamic shared memory starts.

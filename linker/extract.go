@@ -268,6 +268,11 @@ func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 			best = obj
 		case cubin.ArchCompatible(obj.ELF.Header.SM(), target) && (best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM()):
 			best = obj
+		case cubin.ArchCompatible(obj.ELF.Header.SM(), target) && obj.ELF.Header.SM() == best.ELF.Header.SM() &&
+			obj.ELF.Header.Flags&cubin.EF_CUDA_ARCH_SPECIFIC != 0:
+			// nvlink 12.x takes an sm_90a image over an sm_90 one of
+			// the same unit, in either order and for either target.
+			best = obj
 		}
 	}
 	if !u.container {

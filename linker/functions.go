@@ -199,6 +199,14 @@ func linkCallGraph(ctx *Context) {
 				caller.Externs = appendSymOnce(caller.Externs, callee)
 			}
 		}
+		// CUDA 12's group -4: the functions whose address a function
+		// takes. They are not calls (no stack or register propagation);
+		// the targets are address-taken, so roots, anyway.
+		for _, r := range file.refs {
+			if caller := file.Syms[r[0]].funcIn(file); caller != nil {
+				caller.refs = appendSymOnce(caller.refs, file.Syms[r[1]])
+			}
+		}
 		// Indirect call sites materialise, each caller's last site first,
 		// into an edge to every address-taken function of its prototype.
 		for i := len(file.indirect) - 1; i >= 0; i-- {
@@ -212,8 +220,12 @@ func linkCallGraph(ctx *Context) {
 			for _, fn := range byProto[file.protoStrings[site[1]]] {
 				caller.Callees = appendOnce(caller.Callees, fn)
 				// nvlink does not merge the edge with an equal one,
-				// direct or materialised from another site.
-				caller.edges = append(caller.edges, fn.Sym)
+				// direct or materialised from another site. 12.x
+				// does not write these edges (the inputs' group -4
+				// lists the targets their compiler knows).
+				if ctx.toolkit.IndirectEdges {
+					caller.edges = append(caller.edges, fn.Sym)
+				}
 			}
 			if len(caller.edges)-start > 1 {
 				ctx.indirectBlocks = append(ctx.indirectBlocks, indirectBlock{caller, start, len(caller.edges)})

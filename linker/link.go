@@ -17,6 +17,7 @@ func Link(ctx *Context) error {
 		return ErrFailed
 	}
 	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
+	ctx.run("choose toolkit", chooseToolkit)            // the nvlink release to reproduce: the inputs' newest e_version (toolkit.go)
 	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
 	if ctx.checkpoint() {
 		return ErrFailed
@@ -31,6 +32,7 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
+	ctx.run("unified tables", collectUnifiedTables)         // 12.x: __UFT, __UDT and kin are the driver's
 	ctx.run("place orphan constants", placeOrphanConstants) // bank-2 data tied to no function: overlaps must be identical
 	if ctx.checkpoint() {
 		return ErrFailed
@@ -88,6 +90,7 @@ func LinkRelocatable(ctx *Context) error {
 		return ErrFailed
 	}
 	ctx.run("extract library members", extractOnDemand)
+	ctx.run("choose toolkit", chooseToolkit)
 	ctx.run("check architectures", checkArchitectures)
 	ctx.run("check inputs", checkRelocatableInputs)
 	if ctx.checkpoint() {

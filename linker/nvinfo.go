@@ -84,7 +84,7 @@ func buildNVInfo(ctx *Context) {
 	ctx.buildCallgraph()
 	ctx.buildPrototypes()
 	ra := ctx.outByName.get(".nv.rel.action")
-	ra.Data, ra.Size, ra.Addralign = relActionTable, uint64(len(relActionTable)), 8
+	ra.Data, ra.Size, ra.Addralign = ctx.toolkit.RelAction, uint64(len(ctx.toolkit.RelAction)), 8
 }
 
 // infoOrder returns the live functions in the order the inputs' global
@@ -355,6 +355,16 @@ func (ctx *Context) buildCallgraph() {
 			pair(fn.Sym.outIndex, ctx.strtab.add(p))
 		}
 	}
+	if ctx.toolkit.IndirectGroup {
+		pair(0, cgRefs)
+		for _, fn := range callers {
+			for i := len(fn.refs) - 1; i >= 0; i-- {
+				if r := fn.refs[i]; r.outIndex != 0 && !r.deleted {
+					pair(fn.Sym.outIndex, r.outIndex)
+				}
+			}
+		}
+	}
 	osec := ctx.outByName.get(".nv.callgraph")
 	osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
 }
@@ -406,16 +416,6 @@ type prototype struct {
 	sym uint32
 	sig string
 }
-
-// relActionTable is the .nv.rel.action section nvlink 11.8 writes for every
-// architecture: base type R_CUDA_ABS55_16_34, then one 8-byte record per
-// type from 75 to 101 saying how the driver applies it.
-var relActionTable = mustHex("4b000000000000000002020810" +
-	"0a2f22000000080000000000000808000000000000100800000000000018080000000000002008000000000000" +
-	"2808000000000000300800000000000038080000000001000008000000000100080800000000010010080000000001" +
-	"0018080000000001002008000000000100280800000000010030080000000001003808000000000200000800000000" +
-	"0200080800000000020010080000000002001808000000000200200800000000020028080000000002003008000000" +
-	"000200380800000000000000142c0000000300000c00000000")
 
 func mustHex(s string) []byte {
 	b, err := hex.DecodeString(s)

@@ -143,7 +143,7 @@ const (
 	cgCalls     = 0xffffffff // -1: (caller, callee) edges follow
 	cgAddrTaken = 0xfffffffe // -2: (function, prototype) address-taken functions
 	cgIndirect  = 0xfffffffd // -3: (caller, prototype) indirect call sites
-	cgUnknown4  = 0xfffffffc // -4: never produced by 11.8
+	cgRefs      = 0xfffffffc // -4 (CUDA 12): (function, function it takes the address of)
 )
 
 // decodeCallgraph reads .nv.callgraph and .nv.prototype of a file.
@@ -170,14 +170,14 @@ func decodeCallgraph(file *Object) error {
 	}
 	// The records' counts first, so that each list is allocated once, at
 	// its size.
-	var nCalls, nAddrTaken, nIndirect int
+	var nCalls, nAddrTaken, nIndirect, nRefs int
 	nproto := 0
 	for _, s := range ef.Sections {
 		switch s.Type {
 		case cubin.SHT_CUDA_CALLGRAPH:
 			var group uint32
 			for off := 0; off+8 <= len(s.Data); off += 8 {
-				if b := le.Uint32(s.Data[off+4:]); le.Uint32(s.Data[off:]) == 0 && b >= cgUnknown4 {
+				if b := le.Uint32(s.Data[off+4:]); le.Uint32(s.Data[off:]) == 0 && b >= cgRefs {
 					group = b
 					continue
 				}
@@ -188,6 +188,8 @@ func decodeCallgraph(file *Object) error {
 					nAddrTaken++
 				case cgIndirect:
 					nIndirect++
+				case cgRefs:
+					nRefs++
 				}
 			}
 		case cubin.SHT_CUDA_PROTOTYPE:
@@ -197,6 +199,7 @@ func decodeCallgraph(file *Object) error {
 	file.calls = make([][2]uint32, 0, nCalls)
 	file.addrTaken = make([][2]uint32, 0, nAddrTaken)
 	file.indirect = make([][2]uint32, 0, nIndirect)
+	file.refs = make([][2]uint32, 0, nRefs)
 	file.protoList = make([]prototype, 0, nproto)
 	for _, s := range ef.Sections {
 		switch s.Type {
@@ -204,7 +207,7 @@ func decodeCallgraph(file *Object) error {
 			var group uint32
 			for off := 0; off+8 <= len(s.Data); off += 8 {
 				a, b := le.Uint32(s.Data[off:]), le.Uint32(s.Data[off+4:])
-				if a == 0 && b >= cgUnknown4 {
+				if a == 0 && b >= cgRefs {
 					group = b
 					continue
 				}
@@ -230,6 +233,11 @@ func decodeCallgraph(file *Object) error {
 						return err
 					}
 					file.indirect = append(file.indirect, [2]uint32{a, b})
+				case cgRefs:
+					if b == 0 || b >= nsyms {
+						return bad("referenced function", b)
+					}
+					file.refs = append(file.refs, [2]uint32{a, b})
 				}
 			}
 		case cubin.SHT_CUDA_PROTOTYPE:

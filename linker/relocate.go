@@ -168,8 +168,17 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		}
 		return
 	}
+	if ctx.isUnifiedTable(sym) {
+		// nvlink 12.x resolves references to the unified tables (an
+		// indirect call's __UFT_OFFSET) itself, as 0 (S) plus the addend:
+		// a device link's output has no table.
+		osec.insert(p, r.Type, how.Select(uint64(a)), 0)
+		return
+	}
 	if !linkerResolves(r, sym) {
-		out := outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: r.Addend}
+		// 12.x inputs reach functions through the unified table; the
+		// driver gets the plain type (R_CUDA_UNIFIED -> R_CUDA_64).
+		out := outReloc{Offset: uint32(p), Type: cubin.UnifiedBase(r.Type), Sym: sym, Addend: r.Addend}
 		if !sym.Defined() {
 			sym.referencedLive = true
 		}

@@ -356,7 +356,7 @@ func reportUndefined(ctx *Context) {
 		}
 	}
 	for _, sym := range ctx.Symbols {
-		if sym.File == nil && !mayStayUndefined(sym) && (!sym.IsFunc() || used[sym]) {
+		if sym.File == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) && (!sym.IsFunc() || used[sym]) {
 			ctx.reportUndefinedSymbol(sym)
 		}
 	}

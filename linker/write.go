@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -81,6 +82,9 @@ func (ctx *Context) layoutImage() *image {
 			osec.Flags = osec.Flags&^(0xff<<20) | uint64(fn.Barriers)<<20
 		}
 	}
+	if ctx.toolkit.CompactStrings {
+		compactStrings(ctx)
+	}
 	// .symtab and .symtab_shndx are encoded as they are written
 	// (image.writeTo); every symbol is encoded once now, so that its name
 	// is in .strtab before the table's size is fixed.
@@ -135,8 +139,14 @@ func (ctx *Context) headerFields() (version, flags uint32) {
 	virtual := ctx.Config.Arch
 	if len(ctx.Files) > 0 {
 		h := ctx.Files[0].ELF.Header
-		version, flags = h.Version, h.Flags&^(cubin.EF_CUDA_SM_MASK|cubin.EF_CUDA_VIRTUAL_MASK)
+		flags = h.Flags &^ (cubin.EF_CUDA_SM_MASK | cubin.EF_CUDA_VIRTUAL_MASK | cubin.EF_CUDA_ARCH_SPECIFIC)
 		virtual = ctx.virtualSM
+	}
+	if ctx.toolkit != nil {
+		version = ctx.toolkit.Version // nvlink writes its own release
+	}
+	if ctx.Config.ArchSpecific {
+		flags |= cubin.EF_CUDA_ARCH_SPECIFIC // whatever the inputs: nvlink 12.x links sm_90 and sm_90a code together
 	}
 	return version, flags | uint32(ctx.Config.Arch) | uint32(virtual)<<cubin.EF_CUDA_VIRTUAL_SHIFT
 }
@@ -237,7 +247,11 @@ func (img *image) writeTo(w io.Writer) error {
 		}
 		link, info := ctx.linkInfo(osec, img.symtab, img.strtab, false)
 		name := ctx.names.shstrtab.add(osec.Name)
-		putSectionHeader(h, osec, headerFields{name: name, link: link, info: info, offset: img.offsets[i], entsize: osec.entsize()})
+		var flags uint64
+		if ctx.toolkit.InfoLink && osec.infoLink() {
+			flags = cubin.SHF_INFO_LINK
+		}
+		putSectionHeader(h, osec, headerFields{name: name, link: link, info: info, offset: img.offsets[i], entsize: osec.entsize(), flags: flags})
 		bw.Write(h)
 	}
 	ph := make([]byte, cubin.PhdrSize)
@@ -293,13 +307,14 @@ func putSectionCounts(hdr, sh0 []byte, shnum, shstrndx int) {
 type headerFields struct {
 	name, link, info uint32
 	offset, entsize  uint64
+	flags            uint64 // added to the section's own (SHF_INFO_LINK)
 }
 
 // putSectionHeader encodes osec's ELF64 section header into h.
 func putSectionHeader(h []byte, osec *OutputSection, f headerFields) {
 	le.PutUint32(h[0:], f.name)
 	le.PutUint32(h[4:], osec.Type)
-	le.PutUint64(h[8:], osec.Flags)
+	le.PutUint64(h[8:], osec.Flags|f.flags)
 	le.PutUint64(h[24:], f.offset)
 	le.PutUint64(h[32:], osec.Size)
 	le.PutUint32(h[40:], f.link)
@@ -341,14 +356,32 @@ func (ctx *Context) linkInfo(osec *OutputSection, symtab, strtab int32, relocata
 	default:
 		// The register byte is rewritten only when a callee raised the
 		// count: sm_90 inputs leave it 0, and so does nvlink unless
-		// propagation changed it.
+		// propagation changed it. nvlink 12.x keeps the input's byte.
 		regs := fn.Text.Sec.Info >> 24
-		if fn.Regs > fn.ownRegs {
+		if fn.Regs > fn.ownRegs && ctx.toolkit.PropagateTextRegs {
 			regs = uint32(fn.Regs)
 		}
 		link, info = uint32(symtab), regs<<24|fn.Sym.outIndex
 	}
 	return link, info
+}
+
+// infoLink says whether nvlink 12.x sets SHF_INFO_LINK on osec: on every
+// section whose sh_info is a section index (relocations: the section they
+// patch; a function's sections but its code: the code section, as
+// linkInfo computes it), except that a constant bank keeps its input's
+// flag (an 11.8 input has none).
+func (osec *OutputSection) infoLink() bool {
+	if osec.isReloc() {
+		return true
+	}
+	if osec.Func == nil || osec == osec.Func.Text.Out {
+		return false
+	}
+	if strings.HasPrefix(osec.Name, ".nv.constant") && len(osec.Members) > 0 {
+		return osec.Members[0].Sec.Flags&cubin.SHF_INFO_LINK != 0
+	}
+	return true
 }
 
 type phdr struct {

@@ -141,7 +141,7 @@ func TestOptionsFiles(t *testing.T) {
 		// Each file is a list of its own: a value is not taken from beyond it.
 		{args: "-optf tail out a.o", err: "argument expected after '-o'"},
 		{args: "-optf half,sm -o out a.o", err: "argument expected after '-arch'"},
-		{args: "-o out a.o -arch -optf sm", err: "value '-optf' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
+		{args: "-o out a.o -arch -optf sm", err: "value '-optf' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)"},
 		{args: "-arch=sm_80 -o out a.o -optf missing", err: "cannot open options file 'missing': no such file or directory"},
 		{args: "-arch=sm_80 -o out a.o -optf opt1,missing", err: "cannot open options file 'missing': no such file or directory"},
 		{args: "-arch=sm_80 -o out a.o -optf bad", err: `options file 'bad': stray '"': a quote is not closed`},

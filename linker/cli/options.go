@@ -249,6 +249,18 @@ var options = []*option{
 		help: "Partial link: write a relocatable cubin that combines the inputs (symbols resolved, sections merged per memory space, every relocation kept) for a later link to take as one input.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.Relocatable })},
 
+	// cudalink's own, beyond nvlink: which nvlink release to reproduce.
+	{long: "cuda-version", arg: "<version>", allowed: strings.Fields(linker.SupportedToolkits()),
+		help: "Link as this release's nvlink does (" + linker.SupportedToolkits() + "); default: the newest release that wrote an input (the cubins record it in e_version).",
+		set: func(p *parser, _, v string) (string, error) {
+			n, err := linker.ParseToolkit(v)
+			if err != nil {
+				return "", err
+			}
+			p.cfg.CUDAVersion = n
+			return v, nil
+		}},
+
 	// cudalink's own, beyond nvlink: how archives are read.
 	{long: "archive-mode", arg: "<mode>", allowed: []string{"whole", "on-demand"},
 		help: "How archive members join the link: 'whole' (every member, as nvlink) or 'on-demand' (only members that define a needed symbol; -v says which).",
@@ -345,6 +357,14 @@ func setArch(p *parser, name, v string) (string, error) {
 		if !ok {
 			continue
 		}
+		if prefix == "sm_" && digits == "90a" {
+			// CUDA 12's arch-specific Hopper target (wgmma, setmaxnreg).
+			p.arch, p.cfg.Arch, p.cfg.ArchSpecific = v, 90, true
+			if !slices.Contains(p.archs, 90) {
+				p.archs = append(p.archs, 90)
+			}
+			return v, nil
+		}
 		for _, sm := range smVersions {
 			if digits == strconv.Itoa(sm) {
 				p.arch, p.cfg.Arch = v, sm
@@ -355,7 +375,7 @@ func setArch(p *parser, name, v string) (string, error) {
 			}
 		}
 	}
-	return "", notDefined(v, name, smNames())
+	return "", notDefined(v, name, append(smNames(), "sm_90a"))
 }
 
 func setCPUArch(p *parser, name, v string) (string, error) {

@@ -259,12 +259,12 @@ func TestErrors(t *testing.T) {
 		{"--help=yes", "no argument expected after '--help'"},
 		{"-Werror=", "no argument expected after '-Werror'"},
 		{"-lto=", "no argument expected after '-lto'"},
-		{"-arch=sm_81", "value 'sm_81' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
-		{"--arch sm_30", "value 'sm_30' is not defined for option '--arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
-		{"-arch -o out a.o", "value '-o' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
-		{"-arch=", "value '' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
-		{"-arch=SM_80", "value 'SM_80' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
-		{"-arch=sm_080", "value 'sm_080' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)"},
+		{"-arch=sm_81", "value 'sm_81' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)"},
+		{"--arch sm_30", "value 'sm_30' is not defined for option '--arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)"},
+		{"-arch -o out a.o", "value '-o' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)"},
+		{"-arch=", "value '' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)"},
+		{"-arch=SM_80", "value 'SM_80' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)"},
+		{"-arch=sm_080", "value 'sm_080' is not defined for option '-arch' (allowed: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)"},
 		{"-cpu-arch=x86_64", "value 'x86_64' is not defined for option '-cpu-arch' (allowed: AARCH64, ARMv7, PPC64LE, X86, X86_64, unknown)"},
 		{"-m16", "value '16' is not defined for option '-m' (allowed: 32, 64)"},
 		{"-m=", "value '' is not defined for option '-m' (allowed: 32, 64)"},
@@ -352,7 +352,7 @@ func TestEveryOption(t *testing.T) {
 	sample := map[string]string{
 		"arch": "sm_80", "cpu-arch": "X86_64", "machine": "64", "maxrregcount": "32",
 		"gen-host-linker-script": "lcs-abs", "options-file": empty, "output-file": "out",
-		"archive-mode": "on-demand",
+		"archive-mode": "on-demand", "cuda-version": "12.4",
 	}
 	for _, o := range options {
 		var spellings []string

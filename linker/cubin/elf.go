@@ -110,8 +110,11 @@ const (
 	EF_CUDA_SM_MASK         = 0xff
 	EF_CUDA_TEXMODE_UNIFIED = 0x100
 	EF_CUDA_64BIT_ADDRESS   = 0x400
-	EF_CUDA_VIRTUAL_SHIFT   = 16
-	EF_CUDA_VIRTUAL_MASK    = 0xff0000
+	// EF_CUDA_ARCH_SPECIFIC marks CUDA 12's arch-specific code (sm_90a:
+	// e_flags 0x5a0d5a); its fatbinary entries carry 0x100000.
+	EF_CUDA_ARCH_SPECIFIC = 0x800
+	EF_CUDA_VIRTUAL_SHIFT = 16
+	EF_CUDA_VIRTUAL_MASK  = 0xff0000
 )
 
 // MaxAlign is the largest section alignment accepted. Real cubins use at

@@ -113,7 +113,32 @@ const (
 	R_CUDA_FUNC_DESC_8_56       RelocType = 99
 	R_CUDA_ABS20_44             RelocType = 100
 	R_CUDA_SAMP_HEADER_INDEX_0  RelocType = 101
+	// CUDA 12: addresses through the unified function table (sm_90).
+	R_CUDA_UNIFIED         RelocType = 102
+	R_CUDA_UNIFIED_32      RelocType = 103
+	R_CUDA_UNIFIED_8_0     RelocType = 104 // ... 8_56 at 111
+	R_CUDA_UNIFIED32_LO_32 RelocType = 112
+	R_CUDA_UNIFIED32_HI_32 RelocType = 113
 )
+
+// UnifiedBase returns the type nvlink 12.x writes for a unified
+// relocation it leaves to the driver (R_CUDA_UNIFIED becomes R_CUDA_64,
+// and so on), and t itself for any other type.
+func UnifiedBase(t RelocType) RelocType {
+	switch {
+	case t == R_CUDA_UNIFIED:
+		return R_CUDA_64
+	case t == R_CUDA_UNIFIED_32:
+		return R_CUDA_32
+	case t >= R_CUDA_UNIFIED_8_0 && t < R_CUDA_UNIFIED32_LO_32:
+		return R_CUDA_8_0 + (t - R_CUDA_UNIFIED_8_0)
+	case t == R_CUDA_UNIFIED32_LO_32:
+		return R_CUDA_ABS32_LO_32
+	case t == R_CUDA_UNIFIED32_HI_32:
+		return R_CUDA_ABS32_HI_32
+	}
+	return t
+}
 
 var relocNames = [...]string{
 	"R_CUDA_NONE",
@@ -218,6 +243,18 @@ var relocNames = [...]string{
 	"R_CUDA_FUNC_DESC_8_56",
 	"R_CUDA_ABS20_44",
 	"R_CUDA_SAMP_HEADER_INDEX_0",
+	"R_CUDA_UNIFIED",
+	"R_CUDA_UNIFIED_32",
+	"R_CUDA_UNIFIED_8_0",
+	"R_CUDA_UNIFIED_8_8",
+	"R_CUDA_UNIFIED_8_16",
+	"R_CUDA_UNIFIED_8_24",
+	"R_CUDA_UNIFIED_8_32",
+	"R_CUDA_UNIFIED_8_40",
+	"R_CUDA_UNIFIED_8_48",
+	"R_CUDA_UNIFIED_8_56",
+	"R_CUDA_UNIFIED32_LO_32",
+	"R_CUDA_UNIFIED32_HI_32",
 }
 
 // String returns the R_CUDA_* name of t, or its number.

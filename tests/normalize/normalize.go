@@ -689,7 +689,9 @@ func (c *cubin) svalPayload(attr uint8, p []byte) string {
 
 // callgraph decodes .nv.callgraph: (u32, u32) pairs grouped by the markers
 // (0, -1) call edges, (0, -2) address-taken functions, (0, -3) indirect call
-// sites, (0, -4) unknown. The groups' contents are sorted.
+// sites, (0, -4) functions whose address a function takes (CUDA 12: the
+// targets of its indirect calls, the kernels it launches). The groups'
+// contents are sorted.
 func (c *cubin) callgraph(b []byte) ([]string, error) {
 	if len(b)%8 != 0 {
 		return nil, fmt.Errorf("size 0x%x is not a multiple of 8", len(b))
@@ -710,6 +712,8 @@ func (c *cubin) callgraph(b []byte) ([]string, error) {
 			out = append(out, fmt.Sprintf("  addrtaken %s proto=%s", c.sym(x), c.str(y)))
 		case -3:
 			out = append(out, fmt.Sprintf("  indirect %s proto=%s", c.sym(x), c.str(y)))
+		case -4:
+			out = append(out, fmt.Sprintf("  addrref %s -> %s", c.sym(x), c.sym(y)))
 		default:
 			out = append(out, fmt.Sprintf("  group%d 0x%x 0x%x", group, x, y))
 		}

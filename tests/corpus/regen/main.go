@@ -74,6 +74,7 @@ type caseSpec struct {
 	hostSources  []string            // C++ compiled to <stem>.o by the host compiler alone (g++ -c)
 	sourceArch   map[string]string   // file -> sm_XX
 	sourceFlags  map[string][]string // file or nvcc-lib archive -> flags replacing -arch=
+	sourceTK     map[string]string   // file -> the toolkit that compiles it (`source-toolkit:`)
 	nvccFlags    []string
 	nvccLibs     []libSpec
 	arLibs       []libSpec
@@ -263,6 +264,7 @@ func parseCase(dir string) (*caseSpec, error) {
 		dir:         dir,
 		sourceArch:  map[string]string{},
 		sourceFlags: map[string][]string{},
+		sourceTK:    map[string]string{},
 	}
 	switch c.name {
 	case "cases", "libs":
@@ -296,7 +298,7 @@ func parseCase(dir string) (*caseSpec, error) {
 		fields := strings.Fields(val)
 		bad := func(msg string) error { return fmt.Errorf("%s:%d: %s: %s", path, lineNo, key, msg) }
 		switch key {
-		case "source-arch", "source-flags", "junk", "nvcc-lib", "ar":
+		case "source-arch", "source-flags", "source-toolkit", "junk", "nvcc-lib", "ar":
 		default:
 			if seen[key] {
 				return nil, bad("given twice")
@@ -346,6 +348,14 @@ func parseCase(dir string) (*caseSpec, error) {
 				return nil, bad(fields[0] + " given twice")
 			}
 			c.sourceFlags[fields[0]] = fields[1:]
+		case "source-toolkit":
+			if len(fields) != 2 || !slicesContains(knownToolkits, fields[1]) {
+				return nil, bad("want `<source.cu> <toolkit>`, the toolkit one of " + strings.Join(knownToolkits, " "))
+			}
+			if _, dup := c.sourceTK[fields[0]]; dup {
+				return nil, bad(fields[0] + " given twice")
+			}
+			c.sourceTK[fields[0]] = fields[1]
 		case "nvcc":
 			c.nvccFlags = fields
 		case "nvcc-lib", "ar":
@@ -489,6 +499,11 @@ func parseCase(dir string) (*caseSpec, error) {
 		}
 		if _, both := c.sourceFlags[s]; both {
 			return nil, fmt.Errorf("%s: %q has both source-arch and source-flags", path, s)
+		}
+	}
+	for s := range c.sourceTK {
+		if !compiled[s] {
+			return nil, fmt.Errorf("%s: source-toolkit names %q, which is not in sources, ptx-sources, objects or objects-no-rdc", path, s)
 		}
 	}
 	for s := range c.sourceFlags {
@@ -855,6 +870,20 @@ func (c *caseSpec) isJunk(name string) bool {
 	return false
 }
 
+// sourceToolkit is the toolkit that compiles file: its `source-toolkit:`,
+// else the one the case is being built with (a mixed-toolkit link).
+func (c *caseSpec) sourceToolkit(tk *toolkit, file string) *toolkit {
+	v, ok := c.sourceTK[file]
+	if !ok || v == tk.version {
+		return tk
+	}
+	other, err := toolkitLayout(filepath.Dir(c.dir), v)
+	if err != nil {
+		return tk // parseCase checked the name
+	}
+	return other
+}
+
 // isGenerated reports whether a file of the case directory is made by regen.
 func (c *caseSpec) isGenerated(name string) bool {
 	if name == "expected.txt" || name == "expected.cubin" || name == regFile {
@@ -976,7 +1005,7 @@ func regen(tk *toolkit, c *caseSpec) error {
 			args := append(append([]string(nil), step.mode...), c.archFlags(src)...)
 			args = append(args, c.nvccFlags...)
 			args = append(args, src, "-o", step.out(src))
-			if err := nvcc(tk, build, args...); err != nil {
+			if err := nvcc(c.sourceToolkit(tk, src), build, args...); err != nil {
 				return err
 			}
 			outputs = append(outputs, step.out(src))
@@ -989,7 +1018,7 @@ func regen(tk *toolkit, c *caseSpec) error {
 		}
 		args := append([]string{"-c"}, c.archFlags(src)...)
 		args = append(args, src, "-o", cubinName(src))
-		if err := ptxas(tk, build, args...); err != nil {
+		if err := ptxas(c.sourceToolkit(tk, src), build, args...); err != nil {
 			return err
 		}
 		outputs = append(outputs, cubinName(src))

@@ -1,0 +1,194 @@
+package linker
+
+import (
+	"strings"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// compactStrings rewrites .strtab as nvlink 12.x writes it (Toolkit
+// CompactStrings). nvlink 11.8 writes every name it ever created, in
+// creation order (registerNames replays that order), removed sections and
+// symbols included. nvlink 12.x keeps only the names the output uses, in
+// three groups, each in that same creation order:
+//
+//  1. the prototype strings of the inputs' .nv.callgraph and .nv.prototype;
+//  2. the section names (every name .shstrtab holds) and the names of the
+//     symbols before the first global of .symtab (locals, and the weak
+//     symbols nvlink sorts among them);
+//  3. the names of the other symbols, and of the driver's unified tables
+//     (__UFT, __UDT, ...) the inputs reference, which 12.x resolves
+//     without writing a symbol for them.
+//
+// It runs once the symbol table, .nv.callgraph and .nv.prototype are built
+// and before any symbol is encoded, and moves the prototype offsets those
+// two sections hold to the new table.
+func compactStrings(ctx *Context) {
+	old := &ctx.strtab
+	group := map[string]int{}
+	// Group 1: the prototype strings of every input, those of removed
+	// functions included.
+	for _, file := range ctx.Files {
+		for _, list := range [][][2]uint32{file.addrTaken, file.indirect} {
+			for _, e := range list {
+				if p := file.protoStrings[e[1]]; p != "" {
+					group[p] = 1
+				}
+			}
+		}
+		for _, p := range file.protoList {
+			if p.sig != "" {
+				group[p.sig] = 1
+			}
+		}
+	}
+	var protoWords []([]byte) // offsets to move, in the metadata sections' data
+	var noProto [][]byte      // address-taken functions known by descriptor only
+	forProtoWords(ctx, func(w []byte, addrTaken bool) {
+		switch off := le.Uint32(w); {
+		case off != 0 && len(old.at(off)) > 0:
+			group[string(old.at(off))] = 1
+			protoWords = append(protoWords, w)
+		case addrTaken:
+			noProto = append(noProto, w)
+		}
+	})
+	set := func(name string, g int) {
+		if _, ok := group[name]; !ok && name != "" {
+			group[name] = g
+		}
+	}
+	// Group 2: section names and the names of the local part of .symtab.
+	compactSectionNames(ctx)
+	for _, s := range splitStrings(ctx.names.shstrtab.buf) {
+		set(s, 2)
+	}
+	for i, e := range ctx.symtab {
+		if e.sym == nil || e.sec != nil || e.sym.placeholder {
+			continue
+		}
+		if i < ctx.firstGlobal {
+			set(e.sym.Name, 2)
+		} else {
+			set(e.sym.Name, 3)
+		}
+	}
+	for _, sym := range ctx.unifiedTables {
+		set(sym.Name, 3)
+	}
+	var fresh stringTable
+	fresh.reserve(len(old.buf))
+	if len(noProto) > 0 {
+		// An address-taken function without a prototype (a kernel
+		// device code launches) gets an empty string of its own, first.
+		fresh.buf = append(fresh.buf, 0)
+		fresh.empty = 1
+		for _, w := range noProto {
+			le.PutUint32(w, fresh.empty)
+		}
+	}
+	moved := map[uint32]uint32{}
+	strs := splitStrings(old.buf)
+	for g := 1; g <= 3; g++ {
+		for _, s := range strs {
+			if group[s] == g {
+				fresh.add(s)
+			}
+		}
+	}
+	for _, w := range protoWords {
+		off := le.Uint32(w)
+		n, ok := moved[off]
+		if !ok {
+			n = fresh.add(string(old.at(off)))
+			moved[off] = n
+		}
+		le.PutUint32(w, n)
+	}
+	ctx.strtab = fresh
+}
+
+// compactSectionNames drops from .shstrtab the names of the sections
+// dead-code elimination removed (a dead function's code, metadata, banks
+// and their relocation sections), keeping the creation order of the
+// others. Sections nvlink made but writes empty or not at all keep their
+// names, as in 11.8.
+func compactSectionNames(ctx *Context) {
+	live := map[string]bool{}
+	for _, osec := range ctx.OutSections {
+		live[osec.Name] = true
+	}
+	drop := map[string]bool{}
+	for _, fn := range ctx.allFuncs {
+		if fn.Live {
+			// A function's bank 2 folded into its kernels' is removed.
+			for _, isec := range fn.Sections {
+				if name := isec.Sec.Name; strings.HasPrefix(name, ".nv.constant2.") && !live[name] {
+					drop[name] = true
+				}
+			}
+			continue
+		}
+		for _, isec := range append([]*InputSection{fn.Text}, fn.Sections...) {
+			if isec == nil {
+				continue
+			}
+			for _, name := range []string{isec.Sec.Name, ".rel" + isec.Sec.Name, ".rela" + isec.Sec.Name} {
+				if !live[name] {
+					drop[name] = true
+				}
+			}
+		}
+	}
+	old := &ctx.names.shstrtab
+	var fresh stringTable
+	fresh.reserve(len(old.buf))
+	for _, s := range splitStrings(old.buf) {
+		if !drop[s] {
+			fresh.add(s)
+		}
+	}
+	for _, osec := range ctx.OutSections {
+		fresh.add(osec.Name) // any the registry did not foresee, as write does
+	}
+	*old = fresh
+}
+
+// forProtoWords calls f with every word of .nv.callgraph and .nv.prototype
+// that holds a .strtab offset: the second word of the entries of call graph
+// groups -2 (address-taken functions, addrTaken set) and -3 (indirect call
+// sites), and of every .nv.prototype entry.
+func forProtoWords(ctx *Context, f func(w []byte, addrTaken bool)) {
+	if cg := ctx.outByName.get(".nv.callgraph"); cg != nil {
+		var group uint32
+		for off := 0; off+8 <= len(cg.Data); off += 8 {
+			a, b := le.Uint32(cg.Data[off:]), le.Uint32(cg.Data[off+4:])
+			if a == 0 && b >= cgRefs {
+				group = b
+				continue
+			}
+			if group == cgAddrTaken || group == cgIndirect {
+				f(cg.Data[off+4:off+8], group == cgAddrTaken)
+			}
+		}
+	}
+	if p := ctx.outByName.get(".nv.prototype"); p != nil && p.Type == cubin.SHT_CUDA_PROTOTYPE {
+		for off := 0; off+8 <= len(p.Data); off += 8 {
+			f(p.Data[off+4:off+8], false)
+		}
+	}
+}
+
+// splitStrings returns the NUL-terminated strings of a string table after
+// the leading NUL, in order.
+func splitStrings(buf []byte) []string {
+	var out []string
+	start := 1
+	for i := 1; i < len(buf); i++ {
+		if buf[i] == 0 {
+			out = append(out, string(buf[start:i]))
+			start = i + 1
+		}
+	}
+	return out
+}

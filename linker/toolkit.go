@@ -1,0 +1,166 @@
+package linker
+
+import (
+	"fmt"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Toolkit is the CUDA release whose nvlink a link reproduces, and what that
+// nvlink does differently from the others. It is chosen once, when the
+// inputs are loaded (chooseToolkit), and the passes consult its fields
+// rather than the version, so every difference between releases is listed
+// here and nowhere else.
+//
+// Every cubin records the release of the tool that wrote it in e_version:
+// major*10+minor (0x76 = 118 for CUDA 11.8, 0x7c = 124, 0x7d = 125), the
+// same number EIATTR_CUDA_API_VERSION carries. nvlink writes its own release
+// there, and refuses an input newer than itself ("newer than toolkit (124
+// vs 118)").
+type Toolkit struct {
+	// Version is major*10+minor: 118, 124, 125.
+	Version uint32
+
+	// InfoLink: SHF_INFO_LINK (0x40) is set on every section whose sh_info
+	// is a section index (.nv.info.f, .rel/.rela, .nv.shared.f,
+	// .nv.constant0.f, ...), as 12.x tools write them; 11.8 clears it.
+	InfoLink bool
+	// RelAction is the .nv.rel.action table the linker writes.
+	RelAction []byte
+	// IndirectGroup: .nv.callgraph has a fourth group (marker -4) after
+	// -3 that lists the targets of indirect calls (11.8 puts them in group
+	// -1) and device-side launch edges.
+	IndirectGroup bool
+	// IndirectEdges: an indirect call site becomes a call edge in
+	// .nv.callgraph to every address-taken function of its prototype
+	// (11.8). 12.x writes none: the calls are still followed for liveness
+	// and resources, but the output lists only the inputs' group -4.
+	IndirectEdges bool
+	// PropagateTextRegs: a function's .text sh_info register byte is
+	// raised to its callees' maximum (11.8). 12.x keeps the input's byte.
+	PropagateTextRegs bool
+	// UnifiedTables: the weak undefined __UFT, __UDT and their _OFFSET,
+	// _CANONICAL and _END variants, which every 12.x sm_90 object has, are
+	// the driver's (unified function and data tables): never an error.
+	UnifiedTables bool
+	// CompactStrings: .strtab holds only the names the output uses, in
+	// three groups (compactStrings); 11.8 keeps every name it created.
+	CompactStrings bool
+	// MinSM90Version: an sm_90 input older than this (12.0) must be
+	// recompiled; 0 for none.
+	MinSM90Version uint32
+}
+
+// toolkits are the releases cudalink reproduces, oldest first.
+var toolkits = []*Toolkit{
+	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true},
+	{Version: 124, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
+	{Version: 125, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
+}
+
+// String gives the release as CUDA spells it: "12.4".
+func (tk *Toolkit) String() string { return versionString(tk.Version) }
+
+func versionString(v uint32) string { return fmt.Sprintf("%d.%d", v/10, v%10) }
+
+// SupportedToolkits lists the releases --cuda-version accepts: "11.8 12.4 12.5".
+func SupportedToolkits() string {
+	var s []string
+	for _, tk := range toolkits {
+		s = append(s, tk.String())
+	}
+	return strings.Join(s, " ")
+}
+
+// ParseToolkit returns the major*10+minor number of a --cuda-version value
+// ("12.4"), or an error naming the supported releases.
+func ParseToolkit(s string) (uint32, error) {
+	major, minor, ok := strings.Cut(s, ".")
+	ma, err1 := strconv.Atoi(major)
+	mi, err2 := strconv.Atoi(minor)
+	if ok && err1 == nil && err2 == nil && mi >= 0 && mi < 10 && ma > 0 {
+		v := uint32(ma*10 + mi)
+		if slices.ContainsFunc(toolkits, func(tk *Toolkit) bool { return tk.Version == v }) {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("--cuda-version=%s: unsupported CUDA version (supported: %s)", s, SupportedToolkits())
+}
+
+// toolkitFor returns the newest release cudalink reproduces that is not
+// newer than v (the oldest for anything older).
+func toolkitFor(v uint32) *Toolkit {
+	chosen := toolkits[0]
+	for _, tk := range toolkits {
+		if tk.Version <= v {
+			chosen = tk
+		}
+	}
+	return chosen
+}
+
+// chooseToolkit picks the nvlink release to reproduce: Config.CUDAVersion if
+// given, else the newest release any input was written by (a link of 11.8
+// and 12.4 objects is what nvlink 12.4 makes of it: 11.8's refuses the
+// 12.4 ones). It then checks every input against it, as that nvlink does.
+func chooseToolkit(ctx *Context) {
+	v := ctx.Config.CUDAVersion
+	if v == 0 {
+		for _, file := range ctx.Files {
+			v = max(v, file.ELF.Header.Version)
+		}
+	}
+	ctx.toolkit = toolkitFor(v)
+	tk := ctx.toolkit
+	for _, file := range ctx.Files {
+		fv := file.ELF.Header.Version
+		switch {
+		case fv > tk.Version:
+			ctx.report(&LinkError{File: file.Name, Msg: fmt.Sprintf("input is newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.Version, versionString(fv))})
+		case tk.MinSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.MinSM90Version:
+			ctx.report(&LinkError{File: file.Name, Msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.MinSM90Version), versionString(fv), tk)})
+		}
+	}
+}
+
+// unifiedTableNames are the driver's unified function and data tables,
+// which every 12.x sm_90 object declares weak and undefined.
+var unifiedTableNames = map[string]bool{
+	"__UFT": true, "__UFT_OFFSET": true, "__UFT_CANONICAL": true, "__UFT_END": true,
+	"__UDT": true, "__UDT_OFFSET": true, "__UDT_CANONICAL": true, "__UDT_END": true,
+}
+
+// isUnifiedTable says whether sym is one of the unified tables a 12.x
+// nvlink resolves without a word and writes no symbol for: weak, undefined
+// in every input, and named as unifiedTableNames.
+func (ctx *Context) isUnifiedTable(sym *Symbol) bool {
+	return ctx.toolkit.UnifiedTables && sym.File == nil && sym.Bind() == cubin.STB_WEAK && unifiedTableNames[sym.Name]
+}
+
+// collectUnifiedTables lists the unified tables the inputs declare, in
+// first-seen order: their symbols are not written, but their names stay
+// in .strtab (compactStrings).
+func collectUnifiedTables(ctx *Context) {
+	for _, sym := range ctx.Symbols {
+		if ctx.isUnifiedTable(sym) {
+			ctx.unifiedTables = append(ctx.unifiedTables, sym)
+		}
+	}
+}
+
+// relActionTable118 is the .nv.rel.action section nvlink 11.8 writes for
+// every architecture: base type R_CUDA_ABS55_16_34, then one 8-byte record
+// per type from 75 to 101 saying how the driver applies it.
+var relActionTable118 = mustHex("4b000000000000000002020810" +
+	"0a2f22000000080000000000000808000000000000100800000000000018080000000000002008000000000000" +
+	"2808000000000000300800000000000038080000000001000008000000000100080800000000010010080000000001" +
+	"0018080000000001002008000000000100280800000000010030080000000001003808000000000200000800000000" +
+	"0200080800000000020010080000000002001808000000000200200800000000020028080000000002003008000000" +
+	"000200380800000000000000142c0000000300000c00000000")
+
+// relActionTable12 is the 16-byte .nv.rel.action nvlink 12.4 and 12.5
+// write for every architecture (base type 0x73, one record).
+var relActionTable12 = mustHex("73000000000000000000001125000536")
