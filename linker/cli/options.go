@@ -75,7 +75,7 @@ var options = []*option{
 		}},
 	{long: "arch", short: "arch", arg: "<gpu architecture name>",
 		help:    "Specify the 'sm_' name of the target architecture.",
-		allowed: smNames(),
+		allowed: append(smNames(), "sm_90a"),
 		refused: []string{"compute_<N>", "lto_<N>"},
 		set:     setArch},
 	{long: "cpu-arch", short: "cpu-arch", arg: "<cpu architecture name>",
