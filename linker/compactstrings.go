@@ -118,7 +118,12 @@ func compactSectionNames(ctx *Context) {
 	for _, osec := range ctx.OutSections {
 		live[osec.Name] = true
 	}
+	// nvlink's scratch sections (names.go) never survive, nor does the
+	// module bank 2 of orphan constants once they are in the kernels'.
 	drop := map[string]bool{}
+	for _, name := range []string{"TEMP_MERGED_CONSTANTS", "TEMP_OCG_CONSTANTS", ".nv.constant2"} {
+		drop[name] = !live[name]
+	}
 	for _, fn := range ctx.allFuncs {
 		if fn.Live {
 			// A function's bank 2 folded into its kernels' is removed.
@@ -132,6 +137,9 @@ func compactSectionNames(ctx *Context) {
 		for _, isec := range append([]*InputSection{fn.Text}, fn.Sections...) {
 			if isec == nil {
 				continue
+			}
+			if strings.HasPrefix(isec.Sec.Name, ".nv.shared.") {
+				continue // a removed kernel's shared section keeps its name
 			}
 			for _, name := range []string{isec.Sec.Name, ".rel" + isec.Sec.Name, ".rela" + isec.Sec.Name} {
 				if !live[name] {

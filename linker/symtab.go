@@ -60,8 +60,10 @@ func buildSymbolTable(ctx *Context) {
 		}
 		c.sym.placed = true
 		if c.sym.placeholder {
-			if ctx.keepsAll() {
-				add(c.sym) // nvlink removes it with the unused symbols, which -g and -preserve-relocs keep
+			if ctx.keepsAll() && ctx.toolkit.KeepPlaceholder {
+				// nvlink 11.8 removes it with the unused symbols, which -g
+				// and -preserve-relocs keep; 12.x removes it all the same.
+				add(c.sym)
 			}
 			continue
 		}

@@ -49,6 +49,10 @@ type Toolkit struct {
 	// CompactStrings: .strtab holds only the names the output uses, in
 	// three groups (compactStrings); 11.8 keeps every name it created.
 	CompactStrings bool
+	// KeepPlaceholder: -g and -preserve-relocs keep the unnamed local
+	// function nvlink makes for a file's first undefined function
+	// (addPlaceholder) in .symtab (11.8); 12.x drops it all the same.
+	KeepPlaceholder bool
 	// MinSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
 	MinSM90Version uint32
@@ -56,7 +60,7 @@ type Toolkit struct {
 
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*Toolkit{
-	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true},
+	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true, KeepPlaceholder: true},
 	{Version: 124, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
 	{Version: 125, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
 }

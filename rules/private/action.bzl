@@ -30,6 +30,7 @@ def link_action(
         ctx,
         *,
         linker,
+        cuda_version = "",
         arches,
         objects,
         cubins,
@@ -55,6 +56,8 @@ def link_action(
     Args:
       ctx: the rule context.
       linker: FilesToRunProvider, the toolchain's linker.
+      cuda_version: string, the toolchain's cuda_version: --cuda-version
+        when not empty.
       arches: list of "sm_NN", at least one.
       objects: depset of File, the inputs in link order.
       cubins: list of File, the linked cubin of each of arches; with several,
@@ -78,6 +81,8 @@ def link_action(
     args.set_param_file_format("multiline")
     args.use_param_file("@%s", use_always = True)
     args.add_all(arches, format_each = "-arch=%s")
+    if cuda_version:
+        args.add("--cuda-version=" + cuda_version)
     if multi:
         args.add("-o", _multi_arch_output(arches, cubins))
     else:

@@ -11,6 +11,8 @@ def _check_arches(arches):
     seen = {}
     for arch in arches:
         digits = arch[len("sm_"):] if arch.startswith("sm_") else ""
+        if digits == "90a":
+            digits = "90"  # CUDA 12's arch-specific Hopper target
         if not digits.isdigit():
             fail("arch %r is not an sm_ architecture: write e.g. arch = \"sm_80\" " % arch +
                  "or arch = [\"sm_80\", \"sm_86\"]")
@@ -23,6 +25,7 @@ def _check_arches(arches):
 # action does not declare.
 _RULE_OPTIONS = {
     "arch": "list the architectures in arch",
+    "cuda-version": "the toolchain's cuda_version sets it",
     "embedded-fatbin": "set fatbin = True",
     "fatbin": "set fatbin = True",
     "o": "the outputs are named after the target",
@@ -70,6 +73,7 @@ def _cuda_device_link_impl(ctx):
     link_action(
         ctx,
         linker = tools.linker,
+        cuda_version = getattr(tools, "cuda_version", ""),
         arches = arches,
         objects = collect_objects(ctx.files.srcs, ctx.attr.deps),
         cubins = cubins,

@@ -46,6 +46,9 @@ CudaDeviceLinkerInfo = provider(
           "cudalink field of the ToolchainInfo of the toolchain type " +
           "@cudalink//toolchain:toolchain_type.",
     fields = {
+        "cuda_version": "string: the CUDA release the links reproduce " +
+                        "(--cuda-version), or \"\" to let the linker " +
+                        "take it from the inputs.",
         "linker": "FilesToRunProvider: the device linker, which takes " +
                   "nvlink's command line, an @file of one argument per " +
                   "line, several -arch values with --fatbin and " +

@@ -10,6 +10,7 @@ def _cuda_device_linker_toolchain_impl(ctx):
     return [platform_common.ToolchainInfo(
         cudalink = CudaDeviceLinkerInfo(
             linker = ctx.attr.linker[DefaultInfo].files_to_run,
+            cuda_version = ctx.attr.cuda_version,
         ),
     )]
 
@@ -19,6 +20,15 @@ cuda_device_linker_toolchain = rule(
           "Wrap it in a toolchain() of toolchain_type = " +
           "\"@cudalink//toolchain:toolchain_type\" and register that.",
     attrs = {
+        "cuda_version": attr.string(
+            values = ["", "11.8", "12.4", "12.5"],
+            doc = "The CUDA release whose nvlink the links reproduce: " +
+                  "every link gets --cuda-version=<this>. Empty (the " +
+                  "default): the linker takes the newest release that " +
+                  "wrote an input (cubins record it in e_version). Set it " +
+                  "to the toolkit the objects are compiled with to have an " +
+                  "object of a newer one refused, as that nvlink does.",
+        ),
         "linker": attr.label(
             mandatory = True,
             executable = True,

@@ -168,6 +168,9 @@ fatbinary=$(command -v fatbinary || true)
 [ -n "$fatbinary" ] || echo "NOTE: NVIDIA's fatbinary is not installed: the fatbins are not compared with it"
 
 corpus_cases="two-file-cross-calls many-files-24 kernels-used-list kernels-used-substring multi-file-sm80"
+# One target per CUDA 12 release: the corpus's cubins of that release
+# (tests/corpus/cuda-<v>), which the linker recognises by their e_version.
+cuda12_versions="12.4 12.5"
 
 # layout DIR: a workspace in DIR/ws next to DIR/cudalink and DIR/offline.
 layout() {
@@ -183,6 +186,11 @@ layout() {
     mkdir -p "$dir/ws/cases/$c"
     cp "$cases/$c"/[a-z]*.cubin "$dir/ws/cases/$c/"
     rm -f "$dir/ws/cases/$c/expected.cubin"
+  done
+  for v in $cuda12_versions; do
+    mkdir -p "$dir/ws/cuda-$v/two-file-cross-calls"
+    cp "$root/tests/corpus/cuda-$v/cases/two-file-cross-calls"/[a-z]*.cubin "$dir/ws/cuda-$v/two-file-cross-calls/"
+    rm -f "$dir/ws/cuda-$v/two-file-cross-calls/expected.cubin"
   done
   cp "$hostobj"/*.o "$dir/ws/hostobj/"
   cp "$linker" "$dir/ws/toolchain/cudalink"
@@ -227,7 +235,8 @@ fi
 section "end to end"
 # targets are built in both workspaces (repro, cache); register_cubins,
 # whose module list names the cubins by absolute path, only here.
-targets=(//:two_file //:many_files //:kernels_used //:linkopts //:multi_arch //:host_objects //:host_multi_arch)
+targets=(//:two_file //:many_files //:kernels_used //:linkopts //:multi_arch //:host_objects //:host_multi_arch
+  //:two_file_cuda_12_4 //:two_file_cuda_12_5)
 disk_cache=$scratch/disk_cache
 local_flags=(--spawn_strategy=local --strategy=CudaDeviceLink=local --disk_cache="$disk_cache")
 if bz "$one" build "${local_flags[@]}" "${targets[@]}" //:register_cubins >"$log/build-one.txt" 2>&1; then
@@ -259,6 +268,8 @@ execroot=$(bz "$one" info execution_root 2>/dev/null)
       --embedded-fatbin "$ref/host_objects.fatbin.c" --register-link-binaries "$ref/host_objects.reg.c" "${ho[@]}" &&
     "$linker" -arch=sm_80 -arch=sm_86 -o "$ref/host_multi_arch.cubin" --fatbin "$ref/host_multi_arch.fatbin" \
       --embedded-fatbin "$ref/host_multi_arch.fatbin.c" --register-link-binaries "$ref/host_multi_arch.reg.c" "${ho[@]}" &&
+    "$linker" -arch=sm_80 -o "$ref/two_file_cuda_12_4.cubin" cuda-12.4/two-file-cross-calls/a.cubin cuda-12.4/two-file-cross-calls/b.cubin &&
+    "$linker" -arch=sm_80 -o "$ref/two_file_cuda_12_5.cubin" cuda-12.5/two-file-cross-calls/a.cubin cuda-12.5/two-file-cross-calls/b.cubin &&
     cd "$execroot" &&
     "$linker" -arch=sm_80 -o "$ref/register_cubins.cubin" --register-link-binaries "$ref/register_cubins.reg.c" \
       cases/two-file-cross-calls/a.cubin cases/two-file-cross-calls/b.cubin
@@ -271,7 +282,7 @@ outputs=(two_file.cubin many_files.cubin kernels_used.cubin linkopts.cubin
   multi_arch.sm_80.cubin multi_arch.sm_86.cubin multi_arch.fatbin multi_arch.fatbin.c
   host_objects.cubin host_objects.fatbin host_objects.fatbin.c host_objects.reg.c
   host_multi_arch.sm_80.cubin host_multi_arch.sm_86.cubin host_multi_arch.fatbin
-  host_multi_arch.fatbin.c host_multi_arch.reg.c)
+  host_multi_arch.fatbin.c host_multi_arch.reg.c two_file_cuda_12_4.cubin two_file_cuda_12_5.cubin)
 differ=""
 for out in "${outputs[@]}" register_cubins.cubin register_cubins.reg.c; do
   cmp -s "$one/ws/bazel-bin/$out" "$ref/$out" || differ+=" $out"
@@ -323,6 +334,10 @@ nv many_files.cubin "$cases/many-files-24/expected.cubin"
 nv kernels_used.cubin "$cases/kernels-used-list/expected.cubin"
 nv linkopts.cubin "$cases/kernels-used-substring/expected.cubin"
 nv multi_arch.sm_80.cubin "$cases/multi-file-sm80/expected.cubin"
+# nvlink 12.4's and 12.5's, in the corpus too.
+for v in $cuda12_versions; do
+  nv "two_file_cuda_${v/./_}.cubin" "$root/tests/corpus/cuda-$v/cases/two-file-cross-calls/expected.cubin"
+done
 nvidia=$scratch/nvidia
 mkdir -p "$nvidia"
 if [ -n "$nvlink" ]; then
@@ -399,7 +414,7 @@ else
 fi
 
 if [ -z "$nv_diff" ]; then
-  pass "e2e: $nv_same outputs byte-identical to NVIDIA's (nvlink 11.8 in the corpus${nvlink:+, nvlink}${fatbinary:+, fatbinary})"
+  pass "e2e: $nv_same outputs byte-identical to NVIDIA's (nvlink 11.8, 12.4 and 12.5 in the corpus${nvlink:+, nvlink}${fatbinary:+, fatbinary})"
 else
   fail "e2e: differ from NVIDIA's:$nv_diff"
 fi

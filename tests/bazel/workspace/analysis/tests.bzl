@@ -256,6 +256,29 @@ def _multi_options_test_impl(ctx):
 
 multi_options_test = analysistest.make(_multi_options_test_impl)
 
+def _cuda_version_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    links = _actions(env, "CudaDeviceLink")
+    asserts.equals(env, 1, len(links))
+    out = _bin(env, "single_90a.cubin")
+    _check_link(
+        env,
+        links[0],
+        argv = ["-arch=sm_90a", "--cuda-version=12.4", "-o", out, "analysis/a.cubin"],
+        inputs = ["analysis/a.cubin"],
+        outputs = [out],
+    )
+    return analysistest.end(env)
+
+# Under a toolchain that declares cuda_version = "12.4" (registered first
+# with --extra_toolchains), every link gets --cuda-version=12.4.
+cuda_version_test = analysistest.make(
+    _cuda_version_test_impl,
+    config_settings = {
+        "//command_line_option:extra_toolchains": ["//toolchain:test_toolchain_cuda_12_4"],
+    },
+)
+
 def _failure_test_impl(ctx):
     env = analysistest.begin(ctx)
     asserts.expect_failure(env, ctx.attr.message)
