@@ -63,7 +63,14 @@ func writeFatbins(cfg *Config, images []archImage) error {
 	for _, img := range images {
 		// A -g link's images are marked as debug compiles, as nvcc -G
 		// -dlink has fatbinary -g mark them.
-		list = append(list, fatbin.Image{Kind: fatbin.KindELF, SM: img.sm, Data: img.data, Debug: cfg.Debug})
+		// Its e_version is the release of the nvlink reproduced; the
+		// fatbinary of that release writes the container.
+		var tk *Toolkit
+		if len(img.data) >= 24 {
+			tk = toolkitFor(le.Uint32(img.data[20:]))
+		}
+		list = append(list, fatbin.Image{Kind: fatbin.KindELF, SM: img.sm, Data: img.data, Debug: cfg.Debug,
+			HeaderPad: tk != nil && tk.FatbinHeaderPad})
 	}
 	if err := fatbin.Write(&fb, list); err != nil {
 		return fail(cfg.Fatbin, fmt.Errorf("cannot make the fatbinary: %w", err))

@@ -53,6 +53,10 @@ type Toolkit struct {
 	// function nvlink makes for a file's first undefined function
 	// (addPlaceholder) in .symtab (11.8); 12.x drops it all the same.
 	KeepPlaceholder bool
+	// FatbinHeaderPad: this release's fatbinary (--fatbin,
+	// --embedded-fatbin) writes 0x48-byte ELF entry headers (12.4 only:
+	// 11.8 and 12.5 write 0x40).
+	FatbinHeaderPad bool
 	// MinSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
 	MinSM90Version uint32
@@ -61,7 +65,7 @@ type Toolkit struct {
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*Toolkit{
 	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true, KeepPlaceholder: true},
-	{Version: 124, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
+	{Version: 124, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true},
 	{Version: 125, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
 }
 

@@ -78,6 +78,9 @@ const (
 	// per third-party reverse engineering; not verified with a real
 	// toolkit here). Readers also recognise zstd by its frame magic.
 	FlagCompressedZstd Flags = 0x8000
+	// FlagArchSpecific marks an image of an arch-specific target
+	// (sm_90a: CUDA 12's fatbinary sets it on such cubins).
+	FlagArchSpecific Flags = 0x100000
 )
 
 var flagNames = []struct {
@@ -89,6 +92,7 @@ var flagNames = []struct {
 	{FlagHostLinux, "linux"},
 	{FlagCompressedLZ4, "lz4"},
 	{FlagCompressedZstd, "zstd"},
+	{FlagArchSpecific, "arch-specific"},
 }
 
 // String lists the flags set, by name.

@@ -27,6 +27,10 @@ type Image struct {
 	Options string
 	// Debug sets FlagDebug (fatbinary -g).
 	Debug bool
+	// HeaderPad: write the entry as CUDA 12.4's fatbinary does: an ELF
+	// entry without identifier has a 0x48-byte header, the fixed part
+	// followed by 8 zero bytes (11.8's and 12.5's write 0x40).
+	HeaderPad bool
 }
 
 // Write writes one container holding images, in order, byte-identical to
@@ -96,6 +100,9 @@ func appendEntry(buf *bytes.Buffer, img Image) error {
 			hdr = appendPaddedString(hdr, img.Options)
 		}
 	}
+	if img.HeaderPad && img.Kind == KindELF && img.Ident == "" {
+		hdr = append(hdr, make([]byte, 8)...)
+	}
 	if img.Ident != "" {
 		le.PutUint32(hdr[0x20:], uint32(len(hdr)))
 		le.PutUint32(hdr[0x24:], uint32(len(img.Ident)))
@@ -104,6 +111,9 @@ func appendEntry(buf *bytes.Buffer, img Image) error {
 	flags := Flag64Bit | FlagHostLinux
 	if img.Debug {
 		flags |= FlagDebug
+	}
+	if img.Kind == KindELF && len(img.Data) >= 52 && binary.LittleEndian.Uint32(img.Data[48:])&0x800 != 0 {
+		flags |= FlagArchSpecific // e_flags EF_CUDA_ARCH_SPECIFIC: sm_90a
 	}
 	payload := align8(uint64(len(img.Data)))
 	le.PutUint16(hdr[0x00:], uint16(img.Kind))

@@ -42,6 +42,29 @@ func TestWriteMatchesFatbinary(t *testing.T) {
 	}
 }
 
+// TestWriteCUDA12: with HeaderPad set, Write gives the bytes of CUDA 12.4's
+// `fatbinary -64 --create`: 0x48-byte ELF entry headers; and the
+// arch-specific flag for an sm_90a cubin.
+func TestWriteCUDA12(t *testing.T) {
+	corpus := "../../tests/corpus/cuda-12.4/cases/"
+	for _, tc := range []struct {
+		golden, cubin string
+		sm            int
+	}{
+		{"cuda12_sm80.fatbin", "two-file-cross-calls/expected.cubin", 80},
+		{"cuda12_sm90a.fatbin", "cuda12-sm90a-wgmma/expected.cubin", 90},
+	} {
+		data, err := os.ReadFile(corpus + tc.cubin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := mustWrite(t, []Image{{Kind: KindELF, SM: tc.sm, Data: data, HeaderPad: true}})
+		if want := readTestdata(t, tc.golden); !bytes.Equal(got, want) {
+			t.Errorf("%s: Write output differs (%d vs %d bytes)", tc.golden, len(got), len(want))
+		}
+	}
+}
+
 // TestWriteRoundTrip: for every uncompressed container fatbinary wrote,
 // writing back the parsed entries reproduces it, identifier and ptxas
 // options included.
