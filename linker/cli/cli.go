@@ -12,8 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 
@@ -97,7 +99,16 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ca
 	cfg.Cache = cache
 	cfg.Context = ctx
 	cfg.OneShot = oneShot
-	if err := linker.Run(cfg); err != nil {
+	stop, err := startProfiles(cmd.CPUProfile, cmd.MemProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "cudalink: error: %v\n", err)
+		return exitFailed
+	}
+	err = linker.Run(cfg)
+	if perr := stop(); perr != nil {
+		fmt.Fprintf(stderr, "cudalink: warning: %v\n", perr)
+	}
+	if err != nil {
 		if !errors.Is(err, linker.ErrFailed) { // ErrFailed: diagnostics already printed
 			fmt.Fprintf(stderr, "cudalink: error: %v\n", err)
 		}
@@ -254,4 +265,50 @@ func versionText() string {
 	return fmt.Sprintf("cudalink: CUDA device linker in Go\n"+
 		"Version %s (%s)\n"+
 		"Compatible with nvlink from %s\n", v, runtime.Version(), nvlinkRelease)
+}
+
+// startProfiles starts -cpuprofile and -memprofile: the CPU profile runs
+// until stop, and every allocation from now on is sampled, to be written
+// (with what is live) by stop. Profiling never changes the link's output.
+// A CPU profile is one per process: a worker asked for two at once
+// profiles the first.
+func startProfiles(cpuPath, memPath string) (stop func() error, err error) {
+	var cpu *os.File
+	if cpuPath != "" {
+		if cpu, err = os.Create(cpuPath); err != nil {
+			return nil, fmt.Errorf("-cpuprofile: %v", err)
+		}
+		if err := pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, fmt.Errorf("-cpuprofile: %v", err)
+		}
+	}
+	rate := runtime.MemProfileRate
+	if memPath != "" {
+		runtime.MemProfileRate = 1
+	}
+	return func() error {
+		var errs []error
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			if err := cpu.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("-cpuprofile: %v", err))
+			}
+		}
+		if memPath != "" {
+			runtime.GC() // the profile's live heap is as of the last collection
+			f, err := os.Create(memPath)
+			if err == nil {
+				err = pprof.Lookup("allocs").WriteTo(f, 0)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+			runtime.MemProfileRate = rate
+			if err != nil {
+				errs = append(errs, fmt.Errorf("-memprofile: %v", err))
+			}
+		}
+		return errors.Join(errs...)
+	}, nil
 }

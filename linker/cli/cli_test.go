@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// These tests stop before the link: they do not need the linker to work.
+// These tests stop before the link (but profile_test.go): they do not need
+// the linker to work.
 
 func run(args ...string) (status int, stdout, stderr string) {
 	var out, errs bytes.Buffer

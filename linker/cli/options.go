@@ -281,6 +281,21 @@ var options = []*option{
 			return v, nil
 		}},
 
+	// cudalink's own, beyond nvlink: profiling the linker itself
+	// (docs/benchmarks.md). Neither changes what the link writes.
+	{long: "cpuprofile", short: "cpuprofile", arg: "<file name>",
+		help: "Write a CPU profile of the link (Go's pprof format) to the file; --time gives the time of each pass.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cpuProfile = v
+			return v, nil
+		}},
+	{long: "memprofile", short: "memprofile", arg: "<file name>",
+		help: "Write a profile of the link's memory allocations (Go's pprof format, every allocation sampled) to the file.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.memProfile = v
+			return v, nil
+		}},
+
 	// cudalink's own, beyond nvlink: explaining a link.
 	{long: "map", arg: "<file name>",
 		help: "Write a link map: every output section and symbol with the input it came from, and every removed function with the reason; demangled names beside mangled ones.",

@@ -28,6 +28,9 @@ type Command struct {
 	// fails, as nvlink prints them while it reads its arguments ("incompatible
 	// redefinition for option ..."). Neither -w nor -Werror affects them.
 	Warnings []string
+	// CPUProfile and MemProfile name the files -cpuprofile and -memprofile
+	// write the link's profiles to; "" for none.
+	CPUProfile, MemProfile string
 }
 
 // maxOptionsFileDepth is how deeply nvlink 11.8 nests options files: the
@@ -50,6 +53,8 @@ type parser struct {
 	nvvmpath      bool   // -nvvmpath was given (its value may be empty)
 	ghls          string // the -ghls option as spelt; "" when absent
 	useHostInfo   bool
+	cpuProfile    string // -cpuprofile
+	memProfile    string // -memprofile
 
 	last     map[*option]string // canonical value of each single-valued option given
 	notYet   string             // the first notYet option given, as spelt
@@ -101,6 +106,7 @@ func Parse(args []string) (*Command, error) {
 		})
 	}
 	cmd.Action, cmd.Config = ActionLink, &p.cfg
+	cmd.CPUProfile, cmd.MemProfile = p.cpuProfile, p.memProfile
 	return cmd, nil
 }
 

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestProfiles: -cpuprofile and -memprofile write pprof profiles (gzipped
+// protocol buffers) and leave the link's output as it is without them.
+func TestProfiles(t *testing.T) {
+	dir := filepath.Join("..", "..", "tests", "corpus", "cases", "call-chain-three-files")
+	want, err := os.ReadFile(filepath.Join(dir, "expected.cubin"))
+	if err != nil {
+		t.Skipf("corpus case missing: %v", err)
+	}
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out.cubin")
+	cpu, mem := filepath.Join(tmp, "cpu.prof"), filepath.Join(tmp, "mem.prof")
+	status, _, stderr := run("-arch=sm_80", "-o", out, "-cpuprofile", cpu, "--memprofile="+mem,
+		filepath.Join(dir, "a.cubin"), filepath.Join(dir, "b.cubin"), filepath.Join(dir, "c.cubin"))
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("stderr: %q", stderr)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the output differs from nvlink's (expected.cubin): err %v", err)
+	}
+	for _, p := range []string{cpu, mem} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(p), err)
+			continue
+		}
+		if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+			t.Errorf("%s: not a pprof profile (gzip): % x", filepath.Base(p), data[:min(len(data), 4)])
+		}
+	}
+
+	// A profile that cannot be written stops the link before it starts.
+	status, _, stderr = run("-arch=sm_80", "-o", filepath.Join(tmp, "no.cubin"), "-cpuprofile", filepath.Join(tmp, "missing", "cpu.prof"),
+		filepath.Join(dir, "a.cubin"), filepath.Join(dir, "b.cubin"), filepath.Join(dir, "c.cubin"))
+	if status == 0 || !bytes.Contains([]byte(stderr), []byte("-cpuprofile")) {
+		t.Errorf("unwritable -cpuprofile: status %d, stderr %q", status, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "no.cubin")); err == nil {
+		t.Errorf("unwritable -cpuprofile: the link ran")
+	}
+}
