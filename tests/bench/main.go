@@ -43,7 +43,7 @@ func main() {
 		os.Exit(launch(os.Args[2:]))
 	}
 	var (
-		sizesFlag  = flag.String("n", "100,400,1600", "program sizes (number of objects), comma-separated; \"none\" to skip")
+		sizesFlag  = flag.String("n", "10,100,400,1600", "program sizes (number of objects), comma-separated; \"none\" to skip")
 		gSizesFlag = flag.String("gn", "", "program sizes of the -G (debug) variant, linked with -g; default: the -n sizes; \"none\" to skip")
 		chainFlag  = flag.String("chain-n", "100,400", "program sizes of the deep-chain variant (nvlink needs minutes for 1600); \"none\" to skip")
 		largeFlag  = flag.String("large-n", "100,400,1600", "program sizes of the large-file variant (the performance targets are measured on it); \"none\" to skip")
@@ -143,6 +143,7 @@ func main() {
 		fail(err)
 	}
 	defer os.RemoveAll(work)
+	buildLauncher(work, log)
 	cudalink := *cudalinkF
 	if cudalink == "" {
 		cudalink = filepath.Join(work, "cudalink")
@@ -194,23 +195,33 @@ func main() {
 			sizes []int
 		}{{variantDefault, sizes}, {variantLarge, largeSizes}} {
 			for _, n := range v.sizes {
-				p := pools[v.v.Name]
-				out := filepath.Join(work, fmt.Sprintf("worker-%s-%d.cubin", v.v.Name, n))
-				log("worker: %s, %d objects, 1 cold + %d warm relinks", v.v.Name, n, *workerReps)
-				wr, err := measureWorker(cudalink, linkArgs(p, n, out), p.inputs(n), out, *workerReps)
-				if err != nil {
-					fail(err)
+				for _, changeOne := range []bool{false, true} {
+					p := pools[v.v.Name]
+					out := filepath.Join(work, fmt.Sprintf("worker-%s-%d.cubin", v.v.Name, n))
+					what := "unchanged"
+					if changeOne {
+						what = "one object changed"
+					}
+					log("worker: %s, %d objects, 1 cold + %d warm relinks, %s", v.v.Name, n, *workerReps, what)
+					wr, err := measureWorker(cudalink, linkArgs(p, n, out), p.inputs(n), out, *workerReps, changeOne)
+					if err != nil {
+						fail(err)
+					}
+					pr := res.program(v.v.Name, n)
+					ref, _ := os.ReadFile(filepath.Join(work, fmt.Sprintf("cudalink-%s-%d.cubin", v.v.Name, n)))
+					warm := make([]sample, len(wr.Warm))
+					for i := range wr.Warm {
+						warm[i] = sample{Wall: wr.Warm[i], User: wr.WarmCPU[i]}
+					}
+					wsum := &workerSummary{
+						Variant: v.v.Name, Objects: n, OneChanged: changeOne, Cold: wr.Cold, Warm: summarise(warm), VmHWM: wr.VmHWM,
+						SameBytes: bytes.Equal(ref, wr.Output),
+					}
+					if pr != nil && pr.Nvlink != nil {
+						wsum.SpeedupVsNvlink = float64(pr.Nvlink.WallMedian) / float64(wsum.Warm.WallMedian)
+					}
+					res.Worker = append(res.Worker, wsum)
 				}
-				pr := res.program(v.v.Name, n)
-				ref, _ := os.ReadFile(filepath.Join(work, fmt.Sprintf("cudalink-%s-%d.cubin", v.v.Name, n)))
-				wsum := &workerSummary{
-					Variant: v.v.Name, Objects: n, Cold: wr.Cold, Warm: summarise(durSamples(wr.Warm)), VmHWM: wr.VmHWM,
-					SameBytes: bytes.Equal(ref, wr.Output),
-				}
-				if pr != nil && pr.Nvlink != nil {
-					wsum.SpeedupVsNvlink = float64(pr.Nvlink.WallMedian) / float64(wsum.Warm.WallMedian)
-				}
-				res.Worker = append(res.Worker, wsum)
 			}
 		}
 	}

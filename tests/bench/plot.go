@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"math"
 	"os"
@@ -11,8 +12,9 @@ import (
 	"time"
 )
 
-// The plot: median wall time against the number of objects, log-log, with
-// min–max bars, for cudalink, nvlink, nvlink -g on -G objects, and warm
+// The plot: two panels side by side, median wall time (left) and median
+// CPU time, user + system (right), against the number of objects, log-log,
+// with min–max bars, for cudalink, nvlink, each program shape, and warm
 // relinks through the persistent worker. Drawn with image/png and the
 // bitmap font of font.go.
 
@@ -54,6 +56,30 @@ type series struct {
 }
 
 func writePlot(path string, r *results) error {
+	wall, err := drawPanel(r, false)
+	if err != nil {
+		return err
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 2*plotW, plotH))
+	fill(img, img.Bounds(), colBG)
+	draw.Draw(img, wall.Bounds(), wall, image.Point{}, draw.Src)
+	if cpu, err := drawPanel(r, true); err == nil {
+		draw.Draw(img, wall.Bounds().Add(image.Pt(plotW, 0)), cpu, image.Point{}, draw.Src)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// drawPanel draws one panel: wall time, or CPU time when cpu is set (only
+// runs that measured it).
+func drawPanel(r *results, cpu bool) (*image.RGBA, error) {
 	var ss []*series
 	add := func(s *series) {
 		if len(s.pts) > 0 {
@@ -72,8 +98,12 @@ func writePlot(path string, r *results) error {
 	nl := &series{name: "nvlink, large files", col: colNDark, marker: 3}
 	wl := &series{name: "cudalink worker, warm relink, large files", col: colWorker, marker: 3}
 	pt := func(objects int, s *stats) point {
+		if cpu {
+			return point{float64(objects), msf(s.CPUMedian), msf(s.CPUMin), msf(s.CPUMax)}
+		}
 		return point{float64(objects), msf(s.WallMedian), msf(s.WallMin), msf(s.WallMax)}
 	}
+	has := func(s *stats) bool { return s != nil && (!cpu || s.CPUMedian > 0) }
 	for _, p := range r.Programs {
 		cs, ns := c, n
 		switch p.Variant {
@@ -84,14 +114,17 @@ func writePlot(path string, r *results) error {
 		case variantLarge.Name:
 			cs, ns = cl, nl
 		}
-		if p.Cudalink != nil && cs != nil {
+		if has(p.Cudalink) && cs != nil {
 			cs.pts = append(cs.pts, pt(p.Objects, p.Cudalink))
 		}
-		if p.Nvlink != nil {
+		if has(p.Nvlink) {
 			ns.pts = append(ns.pts, pt(p.Objects, p.Nvlink))
 		}
 	}
 	for _, ws := range r.Worker {
+		if ws.OneChanged || !has(&ws.Warm) {
+			continue
+		}
 		if ws.variant() == variantLarge.Name {
 			wl.pts = append(wl.pts, pt(ws.Objects, &ws.Warm))
 		} else {
@@ -109,7 +142,7 @@ func writePlot(path string, r *results) error {
 	add(w)
 	add(wl)
 	if len(ss) == 0 {
-		return fmt.Errorf("nothing to plot")
+		return nil, fmt.Errorf("nothing to plot")
 	}
 
 	// Ranges, in log space.
@@ -162,11 +195,17 @@ func writePlot(path string, r *results) error {
 	hline(img, marginL, marginL+pw, marginT, colAxis)
 	vline(img, marginL+pw, marginT, marginT+ph, colAxis)
 
-	title := fmt.Sprintf("device link time against objects linked, %s: median, bars min to max", r.Arch)
+	title := fmt.Sprintf("wall time against objects linked, %s: median, bars min to max", r.Arch)
+	if cpu {
+		title = fmt.Sprintf("CPU time (user + system) against objects linked, %s", r.Arch)
+	}
 	drawText(img, (plotW-textWidth(title))/2, 18, title, colText, false)
 	xl := "objects linked (log scale)"
 	drawText(img, marginL+(pw-textWidth(xl))/2, plotH-34, xl, colText, false)
 	yl := "wall time, ms (log scale)"
+	if cpu {
+		yl = "CPU time, ms (log scale)"
+	}
 	drawText(img, 14, marginT+(ph+textWidth(yl))/2, yl, colText, true)
 
 	// Series, each a few pixels to the side of the others so that their
@@ -204,16 +243,7 @@ func writePlot(path string, r *results) error {
 		marker(img, lx+18, y, s.marker, s.col)
 		drawText(img, lx+48, ly+i*lh, s.name, colText, false)
 	}
-
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return img, nil
 }
 
 func msf(d time.Duration) float64 { return float64(d) / 1e6 }

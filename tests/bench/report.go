@@ -54,8 +54,9 @@ type verification struct {
 type workerSummary struct {
 	Variant         string // the program; "" (older runs) is "default"
 	Objects         int
+	OneChanged      bool          `json:",omitempty"` // one object had a new digest in every warm request
 	Cold            time.Duration // the first request, every input parsed
-	Warm            stats         // wall times only
+	Warm            stats         // wall times, and the worker's CPU time in each request (CPUMedian...)
 	VmHWM           int64         // the worker's peak RSS
 	SameBytes       bool          // the worker's output is the command line's
 	SpeedupVsNvlink float64       // nvlink's median (cold process) / warm median
@@ -70,9 +71,9 @@ func (r *results) program(variant string, n int) *programResult {
 	return nil
 }
 
-func (r *results) worker(variant string, n int) *workerSummary {
+func (r *results) worker(variant string, n int, oneChanged bool) *workerSummary {
 	for _, w := range r.Worker {
-		if w.variant() == variant && w.Objects == n {
+		if w.variant() == variant && w.Objects == n && w.OneChanged == oneChanged {
 			return w
 		}
 	}
@@ -113,6 +114,21 @@ func timeCell(s *stats) string {
 	return fmt.Sprintf("%s (%s–%s)", ms(s.WallMedian), ms(s.WallMin), ms(s.WallMax))
 }
 
+func cpuCell(s *stats) string {
+	if s == nil || s.CPUMedian == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%s (%s–%s)", ms(s.CPUMedian), ms(s.CPUMin), ms(s.CPUMax))
+}
+
+// ratio formats a / b, "—" when either is unknown.
+func ratio[T time.Duration | int64](a, b T) string {
+	if a == 0 || b == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", float64(a)/float64(b))
+}
+
 func rssCell(s *stats) string {
 	if s == nil {
 		return "—"
@@ -129,6 +145,7 @@ func printReport(w io.Writer, r *results) {
 		fmt.Fprintf(w, "With results from %s.\n\n", m)
 	}
 
+	printSummary(w, r)
 	for _, v := range []variant{variantLarge, variantDefault, variantDebug, variantChain} {
 		var ps []*programResult
 		for _, p := range r.Programs {
@@ -140,17 +157,12 @@ func printReport(w io.Writer, r *results) {
 			continue
 		}
 		fmt.Fprintf(w, "### Cold links, %s (%s)\n\n", v.Title, r.Arch)
-		fmt.Fprintf(w, "Wall time in ms and peak RSS in MiB: median (min–max). (Peak RSS cannot be measured below %s MiB, what /bin/true reports when started the same way.)\n\n", mib(r.LaunchFloor))
-		fmt.Fprintln(w, "| objects | input MB | cudalink time | nvlink time | nvlink / cudalink | cudalink peak RSS | nvlink peak RSS | cudalink / nvlink RSS |")
+		fmt.Fprintf(w, "Wall and CPU (user + system) time in ms, peak RSS in MiB: median (min–max). (Peak RSS cannot be measured below %s MiB, what /bin/true reports when started the same way.)\n\n", mib(r.LaunchFloor))
+		fmt.Fprintln(w, "| objects | input MB | cudalink wall | nvlink wall | cudalink CPU | nvlink CPU | cudalink peak RSS | nvlink peak RSS |")
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|")
 		for _, p := range ps {
-			ratio, rss := "—", "—"
-			if p.Cudalink != nil {
-				ratio = fmt.Sprintf("%.2f×", float64(p.Nvlink.WallMedian)/float64(p.Cudalink.WallMedian))
-				rss = fmt.Sprintf("%.2f", float64(p.Cudalink.RSSMedian)/float64(p.Nvlink.RSSMedian))
-			}
 			fmt.Fprintf(w, "| %d | %.1f | %s | %s | %s | %s | %s | %s |\n", p.Objects, float64(p.InputBytes)/1e6,
-				timeCell(p.Cudalink), timeCell(p.Nvlink), ratio, rssCell(p.Cudalink), rssCell(p.Nvlink), rss)
+				timeCell(p.Cudalink), timeCell(p.Nvlink), cpuCell(p.Cudalink), cpuCell(p.Nvlink), rssCell(p.Cudalink), rssCell(p.Nvlink))
 		}
 		fmt.Fprintln(w)
 	}
@@ -175,19 +187,23 @@ func printReport(w io.Writer, r *results) {
 	}
 
 	if len(r.Worker) > 0 {
-		fmt.Fprintln(w, "### Relinking an unchanged program through the persistent worker")
+		fmt.Fprintln(w, "### Relinking through the persistent worker")
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Request to response, ms; the first request parses every input, the others are warm (median (min–max)).")
+		fmt.Fprintln(w, "Request to response, ms; the first request parses every input, the others are warm relinks (median (min–max)): of the unchanged program, or with one object changed (its digest is new in every request, so it is read and parsed again). Worker CPU is its threads' CPU time in a warm request.")
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| program | objects | first request | warm relink | nvlink (cold process) | nvlink / warm | worker peak RSS MiB | same bytes as the command line |")
-		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|")
+		fmt.Fprintln(w, "| program | objects | relink | first request | warm relink | worker CPU | nvlink (cold process) | nvlink / warm | worker peak RSS MiB | same bytes as the command line |")
+		fmt.Fprintln(w, "|---|---:|---|---:|---:|---:|---:|---:|---:|---|")
 		for _, ws := range r.Worker {
 			nv := "—"
 			if p := r.program(ws.variant(), ws.Objects); p != nil && p.Nvlink != nil {
 				nv = ms(p.Nvlink.WallMedian)
 			}
-			fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %.1f× | %s | %v |\n", ws.variant(), ws.Objects, ms(ws.Cold), timeCell(&ws.Warm),
-				nv, ws.SpeedupVsNvlink, mib(ws.VmHWM), yesNo(ws.SameBytes))
+			what := "unchanged"
+			if ws.OneChanged {
+				what = "one object changed"
+			}
+			fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %.1f× | %s | %v |\n", ws.variant(), ws.Objects, what, ms(ws.Cold), timeCell(&ws.Warm),
+				cpuCell(&ws.Warm), nv, ws.SpeedupVsNvlink, mib(ws.VmHWM), yesNo(ws.SameBytes))
 		}
 		fmt.Fprintln(w)
 	}
@@ -248,11 +264,30 @@ func printTargets(w io.Writer, r *results) {
 		}
 		if p400 != nil && p1600 != nil && p400.Cudalink != nil && p1600.Cudalink != nil {
 			s := float64(p1600.Cudalink.WallMedian) / float64(p400.Cudalink.WallMedian)
-			ts = append(ts, target{v.Name + ": cudalink time, 1600 objects / 400 objects", "≤ 4.4", fmt.Sprintf("%.2f", s), s <= 4.4})
+			ts = append(ts, target{v.Name + ": cudalink time, 1600 objects / 400 objects", "≤ 4.2", fmt.Sprintf("%.2f", s), s <= 4.2})
 		}
-		if ws := r.worker(v.Name, 400); ws != nil && ws.SpeedupVsNvlink > 0 {
-			ts = append(ts, target{v.Name + ": nvlink (cold) / warm worker relink, 400 objects", "≥ 20", fmt.Sprintf("%.1f", ws.SpeedupVsNvlink), ws.SpeedupVsNvlink >= 20})
+		if ws := r.worker(v.Name, 400, false); ws != nil && ws.SpeedupVsNvlink > 0 {
+			ts = append(ts, target{v.Name + ": nvlink (cold) / warm worker relink, 400 objects", "≥ 25", fmt.Sprintf("%.1f", ws.SpeedupVsNvlink), ws.SpeedupVsNvlink >= 25})
 		}
+		if ws := r.worker(v.Name, 400, true); ws != nil && ws.SpeedupVsNvlink > 0 {
+			ts = append(ts, target{v.Name + ": nvlink (cold) / warm worker relink with one object changed, 400 objects", "(reported)", fmt.Sprintf("%.1f", ws.SpeedupVsNvlink), true})
+		}
+	}
+	// Every program: wall at most half of nvlink's, CPU and peak memory at
+	// most nvlink's.
+	for _, p := range r.Programs {
+		if p.Cudalink == nil || p.Nvlink == nil {
+			continue
+		}
+		name := fmt.Sprintf("%s %d", p.Variant, p.Objects)
+		wr := float64(p.Cudalink.WallMedian) / float64(p.Nvlink.WallMedian)
+		ts = append(ts, target{name + ": median wall, cudalink / nvlink", "≤ 0.50", fmt.Sprintf("%.2f", wr), wr <= 0.5})
+		if p.Cudalink.CPUMedian > 0 && p.Nvlink.CPUMedian > 0 {
+			cr := float64(p.Cudalink.CPUMedian) / float64(p.Nvlink.CPUMedian)
+			ts = append(ts, target{name + ": median CPU, cudalink / nvlink", "≤ 1", fmt.Sprintf("%.2f", cr), cr <= 1})
+		}
+		mr := float64(p.Cudalink.RSSMedian) / float64(p.Nvlink.RSSMedian)
+		ts = append(ts, target{name + ": median peak RSS, cudalink / nvlink", "≤ 1", fmt.Sprintf("%.2f", mr), mr <= 1})
 	}
 	if len(ts) == 0 {
 		return
@@ -263,6 +298,42 @@ func printTargets(w io.Writer, r *results) {
 	fmt.Fprintln(w, "|---|---:|---:|---|")
 	for _, t := range ts {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", t.what, t.want, t.got, yesNo(t.met))
+	}
+	fmt.Fprintln(w)
+}
+
+// printSummary is the table of every program measured, one row each:
+// medians of wall time, CPU time (user + system) and peak RSS for both
+// linkers, and cudalink's as a fraction of nvlink's (the issue asks for at
+// most 0.5 of the wall time and at most 1 of the CPU time and memory).
+func printSummary(w io.Writer, r *results) {
+	var ps []*programResult
+	for _, p := range r.Programs {
+		if p.Cudalink != nil && p.Nvlink != nil {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "### Every program: cudalink against nvlink")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Medians; wall and CPU (user + system) in ms, peak RSS in MiB; each ratio is cudalink / nvlink.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| program | objects | input MB | wall cudalink | wall nvlink | wall ratio | CPU cudalink (user + sys) | CPU nvlink (user + sys) | CPU ratio | RSS cudalink | RSS nvlink | RSS ratio |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, p := range ps {
+		c, n := p.Cudalink, p.Nvlink
+		split := func(s *stats) string {
+			if s.CPUMedian == 0 {
+				return "—"
+			}
+			return fmt.Sprintf("%s (%s + %s)", ms(s.CPUMedian), ms(s.UserMedian), ms(s.SysMedian))
+		}
+		fmt.Fprintf(w, "| %s | %d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p.Variant, p.Objects, float64(p.InputBytes)/1e6,
+			ms(c.WallMedian), ms(n.WallMedian), ratio(c.WallMedian, n.WallMedian),
+			split(c), split(n), ratio(c.CPUMedian, n.CPUMedian),
+			mib(c.RSSMedian), mib(n.RSSMedian), ratio(c.RSSMedian, n.RSSMedian))
 	}
 	fmt.Fprintln(w)
 }
