@@ -1,0 +1,87 @@
+//go:build linux
+
+package linker
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFileMapsReleaseBatch: the files the passes leave are released
+// together once they hold more than releaseBatchBytes, and only then; a
+// file left twice counts once; the pages of every file released are gone
+// from the process (/proc/self/pagemap), adjacent mappings or not.
+func TestFileMapsReleaseBatch(t *testing.T) {
+	pagemap, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Skipf("no pagemap: %v", err)
+	}
+	defer pagemap.Close()
+	// present says whether the page holding b[0] is mapped in.
+	present := func(b []byte) bool {
+		var e [8]byte
+		page := int64(base(b)) / int64(os.Getpagesize())
+		if _, err := pagemap.ReadAt(e[:], page*8); err != nil {
+			t.Fatal(err)
+		}
+		return binary.LittleEndian.Uint64(e[:])>>63 == 1
+	}
+
+	dir := t.TempDir()
+	const n = 5
+	size := releaseBatchBytes/4 - 100 // four files fit, the fifth does not
+	var m fileMaps
+	defer m.unmapAll()
+	data := make([][]byte, n)
+	sum := 0
+	for i := range n {
+		path := filepath.Join(dir, fmt.Sprintf("f%d.cubin", i))
+		if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, mapped, err := m.read(path)
+		if err != nil || !mapped || len(d) != size {
+			t.Fatalf("read %s: %d bytes, mapped %v, %v", path, len(d), mapped, err)
+		}
+		data[i] = d
+		for off := 0; off < len(d); off += 4096 {
+			sum += int(d[off]) // fault every page in
+		}
+	}
+	t.Logf("read %d files (byte sum %d)", n, sum)
+	for i, d := range data {
+		if !present(d) {
+			t.Fatalf("file %d: not resident after reading it", i)
+		}
+	}
+
+	m.release(data[0]) // what parsing does
+	for i := 1; i < 4; i++ {
+		m.releaseMapping(data[i][100:200]) // a pass leaving the file that holds a section
+		m.releaseMapping(data[i])          // twice: counted once
+	}
+	m.releaseMapping(make([]byte, 8)) // not a mapping: nothing happens
+	if len(m.left) != 4 || m.leftBytes != 4*size {
+		t.Fatalf("after four files: %d left, %d bytes; want 4, %d", len(m.left), m.leftBytes, 4*size)
+	}
+	for i := range 4 {
+		if !present(data[i]) {
+			t.Errorf("file %d released before the batch was full", i)
+		}
+	}
+	m.releaseMapping(data[4])
+	if len(m.left) != 0 || m.leftBytes != 0 {
+		t.Errorf("after the fifth: %d left, %d bytes; want none", len(m.left), m.leftBytes)
+	}
+	for i, d := range data {
+		if present(d) || present(d[len(d)-1:]) {
+			t.Errorf("file %d: still resident after the batch was released", i)
+		}
+		if d[len(d)-1] != 0 { // and still readable
+			t.Errorf("file %d: reads %d after release", i, d[len(d)-1])
+		}
+	}
+}
