@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
@@ -43,19 +41,12 @@ func loadInputs(ctx *Context) {
 	slots := make([][]*Object, len(paths))
 	errs := make([]error, len(paths))
 	panics := make([]*goPanic, len(paths))
-	var g errgroup.Group
-	g.SetLimit(cfg.Parallelism)
-	for i, path := range paths {
-		if path == "" {
-			continue // a -l library that was not found
-		}
-		g.Go(func() error {
+	forEachIndex(len(paths), cfg.Parallelism, func(i int) {
+		if paths[i] != "" { // "": a -l library that was not found
 			defer catch(&panics[i])
-			slots[i], errs[i] = readInput(path, cfg, &ctx.maps)
-			return nil
-		})
-	}
-	g.Wait()
+			slots[i], errs[i] = readInput(paths[i], cfg, &ctx.maps)
+		}
+	})
 	rethrow(panics)
 	if cfg.LTO {
 		// The IR of every LTO input becomes one cubin, linked where the
