@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,7 +110,7 @@ func Main(args []string) int {
 		fmt.Fprintf(os.Stderr, "cudalink: error: %v\n", err)
 		return 2
 	}
-	l := &Linker{Args: flags.LinkArgs}
+	l := &Linker{Args: flags.LinkArgs, IdleRelease: idleReleaseDelay}
 	if flags.CacheMB > 0 {
 		l.Cache = objcache.New(int64(flags.CacheMB) << 20)
 	}
@@ -139,6 +140,55 @@ type Linker struct {
 	// Log, when not nil, gets one line per request.
 	Log   io.Writer
 	logMu sync.Mutex
+	// IdleRelease, when not 0, is how long the worker waits with no link
+	// running before it hands the memory the links freed back to the
+	// system (debug.FreeOSMemory): between builds, a warm worker then
+	// holds its cache (bounded by --worker_cache_mb) and the runtime, not
+	// the garbage of its last links, which the collector would otherwise
+	// give back only slowly. Links running back to back, as in a build,
+	// never wait for it.
+	IdleRelease time.Duration
+
+	idleMu   sync.Mutex
+	running  int         // links running now
+	idle     *time.Timer // the release waiting for the worker to stay idle
+	releases int         // releases done, for tests
+}
+
+// idleReleaseDelay is Main's Linker.IdleRelease.
+const idleReleaseDelay = 500 * time.Millisecond
+
+// begin and end bracket a link: end arms the idle release when the last
+// running link ends, begin disarms it.
+func (l *Linker) begin() {
+	l.idleMu.Lock()
+	defer l.idleMu.Unlock()
+	l.running++
+	if l.idle != nil {
+		l.idle.Stop()
+		l.idle = nil
+	}
+}
+
+func (l *Linker) end() {
+	l.idleMu.Lock()
+	defer l.idleMu.Unlock()
+	l.running--
+	if l.running == 0 && l.IdleRelease > 0 {
+		var t *time.Timer
+		t = time.AfterFunc(l.IdleRelease, func() {
+			l.idleMu.Lock()
+			if l.idle != t || l.running > 0 {
+				l.idleMu.Unlock()
+				return // a link began since
+			}
+			l.idle = nil
+			l.releases++
+			l.idleMu.Unlock()
+			debug.FreeOSMemory()
+		})
+		l.idle = t
+	}
 }
 
 // Handle runs one request's link, as `cudalink <Args> <request arguments>`
@@ -152,6 +202,8 @@ func (l *Linker) Handle(ctx context.Context, req *worker.Request, out io.Writer)
 		fmt.Fprintf(out, "cudalink: error: the worker does not support multiplex sandboxing (request sandbox_dir %q)\n", req.SandboxDir)
 		return 1
 	}
+	l.begin()
+	defer l.end()
 	start := time.Now()
 	args := append(l.Args[:len(l.Args):len(l.Args)], req.Arguments...)
 	view := newRequestCache(ctx, l.Cache, req.Inputs)

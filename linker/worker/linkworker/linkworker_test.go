@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -555,4 +556,97 @@ func TestPTXCompiledOnce(t *testing.T) {
 	if s := l.Cache.Stats(); s.Entries != 4 || s.Misses != 4 || s.Hits != 4 {
 		t.Errorf("stats %+v; want 4 entries, 4 misses, 4 hits", s)
 	}
+}
+
+// TestCacheHeldMemory: what a warm worker holds between requests is its
+// cache, and the heap the cache really holds (measured: the live heap with
+// the cache, less the live heap once it is dropped) is within what the
+// cache counts (objcache.Size), so --worker_cache_mb bounds it; with a
+// bound smaller than the program, within the bound.
+func TestCacheHeldMemory(t *testing.T) {
+	c := loadCase(t, "many-files-24")
+	dir := t.TempDir()
+	ins := digestInputs(t, c.AbsInputs())
+	live := func() int64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.GC() // the second collection frees what the first one's finalizers released
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	for _, bound := range []int64{64 << 20, 60 << 10} {
+		l := &Linker{Cache: objcache.New(bound)}
+		for i := range 3 {
+			out := filepath.Join(dir, fmt.Sprintf("w%d.cubin", i))
+			var buf bytes.Buffer
+			req := &worker.Request{Arguments: c.Args(c.AbsInputs(), out)}
+			for _, in := range ins {
+				req.Inputs = append(req.Inputs, worker.Input{Path: in.Path, Digest: in.Digest})
+			}
+			if code := l.Handle(context.Background(), req, &buf); code != 0 {
+				t.Fatalf("exit %d: %s", code, buf.String())
+			}
+		}
+		withCache := live()
+		s := l.Cache.Stats()
+		l.Cache = nil
+		held := withCache - live()
+		t.Logf("bound %d: the cache counts %d bytes in %d entries, holds %d", bound, s.Bytes, s.Entries, held)
+		if s.Entries == 0 {
+			t.Errorf("bound %d: nothing cached", bound)
+		}
+		if held > s.Bytes || held > bound {
+			t.Errorf("bound %d: the cache holds %d bytes of heap, more than it counts (%d) or its bound", bound, held, s.Bytes)
+		}
+		runtime.KeepAlive(l)
+	}
+}
+
+// TestIdleRelease: the worker hands freed memory back only once no link
+// has run for IdleRelease, and a link that begins before then cancels it.
+func TestIdleRelease(t *testing.T) {
+	const delay = 20 * time.Millisecond
+	l := &Linker{IdleRelease: delay}
+	releases := func() int {
+		l.idleMu.Lock()
+		defer l.idleMu.Unlock()
+		return l.releases
+	}
+	waitFor := func(want int) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); releases() < want && time.Now().Before(deadline); {
+			time.Sleep(delay / 4)
+		}
+		time.Sleep(3 * delay) // and no more than that
+		if got := releases(); got != want {
+			t.Fatalf("%d releases, want %d", got, want)
+		}
+	}
+	l.begin()
+	l.begin()
+	l.end()
+	waitFor(0) // one link still runs
+	l.end()
+	waitFor(1)
+	l.begin()
+	l.end()
+	l.begin() // before the release: it is cancelled
+	time.Sleep(3 * delay)
+	if got := releases(); got != 1 {
+		t.Fatalf("a link running: %d releases, want 1", got)
+	}
+	l.end()
+	waitFor(2)
+
+	// Through a real link: its end arms the release. (What the release
+	// gives back is measured in docs/benchmarks.md; here other tests run
+	// in the same process, so the heap's free pages say nothing.)
+	c := loadCase(t, "many-files-24")
+	l.Cache = objcache.New(64 << 20)
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	var buf bytes.Buffer
+	if code := l.Handle(context.Background(), &worker.Request{Arguments: c.Args(c.AbsInputs(), out)}, &buf); code != 0 {
+		t.Fatalf("exit %d: %s", code, buf.String())
+	}
+	waitFor(3)
 }
