@@ -8,11 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-
-	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
-
-	"github.com/cudalink/cudalink/linker/worker/internal/workerpb"
 )
 
 // decoder reads requests. next returns io.EOF at a clean end of the stream
@@ -57,35 +52,26 @@ func (d *protoDecoder) next() (*Request, bool, error) {
 		}
 		return nil, false, fmt.Errorf("reading a request of %d bytes (got %d): %v", n, got, err)
 	}
-	buf := frame.Bytes()
-	var m workerpb.WorkRequest
-	if err := proto.Unmarshal(buf, &m); err != nil {
+	m, err := decodeWorkRequest(frame.Bytes())
+	if err != nil {
 		return nil, false, fmt.Errorf("decoding a request of %d bytes: %v", n, err)
 	}
 	req := &Request{
-		ID:         m.GetRequestId(),
-		Arguments:  m.GetArguments(),
-		Verbosity:  m.GetVerbosity(),
-		SandboxDir: m.GetSandboxDir(),
+		ID:         m.RequestID,
+		Arguments:  m.Arguments,
+		Inputs:     m.Inputs,
+		Verbosity:  m.Verbosity,
+		SandboxDir: m.SandboxDir,
 	}
-	for _, in := range m.GetInputs() {
-		req.Inputs = append(req.Inputs, Input{Path: in.GetPath(), Digest: string(in.GetDigest())})
-	}
-	return req, m.GetCancel(), nil
+	return req, m.Cancel, nil
 }
 
 // encodeProto writes a WorkResponse with its length in front, in one
 // buffer so that it goes out in one write.
 func encodeProto(r *response) ([]byte, error) {
-	m := &workerpb.WorkResponse{
-		ExitCode:     r.ExitCode,
-		Output:       r.Output,
-		RequestId:    r.ID,
-		WasCancelled: r.Cancelled,
-	}
-	size := proto.Size(m)
-	buf := protowire.AppendVarint(make([]byte, 0, size+binary.MaxVarintLen64), uint64(size))
-	return proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(buf, m)
+	body := appendWorkResponse(nil, r)
+	buf := binary.AppendUvarint(make([]byte, 0, len(body)+binary.MaxVarintLen64), uint64(len(body)))
+	return append(buf, body...), nil
 }
 
 // jsonDecoder reads WorkRequests in protobuf's JSON mapping, as a stream of
