@@ -9,13 +9,40 @@ import (
 // tuneCollectorAfter is the collector's hook between passes (afterPass):
 // after loading it decides whether this link collects early; after
 // relocation such a link collects the garbage relocation left.
+//
+// It also decides how long the inputs' mapped pages stay resident
+// (fileMaps.hold): a link of less than smallInputBytes of inputs holds
+// them from loading until relocation, whose passes and the writer's then
+// fault them in and release them in batches. The peak resident set of such
+// a link is reached when writing, with a heap that has grown by more than
+// the inputs since loading, so holding them before that does not raise it
+// (flat 100-object program: 1.6 MB of inputs, the heap grows from 1.6 to
+// 3.3 MiB), and it spares the passes in between a release and a page
+// fault per input and pass (flat 100-object program: 3,700 -> 3,050 page
+// faults, CPU 26.7 -> 23.4 ms).
 func (ctx *Context) tuneCollectorAfter(pass string) {
 	switch pass {
 	case "load inputs":
 		tuneCollector(ctx)
+		if inputBytes(ctx) < smallInputBytes {
+			ctx.maps.hold(true)
+		}
+	case "check undefined":
+		ctx.maps.hold(false)
 	case "apply relocations":
 		collectGarbage(ctx)
 	}
+}
+
+// inputBytes is the size of the link's device images.
+func inputBytes(ctx *Context) int {
+	total := 0
+	for _, file := range ctx.Files {
+		if file.ELF != nil {
+			total += len(file.ELF.Data)
+		}
+	}
+	return total
 }
 
 // tuneCollector sets the Go collector for a one-shot link
@@ -40,12 +67,7 @@ func tuneCollector(ctx *Context) {
 	if !ctx.Config.OneShot || os.Getenv("GOGC") != "" {
 		return
 	}
-	total := 0
-	for _, file := range ctx.Files {
-		if file.ELF != nil {
-			total += len(file.ELF.Data)
-		}
-	}
+	total := inputBytes(ctx)
 	switch {
 	case total < smallInputBytes:
 		if os.Getenv("GOMEMLIMIT") == "" {

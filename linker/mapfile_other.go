@@ -14,3 +14,4 @@ func (m *fileMaps) read(path string) ([]byte, bool, error) {
 func (m *fileMaps) release([]byte)        {}
 func (m *fileMaps) unmapAll()             {}
 func (m *fileMaps) releaseMapping([]byte) {}
+func (m *fileMaps) hold(bool)             {}

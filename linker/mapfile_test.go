@@ -84,4 +84,21 @@ func TestFileMapsReleaseBatch(t *testing.T) {
 			t.Errorf("file %d: reads %d after release", i, d[len(d)-1])
 		}
 	}
+
+	// Held: every file left stays resident until the hold ends.
+	m.hold(true)
+	for i, d := range data {
+		sum += int(d[0]) + int(d[len(d)-1])
+		m.releaseMapping(d)
+		if !present(d) {
+			t.Errorf("held: file %d released", i)
+		}
+	}
+	m.hold(false)
+	for i, d := range data {
+		if present(d) {
+			t.Errorf("file %d: still resident after the hold ended", i)
+		}
+	}
+	t.Logf("byte sum %d", sum)
 }

@@ -43,6 +43,8 @@ type fileMaps struct {
 	// leftBytes their size.
 	left      []*mapping
 	leftBytes int
+	// holding: nothing is released until hold(false) (see hold).
+	holding bool
 }
 
 // mapping is one mapped file.
@@ -122,9 +124,30 @@ func (m *fileMaps) leave(mp *mapping) {
 	mp.left = true
 	m.left = append(m.left, mp)
 	m.leftBytes += len(mp.data)
-	if m.leftBytes <= releaseBatchBytes {
+	if m.leftBytes <= releaseBatchBytes || m.holding {
 		return
 	}
+	m.releaseLeft()
+}
+
+// hold stops releasing the mappings left (on) until it is called again
+// (off), which releases them all. A link whose inputs are small next to
+// its heap holds them through the passes before relocation: the resident
+// set is then below the peak that the relocation and writing passes reach
+// with the inputs released, and those passes do not pay for handing back
+// and faulting in every input again, once per pass (see tuneCollectorAfter).
+func (m *fileMaps) hold(on bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.holding = on
+	if !on && len(m.left) > 0 {
+		m.releaseLeft()
+	}
+}
+
+// releaseLeft releases every mapping left, one madvise call for each run
+// of adjacent ones.
+func (m *fileMaps) releaseLeft() {
 	slices.SortFunc(m.left, func(x, y *mapping) int { return cmp.Compare(base(x.data), base(y.data)) })
 	for i := 0; i < len(m.left); {
 		// A run of mappings each of which ends where the next begins
