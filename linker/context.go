@@ -56,7 +56,9 @@ type Context struct {
 	strtab      stringTable
 	// nullSymValue is the null symbol's st_value: nvlink leaves there the
 	// offset at which it appended a losing weak copy's bank-2 constants
-	// (see buildFunctions); 0 otherwise.
+	// (see buildFunctions), or the sm_90 shared-memory reserves of the
+	// kernels of -ewp images that have shared memory (see layoutShared);
+	// 0 otherwise.
 	nullSymValue uint64
 
 	prototypes []protoEntry // what .nv.prototype holds
@@ -289,6 +291,9 @@ type Symbol struct {
 	preservedShared bool
 	debugDynamic    bool // -g: an extern __shared__ array, defined in .nv_debug.shared
 	placed          bool // buildSymbolTable met it in the registry's lists
+	// clone: a local function ptxas -ewp inlined into a kernel's code
+	// ($kernel$function, inside the kernel's .text); kept with the kernel.
+	clone bool
 }
 
 // Bind is the symbol's binding, STB_*.
@@ -307,6 +312,13 @@ func (sym *Symbol) IsEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 &
 // IsFunc says whether the symbol is a function.
 func (sym *Symbol) IsFunc() bool { return sym.Type() == cubin.STT_FUNC }
 
+// cloneFrame is the frame size a -ewp image gives a function it copied
+// into a kernel's code.
+type cloneFrame struct {
+	sym   *Symbol
+	frame uint32
+}
+
 // Function is one live device function (kernel or not) with the sections
 // that travel with it.
 type Function struct {
@@ -319,7 +331,11 @@ type Function struct {
 	ownRegs   int // the kernel's own count, before propagation
 	Barriers  int
 	FrameSize uint32
-	CRSStack  uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
+	// clones are the local functions a -ewp image places inside this
+	// kernel's code, with their EIATTR_FRAME_SIZE, in the order of the
+	// input's records.
+	clones   []cloneFrame
+	CRSStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
 	// crsChain is a kernel's call-return stack through its call graph.
 	crsChain uint32
 	MinStack uint32 // kernels: frame plus the deepest call chain

@@ -80,8 +80,16 @@ func buildFunctions(ctx *Context) {
 				fn.Sections = append(fn.Sections, isec)
 			}
 		}
+		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
+			markClones(file)
+		}
 		for r := range file.globalInfo() {
 			if !r.symWord() {
+				continue
+			}
+			if sym := file.Syms[r.sym()]; sym != nil && sym.clone && r.Attr == cubin.EIATTR_FRAME_SIZE {
+				owner := sym.Section.Func
+				owner.clones = append(owner.clones, cloneFrame{sym: sym, frame: r.value()})
 				continue
 			}
 			fn := file.Syms[r.sym()].funcIn(file)
@@ -127,6 +135,19 @@ func buildFunctions(ctx *Context) {
 	}
 	ctx.Funcs = all
 	linkCallGraph(ctx)
+}
+
+// markClones marks the local functions of a -ewp image (ELF type 0xff00)
+// that ptxas copied into a kernel's code: a symbol $kernel$function inside
+// the kernel's .text, with no section of its own. nvlink keeps them, as
+// local functions of the kernel's section, and their EIATTR_FRAME_SIZE.
+func markClones(file *InputFile) {
+	for _, sym := range file.Syms {
+		if sym != nil && sym.Local && sym.Type() == cubin.STT_FUNC && sym.Section != nil &&
+			sym.Section.Func != nil && sym.Section.Func.Sym != sym {
+			sym.clone = true
+		}
+	}
 }
 
 // funcIn returns the symbol's Function if its chosen definition is in file.

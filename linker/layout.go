@@ -315,6 +315,11 @@ func layoutShared(ctx *Context) {
 			return a.align > b.align || a.align == b.align && a.size < b.size
 		})
 		end := start
+		if own != nil && own.File.ELF.Header.Type == cubin.ET_CUDA_EWP {
+			// A -ewp image lays out its kernels' shared memory itself and
+			// names no variable in it: the section's size is the layout.
+			end = max(end, own.Sec.Size)
+		}
 		for _, o := range objs {
 			end = alignTo(end, o.align)
 			o.sym.Value = end
@@ -344,7 +349,13 @@ func layoutShared(ctx *Context) {
 			osec.Func = k
 			own = &InputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
 		}
-		if r := ctx.sharedReserve(); r > 0 {
+		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && own.File.ELF.Header.Type == cubin.ET_CUDA_EWP) {
+			// A -ewp image's kernel without shared memory gets none. One
+			// with some names no variable there: nvlink moves "them" by
+			// the reserve through symbol 0, whose st_value grows by it.
+			if own.File.ELF.Header.Type == cubin.ET_CUDA_EWP {
+				ctx.nullSymValue += r
+			}
 			end += r
 			k.sharedSize = end
 		}

@@ -18,6 +18,7 @@ func Link(ctx *Context) error {
 	}
 	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
 	ctx.run("choose toolkit", chooseToolkit)            // the nvlink release to reproduce: the inputs' newest e_version (toolkit.go)
+	ctx.run("warn about -ewp mixes", warnMixedEWP)      // nvlink's warning for inputs next to an nvcc -c -ewp image
 	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
 	if ctx.checkpoint() {
 		return ErrFailed

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -91,6 +92,27 @@ func loadInputs(ctx *Context) {
 			}
 			ctx.Files = append(ctx.Files, file)
 		}
+	}
+}
+
+// warnMixedEWP gives nvlink's warning for every input linked next to a
+// -ewp image (ELF type 0xff00, from nvcc -c -ewp) that is not one itself
+// nor from libcudadevrt. nvlink names an archive member lib.a:member here.
+func warnMixedEWP(ctx *Context) {
+	if !slices.ContainsFunc(ctx.Files, func(f *InputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP }) {
+		return
+	}
+	for _, file := range ctx.Files {
+		if file.ELF.Header.Type == cubin.ET_CUDA_EWP || file.unit.system {
+			continue
+		}
+		name := file.Name
+		if file.unit.member && strings.HasSuffix(name, ")") {
+			if i := strings.LastIndex(name, "("); i > 0 {
+				name = name[:i] + ":" + name[i+1:len(name)-1]
+			}
+		}
+		ctx.warnf("'%s': -ewp compiled objects should only link with libcudadevrt", name)
 	}
 }
 
@@ -195,7 +217,10 @@ func ParseObject(name string, data []byte) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ef.Header.Type != cubin.ET_REL {
+	if ef.Header.Type != cubin.ET_REL && ef.Header.Type != cubin.ET_CUDA_EWP {
+		// ET_CUDA_EWP (nvcc -c -ewp) is linked like ET_REL; its
+		// differences (functions copied into kernels, shared memory laid
+		// out without symbols) are handled where they matter.
 		return nil, &LinkError{File: name, Msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
 	copyMetadata(ef)

@@ -68,12 +68,19 @@ func registerNames(ctx *Context) {
 			return ""
 		}
 		// 1. Functions.
-		for i := 1; i < len(ef.Symbols); i++ {
+		var function func(i int)
+		function = func(i int) {
 			esym := &ef.Symbols[i]
-			if esym.Type() != cubin.STT_FUNC {
-				continue
-			}
 			sym := file.Syms[i]
+			if sym != nil && sym.clone {
+				// A function a -ewp image copied into a kernel's code:
+				// its section brings the kernel first.
+				if owner := sym.Section.Sec.Info & 0xffffff; owner != uint32(i) && file.Syms[owner].created == 0 {
+					function(int(owner))
+				}
+				r.addSymbol(ctx, sym)
+				return
+			}
 			// An undefined kernel (one the file launches) makes no
 			// placeholder; the first other undefined function does.
 			if esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_ENTRY == 0 && file.placeholder == nil && (sym == nil || sym.created == 0) {
@@ -96,6 +103,11 @@ func registerNames(ctx *Context) {
 					r.createSection(ctx, r.funcKey(sym.Func, ".nv.info."+esym.Name))
 					r.createSection(ctx, r.funcKey(sym.Func, ".nv.shared."+esym.Name))
 				}
+			}
+		}
+		for i := 1; i < len(ef.Symbols); i++ {
+			if ef.Symbols[i].Type() == cubin.STT_FUNC {
+				function(i)
 			}
 		}
 		// 2. Every other symbol in symbol-table order, then the section
@@ -131,12 +143,24 @@ func registerNames(ctx *Context) {
 				r.createSection(ctx, r.sectionKey(file.Sections[s.Index]))
 			}
 		}
+		// A function's own data sections (its constant banks) come after
+		// the others: only a -ewp image has section symbols for them and
+		// no symbol in them, and nvlink makes them last.
+		var own []*InputSection
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
 			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.Sections[esym.Shndx].Sec) {
-				r.createHolder(ctx, r.sectionKey(file.Sections[esym.Shndx]))
+				isec := file.Sections[esym.Shndx]
+				if isec.Func != nil && isec != isec.Func.Text {
+					own = append(own, isec)
+					continue
+				}
+				r.createHolder(ctx, r.sectionKey(isec))
 			}
+		}
+		for _, isec := range own {
+			r.createHolder(ctx, r.sectionKey(isec))
 		}
 		// 3. Remaining sections.
 		for _, s := range ef.Sections[1:] {

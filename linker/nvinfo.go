@@ -40,10 +40,13 @@ func buildNVInfo(ctx *Context) {
 	}
 	slices.SortFunc(kernels, func(a, b *Function) int { return cmp.Compare(a.Sym.outIndex, b.Sym.outIndex) })
 	// Records of 12 bytes: two a function, then one a kernel.
-	w := infoWriter{buf: make([]byte, 0, 12*(2*len(order)+len(kernels)))}
+	w := infoWriter{buf: make([]byte, 0, 12*(2*len(order)+len(kernels)))} // clones of -ewp images aside
 	for i := len(order) - 1; i >= 0; i-- {
 		fn := order[i]
 		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
+		for j := len(fn.clones) - 1; j >= 0; j-- {
+			w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.clones[j].sym.outIndex, fn.clones[j].frame)
+		}
 		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(fn.Regs))
 	}
 	for _, fn := range kernels {

@@ -59,6 +59,14 @@ func CheckRelocatable(cfg *Config) error {
 // libcudadevrt were given, whose members join only when something needs
 // them (give those to the final link).
 func checkRelocatableInputs(ctx *Context) {
+	for _, file := range ctx.Files {
+		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
+			// Its kernels' shared memory is laid out with no symbol to
+			// carry the layout, and its inlined copies live inside the
+			// kernels: an ET_REL output cannot say so.
+			ctx.report(&LinkError{File: file.Name, Msg: "a -ewp image (nvcc -c -ewp, ELF type 0xff00) cannot go through a partial link (-r); give it to the final link"})
+		}
+	}
 	if len(ctx.Files) == 0 && !ctx.failed() {
 		ctx.errorf("nothing to link for sm_%d: no input holds device code the partial link needs", ctx.Config.Arch)
 	}

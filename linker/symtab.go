@@ -164,7 +164,7 @@ func (ctx *Context) keepLocal(sym *Symbol) bool {
 	if sym.Section != nil && sym.Section.Out == nil {
 		return false
 	}
-	if sym.Type() == cubin.STT_FUNC && sym.Func == nil {
+	if sym.Type() == cubin.STT_FUNC && sym.Func == nil && !sym.clone {
 		return false
 	}
 	return sym.Section != nil
