@@ -60,15 +60,24 @@ const minInputSize = 52
 // archive. sm, if not 0, keeps only images that could serve that target
 // (the command line has no cache, so it need not parse the others).
 //
-// The kinds are told apart as nvlink 11.8 tells them: an archive by its
+// The kinds are told apart as nvlink 11.8 tells them: a file named
+// without an extension or .so is skipped whatever it holds (but one under
+// 52 bytes that is not an archive is an error); an archive by its
 // contents, whatever its size; any other file under 52 bytes (an empty
-// one too) is an error; then an ELF file by its contents (a host object, a
-// cubin), a fatbinary by the name .fatbin; a file of another kind is an
-// error when named .cubin, .ptx or .fatbin, and is skipped otherwise
-// (nvlink says nothing; cudalink warns).
+// one too) is an error; then an x86-64 host object by its contents; any
+// other ELF file is a cubin only when named .cubin (else see below); a
+// fatbinary by the name .fatbin; a file of another kind is an error when
+// named .cubin, .ptx or .fatbin, and is skipped otherwise (nvlink says
+// nothing; cudalink warns).
 func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 	ext := strings.ToLower(filepath.Ext(path))
+	base := filepath.Base(path)
 	switch {
+	case (!strings.Contains(base, ".") || ext == ".so") && (archive.IsArchive(data) || len(data) >= minInputSize):
+		// nvlink skips an input whose name has no extension, or is a
+		// shared library's, whatever it holds (cubins, host objects,
+		// archives), without a word.
+		return nil, errSkippedName
 	case archive.IsArchive(data):
 		return parseArchive(path, data, sm)
 	case len(data) < minInputSize:
@@ -76,6 +85,17 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 			"cannot open input file: %d bytes, too short for an object (nvlink: Could not open input file)", len(data))}
 	case hostobj.IsHostObject(data):
 		return parseHostObject(path, data, sm, &unit{id: 1})
+	case isELF(data) && ext != ".cubin":
+		// Not an x86-64 host object, and not named .cubin: a cubin under
+		// another name, or an ELF file of another machine. nvlink links
+		// no device code from it, but takes a relocatable one (an
+		// aarch64 object, a cubin named .o) as a host object without
+		// host-reference lists, which makes it keep every kernel; it
+		// skips the others (executables, -ewp images) silently.
+		if len(data) >= 18 && le.Uint16(data[16:]) == hostobj.ET_REL {
+			return []*Object{{Name: path, unit: &unit{id: 1, host: &HostInfo{}}}}, nil
+		}
+		return nil, errSkippedELF
 	case isELF(data):
 		obj, err := ParseObject(path, data)
 		if err != nil {
@@ -244,7 +264,8 @@ func (ctx *Context) selectImages(objs []*Object) []*Object {
 			if u.wholeProgram {
 				ctx.ownWarnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
 			}
-		case !ctx.Config.SuppressArchWarning:
+		case !ctx.Config.SuppressArchWarning && !u.member:
+			// (nvlink says nothing about an archive member.)
 			ctx.warnf("SM Arch ('sm_%d') not found in '%s'", target, name)
 		}
 	}

@@ -66,6 +66,12 @@ func loadInputs(ctx *Context) {
 		case errSkipped:
 			ctx.ownWarnf("ignoring input %s: it is not a cubin, host object or archive", paths[i])
 			continue
+		case errSkippedName:
+			ctx.ownWarnf("ignoring input %s: nvlink skips an input named without an extension or .so", paths[i])
+			continue
+		case errSkippedELF:
+			ctx.ownWarnf("ignoring input %s: an ELF file not named .cubin that is not relocatable, which nvlink skips", paths[i])
+			continue
 		case errSkippedFatbin:
 			ctx.ownWarnf("ignoring input %s: a fatbinary is linked only from a file named *.fatbin, as nvlink does", paths[i])
 			continue
@@ -199,6 +205,14 @@ func copyMetadata(ef *cubin.File) {
 // named .cubin: nvlink ignores such inputs, and so does cudalink, with a
 // warning.
 var errSkipped = errors.New("skipped")
+
+// errSkippedName marks an input named without an extension or .so, which
+// nvlink skips whatever it holds.
+var errSkippedName = errors.New("skipped by name")
+
+// errSkippedELF marks an ELF file that is neither a cubin nor relocatable
+// (an executable or shared object of any machine): nvlink skips it.
+var errSkippedELF = errors.New("skipped ELF file")
 
 // errSkippedFatbin marks a fatbinary whose name does not end in .fatbin:
 // nvlink ignores it.

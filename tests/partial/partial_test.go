@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cudalink/cudalink/linker/archive"
 	"github.com/cudalink/cudalink/linker/cli"
 	"github.com/cudalink/cudalink/linker/fatbin"
 	"github.com/cudalink/cudalink/linker/hostobj"
@@ -94,8 +95,22 @@ func splits(dir string, inputs []string, sm int) []split {
 // their first bytes; links skip text files).
 func deviceInput(path string, sm int) bool {
 	b, err := os.ReadFile(path)
-	if err != nil {
-		return false
+	base := filepath.Base(path)
+	if err != nil || !strings.Contains(base, ".") || filepath.Ext(base) == ".so" {
+		return false // links skip inputs named so
+	}
+	return deviceData(path, b, sm)
+}
+
+// deviceData is deviceInput for a file's contents; an archive holds
+// device code when one of its members does.
+func deviceData(path string, b []byte, sm int) bool {
+	if archive.IsArchive(b) {
+		ar, err := archive.Parse(path, b)
+		if err != nil {
+			return true // the link says what is wrong with it
+		}
+		return slices.ContainsFunc(ar.Members, func(m archive.Member) bool { return deviceData(path, m.Data, sm) })
 	}
 	if hostobj.IsHostObject(b) {
 		ho, err := hostobj.Parse(path, b)
@@ -107,8 +122,26 @@ func deviceInput(path string, sm int) bool {
 			return e.Kind == fatbin.KindELF && e.SM/10 == sm/10 && e.SM <= sm
 		})
 	}
-	return bytes.HasPrefix(b, []byte("\x7fELF")) || bytes.HasPrefix(b, []byte("!<arch>\n")) ||
+	return bytes.HasPrefix(b, []byte("\x7fELF")) && len(b) >= 20 && b[18] == 190 && b[19] == 0 || // a cubin (EM_CUDA)
 		bytes.HasPrefix(b, []byte{0x50, 0xed, 0x55, 0xba})
+}
+
+// ewpInput says whether a file is a host object holding a -ewp image
+// (nvcc -c -ewp: ELF type 0xff00 in __nv_relfatbin).
+func ewpInput(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || !hostobj.IsHostObject(b) {
+		return false
+	}
+	ho, err := hostobj.Parse(path, b)
+	if err != nil || len(ho.RelFatbin) == 0 {
+		return false
+	}
+	entries, _ := fatbin.Parse(path, ho.RelFatbin)
+	return slices.ContainsFunc(entries, func(e fatbin.Entry) bool {
+		img, err := e.Data()
+		return e.Kind == fatbin.KindELF && err == nil && len(img) >= 18 && img[16] == 0x00 && img[17] == 0xff
+	})
 }
 
 // archNumber is 80 for "sm_80".
@@ -153,6 +186,10 @@ var hostPruned = map[string]bool{
 	"overloads-templates-host-launch": true, // k_unlaunched: the host code of a.o never launches it
 	// quiet: only launcher.o's list (sm_70 code only) names a kernel (idle)
 	"host-refs-of-object-without-target-image-sm86": true,
+	// never_launched: k.o's list does not name it; the ELF files next to
+	// it that nvlink skips do not turn pruning off
+	"foreign-machine-exec-object-skipped": true,
+	"inputs-without-extension-skipped":    true,
 }
 
 type knownDifference struct {
@@ -336,6 +373,18 @@ func TestRoundTrip(t *testing.T) {
 				status, msgs := runCudalink(t, c.Dir, args)
 				if status != 1 || !strings.Contains(msgs, flag+" keeps per-input records") {
 					t.Errorf("cudalink %s: exit %d, want 1 with the %s refusal\n%s", strings.Join(args, " "), status, flag, msgs)
+				}
+			})
+			continue
+		}
+		if in := slices.IndexFunc(c.Inputs, func(in string) bool { return ewpInput(filepath.Join(c.Dir, in)) }); in >= 0 {
+			// A -ewp image cannot go through -r: that is what is checked.
+			t.Run(c.Name+"/refused-ewp", func(t *testing.T) {
+				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
+				args = append(append(args, c.Inputs[in]), "-o", filepath.Join(t.TempDir(), "partial.cubin"))
+				status, msgs := runCudalink(t, c.Dir, args)
+				if status != 1 || !strings.Contains(msgs, "cannot go through a partial link") {
+					t.Errorf("cudalink %s: exit %d, want 1 with the -ewp refusal\n%s", strings.Join(args, " "), status, msgs)
 				}
 			})
 			continue

@@ -51,7 +51,7 @@ const modulePath = "github.com/cudalink/cudalink"
 // junkSpec is one `junk:` line: a generated bad input.
 type junkSpec struct {
 	name string // output file name, relative to the case directory
-	kind string // empty | text | text:<n> | garbage:<n> | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin>
+	kind string // empty | text | text:<n> | garbage:<n> | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin> | machine:<file>:<e_machine>[:<e_type>]
 }
 
 // libSpec is one `nvcc-lib:` or `ar:` line: an archive and what goes in it.
@@ -1337,6 +1337,30 @@ func makeJunk(dir, kind string) ([]byte, error) {
 		out := bytes.Clone(data)
 		// e_shoff (offset 0x28 in an ELF64 header) := 4 KiB past the end of the file.
 		binary.LittleEndian.PutUint64(out[0x28:], uint64(len(data))+0x1000)
+		return out, nil
+	case "machine":
+		if len(parts) != 3 && len(parts) != 4 {
+			break
+		}
+		// machine:<file>:<e_machine>[:<e_type>]: a copy of an ELF file
+		// this case built (a host-sources object, say) with its header's
+		// e_machine (and e_type) changed, e.g. 183 for an aarch64 object,
+		// as no cross compiler need be installed.
+		data, err := os.ReadFile(filepath.Join(dir, parts[1]))
+		if err != nil {
+			return nil, err
+		}
+		if len(data) < 64 || string(data[:4]) != "\x7fELF" {
+			return nil, fmt.Errorf("%s is not an ELF file", parts[1])
+		}
+		out := bytes.Clone(data)
+		for i, off := range []int{18, 16}[:len(parts)-2] {
+			v, err := strconv.ParseUint(parts[2+i], 0, 16)
+			if err != nil {
+				return nil, fmt.Errorf("bad ELF header field %q", parts[2+i])
+			}
+			binary.LittleEndian.PutUint16(out[off:], uint16(v))
+		}
 		return out, nil
 	case "orphan-bank2":
 		if len(parts) != 2 {

@@ -1,0 +1,1 @@
+__global__ void entry(float *p) { p[threadIdx.x] *= 0.5f; }
