@@ -56,9 +56,10 @@ type Context struct {
 	strtab      stringTable
 	// nullSymValue is the null symbol's st_value: nvlink leaves there the
 	// offset at which it appended a losing weak copy's bank-2 constants
-	// (see buildFunctions), or the sm_90 shared-memory reserves of the
-	// kernels of -ewp images that have shared memory (see layoutShared);
-	// 0 otherwise.
+	// (see buildFunctions), the offset of the last input's __constant__
+	// data when it prunes kernels or variables (layoutSections), plus the
+	// sm_90 shared-memory reserves of the kernels of -ewp images that
+	// have shared memory (layoutShared); 0 otherwise.
 	nullSymValue uint64
 
 	prototypes []protoEntry // what .nv.prototype holds

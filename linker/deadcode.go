@@ -139,6 +139,16 @@ func (ctx *Context) kernelNamed(name string) bool {
 // and the host objects say).
 func (ctx *Context) keepsAll() bool { return ctx.Config.Debug || ctx.Config.PreserveRelocs }
 
+// remergesConstants says whether nvlink merges the __constant__ data a
+// second time (into its scratch section TEMP_MERGED_CONSTANTS), as it
+// does when kernels or variables are pruned (by -kernels-used,
+// -variables-used or the host objects' reference lists), unless -g
+// (without -suppress-debug-info) skips its pruning step. -preserve-relocs
+// does not stop it.
+func (ctx *Context) remergesConstants() bool {
+	return (ctx.usedLists() || ctx.hostKernelRefs() != nil) && !ctx.debugSymbols() && ctx.outByName.get(".nv.constant3") != nil
+}
+
 // usedLists says whether -kernels-used or -variables-used decides which
 // kernels stay (then the host objects' reference lists do not).
 func (ctx *Context) usedLists() bool {

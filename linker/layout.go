@@ -12,6 +12,13 @@ import (
 // each at its own alignment; shared memory is laid out per kernel.
 func layoutSections(ctx *Context) {
 	placeContributions(ctx)
+	if c3 := ctx.outByName.get(".nv.constant3"); ctx.remergesConstants() && len(c3.Members) > 0 {
+		// When it prunes kernels or variables, nvlink merges the
+		// __constant__ data again (TEMP_MERGED_CONSTANTS, see finishNames)
+		// and leaves the offset of the last input's contribution in the
+		// null symbol's st_value.
+		ctx.nullSymValue = c3.Members[len(c3.Members)-1].OutOff
+	}
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms {
 			if sym != nil && sym.File == file && sym.Section != nil && sym.Section.Out != nil &&

@@ -239,22 +239,21 @@ func finishNames(ctx *Context) {
 		// constants (foldConstant2); it is never written.
 		r.createSection(ctx, "TEMP_OCG_CONSTANTS")
 	}
-	// With -g (unless -suppress-debug-info) nvlink skips its pruning
-	// step altogether, and with it the scratch section.
-	pruning := (ctx.usedLists() || ctx.hostKernelRefs() != nil) && !ctx.debugSymbols()
-	if pruning && ctx.outByName.get(".nv.constant3") != nil {
-		// nvlink's scratch section for re-merging __constant__ data after
-		// it prunes kernels; it is never written.
-		r.createSection(ctx, "TEMP_MERGED_CONSTANTS")
-	}
 	if len(ctx.bindless) > 0 {
 		// nvlink makes a module bank-0 section (never written) and one
 		// symbol per texture slot (never in .symtab) when it assigns
-		// bindless slots.
+		// bindless slots, before the scratch section below.
 		r.createSection(ctx, ".nv.constant0")
 		for _, sym := range ctx.bindlessRefs {
 			ctx.strtab.add("$NVLINKBINDLESSOFF_" + sym.Name)
 		}
+	}
+	if ctx.remergesConstants() {
+		// nvlink's scratch section for re-merging __constant__ data after
+		// it prunes kernels; it is never written. With -g (unless
+		// -suppress-debug-info) nvlink skips its pruning step altogether,
+		// and with it this section.
+		r.createSection(ctx, "TEMP_MERGED_CONSTANTS")
 	}
 	r.createSection(ctx, ".nv.rel.action")
 }
