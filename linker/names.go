@@ -143,24 +143,12 @@ func registerNames(ctx *Context) {
 				r.createSection(ctx, r.sectionKey(file.Sections[s.Index]))
 			}
 		}
-		// A function's own data sections (its constant banks) come after
-		// the others: only a -ewp image has section symbols for them and
-		// no symbol in them, and nvlink makes them last.
-		var own []*InputSection
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
 			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.Sections[esym.Shndx].Sec) {
-				isec := file.Sections[esym.Shndx]
-				if isec.Func != nil && isec != isec.Func.Text {
-					own = append(own, isec)
-					continue
-				}
-				r.createHolder(ctx, r.sectionKey(isec))
+				r.createHolder(ctx, r.sectionKey(file.Sections[esym.Shndx]))
 			}
-		}
-		for _, isec := range own {
-			r.createHolder(ctx, r.sectionKey(isec))
 		}
 		// 3. Remaining sections.
 		for _, s := range ef.Sections[1:] {
