@@ -329,7 +329,12 @@ func layoutShared(ctx *Context) {
 		}
 		for _, o := range objs {
 			end = alignTo(end, o.align)
-			o.sym.Value = end
+			if o.sym.File == nil || o.sym.File.ELF.Header.Type != cubin.ET_CUDA_EWP {
+				// (The variables -G names in a -ewp image's section, which
+				// is already laid out, take room after it once more, but
+				// nvlink leaves their st_value as it was.)
+				o.sym.Value = end
+			}
 			o.sym.laidOut = true
 			o.sym.sharedEnd = end + o.size
 			end += o.size
@@ -475,6 +480,13 @@ func unifyDynamicShared(ctx *Context, kernels []*Function, trees map[*Function][
 func anyDynamic(ctx *Context) bool {
 	for _, sym := range ctx.Symbols {
 		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+			return true
+		}
+	}
+	// A -ewp image names no extern __shared__ array; compiled with -G it
+	// has an empty .nv_debug.shared when it uses one.
+	for _, file := range ctx.Files {
+		if file.ELF.Header.Type == cubin.ET_CUDA_EWP && slices.ContainsFunc(file.ELF.Sections, func(s *cubin.Section) bool { return s.Name == ".nv_debug.shared" }) {
 			return true
 		}
 	}
