@@ -99,6 +99,9 @@ func deviceInput(path string, sm int) bool {
 	if err != nil || !strings.Contains(base, ".") || filepath.Ext(base) == ".so" {
 		return false // links skip inputs named so
 	}
+	if !hostobj.IsHostObject(b) && bytes.HasPrefix(b, []byte("\x7fELF")) && filepath.Ext(base) != ".cubin" {
+		return false // a cubin is linked only from a file named .cubin
+	}
 	return deviceData(path, b, sm)
 }
 
@@ -190,6 +193,9 @@ var hostPruned = map[string]bool{
 	// it that nvlink skips do not turn pruning off
 	"foreign-machine-exec-object-skipped": true,
 	"inputs-without-extension-skipped":    true,
+	// unlaunched: the host code of the first object never launches it
+	"constant-data-pruned-null-symbol":   true,
+	"texture-constant-host-pruned-names": true,
 }
 
 type knownDifference struct {
