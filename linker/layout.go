@@ -324,8 +324,10 @@ func layoutShared(ctx *Context) {
 		end := start
 		if own != nil && own.File.ELF.Header.Type == cubin.ET_CUDA_EWP {
 			// A -ewp image lays out its kernels' shared memory itself and
-			// names no variable in it: the section's size is the layout.
+			// names no variable in it: the section's size and alignment
+			// are the layout.
 			end = max(end, own.Sec.Size)
+			align = max(align, own.Sec.Addralign)
 		}
 		for _, o := range objs {
 			end = alignTo(end, o.align)
