@@ -71,12 +71,11 @@ run_go_tests() {
 # Each fuzz target runs a fixed number of executions on top of its seed
 # corpus (go test above ran the seeds); longer runs are for off CI:
 #   go test -run XXX -fuzz FuzzLink -fuzztime 10m ./linker
-fuzz_targets=(
-  "FuzzParse ./linker/cubin" "FuzzLink ./linker" "FuzzParse ./linker/fatbin"
-  "FuzzWrite ./linker/fatbin" "FuzzParse ./linker/hostobj" "FuzzParse ./linker/archive"
-  "FuzzProtoRequests ./linker/worker" "FuzzJSONRequests ./linker/worker"
-  "FuzzNormalize ./tests/normalize"
-)
+# Every Fuzz function of the module is a target: "Name ./package".
+fuzz_targets=()
+while IFS=: read -r file name; do
+  fuzz_targets+=("$name ./$(dirname "$file")")
+done < <(git grep -o -E '^func Fuzz[A-Za-z0-9_]+' -- '*_test.go' | sed 's/func //' | sort)
 fuzz_failed=0
 run_fuzz() {
   local target
