@@ -18,8 +18,8 @@ import (
 const ptxCase = "../tests/corpus/cases/ptx-only-host-objects"
 
 // ptxLink links the PTX-only corpus case with cfg's ptxas settings and
-// returns the error and what the link printed.
-func ptxLink(t *testing.T, edit func(*Config)) (error, string, []byte) {
+// returns what the link printed, the output and the error.
+func ptxLink(t *testing.T, edit func(*Config)) (string, []byte, error) {
 	t.Helper()
 	var msgs bytes.Buffer
 	out := filepath.Join(t.TempDir(), "out.cubin")
@@ -33,7 +33,7 @@ func ptxLink(t *testing.T, edit func(*Config)) (error, string, []byte) {
 	edit(cfg)
 	err := Run(cfg)
 	data, _ := os.ReadFile(out)
-	return err, msgs.String(), data
+	return msgs.String(), data, err
 }
 
 // TestPtxasMissing: PTX that must be compiled, with no ptxas on PATH,
@@ -41,7 +41,7 @@ func ptxLink(t *testing.T, edit func(*Config)) (error, string, []byte) {
 // install or pass; nothing is written.
 func TestPtxasMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	err, msgs, out := ptxLink(t, func(*Config) {})
+	msgs, out, err := ptxLink(t, func(*Config) {})
 	if err == nil || out != nil {
 		t.Fatalf("link succeeded without ptxas (err %v, %d output bytes)", err, len(out))
 	}
@@ -56,7 +56,7 @@ func TestPtxasMissing(t *testing.T) {
 // error.
 func TestPtxasGivenMissing(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "ptxas")
-	err, msgs, _ := ptxLink(t, func(cfg *Config) { cfg.Ptxas = bad })
+	msgs, _, err := ptxLink(t, func(cfg *Config) { cfg.Ptxas = bad })
 	if err == nil || !strings.Contains(msgs, "--ptxas="+bad+" cannot be run") {
 		t.Fatalf("err %v, messages:\n%s", err, msgs)
 	}
@@ -114,7 +114,7 @@ func TestCompileCache(t *testing.T) {
 	}
 	cache := &countingCache{kept: map[string]*Compiled{}}
 	link := func(maxreg int) []byte {
-		err, msgs, out := ptxLink(t, func(cfg *Config) { cfg.Cache = cache; cfg.MaxRegCount = maxreg })
+		msgs, out, err := ptxLink(t, func(cfg *Config) { cfg.Cache = cache; cfg.MaxRegCount = maxreg })
 		if err != nil {
 			t.Fatalf("%v\n%s", err, msgs)
 		}
