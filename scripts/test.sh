@@ -64,7 +64,7 @@ run_go_tests() {
   go test -count=1 -timeout 40m "${short[@]}" -v ./... >"$logs/go-test.log" 2>&1 &
   local pid=$!
   tail -n +1 -f --pid="$pid" "$logs/go-test.log" |
-    grep --line-buffered -E '^(ok |FAIL|--- FAIL|panic:)|^    --- FAIL|corpus_test.go:[0-9]+: (cases|byte-identical)|preserve_test.go:[0-9]+: ok cases'
+    grep --line-buffered -E '^(ok |FAIL|--- FAIL|panic:)|^    --- FAIL|corpus_test.go:[0-9]+: (CUDA [0-9.]+ )?(cases|byte-identical)|preserve_test.go:[0-9]+: ok cases'
   wait "$pid"
 }
 
@@ -106,7 +106,8 @@ packages=$(count '^(ok |FAIL	|\? )')
 passed=$(count '^ *--- PASS')
 failed=$(count '^ *--- FAIL')
 skipped=$(count '^ *--- SKIP')
-corpus=$(grep -oE 'corpus_test.go:[0-9]+: cases: [0-9]+' "$log" | grep -oE '[0-9]+$' | head -1)
+# one "cases:" line per CUDA toolkit
+corpus=$(grep -oE 'corpus_test.go:[0-9]+: (CUDA [0-9.]+ )?cases: [0-9]+' "$log" | grep -oE '[0-9]+$' | awk '{ n += $1 } END { print n + 0 }')
 fuzz=0
 [ "$quick" -eq 0 ] && fuzz=${#fuzz_targets[@]}
 [ "${#failed_stages[@]}" -gt 0 ] && echo "failed stages: ${failed_stages[*]} (logs in $logs)"
