@@ -24,14 +24,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
-debian_mirror() {
-  local f=/etc/apt/sources.list.d/debian.sources
-  if [ -f "$f" ]; then
-    awk '/^URIs:/ { print $2; exit }' "$f"
-  elif [ -f /etc/apt/sources.list ]; then
-    awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list
-  fi
-}
+. "$(dirname "$0")/mirror.sh"
 mirror=$(debian_mirror)
 [ -n "$mirror" ] || { echo "setup: no Debian mirror in the system's sources" >&2; exit 1; }
 

@@ -46,18 +46,9 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
+. "$(dirname "$0")/mirror.sh"
 # nvidia-cuda-toolkit lives in non-free; its driver dependencies
 # (nvidia-support) live in contrib.
-# The mirror is the one the system already uses: the first URIs: line of its
-# own Debian sources (deb822), else the first deb line of sources.list.
-debian_mirror() {
-  local f=/etc/apt/sources.list.d/debian.sources
-  if [ -f "$f" ]; then
-    awk '/^URIs:/ { print $2; exit }' "$f"
-  elif [ -f /etc/apt/sources.list ]; then
-    awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list
-  fi
-}
 src=/etc/apt/sources.list.d/cudalink-nonfree.sources
 if ! grep -qs '^Components: contrib non-free$' "$src"; then
   mirror=$(debian_mirror)
