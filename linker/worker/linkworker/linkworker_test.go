@@ -52,6 +52,20 @@ func loadCase(t testing.TB, name string) *difftest.Case {
 	return c
 }
 
+// handle sends l one request with args and the digested inputs ins, as
+// Bazel would, and fails the test on a non-zero exit.
+func handle(t testing.TB, l *Linker, args []string, ins []fakebazel.Input) {
+	t.Helper()
+	var buf bytes.Buffer
+	req := &worker.Request{Arguments: args}
+	for _, in := range ins {
+		req.Inputs = append(req.Inputs, worker.Input{Path: in.Path, Digest: in.Digest})
+	}
+	if code := l.Handle(context.Background(), req, &buf); code != 0 {
+		t.Fatalf("exit %d: %s", code, buf.String())
+	}
+}
+
 // digestInputs lists the files that exist among paths with their SHA-256,
 // in hex as Bazel 4 sends it in proto.
 func digestInputs(t testing.TB, paths []string) []fakebazel.Input {
@@ -323,14 +337,7 @@ func TestCachePathSpelling(t *testing.T) {
 	l := &Linker{Cache: objcache.New(64 << 20)}
 	out := filepath.Join(t.TempDir(), "out.cubin")
 	for range 2 {
-		var buf bytes.Buffer
-		req := &worker.Request{Arguments: c.Args(rel, out)}
-		for _, in := range digestInputs(t, c.AbsInputs()) {
-			req.Inputs = append(req.Inputs, worker.Input{Path: in.Path, Digest: in.Digest})
-		}
-		if code := l.Handle(context.Background(), req, &buf); code != 0 {
-			t.Fatalf("exit %d: %s", code, buf.String())
-		}
+		handle(t, l, c.Args(rel, out), digestInputs(t, c.AbsInputs()))
 	}
 	if s := l.Cache.Stats(); s.Hits != 2 || s.Misses != 2 || s.Uncached != 0 {
 		t.Errorf("stats %+v; want 2 misses then 2 hits", s)
@@ -350,14 +357,7 @@ func TestCacheEviction(t *testing.T) {
 	ins := digestInputs(t, c.AbsInputs())
 	for i := range 3 {
 		out := filepath.Join(dir, fmt.Sprintf("w%d.cubin", i))
-		var buf bytes.Buffer
-		req := &worker.Request{Arguments: c.Args(c.AbsInputs(), out)}
-		for _, in := range ins {
-			req.Inputs = append(req.Inputs, worker.Input{Path: in.Path, Digest: in.Digest})
-		}
-		if code := l.Handle(context.Background(), req, &buf); code != 0 {
-			t.Fatalf("exit %d: %s", code, buf.String())
-		}
+		handle(t, l, c.Args(c.AbsInputs(), out), ins)
 		if got, _ := os.ReadFile(out); !bytes.Equal(got, want) {
 			t.Errorf("link %d differs from the CLI's", i)
 		}
@@ -578,14 +578,7 @@ func TestCacheHeldMemory(t *testing.T) {
 		l := &Linker{Cache: objcache.New(bound)}
 		for i := range 3 {
 			out := filepath.Join(dir, fmt.Sprintf("w%d.cubin", i))
-			var buf bytes.Buffer
-			req := &worker.Request{Arguments: c.Args(c.AbsInputs(), out)}
-			for _, in := range ins {
-				req.Inputs = append(req.Inputs, worker.Input{Path: in.Path, Digest: in.Digest})
-			}
-			if code := l.Handle(context.Background(), req, &buf); code != 0 {
-				t.Fatalf("exit %d: %s", code, buf.String())
-			}
+			handle(t, l, c.Args(c.AbsInputs(), out), ins)
 		}
 		withCache := live()
 		s := l.Cache.Stats()
