@@ -153,10 +153,26 @@ func (h Header) SM() int { return int(h.Flags & EF_CUDA_SM_MASK) }
 // sm_<target> takes, as nvlink applies it: code compiled for sm_<sm> of the
 // same major architecture and an equal or lower minor (sm_80 code for
 // sm_86, never sm_86 code for sm_80 nor sm_70 code for sm_80). The
-// linker's check of its inputs and the choice among a fatbinary's images
-// both ask it.
+// integrated (Tegra) architectures sm_53, sm_62, sm_72 and sm_87 take
+// only their own code and their code goes nowhere else: nvlink refuses
+// sm_52 code for sm_53 and sm_72 code for sm_75 (measured with nvlink
+// 11.8 over every pair of sm_5x to sm_8x). The linker's check of its
+// inputs and the choice among a fatbinary's images both ask it.
 func ArchCompatible(sm, target int) bool {
-	return sm/10 == target/10 && sm <= target
+	if sm == target {
+		return true
+	}
+	return sm/10 == target/10 && sm < target && !integrated(sm) && !integrated(target)
+}
+
+// integrated reports the Tegra architectures, which share a major
+// number with discrete GPUs but not their machine code.
+func integrated(sm int) bool {
+	switch sm {
+	case 53, 62, 72, 87:
+		return true
+	}
+	return false
 }
 
 // VirtualSM returns the virtual architecture (compute_XY) encoded in e_flags.

@@ -173,12 +173,13 @@ func TestBackToBack(t *testing.T) {
 }
 
 // TestSelect: nvlink's choice of cubin for -arch: exact SM, else the same
-// major with the highest lower minor, else none.
+// major with the highest lower minor, else none; the integrated sm_72 and
+// sm_87 take no other image (corpus: tegra-host-objects-compile-ptx*).
 func TestSelect(t *testing.T) {
 	entries := mustParse(t, "two.fatbin") // sm_80, sm_86
 	entries = append(entries, mustParse(t, "ident.fatbin")...)
 	for _, tc := range []struct{ arch, want int }{
-		{80, 80}, {86, 86}, {87, 86}, {89, 86}, {70, 70}, {75, 70}, {72, 70},
+		{80, 80}, {86, 86}, {87, 0}, {89, 86}, {70, 70}, {75, 70}, {72, 0},
 		{60, 0}, {90, 0}, {52, 0},
 	} {
 		e, ok := Select(entries, tc.arch)

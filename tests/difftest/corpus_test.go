@@ -533,39 +533,50 @@ func TestArchivedKernels(t *testing.T) {
 // cudalinkArgs is c.Args for cudalink. A case that compiles PTX (`ptxas:
 // yes`) needs the toolkit's ptxas: without it on PATH the test is skipped
 // loudly, or fails when the toolkit is otherwise installed (nvlink or nvcc
-// on PATH), since the case could and should run. Every other case gets a
-// --ptxas that cannot run, so a case that compiles PTX without saying so
-// fails rather than depending on the machine.
+// on PATH), since the case could and should run. A CUDA 12 case gets its
+// own toolkit's ptxas with --ptxas (/opt/cuda-<version>/usr/bin, where
+// scripts/setup-cuda12.sh unpacks it; 11.8's ptxas refuses 12.x PTX), as
+// nvlink 12.x uses its built-in one. Every other case gets a --ptxas that
+// cannot run, so a case that compiles PTX without saying so fails rather
+// than depending on the machine.
 func cudalinkArgs(t *testing.T, c *Case, inputs []string, out string) []string {
 	t.Helper()
 	args := c.Args(inputs, out)
 	if !c.Ptxas {
 		return append([]string{"--ptxas=/nonexistent/ptxas-not-declared-in-case.txt"}, args...)
 	}
-	if _, err := exec.LookPath("ptxas"); err != nil {
+	ptxas := "ptxas"
+	if c.Toolkit != "" && c.Toolkit != DefaultToolkit {
+		ptxas = filepath.Join("/opt/cuda-"+c.Toolkit, "usr", "bin", "ptxas")
+	}
+	path, err := exec.LookPath(ptxas)
+	if err != nil {
 		for _, tool := range []string{"nvlink", "nvcc"} {
 			if p, err := exec.LookPath(tool); err == nil {
-				t.Fatalf("case %s compiles PTX and ptxas is not on PATH, but the CUDA toolkit is installed (%s): put its ptxas on PATH", c.Name, p)
+				t.Fatalf("case %s compiles PTX and %s is missing, but the CUDA toolkit is installed (%s): install it (scripts/setup.sh)", c.Name, ptxas, p)
 			}
 		}
-		t.Skipf("SKIP: case %s compiles PTX, and ptxas (CUDA toolkit) is not on PATH", c.Name)
+		t.Skipf("SKIP: case %s compiles PTX, and %s (CUDA toolkit) is missing", c.Name, ptxas)
 	}
+	args = append([]string{"--ptxas=" + path}, args...)
 	if c.NVVM {
-		dir := nvvmDir(t, c)
-		args = append(args[:1:1], append([]string{"-nvvmpath=" + dir}, args[1:]...)...)
+		dir := nvvmDir(t, c, path)
+		args = append(args[:2:2], append([]string{"-nvvmpath=" + dir}, args[2:]...)...)
 	}
 	return args
 }
 
 // nvvmDir makes the -nvvmpath directory of an LTO case (`nvvm: yes`), as
 // regen made nvlink's: lib64/libnvvm.so and libdevice linked to the
-// toolkit's (beside nvcc in nvvm/, or Debian's paths). With the toolkit
-// installed (ptxas on PATH) and no libnvvm, the case fails.
-func nvvmDir(t *testing.T, c *Case) string {
+// toolkit's (beside its ptxas in ../nvvm, or at Debian's paths, under
+// /opt/cuda-<version> for CUDA 12). With the toolkit installed (its ptxas
+// found) and no libnvvm, the case fails.
+func nvvmDir(t *testing.T, c *Case, ptxas string) string {
 	t.Helper()
-	var base []string
-	if ptxas, err := exec.LookPath("ptxas"); err == nil {
-		base = append(base, filepath.Join(filepath.Dir(ptxas), "..", "nvvm"))
+	base := []string{filepath.Join(filepath.Dir(ptxas), "..", "nvvm")}
+	prefix := ""
+	if c.Toolkit != "" && c.Toolkit != DefaultToolkit {
+		prefix = "/opt/cuda-" + c.Toolkit
 	}
 	find := func(rel, debian string) string {
 		for _, b := range base {
@@ -578,10 +589,10 @@ func nvvmDir(t *testing.T, c *Case) string {
 		}
 		return ""
 	}
-	lib := find("lib64/libnvvm.so", "/usr/lib/x86_64-linux-gnu/libnvvm.so")
-	libdevice := find("libdevice", "/usr/lib/nvidia-cuda-toolkit/libdevice")
+	lib := find("lib64/libnvvm.so", prefix+"/usr/lib/x86_64-linux-gnu/libnvvm.so")
+	libdevice := find("libdevice", prefix+"/usr/lib/nvidia-cuda-toolkit/libdevice")
 	if lib == "" || libdevice == "" {
-		t.Fatalf("case %s links with -dlto, and the CUDA toolkit (ptxas on PATH) has no libnvvm.so or libdevice: install the toolkit's libnvvm", c.Name)
+		t.Fatalf("case %s links with -dlto, and the CUDA toolkit (%s) has no libnvvm.so or libdevice: install the toolkit's libnvvm", c.Name, ptxas)
 	}
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "lib64"), 0o755); err != nil {
