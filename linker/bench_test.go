@@ -43,7 +43,9 @@ func benchPasses() []benchPass {
 	}
 	return []benchPass{
 		{"load", step(func(ctx *Context) {
-			loadInputs(ctx)
+			readInputs(ctx)
+			compileDeviceCode(ctx)
+			addInputs(ctx)
 			extractOnDemand(ctx)
 			checkArchitectures(ctx)
 		})},

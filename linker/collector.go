@@ -7,12 +7,12 @@ import (
 )
 
 // tuneCollectorAfter is the collector's hook between passes (afterPass):
-// after loading it decides whether this link collects early; after
+// once the inputs are added it decides whether this link collects early; after
 // relocation such a link collects the garbage relocation left.
 //
 // It also decides how long the inputs' mapped pages stay resident
 // (fileMaps.hold): a link of less than smallInputBytes of inputs holds
-// them from loading until relocation, whose passes and the writer's then
+// them from then until relocation, whose passes and the writer's then
 // fault them in and release them in batches. The peak resident set of such
 // a link is reached when writing, with a heap that has grown by more than
 // the inputs since loading, so holding them before that does not raise it
@@ -22,7 +22,7 @@ import (
 // faults, CPU 26.7 -> 23.4 ms).
 func (ctx *Context) tuneCollectorAfter(pass string) {
 	switch pass {
-	case "load inputs":
+	case "add inputs":
 		tuneCollector(ctx)
 		if inputBytes(ctx) < smallInputBytes {
 			ctx.maps.hold(true)

@@ -102,7 +102,8 @@ type Context struct {
 	staged  [2][]outReloc
 	staging bool
 	output  []byte
-	maps    fileMaps // inputs mapped for this link (no object cache)
+	maps    fileMaps   // inputs mapped for this link (no object cache)
+	read    *readFiles // from readInputs to addInputs
 	// ptxJobs are the PTX images compiled for this link (ptxcompile.go).
 	ptxJobs map[*ptxImage]*ptxJob
 	// lto is the state of link-time optimization (lto.go).

@@ -11,8 +11,10 @@ func Link(ctx *Context) error {
 	if ctx.Config.Relocatable {
 		return LinkRelocatable(ctx)
 	}
-	ctx.run("check options", warnPreserveRelocs) // nvlink's warning for -preserve-relocs on sm_90
-	ctx.run("load inputs", loadInputs)           // parse every input in parallel; compile PTX and LTO IR
+	ctx.run("check options", warnPreserveRelocs)      // nvlink's warning for -preserve-relocs on sm_90
+	ctx.run("read inputs", readInputs)                // parse every input in parallel; archives are indexed
+	ctx.run("compile device code", compileDeviceCode) // -dlto IR through libnvvm, PTX through ptxas, in parallel
+	ctx.run("add inputs", addInputs)                  // each unit's image for the target joins the link, in command-line order
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
@@ -86,7 +88,9 @@ func Link(ctx *Context) error {
 // no shared-memory layout, bank-2 folding or resource propagation, and no
 // relocation is applied. See docs/partial.md.
 func LinkRelocatable(ctx *Context) error {
-	ctx.run("load inputs", loadInputs) // as a full link: cubins, host objects, archives
+	ctx.run("read inputs", readInputs) // as a full link: cubins, host objects, archives
+	ctx.run("compile device code", compileDeviceCode)
+	ctx.run("add inputs", addInputs)
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

@@ -12,10 +12,20 @@ import (
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
-// loadInputs reads and parses every input. Files are parsed in parallel;
+// readFiles is what readInputs read, by command-line position: the path
+// (empty for a -l library that was not found), the objects parsed from it
+// and the error reading it. readInputs writes it; compileDeviceCode and
+// addInputs read it, and addInputs drops it.
+type readFiles struct {
+	paths []string
+	objs  [][]*Object
+	errs  []error
+}
+
+// readInputs reads and parses every input. Files are parsed in parallel;
 // each goroutine fills only its own slot, so the result is in command-line
 // order whatever the scheduling.
-func loadInputs(ctx *Context) {
+func readInputs(ctx *Context) {
 	cfg := ctx.Config
 	paths := make([]string, len(cfg.Inputs))
 	for i, in := range cfg.Inputs {
@@ -49,15 +59,46 @@ func loadInputs(ctx *Context) {
 		}
 	})
 	rethrow(panics)
-	if cfg.LTO {
-		// The IR of every LTO input becomes one cubin, linked where the
-		// first of them stands (lto.go).
-		ctx.lto.obj = ctx.optimizeLinkTime(paths, slots, errs)
-		if ctx.lto.units == nil || cfg.EmitPTX || ctx.lto.executable != nil {
-			return // libnvvm could not be loaded, -emit-ptx, or a whole program
+	ctx.read = &readFiles{paths, slots, errs}
+}
+
+// compileDeviceCode compiles what the inputs hold as IR or PTX: with
+// -dlto, the IR of every LTO input becomes one cubin through libnvvm and
+// ptxas, linked where the first of them stands (lto.go); then ptxas
+// compiles, in parallel, the PTX that addInputs will choose
+// (ptxcompile.go).
+func compileDeviceCode(ctx *Context) {
+	read := ctx.read
+	if read == nil {
+		return
+	}
+	if ctx.Config.LTO {
+		ctx.lto.obj = ctx.optimizeLinkTime(read.paths, read.objs, read.errs)
+		if ctx.ltoTookLink() {
+			return
 		}
 	}
-	ctx.compilePTX(slots) // PTX that selectImages will choose, in parallel (ptxcompile.go)
+	ctx.compilePTX(read.objs)
+}
+
+// ltoTookLink says whether -dlto leaves no input to link: libnvvm could
+// not be loaded, -emit-ptx writes its PTX, or ptxas linked the whole
+// program.
+func (ctx *Context) ltoTookLink() bool {
+	cfg := ctx.Config
+	return cfg.LTO && (ctx.lto.units == nil || cfg.EmitPTX || ctx.lto.executable != nil)
+}
+
+// addInputs makes the link's input files of what readInputs read, in
+// command-line order: of each unit, the image selectImages chooses for
+// the target; a file that could not be read is reported here.
+func addInputs(ctx *Context) {
+	read := ctx.read
+	ctx.read = nil
+	if read == nil || ctx.ltoTookLink() {
+		return
+	}
+	paths, slots, errs := read.paths, read.objs, read.errs
 	for i := range paths {
 		if paths[i] == "" {
 			continue
