@@ -91,19 +91,13 @@ type Context struct {
 	// unifiedTables are the __UFT/__UDT symbols the inputs declare
 	// (collectUnifiedTables).
 	unifiedTables []*Symbol
-	virtualSM     int          // minimum virtual SM over the inputs
-	cancelled     bool         // Config.Context was cancelled
-	collectEarly  bool         // tuneCollector: collect garbage between passes (collectGarbage)
-	times         []passTime   // how long each pass took, for --time
-	infoRecs      []infoRecord // rebuildFunctionInfo's buffer, reused
-	// staged: the relocations kept for the driver from the member
-	// applyRelocations is relocating (.rel, .rela), while staging; they join
-	// the output lists when the member is done (unstage).
-	staged  [2][]outReloc
-	staging bool
-	output  []byte
-	maps    fileMaps   // inputs mapped for this link (no object cache)
-	read    *readFiles // from readInputs to addInputs
+	virtualSM     int        // minimum virtual SM over the inputs
+	cancelled     bool       // Config.Context was cancelled
+	collectEarly  bool       // tuneCollector: collect garbage between passes (collectGarbage)
+	times         []passTime // how long each pass took, for --time
+	output        []byte
+	maps          fileMaps   // inputs mapped for this link (no object cache)
+	read          *readFiles // from readInputs to addInputs
 	// ptxJobs are the PTX images compiled for this link (ptxcompile.go).
 	ptxJobs map[*ptxImage]*ptxJob
 	// lto is the state of link-time optimization (lto.go).

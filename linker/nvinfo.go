@@ -73,13 +73,14 @@ func buildNVInfo(ctx *Context) {
 			ctaidZ = ctaidZ || fn != single && fn.ctaidZ
 		}
 	}
+	var recs []infoRecord // rebuildFunctionInfo's buffer, reused
 	for _, fn := range ctx.Funcs {
 		for _, isec := range fn.Sections {
 			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Out != nil {
 				if fn == single {
-					ctx.rebuildFunctionInfo(fn, isec, moduleExterns, ctaidZ)
+					ctx.rebuildFunctionInfo(&recs, fn, isec, moduleExterns, ctaidZ)
 				} else {
-					ctx.rebuildFunctionInfo(fn, isec, nil, false)
+					ctx.rebuildFunctionInfo(&recs, fn, isec, nil, false)
 				}
 			}
 		}
@@ -164,7 +165,8 @@ func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
 }
 
 // rebuildFunctionInfo writes .nv.info.f: the input records in reverse
-// order (as nvlink writes them) with symbol indices remapped.
+// order (as nvlink writes them) with symbol indices remapped. buf is a
+// buffer for the records, reused from one call to the next.
 //
 // When the output has a single kernel, nvlink gives it what every kept
 // function's record names (moduleExterns: gathered in function order,
@@ -172,9 +174,9 @@ func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
 // (kept by -g or -preserve-relocs);
 // unless that is just what its own record lists (then the record stays as
 // it is), the record is dropped and the new list goes at the end.
-func (ctx *Context) rebuildFunctionInfo(fn *Function, isec *InputSection, moduleExterns []*Symbol, ctaidZ bool) {
-	recs, err := isec.File.appendFunctionInfo(ctx.infoRecs[:0], isec.Sec)
-	ctx.infoRecs = recs
+func (ctx *Context) rebuildFunctionInfo(buf *[]infoRecord, fn *Function, isec *InputSection, moduleExterns []*Symbol, ctaidZ bool) {
+	recs, err := isec.File.appendFunctionInfo((*buf)[:0], isec.Sec)
+	*buf = recs
 	if err != nil {
 		ctx.report(err)
 		return

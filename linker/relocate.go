@@ -28,6 +28,7 @@ import (
 // dropped, as nvlink drops them.
 func applyRelocations(ctx *Context) {
 	var walk inputWalk // relocation reads .rel addends from the inputs' code
+	rp := &relocPass{ctx: ctx}
 	for _, osec := range ctx.OutSections {
 		for _, isec := range osec.Members {
 			if isec.Out != osec {
@@ -35,15 +36,13 @@ func applyRelocations(ctx *Context) {
 			}
 			walk.visit(ctx, isec.File)
 			lost := lostRanges(isec)
-			ctx.staging = true
 			for r := range isec.Relocs() {
 				if inRanges(lost, uint64(r.Offset)) {
 					continue
 				}
-				ctx.relocate(osec, isec, r)
+				rp.relocate(osec, isec, r)
 			}
-			ctx.staging = false
-			osec.unstage(ctx)
+			rp.unstage(osec)
 		}
 	}
 	// Lists that several members filled, and patch lists, grew by
@@ -100,7 +99,18 @@ func inRanges(ranges [][2]uint64, off uint64) bool {
 	return false
 }
 
-func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Reloc) {
+// relocPass is applyRelocations' own state: the relocations kept for the
+// driver from the member being relocated (.rel, .rela), which join the
+// output section's lists when the member is done (unstage).
+type relocPass struct {
+	ctx    *Context
+	staged [2][]outReloc
+}
+
+// relocate applies r, a relocation of isec, in osec, or keeps it for the
+// driver.
+func (rp *relocPass) relocate(osec *OutputSection, isec *InputSection, r cubin.Reloc) {
+	ctx := rp.ctx
 	how := cubin.HowToRelocate(r.Type)
 	var sym *Symbol
 	if r.Sym != 0 {
@@ -147,7 +157,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 		if how.Who == cubin.ByLinker {
 			return // YIELD and friends with no symbol: nothing to do here
 		}
-		osec.keep(ctx, r.Rela, outReloc{Offset: uint32(p), Type: r.Type, Addend: r.Addend})
+		rp.keep(osec, r.Rela, outReloc{Offset: uint32(p), Type: r.Type, Addend: r.Addend})
 		return
 	}
 	if off, ok := ctx.bindless[sym]; ok && how.Who == cubin.ByLinker {
@@ -191,7 +201,7 @@ func (ctx *Context) relocate(osec *OutputSection, isec *InputSection, r cubin.Re
 				osec.insert(p, r.Type, uint64(a)+sym.Section.OutOff, 0)
 			}
 		}
-		osec.keep(ctx, r.Rela, out)
+		rp.keep(osec, r.Rela, out)
 		return
 	}
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
@@ -237,29 +247,31 @@ func linkerResolves(r cubin.Reloc, sym *Symbol) bool {
 }
 
 // keep adds a relocation left for the driver to osec's relocation section.
-// While applyRelocations relocates a member, it is staged instead (see
-// unstage); the relocation section is made now all the same, since the
-// order sections are made in is nvlink's output order.
 func (osec *OutputSection) keep(ctx *Context, rela bool, r outReloc) {
 	rs := osec.relocFor(ctx, rela).rel
-	if ctx.staging {
-		ctx.staged[b2i(rela)] = append(ctx.staged[b2i(rela)], r)
-		return
-	}
 	rs.Relocs = append(rs.Relocs, r)
+}
+
+// keep stages a relocation left for the driver from the member being
+// relocated in osec (see unstage). osec's relocation section is made now
+// all the same, since the order sections are made in is nvlink's output
+// order.
+func (rp *relocPass) keep(osec *OutputSection, rela bool, r outReloc) {
+	osec.relocFor(rp.ctx, rela)
+	rp.staged[b2i(rela)] = append(rp.staged[b2i(rela)], r)
 }
 
 // unstage moves the relocations kept from one member into osec's lists,
 // growing each list once, by what it needs: most output sections have one
 // member, whose list is then allocated at its exact length.
-func (osec *OutputSection) unstage(ctx *Context) {
-	for i, staged := range ctx.staged {
+func (rp *relocPass) unstage(osec *OutputSection) {
+	for i, staged := range rp.staged {
 		if len(staged) == 0 {
 			continue
 		}
-		rs := osec.relocFor(ctx, i == 1).rel
+		rs := osec.relocFor(rp.ctx, i == 1).rel
 		rs.Relocs = append(slices.Grow(rs.Relocs, len(staged)), staged...)
-		ctx.staged[i] = staged[:0]
+		rp.staged[i] = staged[:0]
 	}
 }
 
