@@ -76,7 +76,7 @@ func tuneCollector(ctx *Context) {
 		debug.SetGCPercent(-1)
 	case total >= largeInputBytes:
 		debug.SetGCPercent(largeInputGCPercent)
-		ctx.collectEarly = true
+		ctx.gc.early = true
 	}
 }
 
@@ -87,7 +87,7 @@ func tuneCollector(ctx *Context) {
 // through (2 to 3 MB at 400 large objects), and collecting there lowers
 // the peak resident set of that benchmark by about 2 MiB for 10 ms.
 func collectGarbage(ctx *Context) {
-	if ctx.collectEarly {
+	if ctx.gc.early {
 		runtime.GC()
 	}
 }

@@ -11,6 +11,11 @@ import (
 
 // Context holds all the state of one link. Nothing of a link lives in
 // package-level variables: the worker runs several links in one process.
+//
+// Besides the link's core types (files, symbols, functions, output
+// sections), every field is one pass's result that later passes read: its
+// comment names the pass that writes it, and no other pass does. A pass's
+// scratch stays in the pass.
 type Context struct {
 	Config *Config
 	diag   diagnostics
@@ -31,14 +36,7 @@ type Context struct {
 	// keepEmpty: -r keeps these relocation sections, empty in an input
 	// (nvcc writes some).
 	keepEmpty map[*OutputSection]bool
-	// twins are the bank-2 contributions that share a member's bytes
-	// instead of being members (see foldConstant2), and twinOf the member
-	// each shares; fixedOff the offsets overlayConstant2 chose for the
-	// members of sections with fixedOffsets. (Few sections have either:
-	// they are kept here rather than in every InputSection.)
-	twins    []*InputSection
-	twinOf   map[*InputSection]*InputSection
-	fixedOff map[*InputSection]uint64
+	bank2     bank2Overlay // how kernels' bank-2 sections share contributions (mergeSections)
 
 	// Kernels and Funcs are the live functions after dead-code elimination,
 	// in output order.
@@ -54,30 +52,22 @@ type Context struct {
 	symtab      []outSym
 	firstGlobal int
 	strtab      stringTable
-	// nullSymValue is the null symbol's st_value: nvlink leaves there the
-	// offset at which it appended a losing weak copy's bank-2 constants
-	// (see buildFunctions), the offset of the last input's __constant__
-	// data when it prunes kernels or variables (layoutSections), plus the
-	// sm_90 shared-memory reserves of the kernels of -ewp images that
-	// have shared memory (layoutShared); 0 otherwise.
-	nullSymValue uint64
+	null        nullSymbol // what nvlink leaves in the null symbol's st_value
 
-	prototypes []protoEntry // what .nv.prototype holds
+	prototypes []protoEntry // what .nv.prototype holds (createMetadataSections; buildNVInfo reads it)
 	// indirectBlocks are the call graph edges indirect call sites
 	// materialised, ordered once symbols are created (orderIndirectEdges).
 	indirectBlocks []indirectBlock
-	addrTaken      []*Function  // address-taken functions in nvlink's order
+	addrTaken      []*Function  // address-taken functions in nvlink's order (buildFunctions)
 	names          nameRegistry // nvlink's creation order, from registerNames
 
-	sharedGlobals sharedGlobals // the global function-level shared variables
-	// dynamicSharedShift moves the extern __shared__ symbols
-	// layoutDebugInfo defines (sm_90's reserve, sometimes).
-	dynamicSharedShift uint64
+	sharedGlobals sharedGlobals // the global function-level shared variables (layoutSections; layoutDebugInfo reads it)
+	debugLayout   debugLayout   // -g's view of shared memory (layoutDebugInfo)
 
 	// bindless: the bank-0 offset of each texture or surface slot, and
 	// the references in the order nvlink makes its symbols for them
-	// (textures, then surfaces, each from the last created to the first;
-	// see assignBindlessSlots).
+	// (textures, then surfaces, each from the last created to the first).
+	// assignBindlessSlots writes them; applyRelocations reads them.
 	bindless     map[*Symbol]uint64
 	bindlessRefs []*Symbol
 
@@ -91,10 +81,10 @@ type Context struct {
 	// unifiedTables are the __UFT/__UDT symbols the inputs declare
 	// (collectUnifiedTables).
 	unifiedTables []*Symbol
-	virtualSM     int        // minimum virtual SM over the inputs
-	cancelled     bool       // Config.Context was cancelled
-	collectEarly  bool       // tuneCollector: collect garbage between passes (collectGarbage)
-	times         []passTime // how long each pass took, for --time
+	virtualSM     int            // minimum virtual SM over the inputs (checkArchitectures)
+	cancelled     bool           // Config.Context was cancelled
+	gc            collectorState // how the process collects garbage for this link (collector.go)
+	times         []passTime     // how long each pass took, for --time
 	output        []byte
 	maps          fileMaps   // inputs mapped for this link (no object cache)
 	read          *readFiles // from readInputs to addInputs
@@ -102,6 +92,60 @@ type Context struct {
 	ptxJobs map[*ptxImage]*ptxJob
 	// lto is the state of link-time optimization (lto.go).
 	lto ltoState
+}
+
+// bank2Overlay is how kernels' bank-2 sections share contributions.
+// mergeSections writes it (foldConstant2, overlayConstant2);
+// layoutSections reads it (placeContributions). Few sections need it, so
+// it is kept here rather than in every InputSection.
+type bank2Overlay struct {
+	// twins are the contributions that share a member's bytes instead of
+	// being members, and twinOf the member each shares (foldConstant2).
+	twins  []*InputSection
+	twinOf map[*InputSection]*InputSection
+	// fixedOff are the offsets overlayConstant2 chose for the members of
+	// sections with fixedOffsets.
+	fixedOff map[*InputSection]uint64
+}
+
+// nullSymbol is what nvlink leaves in the null symbol's st_value, in
+// parts each written by one pass; the writer reads value.
+type nullSymbol struct {
+	// weakConstants is the offset at which nvlink appended a losing weak
+	// copy's bank-2 constants to the kept copy's (buildFunctions).
+	weakConstants uint64
+	// lastConstant is the offset of the last input's __constant__ data
+	// when nvlink merges it again after pruning (layoutSections); it
+	// replaces weakConstants when remerged is set.
+	lastConstant uint64
+	remerged     bool
+	// ewpReserves is the sum of sm_90's shared-memory reserves of the
+	// kernels of -ewp images that have shared memory (layoutShared).
+	ewpReserves uint64
+}
+
+// value is the null symbol's st_value: 0 unless a part is set.
+func (n *nullSymbol) value() uint64 {
+	v := n.weakConstants
+	if n.remerged {
+		v = n.lastConstant
+	}
+	return v + n.ewpReserves
+}
+
+// debugLayout is what layoutDebugInfo decides for -g's view of shared
+// memory that a later pass needs; the writer reads it.
+type debugLayout struct {
+	// dynamicShift moves the extern __shared__ symbols layoutDebugInfo
+	// defines (sm_90's reserve, sometimes).
+	dynamicShift uint64
+}
+
+// collectorState is how the process collects garbage for this link:
+// tuneCollector writes it once the inputs are added, collectGarbage reads
+// it. It never changes the output.
+type collectorState struct {
+	early bool // collect garbage between passes (collectGarbage)
 }
 
 func newContext(cfg *Config) *Context {
@@ -442,7 +486,7 @@ type OutputSection struct {
 	Type     uint32
 	symIndex uint32 // index of the section symbol, 0 if none
 
-	// fixedOffsets: members sit at Context.fixedOff (bank 2 overlays), with
+	// fixedOffsets: members sit at Context.bank2.fixedOff (bank 2 overlays), with
 	// zeros between them.
 	fixedOffsets bool
 	synthetic    bool // made by the linker, with no input counterpart
@@ -451,7 +495,7 @@ type OutputSection struct {
 	// it wait in patches until the section is written out (see insert).
 	borrowed bool
 	// twinned: some contributions share a member's bytes instead of being
-	// members (bank 2, see foldConstant2 and Context.twins).
+	// members (bank 2, see foldConstant2 and bank2Overlay).
 	twinned bool
 
 	rel *relocList  // for relocation sections (made with them by outSection)

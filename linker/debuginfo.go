@@ -90,7 +90,7 @@ func layoutDebugInfo(ctx *Context) {
 		osec.Addralign = max(osec.Addralign, 16)
 	}
 	if preservedDynamic && len(g.objects) > 0 {
-		ctx.dynamicSharedShift = ctx.sharedReserve()
+		ctx.debugLayout.dynamicShift = ctx.sharedReserve()
 		for _, sym := range ctx.Symbols {
 			if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
 				sym.debugDynamic, sym.Value = true, ^uint64(0)
@@ -103,7 +103,7 @@ func layoutDebugInfo(ctx *Context) {
 	if len(g.objects) > 0 {
 		// nvlink moves the extern __shared__ symbols by the reserve only
 		// when .nv_debug.shared holds variables.
-		ctx.dynamicSharedShift = ctx.sharedReserve()
+		ctx.debugLayout.dynamicShift = ctx.sharedReserve()
 	}
 	for _, sym := range ctx.Symbols {
 		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {

@@ -74,7 +74,7 @@ func buildFunctions(ctx *Context) {
 					}
 				}
 				if !ctx.Config.Relocatable {
-					ctx.nullSymValue = alignTo(end, max(s.Addralign, 1))
+					ctx.null.weakConstants = alignTo(end, max(s.Addralign, 1))
 				}
 				isec.Func = fn
 				fn.Sections = append(fn.Sections, isec)

@@ -17,7 +17,7 @@ func layoutSections(ctx *Context) {
 		// __constant__ data again (TEMP_MERGED_CONSTANTS, see finishNames)
 		// and leaves the offset of the last input's contribution in the
 		// null symbol's st_value.
-		ctx.nullSymValue = c3.Members[len(c3.Members)-1].OutOff
+		ctx.null.lastConstant, ctx.null.remerged = c3.Members[len(c3.Members)-1].OutOff, true
 	}
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms {
@@ -41,7 +41,7 @@ func placeContributions(ctx *Context) {
 		for _, isec := range osec.Members {
 			align := max(isec.Sec.Addralign, 1)
 			if osec.fixedOffsets {
-				isec.OutOff = ctx.fixedOff[isec]
+				isec.OutOff = ctx.bank2.fixedOff[isec]
 				size = max(size, isec.OutOff+isec.Sec.Size)
 			} else {
 				size = alignTo(size, align)
@@ -70,8 +70,8 @@ func placeContributions(ctx *Context) {
 			copy(osec.Data[isec.OutOff:], isec.Sec.Data)
 		}
 	}
-	for _, isec := range ctx.twins {
-		if twin := ctx.twinOf[isec]; twin != nil { // else it landed in another kernel's bank last, as a member
+	for _, isec := range ctx.bank2.twins {
+		if twin := ctx.bank2.twinOf[isec]; twin != nil { // else it landed in another kernel's bank last, as a member
 			isec.OutOff = twin.OutOff
 		}
 	}
@@ -368,7 +368,7 @@ func layoutShared(ctx *Context) {
 			// with some names no variable there: nvlink moves "them" by
 			// the reserve through symbol 0, whose st_value grows by it.
 			if own.File.ELF.Header.Type == cubin.ET_CUDA_EWP {
-				ctx.nullSymValue += r
+				ctx.null.ewpReserves += r
 			}
 			end += r
 			k.sharedSize = end

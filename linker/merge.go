@@ -235,15 +235,15 @@ func foldConstant2(ctx *Context) {
 		share := osec != nil && bank2Size(append(append([]*InputSection(nil), osec.Members...), callees...)) > maxBank2
 		for _, isec := range callees {
 			isec.Out = osec
-			delete(ctx.twinOf, isec)
+			delete(ctx.bank2.twinOf, isec)
 			if share {
 				if twin := identicalMember(osec, isec); twin != nil {
-					if ctx.twinOf == nil {
-						ctx.twinOf = map[*InputSection]*InputSection{}
+					if ctx.bank2.twinOf == nil {
+						ctx.bank2.twinOf = map[*InputSection]*InputSection{}
 					}
-					ctx.twinOf[isec] = twin
+					ctx.bank2.twinOf[isec] = twin
 					osec.twinned = true
-					ctx.twins = append(ctx.twins, isec)
+					ctx.bank2.twins = append(ctx.bank2.twins, isec)
 					continue
 				}
 			}
@@ -331,7 +331,7 @@ func overlayConstant2(ctx *Context) {
 		osec.fixedOffsets = true
 		for _, isec := range osec.Members {
 			if isec.Func == k {
-				delete(ctx.fixedOff, isec)
+				delete(ctx.bank2.fixedOff, isec)
 				ends[k] = max(ends[k], isec.Sec.Size)
 				aligns[k] = max(aligns[k], isec.Sec.Addralign)
 				continue
@@ -351,10 +351,10 @@ func overlayConstant2(ctx *Context) {
 			align = max(align, aligns[k])
 		}
 		off = alignTo(off, align)
-		if ctx.fixedOff == nil {
-			ctx.fixedOff = map[*InputSection]uint64{}
+		if ctx.bank2.fixedOff == nil {
+			ctx.bank2.fixedOff = map[*InputSection]uint64{}
 		}
-		ctx.fixedOff[isec] = off
+		ctx.bank2.fixedOff[isec] = off
 		for _, k := range reachers[isec] {
 			ends[k] = off + isec.Sec.Size
 			aligns[k] = align

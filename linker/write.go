@@ -494,7 +494,7 @@ func (ctx *Context) outSymbol(e outSym) elfSym {
 	case e.sec != nil:
 		s.name, s.info, s.shndx = ctx.strtab.add(e.sec.Name), cubin.STT_SECTION, uint32(e.sec.Index)
 	case e.sym == nil:
-		s.value = ctx.nullSymValue
+		s.value = ctx.null.value()
 	default:
 		sym := e.sym
 		s.info, s.other = sym.outInfo(), sym.outOther()
@@ -508,7 +508,7 @@ func (ctx *Context) outSymbol(e outSym) elfSym {
 			s.name = ctx.names.emptyOff
 		}
 		if sym.debugDynamic {
-			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").Index), sym.Value+ctx.dynamicSharedShift
+			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").Index), sym.Value+ctx.debugLayout.dynamicShift
 			break
 		}
 		s.value, s.size = sym.Value, sym.Size
