@@ -28,12 +28,12 @@ import (
 // this order gives Link's output.
 type benchPass struct {
 	name string
-	run  func(*Context) error
+	run  func(*linkContext) error
 }
 
 func benchPasses() []benchPass {
-	step := func(f func(*Context)) func(*Context) error {
-		return func(ctx *Context) error {
+	step := func(f func(*linkContext)) func(*linkContext) error {
+		return func(ctx *linkContext) error {
 			f(ctx)
 			if ctx.failed() {
 				return ErrFailed
@@ -42,7 +42,7 @@ func benchPasses() []benchPass {
 		}
 	}
 	return []benchPass{
-		{"load", step(func(ctx *Context) {
+		{"load", step(func(ctx *linkContext) {
 			readInputs(ctx)
 			compileDeviceCode(ctx)
 			addInputs(ctx)
@@ -57,7 +57,7 @@ func benchPasses() []benchPass {
 		{"layout", step(layoutSections)},
 		{"resources", step(computeResources)},
 		{"relocate", step(applyRelocations)},
-		{"symtab", step(func(ctx *Context) {
+		{"symtab", step(func(ctx *linkContext) {
 			gatherSections(ctx)
 			createMetadataSections(ctx)
 			finishNames(ctx)
@@ -107,12 +107,12 @@ func benchInputs(tb testing.TB) ([]Input, int) {
 	return ins, 80
 }
 
-func newBenchContext(ins []Input, sm int) *Context {
+func newBenchContext(ins []Input, sm int) *linkContext {
 	return newContext(&Config{Arch: sm, Inputs: ins, Stdout: io.Discard, Stderr: io.Discard})
 }
 
 // runPasses runs the first n passes on ctx.
-func runPasses(tb testing.TB, ctx *Context, passes []benchPass, n int) {
+func runPasses(tb testing.TB, ctx *linkContext, passes []benchPass, n int) {
 	for _, p := range passes[:n] {
 		if err := p.run(ctx); err != nil {
 			tb.Fatalf("pass %s: %v", p.name, err)
@@ -126,7 +126,7 @@ func BenchmarkLink(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ctx := newBenchContext(ins, sm)
-		if err := Link(ctx); err != nil {
+		if err := link(ctx); err != nil {
 			b.Fatal(err)
 		}
 		ctx.maps.unmapAll()
@@ -163,7 +163,7 @@ func TestBenchPassesMatchLink(t *testing.T) {
 	ins, sm := benchInputs(t)
 	whole := newBenchContext(ins, sm)
 	defer whole.maps.unmapAll()
-	if err := Link(whole); err != nil {
+	if err := link(whole); err != nil {
 		t.Fatal(err)
 	}
 	byPass := newBenchContext(ins, sm)

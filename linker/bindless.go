@@ -32,8 +32,8 @@ import (
 // nvlinkListSort): one or two references stay in order, three or more
 // are permuted (numbering four textures in creation order, the slots go
 // to 1 3 0 2; eight get 5 1 7 3 4 0 6 2).
-func assignBindlessSlots(ctx *Context) {
-	var refs []*Symbol
+func assignBindlessSlots(ctx *linkContext) {
+	var refs []*symbol
 	for _, sym := range ctx.Symbols {
 		if t := sym.Type(); t == cubin.STT_CUDA_TEXTURE || t == cubin.STT_CUDA_SURFACE {
 			refs = append(refs, sym)
@@ -42,7 +42,7 @@ func assignBindlessSlots(ctx *Context) {
 	if len(refs) == 0 {
 		return
 	}
-	slices.SortFunc(refs, func(a, b *Symbol) int {
+	slices.SortFunc(refs, func(a, b *symbol) int {
 		if sa, sb := a.Type() == cubin.STT_CUDA_SURFACE, b.Type() == cubin.STT_CUDA_SURFACE; sa != sb {
 			if sa {
 				return 1
@@ -60,7 +60,7 @@ func assignBindlessSlots(ctx *Context) {
 			base = max(base, alignTo(osec.Size, 4))
 		}
 	}
-	ctx.bindless = map[*Symbol]uint64{}
+	ctx.bindless = map[*symbol]uint64{}
 	for i, sym := range refs {
 		ctx.bindless[sym] = base + 4*uint64(i)
 		sym.referencedLive = true
@@ -68,7 +68,7 @@ func assignBindlessSlots(ctx *Context) {
 	end := base + 4*uint64(len(refs))
 	if end > math.MaxUint32 {
 		// The slots' relocations hold 32-bit places (outReloc).
-		ctx.report(&LinkError{Section: ".nv.constant0", Msg: fmt.Sprintf("bindless slots end at 0x%x, past 4 GiB", end)})
+		ctx.report(&linkError{Section: ".nv.constant0", Msg: fmt.Sprintf("bindless slots end at 0x%x, past 4 GiB", end)})
 		return
 	}
 	for _, k := range bindlessKernels(ctx) {
@@ -98,13 +98,13 @@ func assignBindlessSlots(ctx *Context) {
 // reversed), sorts both the same way and appends the second to the first
 // (an equal-keys merge takes the first list whole). For 0 1 2 3 this
 // gives 2 0 3 1; the order depends only on the list's length.
-func nvlinkListSort(refs []*Symbol) []*Symbol {
+func nvlinkListSort(refs []*symbol) []*symbol {
 	if len(refs) <= 1 {
 		return refs
 	}
 	// Element i goes to the front of half i%2, so it ends up at position
 	// len(half)-1-i/2.
-	halves := [2][]*Symbol{make([]*Symbol, (len(refs)+1)/2), make([]*Symbol, len(refs)/2)}
+	halves := [2][]*symbol{make([]*symbol, (len(refs)+1)/2), make([]*symbol, len(refs)/2)}
 	for i, sym := range refs {
 		h := halves[i%2]
 		h[len(h)-1-i/2] = sym
@@ -118,8 +118,8 @@ func nvlinkListSort(refs []*Symbol) []*Symbol {
 // -kernels-used and the host objects keep), nvlink gives it the slots as
 // soon as any function of the inputs reads one, even one that is removed
 // as dead code and so is in no kernel's call tree.
-func bindlessKernels(ctx *Context) []*Function {
-	users := map[*Function]bool{}
+func bindlessKernels(ctx *linkContext) []*function {
+	users := map[*function]bool{}
 	var walk inputWalk // relocations are read from the inputs
 	for _, fn := range ctx.allFuncs {
 		walk.visit(ctx, fn.Text.File)
@@ -137,12 +137,12 @@ func bindlessKernels(ctx *Context) []*Function {
 	if len(kernels) == 1 {
 		return kernels
 	}
-	return slices.DeleteFunc(kernels, func(k *Function) bool { return !reachesAny(k, users) })
+	return slices.DeleteFunc(kernels, func(k *function) bool { return !reachesAny(k, users) })
 }
 
 // isBindlessRef says whether a relocation reads a texture or surface
 // header slot: a linker-resolved type against a texture or surface.
-func isBindlessRef(r cubin.Reloc, sym *Symbol) bool {
+func isBindlessRef(r cubin.Reloc, sym *symbol) bool {
 	if sym == nil || cubin.HowToRelocate(r.Type).Who != cubin.ByLinker {
 		return false
 	}
@@ -152,7 +152,7 @@ func isBindlessRef(r cubin.Reloc, sym *Symbol) bool {
 
 // bank0 returns a kernel's .nv.constant0.<k> output section, nil if it has
 // none.
-func (fn *Function) bank0() *OutputSection {
+func (fn *function) bank0() *outputSection {
 	for _, isec := range fn.Sections {
 		if isec.Sec.Type == cubin.SHT_CUDA_CONSTANT_B0 && isec.Out != nil {
 			return isec.Out
@@ -162,7 +162,7 @@ func (fn *Function) bank0() *OutputSection {
 }
 
 // reachesAny says whether k's call tree holds one of fns.
-func reachesAny(k *Function, fns map[*Function]bool) bool {
+func reachesAny(k *function, fns map[*function]bool) bool {
 	for _, fn := range callTree(k) {
 		if fns[fn] {
 			return true

@@ -29,9 +29,9 @@ func TestNvlinkListSort(t *testing.T) {
 		{10, 2, 14, 6, 8, 0, 12, 4, 11, 3, 15, 7, 9, 1, 13, 5},
 	}
 	for _, want := range observed {
-		refs := make([]*Symbol, len(want))
+		refs := make([]*symbol, len(want))
 		for i := range refs {
-			refs[i] = &Symbol{Name: strconv.Itoa(i)}
+			refs[i] = &symbol{Name: strconv.Itoa(i)}
 		}
 		var got []int
 		for _, sym := range nvlinkListSort(refs) {

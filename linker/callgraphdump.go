@@ -31,7 +31,7 @@ import (
 // in section order) and each kernel that reaches it (kernels last node
 // first), a line when the function's registers raise what the kernel needs
 // so far: nvlink's register propagation, told.
-func dumpCallgraph(ctx *Context) {
+func dumpCallgraph(ctx *linkContext) {
 	if !ctx.Config.DumpCallgraph && !ctx.Config.DumpCallgraphNoDemangle || ctx.Config.Stderr == nil {
 		return
 	}
@@ -48,7 +48,7 @@ func dumpCallgraph(ctx *Context) {
 		"# s [N]     // s uses N registers\n"+
 		"# ^s        // s is entry point\n"+
 		"# &s        // s has address taken\n")
-	calledLive := map[*Symbol]bool{}
+	calledLive := map[*symbol]bool{}
 	for _, fn := range ctx.Funcs {
 		for _, c := range fn.edges {
 			calledLive[c] = true
@@ -64,11 +64,11 @@ func dumpCallgraph(ctx *Context) {
 
 	// Register propagation, in nvlink's order.
 	kernels := ctx.kernels()
-	slices.SortFunc(kernels, func(a, b *Function) int { return int(b.Sym.cgNode - a.Sym.cgNode) })
-	reach := make([]map[*Function]bool, len(kernels))
+	slices.SortFunc(kernels, func(a, b *function) int { return int(b.Sym.cgNode - a.Sym.cgNode) })
+	reach := make([]map[*function]bool, len(kernels))
 	need := make([]int, len(kernels))
 	for i, k := range kernels {
-		reach[i] = map[*Function]bool{}
+		reach[i] = map[*function]bool{}
 		for _, fn := range callTree(k) {
 			reach[i][fn] = true
 		}
@@ -85,7 +85,7 @@ func dumpCallgraph(ctx *Context) {
 }
 
 // liveFunc returns the kept function a node stands for, or nil.
-func liveFunc(sym *Symbol) *Function {
+func liveFunc(sym *symbol) *function {
 	if sym == nil || sym.deleted || sym.Func == nil || !sym.Func.Live {
 		return nil
 	}
@@ -93,7 +93,7 @@ func liveFunc(sym *Symbol) *Function {
 }
 
 // nodeLine is the text after "N: " for one node.
-func nodeLine(sym *Symbol, calledLive map[*Symbol]bool) string {
+func nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
 	fn := liveFunc(sym)
 	if fn == nil {
 		if sym != nil && !sym.Defined() && calledLive[sym] {

@@ -20,7 +20,7 @@ import (
 // 3.3 MiB), and it spares the passes in between a release and a page
 // fault per input and pass (flat 100-object program: 3,700 -> 3,050 page
 // faults, CPU 26.7 -> 23.4 ms).
-func (ctx *Context) tuneCollectorAfter(pass string) {
+func (ctx *linkContext) tuneCollectorAfter(pass string) {
 	switch pass {
 	case "add inputs":
 		tuneCollector(ctx)
@@ -35,7 +35,7 @@ func (ctx *Context) tuneCollectorAfter(pass string) {
 }
 
 // inputBytes is the size of the link's device images.
-func inputBytes(ctx *Context) int {
+func inputBytes(ctx *linkContext) int {
 	total := 0
 	for _, file := range ctx.Files {
 		if file.ELF != nil {
@@ -63,7 +63,7 @@ func inputBytes(ctx *Context) int {
 //     25% growth takes the peak resident set of the 400-object large
 //     benchmark program from about 59 to 52 MiB for 0.08 s more time.
 //   - In between, the default.
-func tuneCollector(ctx *Context) {
+func tuneCollector(ctx *linkContext) {
 	if !ctx.Config.OneShot || os.Getenv("GOGC") != "" {
 		return
 	}
@@ -86,7 +86,7 @@ func tuneCollector(ctx *Context) {
 // applyRelocations that is the arrays the relocation and patch lists grew
 // through (2 to 3 MB at 400 large objects), and collecting there lowers
 // the peak resident set of that benchmark by about 2 MiB for 10 ms.
-func collectGarbage(ctx *Context) {
+func collectGarbage(ctx *linkContext) {
 	if ctx.gc.early {
 		runtime.GC()
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
-// compactStrings rewrites .strtab as nvlink 12.x writes it (Toolkit
+// compactStrings rewrites .strtab as nvlink 12.x writes it (toolkit
 // CompactStrings). nvlink 11.8 writes every name it ever created, in
 // creation order (registerNames replays that order), removed sections and
 // symbols included. nvlink 12.x keeps only the names the output uses, in
@@ -23,7 +23,7 @@ import (
 // It runs once the symbol table, .nv.callgraph and .nv.prototype are built
 // and before any symbol is encoded, and moves the prototype offsets those
 // two sections hold to the new table.
-func compactStrings(ctx *Context) {
+func compactStrings(ctx *linkContext) {
 	old := &ctx.strtab
 	group := map[string]int{}
 	// Group 1: the prototype strings of every input, those of removed
@@ -113,7 +113,7 @@ func compactStrings(ctx *Context) {
 // and their relocation sections), keeping the creation order of the
 // others. Sections nvlink made but writes empty or not at all keep their
 // names, as in 11.8.
-func compactSectionNames(ctx *Context) {
+func compactSectionNames(ctx *linkContext) {
 	live := map[string]bool{}
 	for _, osec := range ctx.OutSections {
 		live[osec.Name] = true
@@ -134,7 +134,7 @@ func compactSectionNames(ctx *Context) {
 			}
 			continue
 		}
-		for _, isec := range append([]*InputSection{fn.Text}, fn.Sections...) {
+		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
 			if isec == nil {
 				continue
 			}
@@ -166,7 +166,7 @@ func compactSectionNames(ctx *Context) {
 // that holds a .strtab offset: the second word of the entries of call graph
 // groups -2 (address-taken functions, addrTaken set) and -3 (indirect call
 // sites), and of every .nv.prototype entry.
-func forProtoWords(ctx *Context, f func(w []byte, addrTaken bool)) {
+func forProtoWords(ctx *linkContext, f func(w []byte, addrTaken bool)) {
 	if cg := ctx.outByName.get(".nv.callgraph"); cg != nil {
 		var group uint32
 		for off := 0; off+8 <= len(cg.Data); off += 8 {

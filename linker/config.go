@@ -7,7 +7,7 @@ import (
 
 // Config is everything one link needs, as the command line (or a worker
 // request) states it. It holds no state of the link itself; that lives in
-// Context.
+// linkContext.
 type Config struct {
 	// Arch is the target SM number: 80 for -arch=sm_80.
 	Arch int
@@ -151,7 +151,7 @@ type Config struct {
 
 	// CUDAVersion is --cuda-version: the nvlink release to reproduce, as
 	// major*10+minor (124 for 12.4; see ParseToolkit), or 0 to take the
-	// newest release that wrote an input (see Toolkit).
+	// newest release that wrote an input (see toolkit).
 	CUDAVersion uint32
 
 	// forFatbin: this is one architecture's link of a multi-arch run whose

@@ -9,41 +9,41 @@ import (
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
-// Context holds all the state of one link. Nothing of a link lives in
+// linkContext holds all the state of one link. Nothing of a link lives in
 // package-level variables: the worker runs several links in one process.
 //
 // Besides the link's core types (files, symbols, functions, output
 // sections), every field is one pass's result that later passes read: its
 // comment names the pass that writes it, and no other pass does. A pass's
 // scratch stays in the pass.
-type Context struct {
+type linkContext struct {
 	Config *Config
 	diag   diagnostics
 
-	Files []*InputFile // in command-line order; archive members in member order
+	Files []*inputFile // in command-line order; archive members in member order
 
-	// Symbols holds one Symbol per global name, in the order names were
+	// Symbols holds one symbol per global name, in the order names were
 	// first seen (command-line order), which fixes the output order.
-	Symbols []*Symbol
+	Symbols []*symbol
 
 	// OutSections in output order, filled by mergeSections and the writer.
-	OutSections []*OutputSection
-	// outByName finds sections by key (see OutputSection.key); once the
+	OutSections []*outputSection
+	// outByName finds sections by key (see outputSection.key); once the
 	// symbol table is built, only those not tied to a function and not
 	// relocations (forgetFunctionSections).
-	outByName nameIndex[*OutputSection]
+	outByName nameIndex[*outputSection]
 
 	// keepEmpty: -r keeps these relocation sections, empty in an input
 	// (nvcc writes some).
-	keepEmpty map[*OutputSection]bool
+	keepEmpty map[*outputSection]bool
 	bank2     bank2Overlay // how kernels' bank-2 sections share contributions (mergeSections)
 
 	// Kernels and Funcs are the live functions after dead-code elimination,
 	// in output order.
-	Funcs []*Function
+	Funcs []*function
 	// allFuncs are every function definition, live or not, for --map and
 	// --why-live.
-	allFuncs []*Function
+	allFuncs []*function
 
 	tables outputTables // the string and symbol tables, from assignIndices
 
@@ -58,7 +58,7 @@ type Context struct {
 	// indirectBlocks are the call graph edges indirect call sites
 	// materialised, ordered once symbols are created (orderIndirectEdges).
 	indirectBlocks []indirectBlock
-	addrTaken      []*Function  // address-taken functions in nvlink's order (buildFunctions)
+	addrTaken      []*function  // address-taken functions in nvlink's order (buildFunctions)
 	names          nameRegistry // nvlink's creation order, from registerNames
 
 	sharedGlobals sharedGlobals // the global function-level shared variables (layoutSections; layoutDebugInfo reads it)
@@ -68,8 +68,8 @@ type Context struct {
 	// the references in the order nvlink makes its symbols for them
 	// (textures, then surfaces, each from the last created to the first).
 	// assignBindlessSlots writes them; applyRelocations reads them.
-	bindless     map[*Symbol]uint64
-	bindlessRefs []*Symbol
+	bindless     map[*symbol]uint64
+	bindlessRefs []*symbol
 
 	// unlinked are the units of the inputs that hold no image to link
 	// (host code only, whole-program code, no image for the target):
@@ -77,10 +77,10 @@ type Context struct {
 	// those with relocatable device code are registered (writeHostSide).
 	unlinked []unlinkedUnit
 
-	toolkit *Toolkit // the nvlink release reproduced (chooseToolkit)
+	toolkit *toolkit // the nvlink release reproduced (chooseToolkit)
 	// unifiedTables are the __UFT/__UDT symbols the inputs declare
 	// (collectUnifiedTables).
-	unifiedTables []*Symbol
+	unifiedTables []*symbol
 	virtualSM     int            // minimum virtual SM over the inputs (checkArchitectures)
 	cancelled     bool           // Config.Context was cancelled
 	gc            collectorState // how the process collects garbage for this link (collector.go)
@@ -97,15 +97,15 @@ type Context struct {
 // bank2Overlay is how kernels' bank-2 sections share contributions.
 // mergeSections writes it (foldConstant2, overlayConstant2);
 // layoutSections reads it (placeContributions). Few sections need it, so
-// it is kept here rather than in every InputSection.
+// it is kept here rather than in every inputSection.
 type bank2Overlay struct {
 	// twins are the contributions that share a member's bytes instead of
 	// being members, and twinOf the member each shares (foldConstant2).
-	twins  []*InputSection
-	twinOf map[*InputSection]*InputSection
+	twins  []*inputSection
+	twinOf map[*inputSection]*inputSection
 	// fixedOff are the offsets overlayConstant2 chose for the members of
 	// sections with fixedOffsets.
-	fixedOff map[*InputSection]uint64
+	fixedOff map[*inputSection]uint64
 }
 
 // nullSymbol is what nvlink leaves in the null symbol's st_value, in
@@ -148,11 +148,11 @@ type collectorState struct {
 	early bool // collect garbage between passes (collectGarbage)
 }
 
-func newContext(cfg *Config) *Context {
+func newContext(cfg *Config) *linkContext {
 	if cfg.Parallelism <= 0 {
 		cfg.Parallelism = runtime.GOMAXPROCS(0)
 	}
-	return &Context{
+	return &linkContext{
 		Config: cfg,
 		diag:   diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
 		// chooseToolkit decides from the inputs; until then (and for a
@@ -195,29 +195,29 @@ func reportArch(cfg *Config) string {
 }
 
 // unlinkedUnit is a unit of the inputs nothing is linked from, with its
-// place among the units loaded (InputFile.seq).
+// place among the units loaded (inputFile.seq).
 type unlinkedUnit struct {
 	*unit
 	seq int
 }
 
-// InputFile is one object taken into a link: the shared parsed Object and
+// inputFile is one object taken into a link: the shared parsed Object and
 // this link's view of it.
-type InputFile struct {
+type inputFile struct {
 	*Object
-	Index int // position in Context.Files: the command-line order
+	Index int // position in linkContext.Files: the command-line order
 	// seq is the position among every unit loaded, linked or not
-	// (Context.unlinked), in command-line order.
+	// (linkContext.unlinked), in command-line order.
 	seq int
 	// unit is this link's view of the object's unit; it shadows
 	// Object.unit so per-link marks never touch a shared parse.
 	unit *unit
 
 	// Sections parallels ELF.Sections.
-	Sections []*InputSection
+	Sections []*inputSection
 	// Syms maps each ELF symbol index to the link's symbol: the global
-	// Symbol for global and weak names, a file-local Symbol otherwise.
-	Syms []*Symbol
+	// Symbol for global and weak names, a file-local symbol otherwise.
+	Syms []*symbol
 
 	// lost: by section index, the ranges of weak data that lost
 	// resolution (see lostRanges).
@@ -233,41 +233,41 @@ type InputFile struct {
 
 	// placeholder is the unnamed local function nvlink creates for the
 	// file's first new undefined function (see addPlaceholder); nil if none.
-	placeholder *Symbol
+	placeholder *symbol
 }
 
-// InputSection is one section of an input file: a zero-copy window into the
+// inputSection is one section of an input file: a zero-copy window into the
 // file, and the relocations that patch it (Relocs). A large link has tens
 // of thousands, allocated in one slab per file.
-type InputSection struct {
-	File *InputFile
+type inputSection struct {
+	File *inputFile
 	Sec  *cubin.Section
 
-	Out    *OutputSection
+	Out    *outputSection
 	OutOff uint64 // offset of this contribution in Out
 
 	// Func is the function this section belongs to (.text.f, .nv.info.f,
 	// .nv.constant0.f, ...), nil for module-wide sections.
-	Func *Function
+	Func *function
 }
 
 // Name returns the section's name.
-func (isec *InputSection) Name() string { return isec.Sec.Name }
+func (isec *inputSection) Name() string { return isec.Sec.Name }
 
 // Relocs returns the relocations that patch the section, from its .rel and
 // .rela sections in file order; none for a section the linker made.
-func (isec *InputSection) Relocs() iter.Seq[cubin.Reloc] {
+func (isec *inputSection) Relocs() iter.Seq[cubin.Reloc] {
 	return isec.File.ELF.SectionRelocs(isec.inputIndex())
 }
 
 // HasRelocs says whether any relocation patches the section.
-func (isec *InputSection) HasRelocs() bool {
+func (isec *inputSection) HasRelocs() bool {
 	return isec.File.ELF.HasRelocs(isec.inputIndex())
 }
 
 // inputIndex is the section's index in its file, -1 for a section the
 // linker made.
-func (isec *InputSection) inputIndex() int {
+func (isec *inputSection) inputIndex() int {
 	ef := isec.File.ELF
 	if i := int(isec.Sec.Index); i < len(ef.Sections) && ef.Sections[i] == isec.Sec {
 		return i
@@ -275,27 +275,27 @@ func (isec *InputSection) inputIndex() int {
 	return -1
 }
 
-// Symbol is one symbol of the link: a global name shared by all files, or a
+// symbol is one symbol of the link: a global name shared by all files, or a
 // local symbol of one file.
-type Symbol struct {
+type symbol struct {
 	Name  string
 	Value uint64 // section-relative; final after layoutSections
 	Size  uint64
 
 	// File and Section of the chosen definition; Section is nil when the
 	// symbol is undefined, common or absolute.
-	File    *InputFile
-	Section *InputSection
+	File    *inputFile
+	Section *inputSection
 
 	// For functions: the function's record, once mergeSections made it.
-	Func *Function
+	Func *function
 
 	// RefFile is the first file that referenced the symbol, for messages.
-	RefFile *InputFile
+	RefFile *inputFile
 
 	sharedEnd uint64 // function-level shared objects: module-wide end offset
 
-	// A Symbol is made for every name of every input, so its size
+	// A symbol is made for every name of every input, so its size
 	// matters: indices and counters are 32 bits wide, as ELF's symbol and
 	// section indices are, and the small fields are packed together.
 	Shndx     uint32 // the defining section's index in File, or a special SHN_*
@@ -337,36 +337,36 @@ type Symbol struct {
 }
 
 // Bind is the symbol's binding, STB_*.
-func (sym *Symbol) Bind() uint8 { return sym.Info >> 4 }
+func (sym *symbol) Bind() uint8 { return sym.Info >> 4 }
 
 // Type is the symbol's type, STT_*.
-func (sym *Symbol) Type() uint8 { return sym.Info & 0xf }
+func (sym *symbol) Type() uint8 { return sym.Info & 0xf }
 
 // Defined says whether an input defines the symbol.
-func (sym *Symbol) Defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
+func (sym *symbol) Defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
 
 // IsEntry says whether the symbol is a kernel (and was not demoted to a
 // device function).
-func (sym *Symbol) IsEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 && !sym.demoted }
+func (sym *symbol) IsEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 && !sym.demoted }
 
 // IsFunc says whether the symbol is a function.
-func (sym *Symbol) IsFunc() bool { return sym.Type() == cubin.STT_FUNC }
+func (sym *symbol) IsFunc() bool { return sym.Type() == cubin.STT_FUNC }
 
 // cloneFrame is the frame size a -ewp image gives a function it copied
 // into a kernel's code.
 type cloneFrame struct {
-	sym   *Symbol
+	sym   *symbol
 	frame uint32
 }
 
-// Function is one live device function (kernel or not) with the sections
+// function is one live device function (kernel or not) with the sections
 // that travel with it.
-type Function struct {
-	Sym      *Symbol
-	Text     *InputSection
-	Sections []*InputSection // .nv.info.f, .nv.constant0.f, .nv.constant2.f, .nv.shared.f, ...
+type function struct {
+	Sym      *symbol
+	Text     *inputSection
+	Sections []*inputSection // .nv.info.f, .nv.constant0.f, .nv.constant2.f, .nv.shared.f, ...
 
-	Callees   []*Function
+	Callees   []*function
 	Regs      int
 	ownRegs   int // the kernel's own count, before propagation
 	Barriers  int
@@ -381,7 +381,7 @@ type Function struct {
 	MinStack uint32 // kernels: frame plus the deepest call chain
 	// KeptBy is the caller through which dead-code elimination reached the
 	// function; nil for roots (kernels and address-taken functions).
-	KeptBy *Function
+	KeptBy *function
 	proto  string // prototype of an address-taken function
 	// atGroup orders .nv.callgraph's address-taken list: twice the index
 	// of the input that first takes the address, plus 1 when that is by a
@@ -392,14 +392,14 @@ type Function struct {
 	IndirectProtos []string
 	// Externs are the undefined functions it calls: those its EXTERNS
 	// record lists, in that order, then any other the call graph names.
-	Externs []*Symbol
+	Externs []*symbol
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order first recorded.
-	edges []*Symbol
+	edges []*symbol
 	// refs are the functions it references by address, from CUDA 12's
 	// group -4 of .nv.callgraph (targets of its indirect calls, kernels it
 	// launches), in the order recorded.
-	refs []*Symbol
+	refs []*symbol
 
 	// Shared memory of a kernel, laid out by layoutShared: the static size
 	// (with sm_90's reserved KiB) and where dynamic shared memory starts.
@@ -407,15 +407,15 @@ type Function struct {
 	dynOffset  uint64
 	// sharedPrivate are the function-level shared variables only this
 	// kernel reaches, laid out in its own section.
-	sharedPrivate []*Symbol
+	sharedPrivate []*symbol
 	// What layoutShared found for a kernel: its own .nv.shared input
 	// section and the output section's alignment.
-	sharedOwn   *InputSection
+	sharedOwn   *inputSection
 	sharedAlign uint64
-	bank2       *OutputSection // a kernel's .nv.constant2.<k>, with its callees' constants
+	bank2       *outputSection // a kernel's .nv.constant2.<k>, with its callees' constants
 	// Bindless slots in a kernel's bank 0 (see assignBindlessSlots).
 	textures, surfaces int
-	order              int // index in Context.allFuncs: creation order
+	order              int // index in linkContext.allFuncs: creation order
 
 	// Scratch of one walk of the call graph (see newWalk): the state and
 	// chain value belong to the walk whose epoch is in walked.
@@ -457,7 +457,7 @@ func newWalk() uint32 {
 }
 
 // mark marks fn in walk and says whether it was not marked before.
-func (fn *Function) mark(walk uint32) bool {
+func (fn *function) mark(walk uint32) bool {
 	if fn.walked == walk {
 		return false
 	}
@@ -465,20 +465,20 @@ func (fn *Function) mark(walk uint32) bool {
 	return true
 }
 
-// OutputSection is one section of the output file. A large link has tens
+// outputSection is one section of the output file. A large link has tens
 // of thousands, most of them a function's with one member: what only
 // relocation sections need is in rel, what few others need in ext,
 // sh_entsize follows from the type (see entsize), and the record is 128
 // bytes.
-type OutputSection struct {
+type outputSection struct {
 	Name      string
 	Flags     uint64
 	Addralign uint64
 	Size      uint64
 	Data      []byte // nil for sections without file contents
-	Members   []*InputSection
+	Members   []*inputSection
 	// For sections tied to a function (.text.f, .nv.info.f, ...).
-	Func *Function
+	Func *function
 	// Index is the creation order, then the section header index (see
 	// sortOutputSections; ELF's are 32-bit). sh_link and sh_info are the
 	// writer's (see linkInfo).
@@ -486,7 +486,7 @@ type OutputSection struct {
 	Type     uint32
 	symIndex uint32 // index of the section symbol, 0 if none
 
-	// fixedOffsets: members sit at Context.bank2.fixedOff (bank 2 overlays), with
+	// fixedOffsets: members sit at linkContext.bank2.fixedOff (bank 2 overlays), with
 	// zeros between them.
 	fixedOffsets bool
 	synthetic    bool // made by the linker, with no input counterpart
@@ -504,15 +504,15 @@ type OutputSection struct {
 
 // relocList is what a relocation section holds: the section it patches
 // and the relocations to write (as .rela entries unless the section is
-// SHT_REL: see OutputSection.rela). 32 bytes, for the tens of thousands of
+// SHT_REL: see outputSection.rela). 32 bytes, for the tens of thousands of
 // a large link.
 type relocList struct {
-	Target *OutputSection
+	Target *outputSection
 	Relocs []outReloc
 }
 
 // rela says whether a relocation section's entries have addends.
-func (osec *OutputSection) rela() bool { return osec.Type != cubin.SHT_REL }
+func (osec *outputSection) rela() bool { return osec.Type != cubin.SHT_REL }
 
 // sectionExt holds the fields of an output section that few sections set
 // (mostly those that relocations patch, a function's code above all).
@@ -520,7 +520,7 @@ type sectionExt struct {
 	patches []patch // pending writes to borrowed bytes (see insert)
 	// The .rel and .rela sections of this section, once relocFor made or
 	// found them.
-	relOut, relaOut *OutputSection
+	relOut, relaOut *outputSection
 	// key tells apart sections of the same name (see nameRegistry.funcKey);
 	// empty when it is the name.
 	key string
@@ -530,7 +530,7 @@ type sectionExt struct {
 }
 
 // more returns osec's side record, making it on first use.
-func (osec *OutputSection) more() *sectionExt {
+func (osec *outputSection) more() *sectionExt {
 	if osec.ext == nil {
 		osec.ext = &sectionExt{}
 	}
@@ -539,7 +539,7 @@ func (osec *OutputSection) more() *sectionExt {
 
 // key tells apart sections of the same name (see nameRegistry.funcKey):
 // it is the name but for the sections of a duplicate local function.
-func (osec *OutputSection) key() string {
+func (osec *outputSection) key() string {
 	if osec.ext != nil && osec.ext.key != "" {
 		return osec.ext.key
 	}
@@ -547,7 +547,7 @@ func (osec *OutputSection) key() string {
 }
 
 // patches are the pending writes to a borrowed section's bytes.
-func (osec *OutputSection) patches() []patch {
+func (osec *outputSection) patches() []patch {
 	if osec.ext == nil {
 		return nil
 	}
@@ -558,7 +558,7 @@ func (osec *OutputSection) patches() []patch {
 // relocation, symbol or .symtab_shndx entry, and 8 for the call graph,
 // prototype and relocation-action tables (nvlink's). A partial link also
 // keeps a contribution's own (writeRelocatable).
-func (osec *OutputSection) entsize() uint64 {
+func (osec *outputSection) entsize() uint64 {
 	switch {
 	case osec.rel != nil && osec.rela():
 		return 24
@@ -580,7 +580,7 @@ func (osec *OutputSection) entsize() uint64 {
 // link keeps some hundred thousand: the offset is 32 bits, which keeps the
 // record at 24 bytes (relocate and retarget refuse a place past 4 GiB).
 type outReloc struct {
-	Sym    *Symbol
+	Sym    *symbol
 	Addend int64
 	Offset uint32
 	Type   cubin.RelocType

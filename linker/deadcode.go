@@ -17,11 +17,11 @@ import (
 // -ignore-host-info) and the functions whose address is taken (a device
 // function pointer may be called from anywhere). Variables are always
 // kept, also with -variables-used (see kernelUsed).
-// The reason each function is kept or removed is recorded (Function.why,
-// Function.pruned and, for a function kept because a kept one calls it,
-// Function.KeptBy), so --why-live and --map can follow the chain back to
+// The reason each function is kept or removed is recorded (function.why,
+// function.pruned and, for a function kept because a kept one calls it,
+// function.KeptBy), so --why-live and --map can follow the chain back to
 // a root or say what removed it.
-func eliminateDeadCode(ctx *Context) {
+func eliminateDeadCode(ctx *linkContext) {
 	hostRefs := ctx.hostKernelRefs()
 	for _, fn := range ctx.Funcs {
 		switch {
@@ -42,7 +42,7 @@ func eliminateDeadCode(ctx *Context) {
 			}
 		}
 	}
-	var stack []*Function
+	var stack []*function
 	for _, fn := range ctx.Funcs {
 		switch {
 		case fn.Sym.IsEntry() && fn.pruned == 0:
@@ -98,7 +98,7 @@ const (
 	keptKernel    liveness = iota + 1 // a kernel the lists (or the host references) keep, or every kernel
 	keptAddrTaken                     // its address is taken: a pointer may call it from anywhere
 	keptAll                           // -g or -preserve-relocs keeps every function
-	keptCalled                        // a kept function calls it (Function.KeptBy)
+	keptCalled                        // a kept function calls it (function.KeptBy)
 	// A kernel -kernels-used names not (or -variables-used alone, which
 	// keeps no kernel).
 	removedByKernelsUsed
@@ -116,13 +116,13 @@ const (
 // with -variables-used alone no kernel is used, and every kernel, and
 // what only kernels call, is removed. Its output is byte for byte the one
 // of -kernels-used with a string no kernel contains.
-func (ctx *Context) kernelUsed(name string) bool {
+func (ctx *linkContext) kernelUsed(name string) bool {
 	return ctx.Config.Debug || ctx.kernelNamed(name)
 }
 
 // kernelNamed says whether -kernels-used (or -variables-used, which keeps
 // no kernel by name) lets a kernel stay, whatever -g says.
-func (ctx *Context) kernelNamed(name string) bool {
+func (ctx *linkContext) kernelNamed(name string) bool {
 	if !ctx.usedLists() {
 		return true
 	}
@@ -137,7 +137,7 @@ func (ctx *Context) kernelNamed(name string) bool {
 // keepsAll says whether the link removes no function: with -g and with
 // -preserve-relocs nvlink keeps them all (with -g whatever -kernels-used
 // and the host objects say).
-func (ctx *Context) keepsAll() bool { return ctx.Config.Debug || ctx.Config.PreserveRelocs }
+func (ctx *linkContext) keepsAll() bool { return ctx.Config.Debug || ctx.Config.PreserveRelocs }
 
 // remergesConstants says whether nvlink merges the __constant__ data a
 // second time (into its scratch section TEMP_MERGED_CONSTANTS), as it
@@ -145,13 +145,13 @@ func (ctx *Context) keepsAll() bool { return ctx.Config.Debug || ctx.Config.Pres
 // -variables-used or the host objects' reference lists), unless -g
 // (without -suppress-debug-info) skips its pruning step. -preserve-relocs
 // does not stop it.
-func (ctx *Context) remergesConstants() bool {
+func (ctx *linkContext) remergesConstants() bool {
 	return (ctx.usedLists() || ctx.hostKernelRefs() != nil) && !ctx.debugSymbols() && ctx.outByName.get(".nv.constant3") != nil
 }
 
 // usedLists says whether -kernels-used or -variables-used decides which
 // kernels stay (then the host objects' reference lists do not).
-func (ctx *Context) usedLists() bool {
+func (ctx *linkContext) usedLists() bool {
 	return len(ctx.Config.KernelsUsed) > 0 || len(ctx.Config.VariablesUsed) > 0
 }
 
@@ -168,7 +168,7 @@ type hostRefs []string
 // alone, or nvcc -c), given by path or in an archive, makes nvlink keep
 // every kernel, and the lists of one without an image for the target still
 // keep the kernels they name.
-func (ctx *Context) hostKernelRefs() hostRefs {
+func (ctx *linkContext) hostKernelRefs() hostRefs {
 	if ctx.Config.IgnoreHostInfo || ctx.usedLists() {
 		return nil
 	}
@@ -201,7 +201,7 @@ func (ctx *Context) hostKernelRefs() hostRefs {
 }
 
 // keeps says whether a kernel stays: a pattern matches it.
-func (refs hostRefs) keeps(fn *Function) bool {
+func (refs hostRefs) keeps(fn *function) bool {
 	if refs == nil {
 		return true
 	}
@@ -240,11 +240,11 @@ func globMatch(pattern, name string) bool {
 // kept function (not a kernel) whose address is taken but that no kept
 // function calls, directly or through an indirect call of its prototype,
 // in call graph node order, after the stack-size warnings.
-func warnUncalledAddressTaken(ctx *Context) {
+func warnUncalledAddressTaken(ctx *linkContext) {
 	if !ctx.Config.ExtraWarnings {
 		return
 	}
-	called := map[*Function]bool{}
+	called := map[*function]bool{}
 	for _, fn := range ctx.Funcs {
 		for _, c := range fn.Callees {
 			called[c] = true

@@ -26,7 +26,7 @@ import "github.com/cudalink/cudalink/linker/cubin"
 
 // debugSymbols says whether the link publishes the symbols a debugger
 // needs: -g without -suppress-debug-info.
-func (ctx *Context) debugSymbols() bool {
+func (ctx *linkContext) debugSymbols() bool {
 	return ctx.Config.Debug && !ctx.Config.SuppressDebugInfo
 }
 
@@ -41,7 +41,7 @@ func (ctx *Context) debugSymbols() bool {
 // -preserve-relocs publishes the shared variables as well (their symbols
 // are what its relocations name), but not extern __shared__ arrays, except
 // on sm_90 (see preservedDynamic).
-func layoutDebugInfo(ctx *Context) {
+func layoutDebugInfo(ctx *linkContext) {
 	if !ctx.debugSymbols() && !ctx.Config.PreserveRelocs {
 		return
 	}
@@ -116,7 +116,7 @@ func layoutDebugInfo(ctx *Context) {
 // shared memory when the link has no debug symbols: nvlink takes the
 // address as unknown (S = -1), adds the addend (sm_90's carry the 1 KiB
 // shared reserve), and keeps no relocation.
-func (ctx *Context) debugUnknown(how cubin.RelocHow, field []byte, a int64) {
+func (ctx *linkContext) debugUnknown(how cubin.RelocHow, field []byte, a int64) {
 	how.Insert(field, how.Select(^uint64(0)+uint64(a)), 0)
 }
 
@@ -124,6 +124,6 @@ func (ctx *Context) debugUnknown(how cubin.RelocHow, field []byte, a int64) {
 // undefined local symbol: a label ptxas left in .debug_loc without
 // defining it ($L__tmp58). Nothing can resolve it; nvlink drops the
 // relocation and leaves the field as it is.
-func debugDanglingLabel(osec *OutputSection, sym *Symbol) bool {
+func debugDanglingLabel(osec *outputSection, sym *symbol) bool {
 	return osec.Flags&cubin.SHF_ALLOC == 0 && sym.Local && !sym.Defined() && sym.Type() == cubin.STT_NOTYPE
 }

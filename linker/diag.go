@@ -9,9 +9,9 @@ import (
 	"github.com/ianlancetaylor/demangle"
 )
 
-// LinkError is one error of a link, naming where it was found. File,
+// linkError is one error of a link, naming where it was found. File,
 // Section and Symbol are empty where they do not apply.
-type LinkError struct {
+type linkError struct {
 	File    string
 	Section string
 	Symbol  string
@@ -26,7 +26,7 @@ type LinkError struct {
 
 // Error formats the error as cudalink prints it: the message with the
 // symbol, the file and the section.
-func (e *LinkError) Error() string {
+func (e *linkError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Msg)
 	if e.Symbol != "" {
@@ -83,24 +83,24 @@ func (d *diagnostics) print(kind, msg string) {
 }
 
 // errorf reports an error.
-func (ctx *Context) errorf(format string, args ...any) {
+func (ctx *linkContext) errorf(format string, args ...any) {
 	ctx.report(fmt.Errorf(format, args...))
 }
 
 // report records an error value.
-func (ctx *Context) report(err error) {
+func (ctx *linkContext) report(err error) {
 	d := &ctx.diag
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.errors++
-	if le, ok := err.(*LinkError); ok && le.nonFatal {
+	if le, ok := err.(*linkError); ok && le.nonFatal {
 		d.nonFatal++
 	}
 	d.print("error", err.Error())
 }
 
 // exitStatus is nvlink's exit status for the errors reported so far.
-func (ctx *Context) exitStatus() int {
+func (ctx *linkContext) exitStatus() int {
 	ctx.diag.mu.Lock()
 	defer ctx.diag.mu.Unlock()
 	if ctx.diag.errors > 0 && ctx.diag.errors == ctx.diag.nonFatal {
@@ -110,7 +110,7 @@ func (ctx *Context) exitStatus() int {
 }
 
 // warnf reports a warning, or an error under -Werror.
-func (ctx *Context) warnf(format string, args ...any) {
+func (ctx *linkContext) warnf(format string, args ...any) {
 	d := &ctx.diag
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -131,7 +131,7 @@ func (ctx *Context) warnf(format string, args ...any) {
 // (an input it skips without a word, a -l library it does not find).
 // -w silences it, but -Werror does not make it an error: nvlink's link
 // would not fail.
-func (ctx *Context) ownWarnf(format string, args ...any) {
+func (ctx *linkContext) ownWarnf(format string, args ...any) {
 	d := &ctx.diag
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -141,7 +141,7 @@ func (ctx *Context) ownWarnf(format string, args ...any) {
 }
 
 // failed says whether an error was reported.
-func (ctx *Context) failed() bool {
+func (ctx *linkContext) failed() bool {
 	ctx.diag.mu.Lock()
 	defer ctx.diag.mu.Unlock()
 	return ctx.diag.errors > 0

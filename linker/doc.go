@@ -3,17 +3,20 @@
 // archives) and writes what nvlink writes, an executable cubin (or, with
 // -r, a relocatable one).
 //
-// One Context carries a link. Link, in link.go, runs the passes in order,
-// one file each: load (parse every input in parallel), resolve symbols,
+// One linkContext carries a link; Run (run.go) makes it and calls link
+// (link.go), which runs the passes in order, one file each: load (parse
+// every input in parallel), resolve symbols,
 // build functions and the call graph, eliminate dead code, merge sections
 // per CUDA memory space, lay them out, compute resources, apply
 // relocations, rebuild .nv.info and the call graph, write the output. The
-// core types are InputFile, InputSection, Symbol, Function and
-// OutputSection. Errors are LinkError values that name the file, the
+// core types are inputFile, inputSection, symbol, function and
+// outputSection. Errors are linkError values that name the file, the
 // section and the symbol; they are collected and the link stops at the
 // next checkpoint.
 //
 // The formats live in the packages below: cubin (ELF), fatbin, hostobj and
 // archive. The command line is package cli, the persistent worker package
-// worker.
+// worker. The package exports what those packages use: Run and its
+// Config, the caches the worker hands in, and the errors a caller tells
+// apart; the passes and their types are its own.
 package linker

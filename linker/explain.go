@@ -16,9 +16,9 @@ import (
 
 // explainLink answers --why-live and writes the --map file. Dead-code
 // elimination recorded, for every function, what it decided and why
-// (Function.why), and for a function kept because a kept one calls it,
-// that caller (Function.KeptBy), so both fall out of the link's state.
-func explainLink(ctx *Context) error {
+// (function.why), and for a function kept because a kept one calls it,
+// that caller (function.KeptBy), so both fall out of the link's state.
+func explainLink(ctx *linkContext) error {
 	if len(ctx.Config.WhyLive) > 0 && ctx.Config.Stdout != nil {
 		targets := ctx.explainTargets()
 		for _, query := range ctx.Config.WhyLive {
@@ -31,7 +31,7 @@ func explainLink(ctx *Context) error {
 	var b bytes.Buffer
 	ctx.writeMap(&b)
 	if err := ctx.Config.writeFileAtomic(ctx.Config.MapFile, b.Bytes()); err != nil {
-		ctx.report(&LinkError{File: ctx.Config.MapFile, Msg: "cannot write link map: " + err.Error()})
+		ctx.report(&linkError{File: ctx.Config.MapFile, Msg: "cannot write link map: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
@@ -40,9 +40,9 @@ func explainLink(ctx *Context) error {
 // An explainTarget is a function or variable --why-live can be asked
 // about, with the spellings of its name a question may use.
 type explainTarget struct {
-	sym  *Symbol
-	fn   *Function // nil for a variable
-	file *InputFile
+	sym  *symbol
+	fn   *function // nil for a variable
+	file *inputFile
 	// The spellings, from the most to the least precise: the mangled name
 	// (a ptxas clone's "$N" taken off in base), the demangled name with
 	// its parameters, as --dump-callgraph spells it, without parameters
@@ -57,12 +57,12 @@ type explainTarget struct {
 // explainTargets lists every function definition of the link, kept or
 // removed, and every variable definition: the global ones and each file's
 // static ones.
-func (ctx *Context) explainTargets() []*explainTarget {
+func (ctx *linkContext) explainTargets() []*explainTarget {
 	var targets []*explainTarget
 	for _, fn := range ctx.allFuncs {
 		targets = append(targets, newExplainTarget(fn.Sym, fn, fn.Text.File))
 	}
-	isVariable := func(sym *Symbol) bool {
+	isVariable := func(sym *symbol) bool {
 		t := sym.Type()
 		return sym.Defined() && (t == cubin.STT_OBJECT || t == cubin.STT_CUDA_OBJECT) &&
 			sym.Name != "_param" && !strings.Contains(sym.Name, ".const_opt.")
@@ -82,7 +82,7 @@ func (ctx *Context) explainTargets() []*explainTarget {
 	return targets
 }
 
-func newExplainTarget(sym *Symbol, fn *Function, file *InputFile) *explainTarget {
+func newExplainTarget(sym *symbol, fn *function, file *inputFile) *explainTarget {
 	t := &explainTarget{sym: sym, fn: fn, file: file, mangled: sym.Name}
 	t.base, _, _ = strings.Cut(sym.Name, "$")
 	name := staticName(t.base)
@@ -219,7 +219,7 @@ func editDistance(a, b string, bound int) int {
 
 // whyLive answers one --why-live question: for each function or variable
 // the name stands for, whether the output keeps it and why.
-func (ctx *Context) whyLive(w io.Writer, query string, targets []*explainTarget) {
+func (ctx *linkContext) whyLive(w io.Writer, query string, targets []*explainTarget) {
 	found := lookupTargets(query, targets)
 	switch {
 	case len(found) == 0:
@@ -246,7 +246,7 @@ func (ctx *Context) whyLive(w io.Writer, query string, targets []*explainTarget)
 
 // explainFunction says why a function is kept (the chain of calls back to
 // the root that kept it) or what removed it.
-func (ctx *Context) explainFunction(w io.Writer, t *explainTarget) {
+func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 	fn := t.fn
 	head := fmt.Sprintf("cudalink: %s in %s", t.display(), t.file.Name)
 	if !fn.Live {
@@ -289,7 +289,7 @@ func (ctx *Context) explainFunction(w io.Writer, t *explainTarget) {
 
 // kernelKeptBy says what keeps a kernel when a rule could have removed
 // it, as the end of "... is a kernel (file)".
-func (ctx *Context) kernelKeptBy(fn *Function) string {
+func (ctx *linkContext) kernelKeptBy(fn *function) string {
 	switch {
 	case ctx.Config.Debug:
 		return ": -g keeps every kernel"
@@ -307,7 +307,7 @@ func (ctx *Context) kernelKeptBy(fn *Function) string {
 
 // removalReason says why dead-code elimination removed a function (or,
 // under -preserve-relocs, why it would have removed a kernel).
-func (ctx *Context) removalReason(fn *Function) string {
+func (ctx *linkContext) removalReason(fn *function) string {
 	switch {
 	case fn.pruned == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
 		return "it is a kernel, and -variables-used without -kernels-used keeps no kernel (as nvlink 11.8 does)"
@@ -331,7 +331,7 @@ func quoteList(list []string) string {
 // explainVariable says whether a variable is kept: nvlink 11.8 removes no
 // __device__ or __constant__ variable, and which kept functions refer to
 // it by name.
-func (ctx *Context) explainVariable(w io.Writer, t *explainTarget) {
+func (ctx *linkContext) explainVariable(w io.Writer, t *explainTarget) {
 	sym := t.sym
 	head := fmt.Sprintf("cudalink: %s in %s", t.display(), t.file.Name)
 	if sym.space() == cubin.STO_CUDA_SHARED || sym.Section != nil && strings.HasPrefix(sym.Section.Sec.Name, ".nv.shared.") {
@@ -382,7 +382,7 @@ func demangledNote(name string) string {
 }
 
 // removedTag names, in the link map, what removed a function.
-func (ctx *Context) removedTag(fn *Function) string {
+func (ctx *linkContext) removedTag(fn *function) string {
 	switch {
 	case fn.why == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
 		return "variables-used"
@@ -396,7 +396,7 @@ func (ctx *Context) removedTag(fn *Function) string {
 
 // writeMap writes the link map: output sections with their contributions,
 // symbols, and removed functions.
-func (ctx *Context) writeMap(out io.Writer) {
+func (ctx *linkContext) writeMap(out io.Writer) {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	fmt.Fprintf(w, "# cudalink link map: sm_%d, %d inputs, output %s\n", ctx.Config.Arch, len(ctx.Files), ctx.Config.Output)

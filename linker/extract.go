@@ -11,10 +11,10 @@ import (
 	"github.com/cudalink/cudalink/linker/hostobj"
 )
 
-// HostInfo is what a host object tells the device link besides its device
+// hostInfo is what a host object tells the device link besides its device
 // code: its module id (for --register-link-binaries) and the lists of
 // kernels and variables its host code references (.nvHRKE and friends).
-type HostInfo struct {
+type hostInfo struct {
 	ModuleID string
 	// Refs holds the names in .nvHRKE, .nvHRKI, .nvHRDE, .nvHRDI, .nvHRCE
 	// and .nvHRCI, in that order (hostobj.RefKind); internal names are
@@ -35,7 +35,7 @@ type HostInfo struct {
 // link asks for; selectImages picks one per unit.
 type unit struct {
 	id        int        // unique within the input file
-	host      *HostInfo  // nil for a plain cubin or .fatbin
+	host      *hostInfo  // nil for a plain cubin or .fatbin
 	container bool       // the images come from a fatbinary container
 	ptx       []ptxImage // the unit's PTX images, in file order (ptxcompile.go)
 	nvvm      []irImage  // the unit's NVVM IR for -dlto, in file order (lto.go)
@@ -81,7 +81,7 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 	case archive.IsArchive(data):
 		return parseArchive(path, data, sm)
 	case len(data) < minInputSize:
-		return nil, &LinkError{File: path, Msg: fmt.Sprintf(
+		return nil, &linkError{File: path, Msg: fmt.Sprintf(
 			"cannot open input file: %d bytes, too short for an object (nvlink: Could not open input file)", len(data))}
 	case hostobj.IsHostObject(data):
 		return parseHostObject(path, data, sm, &unit{id: 1})
@@ -93,11 +93,11 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 		// host-reference lists, which makes it keep every kernel; it
 		// skips the others (executables, -ewp images) silently.
 		if len(data) >= 18 && le.Uint16(data[16:]) == hostobj.ET_REL {
-			return []*Object{{Name: path, unit: &unit{id: 1, host: &HostInfo{}}}}, nil
+			return []*Object{{Name: path, unit: &unit{id: 1, host: &hostInfo{}}}}, nil
 		}
 		return nil, errSkippedELF
 	case isELF(data):
-		obj, err := ParseObject(path, data)
+		obj, err := parseObject(path, data)
 		if err != nil {
 			return nil, err
 		}
@@ -105,12 +105,12 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 		return []*Object{obj}, nil
 	case ext == ".fatbin":
 		if !fatbin.IsFatbin(data) {
-			return nil, &LinkError{File: path, Msg: "not a fatbinary (nvlink: fatbin wrong format?)"}
+			return nil, &linkError{File: path, Msg: "not a fatbinary (nvlink: fatbin wrong format?)"}
 		}
 		return parseFatbin(path, data, sm, &unit{id: 1})
 	case ext == ".cubin":
-		// nvlink insists that a .cubin is ELF; ParseObject says why not.
-		_, err := ParseObject(path, data)
+		// nvlink insists that a .cubin is ELF; parseObject says why not.
+		_, err := parseObject(path, data)
 		return nil, err
 	case filepath.Ext(path) == ".ptx": // nvlink: this spelling only
 		return parsePTXFile(path, data)
@@ -131,7 +131,7 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 	if err != nil {
 		return nil, err
 	}
-	u.host = &HostInfo{ModuleID: ho.ModuleID, Refs: ho.HostRefs, HasRefs: ho.HasHostRefs(), HasRefSections: ho.HasHostRefSections}
+	u.host = &hostInfo{ModuleID: ho.ModuleID, Refs: ho.HostRefs, HasRefs: ho.HasHostRefs(), HasRefSections: ho.HasHostRefSections}
 	u.wholeProgram = len(ho.Fatbin) > 0
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil
@@ -171,7 +171,7 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj, err := ParseObject(name, image)
+		obj, err := parseObject(name, image)
 		if err != nil {
 			return nil, fmt.Errorf("sm_%d image: %w", e.SM, err)
 		}
@@ -203,7 +203,7 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 			got, err = parseHostObject(memberName, m.Data, sm, u)
 		case cubin.IsCubin(m.Data):
 			var obj *Object
-			obj, err = ParseObject(memberName, m.Data)
+			obj, err = parseObject(memberName, m.Data)
 			if obj != nil {
 				u.hasELF = true
 				obj.unit = u
@@ -230,7 +230,7 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 // (-suppress-arch-warning silences it), and given as an object without an
 // image (ELF nil): its host-reference lists (or their absence) and its
 // module id still count.
-func (ctx *Context) selectImages(objs []*Object) []*Object {
+func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 	target := ctx.Config.Arch
 	var out []*Object
 	for group := range unitGroups(objs) {

@@ -55,7 +55,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 		return nil
 	}
 	fail := func(path string, err error) error {
-		fmt.Fprintf(cfg.Stderr, "cudalink: error: %s\n", &LinkError{File: path, Msg: err.Error()})
+		fmt.Fprintf(cfg.Stderr, "cudalink: error: %s\n", &linkError{File: path, Msg: err.Error()})
 		return ErrFailed
 	}
 	var fb bytes.Buffer
@@ -65,7 +65,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 		// -dlink has fatbinary -g mark them.
 		// Its e_version is the release of the nvlink reproduced; the
 		// fatbinary of that release writes the container.
-		var tk *Toolkit
+		var tk *toolkit
 		if len(img.data) >= 24 {
 			tk = toolkitFor(le.Uint32(img.data[20:]))
 		}

@@ -10,8 +10,8 @@ import (
 
 // kernels returns the kernels among the link's functions, in function
 // order (a new slice: callers sort or filter it).
-func (ctx *Context) kernels() []*Function {
-	var kernels []*Function
+func (ctx *linkContext) kernels() []*function {
+	var kernels []*function
 	for _, fn := range ctx.Funcs {
 		if fn.Sym.IsEntry() {
 			kernels = append(kernels, fn)
@@ -20,15 +20,15 @@ func (ctx *Context) kernels() []*Function {
 	return kernels
 }
 
-// buildFunctions makes one Function per chosen function definition, gathers
+// buildFunctions makes one function per chosen function definition, gathers
 // the sections that travel with it (.nv.info.f, .nv.constant0.f, ...) and
 // turns every file's call graph records into edges between Functions.
 // A weak definition that lost resolution contributes nothing.
-func buildFunctions(ctx *Context) {
-	var all []*Function
+func buildFunctions(ctx *linkContext) {
+	var all []*function
 	for _, file := range ctx.Files {
-		byText := map[int]*Function{}
-		lostTo := map[int]*Function{} // a weak copy's code section -> the copy that won, met earlier
+		byText := map[int]*function{}
+		lostTo := map[int]*function{} // a weak copy's code section -> the copy that won, met earlier
 		for i, isec := range file.Sections {
 			s := isec.Sec
 			if s.Type != cubin.SHT_PROGBITS || !strings.HasPrefix(s.Name, ".text.") {
@@ -36,7 +36,7 @@ func buildFunctions(ctx *Context) {
 			}
 			symIdx := s.Info & 0xffffff
 			if symIdx == 0 || int(symIdx) >= len(file.Syms) {
-				ctx.report(&LinkError{File: file.Name, Section: s.Name, Msg: "code section names no function symbol in sh_info"})
+				ctx.report(&linkError{File: file.Name, Section: s.Name, Msg: "code section names no function symbol in sh_info"})
 				continue
 			}
 			sym := file.Syms[symIdx]
@@ -46,7 +46,7 @@ func buildFunctions(ctx *Context) {
 				}
 				continue // a weak copy that lost, or a stray section
 			}
-			fn := &Function{Sym: sym, Text: isec, Regs: int(s.Info >> 24), Barriers: s.Barriers(), order: len(all)}
+			fn := &function{Sym: sym, Text: isec, Regs: int(s.Info >> 24), Barriers: s.Barriers(), order: len(all)}
 			isec.Func = fn
 			sym.Func = fn
 			byText[i] = fn
@@ -141,7 +141,7 @@ func buildFunctions(ctx *Context) {
 // that ptxas copied into a kernel's code: a symbol $kernel$function inside
 // the kernel's .text, with no section of its own. nvlink keeps them, as
 // local functions of the kernel's section, and their EIATTR_FRAME_SIZE.
-func markClones(file *InputFile) {
+func markClones(file *inputFile) {
 	for _, sym := range file.Syms {
 		if sym != nil && sym.Local && sym.Type() == cubin.STT_FUNC && sym.Section != nil &&
 			sym.Section.Func != nil && sym.Section.Func.Sym != sym {
@@ -150,8 +150,8 @@ func markClones(file *InputFile) {
 	}
 }
 
-// funcIn returns the symbol's Function if its chosen definition is in file.
-func (sym *Symbol) funcIn(file *InputFile) *Function {
+// funcIn returns the symbol's function if its chosen definition is in file.
+func (sym *symbol) funcIn(file *inputFile) *function {
 	if sym == nil || sym.Func == nil || sym.File != file {
 		return nil
 	}
@@ -161,8 +161,8 @@ func (sym *Symbol) funcIn(file *InputFile) *Function {
 // linkCallGraph turns .nv.callgraph records into edges. Indirect call
 // sites get an edge to every address-taken function with the same
 // prototype, as nvlink materialises them.
-func linkCallGraph(ctx *Context) {
-	byProto := map[string][]*Function{}
+func linkCallGraph(ctx *linkContext) {
+	byProto := map[string][]*function{}
 	var walk inputWalk // relocations are read from the inputs
 	for fi, file := range ctx.Files {
 		// nvlink takes each file's address-taken functions by symbol index.
@@ -255,7 +255,7 @@ func linkCallGraph(ctx *Context) {
 	}
 }
 
-func appendOnce(list []*Function, fn *Function) []*Function {
+func appendOnce(list []*function, fn *function) []*function {
 	for _, f := range list {
 		if f == fn {
 			return list
@@ -264,7 +264,7 @@ func appendOnce(list []*Function, fn *Function) []*Function {
 	return append(list, fn)
 }
 
-func appendSymOnce(list []*Symbol, sym *Symbol) []*Symbol {
+func appendSymOnce(list []*symbol, sym *symbol) []*symbol {
 	for _, s := range list {
 		if s == sym {
 			return list
@@ -289,7 +289,7 @@ func isFuncDesc(t cubin.RelocType) bool {
 
 // skippedCopy says whether the file's symbol idx defines a weak function
 // copy that lost resolution to an earlier file's (see weakSkipped).
-func (file *InputFile) skippedCopy(idx uint32) bool {
+func (file *inputFile) skippedCopy(idx uint32) bool {
 	if file.weakSkipped == nil || int(idx) >= len(file.ELF.Symbols) {
 		return false
 	}
@@ -299,7 +299,7 @@ func (file *InputFile) skippedCopy(idx uint32) bool {
 // indirectBlock is the edges one indirect call site materialised:
 // fn.edges[start:end].
 type indirectBlock struct {
-	fn         *Function
+	fn         *function
 	start, end int
 }
 
@@ -308,9 +308,9 @@ type indirectBlock struct {
 // registerNames replays): nvlink keeps the functions of a prototype in its
 // symbol order, not in the order the inputs list them (a function another
 // file calls before the one taking its address comes earlier).
-func orderIndirectEdges(ctx *Context) {
+func orderIndirectEdges(ctx *linkContext) {
 	for _, b := range ctx.indirectBlocks {
-		slices.SortStableFunc(b.fn.edges[b.start:b.end], func(x, y *Symbol) int { return cmp.Compare(x.created, y.created) })
+		slices.SortStableFunc(b.fn.edges[b.start:b.end], func(x, y *symbol) int { return cmp.Compare(x.created, y.created) })
 	}
 	ctx.indirectBlocks = nil
 }

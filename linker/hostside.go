@@ -12,7 +12,7 @@ import (
 // host's link.stub registers. It runs only once the cubin is written, so a
 // failed link leaves neither file (nvlink writes this one even when the
 // link fails).
-func writeHostSide(ctx *Context) error {
+func writeHostSide(ctx *linkContext) error {
 	path := ctx.Config.RegisterLinkBinaries
 	if path == "" {
 		return nil
@@ -43,7 +43,7 @@ func writeHostSide(ctx *Context) error {
 		fmt.Fprintf(&b, "DEFINE_REGISTER_FUNC(%s)\n", id)
 	}
 	if err := ctx.Config.writeFileAtomic(path, b.Bytes()); err != nil {
-		ctx.report(&LinkError{File: path, Msg: "cannot write register-link-binaries file: " + err.Error()})
+		ctx.report(&linkError{File: path, Msg: "cannot write register-link-binaries file: " + err.Error()})
 		return ErrFailed
 	}
 	return nil

@@ -12,7 +12,7 @@ import (
 // symbol table and, past 65,279 sections, .symtab_shndx (else nil).
 // assignIndices is their one writer.
 type outputTables struct {
-	shstrtab, strtab, symtab, symtabShndx *OutputSection
+	shstrtab, strtab, symtab, symtabShndx *outputSection
 }
 
 // assignIndices fixes the output's section list and order: it drops the
@@ -21,7 +21,7 @@ type outputTables struct {
 // string and symbol tables, and numbers the sections in nvlink's order.
 // Symbol indices are final since buildSymbolTable; section indices are
 // final from here on.
-func assignIndices(ctx *Context) {
+func assignIndices(ctx *linkContext) {
 	// Drop relocation sections whose entries were all resolved.
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
@@ -45,15 +45,15 @@ func assignIndices(ctx *Context) {
 		kept = append(kept, osec)
 	}
 	ctx.OutSections = kept
-	shstrtab := &OutputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	strtab := &OutputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
-	header := []*OutputSection{shstrtab, strtab, symtab}
+	shstrtab := &outputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	strtab := &outputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	symtab := &outputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
+	header := []*outputSection{shstrtab, strtab, symtab}
 	// Past 65,279 sections, section indices no longer fit st_shndx: they
 	// go to .symtab_shndx, and e_shnum/e_shstrndx to section 0.
-	var symtabShndx *OutputSection
+	var symtabShndx *outputSection
 	if len(ctx.OutSections)+len(header)+2 >= cubin.SHN_LORESERVE {
-		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
+		symtabShndx = &outputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
 		header = append(header, symtabShndx)
 	}
 	ctx.OutSections = slices.Insert(ctx.OutSections, 0, header...) // in place: the array has room
@@ -63,10 +63,10 @@ func assignIndices(ctx *Context) {
 
 // sortOutputSections puts the output sections in nvlink's order: by group,
 // then by creation order, and numbers them.
-func sortOutputSections(ctx *Context) {
+func sortOutputSections(ctx *linkContext) {
 	type keyed struct {
 		key  uint64 // group, then order
-		osec *OutputSection
+		osec *outputSection
 	}
 	keys := make([]keyed, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {

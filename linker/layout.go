@@ -10,7 +10,7 @@ import (
 // section, the sections' sizes and alignments, and the final value of every
 // defined symbol. Merged sections take their inputs in command-line order,
 // each at its own alignment; shared memory is laid out per kernel.
-func layoutSections(ctx *Context) {
+func layoutSections(ctx *linkContext) {
 	placeContributions(ctx)
 	if c3 := ctx.outByName.get(".nv.constant3"); ctx.remergesConstants() && len(c3.Members) > 0 {
 		// When it prunes kernels or variables, nvlink merges the
@@ -34,7 +34,7 @@ func layoutSections(ctx *Context) {
 // placeContributions fixes where each member lands in its output section
 // (in member order, each at its own alignment), the sections' sizes and
 // alignments, and copies the members' bytes.
-func placeContributions(ctx *Context) {
+func placeContributions(ctx *linkContext) {
 	var walk inputWalk // merged sections are copied from the inputs
 	for _, osec := range ctx.OutSections {
 		var size uint64
@@ -89,7 +89,7 @@ func alignTo(v, a uint64) uint64 {
 
 // sharedObject is one variable in shared memory.
 type sharedObject struct {
-	sym         *Symbol
+	sym         *symbol
 	file, index int // defining file and symbol index
 	rank        int // place in nvlink's order of function-level objects
 	align, size uint64
@@ -115,12 +115,12 @@ type sharedObject struct {
 // With debug information (-g), every kernel that uses dynamic memory
 // starts it at one module-wide offset, and layoutDebugShared publishes the
 // global variables in an output .nv_debug.shared.
-func layoutShared(ctx *Context) {
+func layoutShared(ctx *linkContext) {
 	// Function-level objects, with their alignment (st_value) and size.
-	objects := map[*Symbol]*sharedObject{}
+	objects := map[*symbol]*sharedObject{}
 	var ordered []*sharedObject
 	var moduleAlign uint64
-	externs := map[*Symbol]bool{}
+	externs := map[*symbol]bool{}
 	for fi, file := range ctx.Files {
 		for _, isec := range file.Sections {
 			if classify(isec.Sec) == classShared {
@@ -150,11 +150,11 @@ func layoutShared(ctx *Context) {
 			ordered = append(ordered, o)
 		}
 	}
-	uses := map[*Function][]*Symbol{} // shared objects a function's code references
+	uses := map[*function][]*symbol{} // shared objects a function's code references
 	var walk inputWalk                // relocations are read from the inputs
 	for _, fn := range ctx.Funcs {
 		walk.visit(ctx, fn.Text.File)
-		for _, isec := range append([]*InputSection{fn.Text}, fn.Sections...) {
+		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
 			for r := range isec.Relocs() {
 				sym := isec.File.Syms[r.Sym]
 				if sym != nil && sym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
@@ -164,15 +164,15 @@ func layoutShared(ctx *Context) {
 		}
 	}
 	// Which kernels reach each function-level object.
-	var kernels []*Function
-	trees := map[*Function][]*Function{}
-	reach := map[*Symbol][]*Function{}
+	var kernels []*function
+	trees := map[*function][]*function{}
+	reach := map[*symbol][]*function{}
 	for _, k := range ctx.Funcs {
 		if k.Sym.demoted {
 			// A kernel -preserve-relocs keeps as a function: nvlink
 			// still lays out its own shared memory as a kernel's, alone
 			// (its own variables, dynamic shared memory after them).
-			trees[k] = []*Function{k}
+			trees[k] = []*function{k}
 			continue
 		}
 		if !k.Sym.IsEntry() {
@@ -196,7 +196,7 @@ func layoutShared(ctx *Context) {
 	// (-r) as its inputs were.
 	ordered = listMergeSort(ordered, func(a, b *sharedObject) bool { return a.size < b.size })
 	slices.Reverse(ordered)
-	used := map[*Symbol]bool{}
+	used := map[*symbol]bool{}
 	for _, syms := range uses {
 		for _, sym := range syms {
 			used[sym] = true
@@ -213,7 +213,7 @@ func layoutShared(ctx *Context) {
 			break
 		}
 		walk.visit(ctx, fn.Text.File)
-		for _, isec := range append([]*InputSection{fn.Text}, fn.Sections...) {
+		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
 			for r := range isec.Relocs() {
 				sym := isec.File.Syms[r.Sym]
 				if sym != nil && objects[sym] != nil && len(reach[sym]) != 1 {
@@ -280,7 +280,7 @@ func layoutShared(ctx *Context) {
 		}
 		dynamic := false
 		var private []sharedObject
-		seen := map[*Symbol]bool{}
+		seen := map[*symbol]bool{}
 		for _, fn := range trees[k] {
 			for _, sym := range uses[fn] {
 				o := objects[sym]
@@ -298,7 +298,7 @@ func layoutShared(ctx *Context) {
 				}
 			}
 		}
-		var own *InputSection
+		var own *inputSection
 		for _, isec := range k.Sections {
 			if isec.Sec.Type == cubin.SHT_CUDA_SHARED {
 				own = isec
@@ -361,7 +361,7 @@ func layoutShared(ctx *Context) {
 		if own == nil {
 			osec := ctx.outSection(ctx.names.funcKey(k, ".nv.shared."+k.Sym.Name), cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 			osec.Func = k
-			own = &InputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
+			own = &inputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
 		}
 		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && own.File.ELF.Header.Type == cubin.ET_CUDA_EWP) {
 			// A -ewp image's kernel without shared memory gets none. One
@@ -379,7 +379,7 @@ func layoutShared(ctx *Context) {
 			// -preserve-relocs keeps the symbols of the function-level
 			// variables private to the kernel, in the kernel's section.
 			for _, sym := range k.sharedPrivate {
-				sym.Section = &InputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
+				sym.Section = &inputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
 				sym.debugShared, sym.preservedShared = true, true
 			}
 		}
@@ -399,7 +399,7 @@ func layoutShared(ctx *Context) {
 
 // sharedReserve is the shared memory at the start of every kernel's that
 // the architecture reserves: 1 KiB on sm_90.
-func (ctx *Context) sharedReserve() uint64 {
+func (ctx *linkContext) sharedReserve() uint64 {
 	if ctx.Config.Arch >= 90 {
 		return sharedReserve90
 	}
@@ -419,16 +419,16 @@ type sharedGlobals struct {
 // With debug symbols, each extern __shared__ array also has one address:
 // the kernels that use the same array agree too, and the array's symbol
 // gets that offset.
-func unifyDynamicShared(ctx *Context, kernels []*Function, trees map[*Function][]*Function, uses map[*Function][]*Symbol) {
-	group := map[*Function]*Function{} // union-find over kernels
-	find := func(k *Function) *Function {
+func unifyDynamicShared(ctx *linkContext, kernels []*function, trees map[*function][]*function, uses map[*function][]*symbol) {
+	group := map[*function]*function{} // union-find over kernels
+	find := func(k *function) *function {
 		for group[k] != nil && group[k] != k {
 			k = group[k]
 		}
 		return k
 	}
-	joined := map[any]*Function{} // a function or an array -> a kernel using it
-	join := func(key any, k *Function) {
+	joined := map[any]*function{} // a function or an array -> a kernel using it
+	join := func(key any, k *function) {
 		other := joined[key]
 		if other == nil {
 			joined[key] = k
@@ -456,7 +456,7 @@ func unifyDynamicShared(ctx *Context, kernels []*Function, trees map[*Function][
 			}
 		}
 	}
-	top := map[*Function]uint64{}
+	top := map[*function]uint64{}
 	for _, k := range kernels {
 		if k.usesDynamic {
 			r := find(k)
@@ -470,7 +470,7 @@ func unifyDynamicShared(ctx *Context, kernels []*Function, trees map[*Function][
 		}
 	}
 	for key, k := range joined {
-		if sym, ok := key.(*Symbol); ok {
+		if sym, ok := key.(*symbol); ok {
 			sym.Value = k.dynOffset
 		}
 	}
@@ -479,7 +479,7 @@ func unifyDynamicShared(ctx *Context, kernels []*Function, trees map[*Function][
 // anyDynamic says whether an input declares extern __shared__ memory;
 // nvlink then writes an empty .nv_debug.shared, even when no kernel that
 // uses it survives.
-func anyDynamic(ctx *Context) bool {
+func anyDynamic(ctx *linkContext) bool {
 	for _, sym := range ctx.Symbols {
 		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
 			return true
@@ -496,10 +496,10 @@ func anyDynamic(ctx *Context) bool {
 }
 
 // callTree returns fn and every function it reaches, in a fixed order.
-func callTree(fn *Function) []*Function {
+func callTree(fn *function) []*function {
 	walk := newWalk()
 	fn.mark(walk)
-	list := []*Function{fn}
+	list := []*function{fn}
 	for i := 0; i < len(list); i++ {
 		for _, c := range list[i].Callees {
 			if c.mark(walk) {
@@ -511,7 +511,7 @@ func callTree(fn *Function) []*Function {
 }
 
 // sharesKernel says whether two sets of kernels meet.
-func sharesKernel(a, b []*Function) bool {
+func sharesKernel(a, b []*function) bool {
 	for _, k := range a {
 		if slices.Contains(b, k) {
 			return true

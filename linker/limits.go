@@ -14,9 +14,9 @@ const (
 // (without sm_90's reserved KiB, as nvlink counts it). nvlink reports these
 // as errors rather than fatal ones, so alone they exit 255 as undefined
 // references do.
-func checkLimits(ctx *Context) {
+func checkLimits(ctx *linkContext) {
 	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.Size > maxConstantBank3 {
-		ctx.report(&LinkError{Section: osec.Name, nonFatal: true,
+		ctx.report(&linkError{Section: osec.Name, nonFatal: true,
 			Msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.Size, maxConstantBank3)})
 	}
 	for _, k := range ctx.Funcs {
@@ -24,7 +24,7 @@ func checkLimits(ctx *Context) {
 			continue
 		}
 		if size := k.staticShared(ctx); size > maxStaticShared {
-			ctx.report(&LinkError{File: k.Text.File.Name, Symbol: k.Sym.Name, nonFatal: true,
+			ctx.report(&linkError{File: k.Text.File.Name, Symbol: k.Sym.Name, nonFatal: true,
 				Msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, maxStaticShared)})
 		}
 	}
@@ -32,7 +32,7 @@ func checkLimits(ctx *Context) {
 
 // staticShared is a kernel's static shared memory as nvlink checks it:
 // without the KiB sm_90 reserves.
-func (k *Function) staticShared(ctx *Context) uint64 {
+func (k *function) staticShared(ctx *linkContext) uint64 {
 	if ctx.Config.Arch >= 90 && k.sharedSize >= sharedReserve90 {
 		return k.sharedSize - sharedReserve90
 	}

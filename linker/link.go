@@ -2,14 +2,14 @@ package linker
 
 import "time"
 
-// Link runs the whole device link. Each pass is in its own file, named for
+// link runs the whole device link. Each pass is in its own file, named for
 // what it does. At each checkpoint the link stops if errors were reported,
 // so one run reports every problem of a kind but never builds on a broken
 // state. Every pass is timed for --time. A partial link (-r) runs its own
-// list, LinkRelocatable.
-func Link(ctx *Context) error {
+// list, linkRelocatable.
+func link(ctx *linkContext) error {
 	if ctx.Config.Relocatable {
-		return LinkRelocatable(ctx)
+		return linkRelocatable(ctx)
 	}
 	ctx.run("check options", warnPreserveRelocs)      // nvlink's warning for -preserve-relocs on sm_90
 	ctx.run("read inputs", readInputs)                // parse every input in parallel; archives are indexed
@@ -31,7 +31,7 @@ func Link(ctx *Context) error {
 	if ctx.lto.executable != nil {
 		return ctx.runErr("write output", writeLTOExecutable) // -dlto with libcudadevrt: ptxas linked the whole program
 	}
-	ctx.run("resolve symbols", resolveSymbols) // one Symbol per name, ranked strong > weak > common > undefined
+	ctx.run("resolve symbols", resolveSymbols) // one symbol per name, ranked strong > weak > common > undefined
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
@@ -40,7 +40,7 @@ func Link(ctx *Context) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("build functions", buildFunctions)          // one Function per defined function, with its sections and call edges
+	ctx.run("build functions", buildFunctions)          // one function per defined function, with its sections and call edges
 	ctx.run("register names", registerNames)            // replay nvlink's creation order of names, sections and symbols
 	ctx.run("order indirect edges", orderIndirectEdges) // materialised call edges in symbol creation order
 	ctx.run("eliminate dead code", eliminateDeadCode)   // keep what kernels reach
@@ -81,13 +81,13 @@ func Link(ctx *Context) error {
 	return ctx.runErr("explain link", explainLink) // --why-live and --map: why each function is kept, what went where
 }
 
-// LinkRelocatable runs a partial link (-r): the inputs become one
+// linkRelocatable runs a partial link (-r): the inputs become one
 // relocatable cubin that a later link takes as it would take the inputs
 // themselves. Symbols are resolved as in a full link, but nothing is laid
 // out as an executable: no undefined-symbol check, no dead-code elimination,
 // no shared-memory layout, bank-2 folding or resource propagation, and no
 // relocation is applied. See docs/partial.md.
-func LinkRelocatable(ctx *Context) error {
+func linkRelocatable(ctx *linkContext) error {
 	ctx.run("read inputs", readInputs) // as a full link: cubins, host objects, archives
 	ctx.run("compile device code", compileDeviceCode)
 	ctx.run("add inputs", addInputs)
@@ -118,7 +118,7 @@ func LinkRelocatable(ctx *Context) error {
 
 // checkpoint says whether the link must stop: errors were reported, or
 // the caller cancelled it.
-func (ctx *Context) checkpoint() bool {
+func (ctx *linkContext) checkpoint() bool {
 	if c := ctx.Config.Context; c != nil && c.Err() != nil {
 		ctx.cancelled = true
 		return true
@@ -134,7 +134,7 @@ type passTime struct {
 
 // run runs one pass, records its time, then runs the hooks that tune or
 // trace the process between passes (afterPass).
-func (ctx *Context) run(name string, pass func(*Context)) {
+func (ctx *linkContext) run(name string, pass func(*linkContext)) {
 	ctx.Config.testHook(name)
 	start := time.Now()
 	pass(ctx)
@@ -142,7 +142,7 @@ func (ctx *Context) run(name string, pass func(*Context)) {
 }
 
 // runErr is run for a pass that returns an error.
-func (ctx *Context) runErr(name string, pass func(*Context) error) error {
+func (ctx *linkContext) runErr(name string, pass func(*linkContext) error) error {
 	ctx.Config.testHook(name)
 	start := time.Now()
 	err := pass(ctx)
@@ -154,7 +154,7 @@ func (ctx *Context) runErr(name string, pass func(*Context) error) error {
 // concern the process, not the link: the collector's tuning
 // (collector.go) and memory tracing (memtrace.go). Neither changes the
 // output.
-func (ctx *Context) afterPass(name string, took time.Duration) {
+func (ctx *linkContext) afterPass(name string, took time.Duration) {
 	ctx.times = append(ctx.times, passTime{name, took})
 	ctx.tuneCollectorAfter(name)
 	traceMemory(name)

@@ -25,7 +25,7 @@ type readFiles struct {
 // readInputs reads and parses every input. Files are parsed in parallel;
 // each goroutine fills only its own slot, so the result is in command-line
 // order whatever the scheduling.
-func readInputs(ctx *Context) {
+func readInputs(ctx *linkContext) {
 	cfg := ctx.Config
 	paths := make([]string, len(cfg.Inputs))
 	for i, in := range cfg.Inputs {
@@ -67,7 +67,7 @@ func readInputs(ctx *Context) {
 // ptxas, linked where the first of them stands (lto.go); then ptxas
 // compiles, in parallel, the PTX that addInputs will choose
 // (ptxcompile.go).
-func compileDeviceCode(ctx *Context) {
+func compileDeviceCode(ctx *linkContext) {
 	read := ctx.read
 	if read == nil {
 		return
@@ -84,7 +84,7 @@ func compileDeviceCode(ctx *Context) {
 // ltoTookLink says whether -dlto leaves no input to link: libnvvm could
 // not be loaded, -emit-ptx writes its PTX, or ptxas linked the whole
 // program.
-func (ctx *Context) ltoTookLink() bool {
+func (ctx *linkContext) ltoTookLink() bool {
 	cfg := ctx.Config
 	return cfg.LTO && (ctx.lto.units == nil || cfg.EmitPTX || ctx.lto.executable != nil)
 }
@@ -92,7 +92,7 @@ func (ctx *Context) ltoTookLink() bool {
 // addInputs makes the link's input files of what readInputs read, in
 // command-line order: of each unit, the image selectImages chooses for
 // the target; a file that could not be read is reported here.
-func addInputs(ctx *Context) {
+func addInputs(ctx *linkContext) {
 	read := ctx.read
 	ctx.read = nil
 	if read == nil || ctx.ltoTookLink() {
@@ -145,8 +145,8 @@ func addInputs(ctx *Context) {
 // warnMixedEWP gives nvlink's warning for every input linked next to a
 // -ewp image (ELF type 0xff00, from nvcc -c -ewp) that is not one itself
 // nor from libcudadevrt. nvlink names an archive member lib.a:member here.
-func warnMixedEWP(ctx *Context) {
-	if !slices.ContainsFunc(ctx.Files, func(f *InputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP }) {
+func warnMixedEWP(ctx *linkContext) {
+	if !slices.ContainsFunc(ctx.Files, func(f *inputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP }) {
 		return
 	}
 	for _, file := range ctx.Files {
@@ -193,9 +193,9 @@ func readInput(path string, cfg *Config, maps *fileMaps) ([]*Object, error) {
 			}
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
-					return nil, &LinkError{File: path, Msg: "cannot open input file: no such file"}
+					return nil, &linkError{File: path, Msg: "cannot open input file: no such file"}
 				}
-				return nil, &LinkError{File: path, Msg: "cannot read input file: " + err.Error()}
+				return nil, &linkError{File: path, Msg: "cannot read input file: " + err.Error()}
 			}
 			objs, err := parseInput(path, data, sm)
 			if mapped {
@@ -261,12 +261,12 @@ var errSkippedFatbin = errors.New("skipped fatbinary")
 
 func isELF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "\x7fELF" }
 
-// ParseObject parses a relocatable cubin, decodes the per-file records the
+// parseObject parses a relocatable cubin, decodes the per-file records the
 // passes need (relocations by section, call graph, prototypes) and checks
 // the global .nv.info. name is used in messages.
-func ParseObject(name string, data []byte) (*Object, error) {
+func parseObject(name string, data []byte) (*Object, error) {
 	if isELF(data) && len(data) >= 20 && !cubin.IsCubin(data) {
-		return nil, &LinkError{File: name, Msg: "not a CUDA device object: an ELF file for another machine"}
+		return nil, &linkError{File: name, Msg: "not a CUDA device object: an ELF file for another machine"}
 	}
 	ef, err := cubin.Parse(name, data)
 	if err != nil {
@@ -276,7 +276,7 @@ func ParseObject(name string, data []byte) (*Object, error) {
 		// ET_CUDA_EWP (nvcc -c -ewp) is linked like ET_REL; its
 		// differences (functions copied into kernels, shared memory laid
 		// out without symbols) are handled where they matter.
-		return nil, &LinkError{File: name, Msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
+		return nil, &linkError{File: name, Msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
 	copyMetadata(ef)
 	obj := &Object{Name: name, ELF: ef}
@@ -290,12 +290,12 @@ func ParseObject(name string, data []byte) (*Object, error) {
 }
 
 // newInputFile makes this link's view of a parsed object.
-func newInputFile(obj *Object, index int) *InputFile {
-	file := &InputFile{Object: obj, Index: index, unit: obj.unit}
-	file.Sections = make([]*InputSection, len(obj.ELF.Sections))
-	slab := make([]InputSection, len(obj.ELF.Sections)) // one allocation per file
+func newInputFile(obj *Object, index int) *inputFile {
+	file := &inputFile{Object: obj, Index: index, unit: obj.unit}
+	file.Sections = make([]*inputSection, len(obj.ELF.Sections))
+	slab := make([]inputSection, len(obj.ELF.Sections)) // one allocation per file
 	for i, s := range obj.ELF.Sections {
-		slab[i] = InputSection{File: file, Sec: s}
+		slab[i] = inputSection{File: file, Sec: s}
 		file.Sections[i] = &slab[i]
 	}
 	return file
@@ -303,14 +303,14 @@ func newInputFile(obj *Object, index int) *InputFile {
 
 // checkArchitectures checks every input against -arch: a cubin of the same
 // SM major and an equal or lower minor is accepted, as nvlink does.
-func checkArchitectures(ctx *Context) {
+func checkArchitectures(ctx *linkContext) {
 	target := ctx.Config.Arch
 	ctx.virtualSM = 0
 	for _, file := range ctx.Files {
 		h := file.ELF.Header
 		sm := h.SM()
 		if !cubin.ArchCompatible(sm, target) {
-			ctx.report(&LinkError{File: file.Name,
+			ctx.report(&linkError{File: file.Name,
 				Msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)})
 			continue
 		}
@@ -323,9 +323,9 @@ func checkArchitectures(ctx *Context) {
 // inputWalk follows a pass that reads the inputs' bytes roughly in
 // command-line order: when the pass moves on to another input, the pages
 // of the one it left are handed back (fileMaps.releaseMapping).
-type inputWalk struct{ last *InputFile }
+type inputWalk struct{ last *inputFile }
 
-func (w *inputWalk) visit(ctx *Context, file *InputFile) {
+func (w *inputWalk) visit(ctx *linkContext, file *inputFile) {
 	if file == w.last {
 		return
 	}

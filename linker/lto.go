@@ -78,7 +78,7 @@ type ltoInput struct {
 // -maxrregcount, -g) and the cubin, lto.cubin, is linked first, before the
 // inputs that have no IR. Those make the compile relocatable ("partial
 // LTO"). It returns the object to link, or nil.
-func (ctx *Context) optimizeLinkTime(paths []string, slots [][]*Object, errs []error) *Object {
+func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs []error) *Object {
 	cfg := ctx.Config
 	libPath := filepath.Join(cfg.NVVMPath, "lib64", "libnvvm.so")
 	lib, err := nvvm.Open(libPath)
@@ -135,7 +135,7 @@ func (ctx *Context) optimizeLinkTime(paths []string, slots [][]*Object, errs []e
 			// nvlink: "Uncompress failed", then the object is skipped
 			// ("SM Arch not found") and the link goes on to its undefined
 			// references.
-			ctx.lto.unreadable = append(ctx.lto.unreadable, &LinkError{File: in.name, nonFatal: true, Msg: fmt.Sprintf(
+			ctx.lto.unreadable = append(ctx.lto.unreadable, &linkError{File: in.name, nonFatal: true, Msg: fmt.Sprintf(
 				"cannot read its NVVM IR (LTO IR version %d.%d): %v; it was probably made by a newer CUDA toolkit than this link's (libnvvm %s): link it with that toolkit's nvlink, or rebuild it with this one",
 				in.ir.entry.Major, in.ir.entry.Minor, err, lib.Path)})
 			ctx.warnf("SM Arch ('sm_%d') not found in '%s'", cfg.Arch, in.name)
@@ -206,7 +206,7 @@ func ltoModuleName(in ltoInput) string {
 // when an object was built with -lineinfo; -g with nvlink's -g;
 // -has-global-host-info unless --force-device-c. It also returns the
 // register limit ptxas gets.
-func (ctx *Context) nvvmOptions(ir []ltoInput, partial, force bool) ([]string, int, error) {
+func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]string, int, error) {
 	cfg := ctx.Config
 	type setting struct {
 		cicc, nvvm string // the recorded name, nvvmCompileProgram's
@@ -234,7 +234,7 @@ func (ctx *Context) nvvmOptions(ir []ltoInput, partial, force bool) ([]string, i
 					continue
 				}
 				if s.from != "" && v != s.value {
-					return nil, 0, &LinkError{File: in.name, Msg: fmt.Sprintf(
+					return nil, 0, &linkError{File: in.name, Msg: fmt.Sprintf(
 						"Cicc option values for '%s' do not match: %s=%s here, %s=%s in '%s'; compile every -dlto object with the same floating-point options (nvcc -use_fast_math, -ftz, -prec-div, -prec-sqrt, -fmad)",
 						s.nvvm, s.cicc, v, s.cicc, s.value, s.from)}
 				}
@@ -288,13 +288,13 @@ func (ctx *Context) nvvmOptions(ir []ltoInput, partial, force bool) ([]string, i
 // compileIR runs libnvvm, through the cache when there is one: the key
 // names the library (path, size, modification time), the options and
 // every module's name and IR.
-func (ctx *Context) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []string) ([]byte, error) {
+func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []string) ([]byte, error) {
 	compile := func() (*Compiled, error) {
 		ptx, log, err := lib.Compile(modules, opts)
 		if err != nil {
 			var me *nvvm.ModuleError
 			if errors.As(err, &me) {
-				return nil, &LinkError{File: me.Module, Msg: me.Error() + "; was it made by another CUDA toolkit than libnvvm " + lib.Path + "'s?"}
+				return nil, &linkError{File: me.Module, Msg: me.Error() + "; was it made by another CUDA toolkit than libnvvm " + lib.Path + "'s?"}
 			}
 			if log != "" {
 				err = fmt.Errorf("%v:\n%s", err, strings.TrimRight(log, "\n"))
@@ -344,7 +344,7 @@ func nvvmKey(lib string, modules []nvvm.Module, opts []string) string {
 // compileLTOPTX compiles libnvvm's PTX with ptxas as nvlink does (the
 // target, -Xptxas, -maxrregcount, -g, -c; measured byte for byte) and
 // parses the cubin, whose host information is that of the LTO objects.
-func (ctx *Context) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole bool) (*Object, []byte) {
+func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole bool) (*Object, []byte) {
 	cfg := *ctx.Config
 	cfg.MaxRegCount = maxReg
 	img := &ptxImage{text: ptx, file: true}
@@ -368,20 +368,20 @@ func (ctx *Context) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole b
 		if errors.As(err, &pe) {
 			ctx.writeMessages(pe.output, ltoPTXName, img)
 		}
-		ctx.report(&LinkError{File: ltoObjectName, Msg: fmt.Sprintf("cannot compile the PTX libnvvm made for sm_%d: %v", cfg.Arch, err)})
+		ctx.report(&linkError{File: ltoObjectName, Msg: fmt.Sprintf("cannot compile the PTX libnvvm made for sm_%d: %v", cfg.Arch, err)})
 		return nil, nil
 	}
 	ctx.writeMessages(res.Messages, ltoPTXName, img)
 	if whole {
 		return nil, res.Cubin
 	}
-	obj, err := ParseObject(ltoObjectName, res.Cubin)
+	obj, err := parseObject(ltoObjectName, res.Cubin)
 	if err != nil {
-		ctx.report(&LinkError{File: ltoObjectName, Msg: fmt.Sprintf("the cubin ptxas made of libnvvm's PTX: %v", err)})
+		ctx.report(&linkError{File: ltoObjectName, Msg: fmt.Sprintf("the cubin ptxas made of libnvvm's PTX: %v", err)})
 		return nil, nil
 	}
 	u := &unit{id: 1, hasELF: true}
-	var host *HostInfo
+	var host *hostInfo
 	for _, in := range ir {
 		h := in.u.host
 		if h == nil {
@@ -389,7 +389,7 @@ func (ctx *Context) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole b
 			break
 		}
 		if host == nil {
-			host = &HostInfo{ModuleID: h.ModuleID}
+			host = &hostInfo{ModuleID: h.ModuleID}
 		}
 		for k := range hostobj.NumRefKinds {
 			host.Refs[k] = append(host.Refs[k], h.Refs[k]...)
@@ -403,13 +403,13 @@ func (ctx *Context) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole b
 
 // writeLTOExecutable writes the whole-program cubin of an LTO link
 // (ltoState.executable) as the output.
-func writeLTOExecutable(ctx *Context) error {
+func writeLTOExecutable(ctx *linkContext) error {
 	ctx.output = ctx.lto.executable
 	if ctx.Config.Output == "" {
 		return nil
 	}
 	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, ctx.output); err != nil {
-		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
+		ctx.report(&linkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
@@ -417,7 +417,7 @@ func writeLTOExecutable(ctx *Context) error {
 
 // reportUnreadableIR reports the LTO inputs whose IR could not be read;
 // it runs with the undefined references, which they explain.
-func reportUnreadableIR(ctx *Context) {
+func reportUnreadableIR(ctx *linkContext) {
 	for _, err := range ctx.lto.unreadable {
 		ctx.report(err)
 	}
@@ -425,7 +425,7 @@ func reportUnreadableIR(ctx *Context) {
 
 // infof prints one of nvlink's "info" messages; -w does not silence them,
 // as with nvlink.
-func (ctx *Context) infof(format string, args ...any) {
+func (ctx *linkContext) infof(format string, args ...any) {
 	d := &ctx.diag
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -433,9 +433,9 @@ func (ctx *Context) infof(format string, args ...any) {
 }
 
 // writeEmittedPTX is -emit-ptx: libnvvm's PTX goes to the output file.
-func writeEmittedPTX(ctx *Context) error {
+func writeEmittedPTX(ctx *linkContext) error {
 	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, ctx.lto.ptx); err != nil {
-		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write the PTX: " + err.Error()})
+		ctx.report(&linkError{File: ctx.Config.Output, Msg: "cannot write the PTX: " + err.Error()})
 		return ErrFailed
 	}
 	return nil

@@ -17,14 +17,14 @@ import (
 // .debug_frame are merged by name in command-line order. Shared memory of
 // non-kernel functions (.nv_debug.shared) is folded into the kernels by
 // layoutShared.
-func mergeSections(ctx *Context) {
+func mergeSections(ctx *linkContext) {
 	if ctx.outByName.len() == 0 && len(ctx.OutSections) == 0 {
 		// About one output section per input section, at most.
 		n := 0
 		for _, file := range ctx.Files {
 			n += len(file.Sections)
 		}
-		ctx.OutSections = make([]*OutputSection, 0, n)
+		ctx.OutSections = make([]*outputSection, 0, n)
 	}
 	for _, file := range ctx.Files {
 		for _, isec := range file.Sections {
@@ -77,7 +77,7 @@ func mergeSections(ctx *Context) {
 // (unused), and so does a section that also holds anything else (a static
 // variable, another definition), losing copies included. Initialized data
 // (.nv.global.init) is always merged.
-func (file *InputFile) lostStorage(isec *InputSection) bool {
+func (file *inputFile) lostStorage(isec *inputSection) bool {
 	if len(file.skippedData) == 0 || isec.Sec.Type != cubin.SHT_CUDA_GLOBAL {
 		return false
 	}
@@ -99,14 +99,14 @@ func (file *InputFile) lostStorage(isec *InputSection) bool {
 // resolution its storage in .nv.global, after the inputs' contributions:
 // one member each, last name first (nvlink's order), at the alignment of
 // the first common of that name and the largest size.
-func allocateCommons(ctx *Context) {
+func allocateCommons(ctx *linkContext) {
 	for i := len(ctx.Symbols) - 1; i >= 0; i-- {
 		sym := ctx.Symbols[i]
 		if sym.File == nil || sym.rank != rankCommon {
 			continue
 		}
 		osec := ctx.outSection(".nv.global", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
-		isec := &InputSection{File: sym.File, Out: osec,
+		isec := &inputSection{File: sym.File, Out: osec,
 			Sec: &cubin.Section{Name: ".nv.global", Type: cubin.SHT_NOBITS, Flags: cubin.SHF_WRITE | cubin.SHF_ALLOC,
 				Addralign: max(sym.Value, 1), Size: sym.Size}}
 		osec.Members = append(osec.Members, isec)
@@ -159,19 +159,19 @@ func outputType(t uint32) uint32 {
 }
 
 // addFunctionSections creates the output sections of one live function.
-func (ctx *Context) addFunctionSections(fn *Function) {
+func (ctx *linkContext) addFunctionSections(fn *function) {
 	text := fn.Text
 	key := ctx.names.sectionKey
 	osec := ctx.outSection(key(text), cubin.SHT_PROGBITS, text.Sec.Flags)
 	osec.Func = fn
-	osec.Members = []*InputSection{text}
+	osec.Members = []*inputSection{text}
 	text.Out = osec
 	for _, isec := range fn.Sections {
 		s := isec.Sec
 		if !fn.Sym.IsEntry() && !fn.Sym.demoted && isConstant2(s) {
 			continue // folded into the calling kernels by foldConstant2
 		}
-		var osec *OutputSection
+		var osec *outputSection
 		if s.Type == cubin.SHT_CUDA_INFO {
 			osec = ctx.outSection(key(isec), s.Type, s.Flags)
 		} else {
@@ -196,7 +196,7 @@ func isConstant2(s *cubin.Section) bool {
 // same bytes share one copy (functions of the same shape have the same
 // jump tables and constants); if the bank is still too large, that is
 // its "too much data for compiler-generated constants" error.
-func foldConstant2(ctx *Context) {
+func foldConstant2(ctx *linkContext) {
 	made := makeKernelBanks(ctx)
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		k := ctx.Funcs[i]
@@ -208,17 +208,17 @@ func foldConstant2(ctx *Context) {
 		if !k.Sym.IsEntry() {
 			continue
 		}
-		var own *InputSection
+		var own *inputSection
 		for _, isec := range k.Sections {
 			if isConstant2(isec.Sec) {
 				own = isec
 			}
 		}
-		var osec *OutputSection
+		var osec *outputSection
 		if own != nil {
 			osec = own.Out
 		}
-		var callees []*InputSection
+		var callees []*inputSection
 		for _, fn := range callTree(k)[1:] {
 			if fn.Sym.IsEntry() {
 				continue
@@ -232,14 +232,14 @@ func foldConstant2(ctx *Context) {
 		if len(callees) > 0 && osec == nil {
 			osec = made[k]
 		}
-		share := osec != nil && bank2Size(append(append([]*InputSection(nil), osec.Members...), callees...)) > maxBank2
+		share := osec != nil && bank2Size(append(append([]*inputSection(nil), osec.Members...), callees...)) > maxBank2
 		for _, isec := range callees {
 			isec.Out = osec
 			delete(ctx.bank2.twinOf, isec)
 			if share {
 				if twin := identicalMember(osec, isec); twin != nil {
 					if ctx.bank2.twinOf == nil {
-						ctx.bank2.twinOf = map[*InputSection]*InputSection{}
+						ctx.bank2.twinOf = map[*inputSection]*inputSection{}
 					}
 					ctx.bank2.twinOf[isec] = twin
 					osec.twinned = true
@@ -250,7 +250,7 @@ func foldConstant2(ctx *Context) {
 			osec.Members = append(osec.Members, isec)
 		}
 		if osec != nil && bank2Size(osec.Members) > maxBank2 {
-			ctx.report(&LinkError{File: k.Text.File.Name, Symbol: k.Sym.Name, nonFatal: true,
+			ctx.report(&linkError{File: k.Text.File.Name, Symbol: k.Sym.Name, nonFatal: true,
 				Msg: fmt.Sprintf("entry function uses too much data for compiler-generated constants (0x%x bytes in bank 2, 0x%x max); "+
 					"recompile with -Xptxas --disable-optimizer-constants", bank2Size(osec.Members), maxBank2)})
 		}
@@ -264,8 +264,8 @@ func foldConstant2(ctx *Context) {
 // meets the functions' constants last function first, and makes the
 // section of each kernel reaching them, last kernel first, when it meets
 // the first.
-func makeKernelBanks(ctx *Context) map[*Function]*OutputSection {
-	reaching := map[*Function][]*Function{} // a function -> the kernels reaching it, last first
+func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
+	reaching := map[*function][]*function{} // a function -> the kernels reaching it, last first
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		if k := ctx.Funcs[i]; k.Sym.IsEntry() {
 			for _, fn := range callTree(k)[1:] {
@@ -273,7 +273,7 @@ func makeKernelBanks(ctx *Context) map[*Function]*OutputSection {
 			}
 		}
 	}
-	made := map[*Function]*OutputSection{}
+	made := map[*function]*outputSection{}
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		fn := ctx.Funcs[i]
 		if fn.Sym.IsEntry() {
@@ -284,7 +284,7 @@ func makeKernelBanks(ctx *Context) map[*Function]*OutputSection {
 				continue
 			}
 			for _, k := range reaching[fn] {
-				if made[k] != nil || slices.ContainsFunc(k.Sections, func(own *InputSection) bool { return isConstant2(own.Sec) }) {
+				if made[k] != nil || slices.ContainsFunc(k.Sections, func(own *inputSection) bool { return isConstant2(own.Sec) }) {
 					continue
 				}
 				osec := ctx.outSection(ctx.names.funcKey(k, ".nv.constant2."+k.Sym.Name), cubin.SHT_PROGBITS, isec.Sec.Flags)
@@ -313,16 +313,16 @@ func makeKernelBanks(ctx *Context) map[*Function]*OutputSection {
 // A kernel's bank ends with the last constants it reaches, with zeros
 // where other kernels' constants sit. Banks whose contributions share
 // bytes (over 64 KiB) keep foldConstant2's sequential layout.
-func overlayConstant2(ctx *Context) {
+func overlayConstant2(ctx *linkContext) {
 	for _, fn := range ctx.Funcs {
 		if fn.bank2 != nil && fn.bank2.twinned {
 			return
 		}
 	}
-	ends := map[*Function]uint64{}
-	aligns := map[*Function]uint64{} // the largest alignment placed in each kernel's bank so far
-	reachers := map[*InputSection][]*Function{}
-	var callees []*InputSection
+	ends := map[*function]uint64{}
+	aligns := map[*function]uint64{} // the largest alignment placed in each kernel's bank so far
+	reachers := map[*inputSection][]*function{}
+	var callees []*inputSection
 	for _, k := range ctx.Funcs {
 		osec := k.bank2
 		if !k.Sym.IsEntry() || osec == nil {
@@ -352,7 +352,7 @@ func overlayConstant2(ctx *Context) {
 		}
 		off = alignTo(off, align)
 		if ctx.bank2.fixedOff == nil {
-			ctx.bank2.fixedOff = map[*InputSection]uint64{}
+			ctx.bank2.fixedOff = map[*inputSection]uint64{}
 		}
 		ctx.bank2.fixedOff[isec] = off
 		for _, k := range reachers[isec] {
@@ -367,7 +367,7 @@ func overlayConstant2(ctx *Context) {
 
 // sortLastFunctionFirst orders functions' sections the reverse of the
 // order the inputs define the functions in.
-func sortLastFunctionFirst(secs []*InputSection) {
+func sortLastFunctionFirst(secs []*inputSection) {
 	sort.SliceStable(secs, func(a, b int) bool { return secs[a].Func.order > secs[b].Func.order })
 }
 
@@ -376,7 +376,7 @@ func sortLastFunctionFirst(secs []*InputSection) {
 const maxBank2 = 0x10000
 
 // bank2Size is the size of a bank laid out from these contributions.
-func bank2Size(members []*InputSection) uint64 {
+func bank2Size(members []*inputSection) uint64 {
 	var size uint64
 	for _, isec := range members {
 		size = alignTo(size, max(isec.Sec.Addralign, 1)) + isec.Sec.Size
@@ -386,7 +386,7 @@ func bank2Size(members []*InputSection) uint64 {
 
 // identicalMember returns a member of osec with the same bytes and
 // alignment as isec, neither of them patched by relocations, or nil.
-func identicalMember(osec *OutputSection, isec *InputSection) *InputSection {
+func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 	if isec.HasRelocs() {
 		return nil
 	}
@@ -401,11 +401,11 @@ func identicalMember(osec *OutputSection, isec *InputSection) *InputSection {
 // outSection returns the output section with this key, creating it (in
 // creation order) on first use. The key is the section's name, except for
 // the sections of a duplicate local function (nameRegistry.funcKey).
-func (ctx *Context) outSection(key string, typ uint32, flags uint64) *OutputSection {
+func (ctx *linkContext) outSection(key string, typ uint32, flags uint64) *outputSection {
 	if osec := ctx.outByName.get(key); osec != nil {
 		return osec
 	}
-	osec := &OutputSection{Name: keyName(key), Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: int32(len(ctx.OutSections))}
+	osec := &outputSection{Name: keyName(key), Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: int32(len(ctx.OutSections))}
 	if key != osec.Name {
 		osec.more().key = key
 	}
@@ -419,7 +419,7 @@ func (ctx *Context) outSection(key string, typ uint32, flags uint64) *OutputSect
 
 // relSection returns the output relocation section called name for
 // target (keyed like target).
-func (ctx *Context) relSection(name string, target *OutputSection, rela bool) *OutputSection {
+func (ctx *linkContext) relSection(name string, target *outputSection, rela bool) *outputSection {
 	typ := uint32(cubin.SHT_REL)
 	if rela {
 		typ = cubin.SHT_RELA
@@ -432,12 +432,12 @@ func (ctx *Context) relSection(name string, target *OutputSection, rela bool) *O
 // input can have a section of another type by that name: that is an
 // error, and the relocations go to a section of their own, which is never
 // written.
-func (ctx *Context) relocSection(key string, typ uint32, target *OutputSection) *OutputSection {
+func (ctx *linkContext) relocSection(key string, typ uint32, target *outputSection) *outputSection {
 	osec := ctx.outSection(key, typ, 0)
 	if osec.rel == nil {
-		ctx.report(&LinkError{Section: osec.Name,
+		ctx.report(&linkError{Section: osec.Name,
 			Msg: fmt.Sprintf("holds the relocations of %s by its name, but is of type %#x", target.Name, osec.Type)})
-		osec = &OutputSection{Name: osec.Name, Type: typ, rel: &relocList{}}
+		osec = &outputSection{Name: osec.Name, Type: typ, rel: &relocList{}}
 		if key != osec.Name {
 			osec.more().key = key // the index reads keys back from its entries
 		}
@@ -463,7 +463,7 @@ const (
 	groupNoBits // .nv.shared.<k>, .nv.global, ...
 )
 
-func (osec *OutputSection) group() int {
+func (osec *outputSection) group() int {
 	switch {
 	case osec.Name == ".shstrtab" || osec.Name == ".strtab" || osec.Type == cubin.SHT_SYMTAB || osec.Type == cubin.SHT_SYMTAB_SHNDX:
 		return groupHeader

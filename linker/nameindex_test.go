@@ -9,13 +9,13 @@ import (
 // several rehashes, a missing key finds nothing, and a put under an
 // existing key replaces that entry in its place.
 func TestNameIndex(t *testing.T) {
-	var x nameIndex[*OutputSection]
+	var x nameIndex[*outputSection]
 	if x.get(".text") != nil || x.index(".text") != -1 || x.len() != 0 {
 		t.Fatal("the zero index is not empty")
 	}
 	const n = 5000
 	for i := range n {
-		osec := &OutputSection{Name: ".text.f" + strconv.Itoa(i)}
+		osec := &outputSection{Name: ".text.f" + strconv.Itoa(i)}
 		if i%3 == 0 {
 			osec.more().key = osec.Name + "\x00" + strconv.Itoa(i)
 		}
@@ -33,7 +33,7 @@ func TestNameIndex(t *testing.T) {
 		t.Error("found a section by the name its key differs from")
 	}
 	old := x.entries[7]
-	repl := &OutputSection{Name: old.Name}
+	repl := &outputSection{Name: old.Name}
 	x.put(repl)
 	if x.len() != n || x.get(old.key()) != repl || x.entries[7] != repl {
 		t.Error("put under an existing key did not replace the entry in its place")
@@ -50,12 +50,12 @@ func TestNameIndex(t *testing.T) {
 // TestNameIndexAdd: add adds only a key not yet in, in insertion order,
 // and leaves the entry that has the key in place.
 func TestNameIndexAdd(t *testing.T) {
-	var x nameIndex[*OutputSection]
-	first := &OutputSection{Name: ".text.f"}
-	if !x.add(first) || !x.add(&OutputSection{Name: ".text.g"}) {
+	var x nameIndex[*outputSection]
+	first := &outputSection{Name: ".text.f"}
+	if !x.add(first) || !x.add(&outputSection{Name: ".text.g"}) {
 		t.Fatal("add refused a new key")
 	}
-	if x.add(&OutputSection{Name: ".text.f"}) {
+	if x.add(&outputSection{Name: ".text.f"}) {
 		t.Error("add took a key already in")
 	}
 	if x.len() != 2 || x.get(".text.f") != first || x.index(".text.g") != 1 {

@@ -31,7 +31,7 @@ import (
 // section symbol when they are created, except .nv.info* and relocation
 // sections. Global-binding names go to the global part of .symtab; local
 // and weak ones to the local part, in creation order.
-func registerNames(ctx *Context) {
+func registerNames(ctx *linkContext) {
 	r := &ctx.names
 	// Size the tables once, for the case where every input section and
 	// symbol name is new.
@@ -46,14 +46,14 @@ func registerNames(ctx *Context) {
 	}
 	r.shstrtab.reserve(secBytes)
 	ctx.strtab.reserve(secBytes + symBytes)
-	r.textOwner = map[string]*Symbol{}
-	r.dupFuncs = map[*Function]bool{}
+	r.textOwner = map[string]*symbol{}
+	r.dupFuncs = map[*function]bool{}
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {
 		r.shstrtab.add(name)
 		ctx.strtab.add(name)
 	}
 	r.createSection(ctx, ".nv.info")
-	launched := map[*Symbol]bool{} // functions earlier inputs take the address of
+	launched := map[*symbol]bool{} // functions earlier inputs take the address of
 	var walk inputWalk             // relocations are read from the inputs
 	for i, file := range ctx.Files {
 		if i > 0 {
@@ -199,7 +199,7 @@ func registerNames(ctx *Context) {
 // a kernel that survives uses it), the bank-2 sections made for kernels by
 // foldConstant2 and, when kernels are pruned and there is __constant__
 // data, a scratch section.
-func finishNames(ctx *Context) {
+func finishNames(ctx *linkContext) {
 	r := &ctx.names
 	if ctx.outByName.get(".nv.global") != nil {
 		// Storage of common symbols, when no input has a .nv.global.
@@ -257,7 +257,7 @@ func finishNames(ctx *Context) {
 // twin only when c[0]'s zero-addend entry is not first
 // (sm90-rel-twin-constant-reads). Two calls to one function or to two, or
 // three, name it too (sm90-rel-twin-calls).
-func hasZeroAddend(file *InputFile, s *cubin.Section) bool {
+func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
 	for _, rs := range file.ELF.Relocs {
 		if rs.Section == s {
 			for i := 1; i < rs.Len(); i++ {
@@ -277,12 +277,12 @@ type nameRegistry struct {
 	// textOwner is the function whose .text section took a name first;
 	// dupFuncs are the local functions whose .text section has a name
 	// another function took first.
-	textOwner map[string]*Symbol
-	dupFuncs  map[*Function]bool
+	textOwner map[string]*symbol
+	dupFuncs  map[*function]bool
 	// local holds local and weak symbols and section symbols (by name) in
 	// creation order; global holds global-binding symbols.
 	local   []createdSym
-	global  []*Symbol
+	global  []*symbol
 	created int // symbols created so far
 	// emptyName: the empty string nvlink adds with the first undefined
 	// symbol is in .strtab, at emptyOff.
@@ -293,13 +293,13 @@ type nameRegistry struct {
 	// and the nameless function (addPlaceholder) met with an input's
 	// first new undefined one. --dump-callgraph prints them by
 	// number.
-	nodes []*Symbol
+	nodes []*symbol
 }
 
 // createdSym is a symbol, or the section symbol of the section called
 // section.
 type createdSym struct {
-	sym       *Symbol
+	sym       *symbol
 	section   string
 	isSection bool // section may be "" in a malformed input
 }
@@ -311,7 +311,7 @@ func (k createdSection) key() string { return string(k) }
 
 // createSection records a section by its key: its name, or for the
 // sections of a duplicate local function, its name and file (see key).
-func (r *nameRegistry) createSection(ctx *Context, key string) {
+func (r *nameRegistry) createSection(ctx *linkContext, key string) {
 	if !r.secOrder.add(createdSection(key)) {
 		return
 	}
@@ -328,7 +328,7 @@ func (r *nameRegistry) createSection(ctx *Context, key string) {
 // such as the __assert_fail wrapper nvcc -G emits, or both in one partial
 // link's output): nvlink gives its sections, which carry the same names,
 // sections of their own.
-func (r *nameRegistry) checkDuplicate(sym *Symbol, textName string) {
+func (r *nameRegistry) checkDuplicate(sym *symbol, textName string) {
 	if sym == nil || !sym.Local || sym.Func == nil || !strings.HasPrefix(textName, ".text.") {
 		return
 	}
@@ -344,9 +344,9 @@ func (r *nameRegistry) checkDuplicate(sym *Symbol, textName string) {
 
 // markDuplicate notes that fn's sections share their names with another
 // function's and must be told apart (see funcKey).
-func (r *nameRegistry) markDuplicate(fn *Function) {
+func (r *nameRegistry) markDuplicate(fn *function) {
 	if r.dupFuncs == nil {
-		r.dupFuncs = map[*Function]bool{}
+		r.dupFuncs = map[*function]bool{}
 	}
 	r.dupFuncs[fn] = true
 }
@@ -355,7 +355,7 @@ func (r *nameRegistry) markDuplicate(fn *Function) {
 // belongs to fn (nil for none): its name, unless fn is a duplicate local
 // function, whose sections are told apart by its file's index and its
 // code section's index after a NUL.
-func (r *nameRegistry) funcKey(fn *Function, name string) string {
+func (r *nameRegistry) funcKey(fn *function, name string) string {
 	if fn == nil || !r.dupFuncs[fn] {
 		return name
 	}
@@ -364,7 +364,7 @@ func (r *nameRegistry) funcKey(fn *Function, name string) string {
 
 // sectionKey returns the key of an input section in the output: keyed
 // like the function it belongs to, a relocation section like its target.
-func (r *nameRegistry) sectionKey(isec *InputSection) string {
+func (r *nameRegistry) sectionKey(isec *inputSection) string {
 	if isOrphanConstant2(isec.Sec) {
 		return orphanKey
 	}
@@ -392,7 +392,7 @@ func isMetadataSection(s *cubin.Section) bool {
 // createHolder creates the section a symbol lives in. A kernel's
 // parameter bank brings its relocation section, whose name nvlink enters
 // in .strtab first.
-func (r *nameRegistry) createHolder(ctx *Context, name string) {
+func (r *nameRegistry) createHolder(ctx *linkContext, name string) {
 	if !strings.HasPrefix(name, ".nv.constant0.") {
 		r.createSection(ctx, name)
 		return
@@ -402,7 +402,7 @@ func (r *nameRegistry) createHolder(ctx *Context, name string) {
 	r.createSection(ctx, ".rel"+name)
 }
 
-func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
+func (r *nameRegistry) addSymbol(ctx *linkContext, sym *symbol) {
 	if sym == nil || sym.created != 0 {
 		return
 	}
@@ -421,21 +421,21 @@ func (r *nameRegistry) addSymbol(ctx *Context, sym *Symbol) {
 // the file's symbol 0 maps to it (see rebuildFunctionInfo). The empty
 // string it is named by lands in .strtab once. Only -g links keep it in
 // .symtab.
-func (r *nameRegistry) addPlaceholder(ctx *Context, file *InputFile) {
+func (r *nameRegistry) addPlaceholder(ctx *linkContext, file *inputFile) {
 	if !r.emptyName {
 		r.emptyOff = uint32(len(ctx.strtab.buf))
 		ctx.strtab.buf = append(ctx.strtab.buf, 0)
 		ctx.strtab.empty = r.emptyOff
 		r.emptyName = true
 	}
-	ph := &Symbol{Info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, Local: true, File: file, placeholder: true}
+	ph := &symbol{Info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, Local: true, File: file, placeholder: true}
 	file.placeholder = ph
 	r.local = append(r.local, createdSym{sym: ph})
 }
 
 // markLaunched records the functions file takes the address of: those its
 // .nv.callgraph lists and those its function descriptor relocations name.
-func markLaunched(file *InputFile, launched map[*Symbol]bool) {
+func markLaunched(file *inputFile, launched map[*symbol]bool) {
 	for _, at := range file.addrTaken {
 		if int(at[0]) < len(file.Syms) && file.Syms[at[0]] != nil {
 			launched[file.Syms[at[0]]] = true

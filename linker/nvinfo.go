@@ -14,7 +14,7 @@ import (
 // MIN_STACK_SIZE), each function's .nv.info.f with symbols remapped and
 // EXTERNS pruned to what is still undefined, the merged .nv.callgraph with
 // indirect edges materialised, .nv.prototype and .nv.rel.action.
-func buildNVInfo(ctx *Context) {
+func buildNVInfo(ctx *linkContext) {
 	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	global.Addralign = 4
 	// nvlink lists functions in the reverse of the order the inputs'
@@ -31,14 +31,14 @@ func buildNVInfo(ctx *Context) {
 		// -g skips nvlink's pruning step, -g -suppress-debug-info does
 		// not: every kernel stays, but only those pruning would keep get
 		// MIN_STACK_SIZE.
-		kernels = slices.DeleteFunc(kernels, func(fn *Function) bool {
+		kernels = slices.DeleteFunc(kernels, func(fn *function) bool {
 			return fn.pruned != 0 || !ctx.kernelNamed(fn.Sym.Name)
 		})
 	}
-	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *Function) bool { return !ctx.kernelUsed(fn.Sym.Name) }); len(used) == 1 {
+	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *function) bool { return !ctx.kernelUsed(fn.Sym.Name) }); len(used) == 1 {
 		kernels = used
 	}
-	slices.SortFunc(kernels, func(a, b *Function) int { return cmp.Compare(a.Sym.outIndex, b.Sym.outIndex) })
+	slices.SortFunc(kernels, func(a, b *function) int { return cmp.Compare(a.Sym.outIndex, b.Sym.outIndex) })
 	// Records of 12 bytes: two a function, then one a kernel.
 	w := infoWriter{buf: make([]byte, 0, 12*(2*len(order)+len(kernels)))} // clones of -ewp images aside
 	for i := len(order) - 1; i >= 0; i-- {
@@ -54,8 +54,8 @@ func buildNVInfo(ctx *Context) {
 	}
 	global.Data, global.Size = w.buf, uint64(len(w.buf))
 
-	var moduleExterns []*Symbol // with a single kernel, see rebuildFunctionInfo
-	var single *Function
+	var moduleExterns []*symbol // with a single kernel, see rebuildFunctionInfo
+	var single *function
 	if len(kernels) == 1 {
 		single = kernels[0]
 		for _, fn := range ctx.Funcs {
@@ -93,9 +93,9 @@ func buildNVInfo(ctx *Context) {
 
 // infoOrder returns the live functions in the order the inputs' global
 // .nv.info records first name them; functions without records follow.
-func infoOrder(ctx *Context) []*Function {
-	seen := make([]bool, len(ctx.allFuncs)) // by Function.order
-	order := make([]*Function, 0, len(ctx.Funcs))
+func infoOrder(ctx *linkContext) []*function {
+	seen := make([]bool, len(ctx.allFuncs)) // by function.order
+	order := make([]*function, 0, len(ctx.Funcs))
 	var walk inputWalk // the records are read from the inputs
 	for _, file := range ctx.Files {
 		walk.visit(ctx, file)
@@ -151,7 +151,7 @@ func (w *infoWriter) wordRecord(attr cubin.Attr, value uint32) {
 
 // outSymIndex returns the output symbol index for a file's symbol; section
 // symbols map to their output section's symbol. 0 if it was dropped.
-func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
+func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 	if sym == nil {
 		return 0
 	}
@@ -174,7 +174,7 @@ func (ctx *Context) outSymIndex(sym *Symbol) uint32 {
 // (kept by -g or -preserve-relocs);
 // unless that is just what its own record lists (then the record stays as
 // it is), the record is dropped and the new list goes at the end.
-func (ctx *Context) rebuildFunctionInfo(buf *[]infoRecord, fn *Function, isec *InputSection, moduleExterns []*Symbol, ctaidZ bool) {
+func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, isec *inputSection, moduleExterns []*symbol, ctaidZ bool) {
 	recs, err := isec.File.appendFunctionInfo((*buf)[:0], isec.Sec)
 	*buf = recs
 	if err != nil {
@@ -184,11 +184,11 @@ func (ctx *Context) rebuildFunctionInfo(buf *[]infoRecord, fn *Function, isec *I
 	// A kernel's EXTERNS list every undefined function its call tree
 	// calls; other functions keep their own.
 	var externs []byte
-	tree := []*Function{fn}
+	tree := []*function{fn}
 	if fn.Sym.IsEntry() {
 		tree = externsOrder(fn)
 	}
-	var seen []*Symbol
+	var seen []*symbol
 	for _, f := range tree {
 		for _, ext := range f.Externs {
 			if ext.outIndex != 0 && ext.staysExtern() && len(appendSymOnce(seen, ext)) > len(seen) {
@@ -279,7 +279,7 @@ func (ctx *Context) rebuildFunctionInfo(buf *[]infoRecord, fn *Function, isec *I
 // syscall of the driver (cnpLaunchDeviceV2, cnpCtxSynchronize, ...; not
 // the __cuda_syscall_ ones), directly or through the functions of
 // libcudadevrt.
-func reachesCNP(k *Function) bool {
+func reachesCNP(k *function) bool {
 	for _, fn := range callTree(k) {
 		for _, ext := range fn.Externs {
 			if !ext.Defined() && driverSyscalls[ext.Name] && strings.HasPrefix(ext.Name, "cnp") {
@@ -291,8 +291,8 @@ func reachesCNP(k *Function) bool {
 }
 
 // ownExterns returns what fn's own EXTERNS record still names.
-func ownExterns(fn *Function) []*Symbol {
-	var own []*Symbol
+func ownExterns(fn *function) []*symbol {
+	var own []*symbol
 	for _, ext := range fn.Externs {
 		if ext.outIndex != 0 && ext.staysExtern() {
 			own = appendSymOnce(own, ext)
@@ -302,7 +302,7 @@ func ownExterns(fn *Function) []*Symbol {
 }
 
 // sameSymbols says whether two lists hold the same symbols.
-func sameSymbols(a, b []*Symbol) bool {
+func sameSymbols(a, b []*symbol) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -317,19 +317,19 @@ func sameSymbols(a, b []*Symbol) bool {
 // staysExtern says whether EXTERNS keep naming a function after the link:
 // one no input defines (a driver syscall), or a kernel, which device code
 // launches through the driver.
-func (sym *Symbol) staysExtern() bool { return !sym.Defined() || sym.IsEntry() }
+func (sym *symbol) staysExtern() bool { return !sym.Defined() || sym.IsEntry() }
 
 // buildCallgraph writes the merged call graph: every edge between live
 // functions (and to undefined externs), then address-taken functions, then
 // indirect call sites.
-func (ctx *Context) buildCallgraph() {
+func (ctx *linkContext) buildCallgraph() {
 	var b []byte
 	pair := func(a, c uint32) { b = le.AppendUint32(le.AppendUint32(b, a), c) }
 	pair(0, cgCalls)
 	// Callers in the order nvlink created their symbols; each caller's
 	// edges in the reverse of the order recorded.
 	callers := slices.Clone(ctx.Funcs)
-	slices.SortStableFunc(callers, func(a, b *Function) int {
+	slices.SortStableFunc(callers, func(a, b *function) int {
 		return cmp.Compare(a.Sym.created, b.Sym.created)
 	})
 	for _, fn := range callers {
@@ -343,7 +343,7 @@ func (ctx *Context) buildCallgraph() {
 	// Input by input (its own list, then its descriptor-only ones), each
 	// group in output symbol order.
 	addrTaken := slices.Clone(ctx.addrTaken)
-	slices.SortStableFunc(addrTaken, func(a, b *Function) int {
+	slices.SortStableFunc(addrTaken, func(a, b *function) int {
 		return cmp.Or(cmp.Compare(a.atGroup, b.atGroup), cmp.Compare(a.Sym.outIndex, b.Sym.outIndex))
 	})
 	for _, fn := range addrTaken {
@@ -379,9 +379,9 @@ func (ctx *Context) buildCallgraph() {
 // names it, files in command-line order. A function whose address any
 // input takes is left out (ptxas leaves it out of the file that takes it;
 // nvlink also of the files that define or call it).
-func (ctx *Context) collectPrototypes() []protoEntry {
+func (ctx *linkContext) collectPrototypes() []protoEntry {
 	var list []protoEntry
-	seen := map[*Symbol]bool{}
+	seen := map[*symbol]bool{}
 	for _, file := range ctx.Files {
 		// nvlink takes each file's entries by symbol index.
 		protos := slices.Clone(file.protoList)
@@ -399,12 +399,12 @@ func (ctx *Context) collectPrototypes() []protoEntry {
 }
 
 type protoEntry struct {
-	sym *Symbol
+	sym *symbol
 	sig string
 }
 
 // buildPrototypes writes .nv.prototype.
-func (ctx *Context) buildPrototypes() {
+func (ctx *linkContext) buildPrototypes() {
 	osec := ctx.outByName.get(".nv.prototype")
 	if osec == nil {
 		return
@@ -433,8 +433,8 @@ func mustHex(s string) []byte {
 // externsOrder returns fn and the functions it reaches in the order nvlink
 // gathers their EXTERNS: fn first, then the others in function order (the
 // order of their .nv.info sections), whatever the call graph's order.
-func externsOrder(fn *Function) []*Function {
+func externsOrder(fn *function) []*function {
 	rest := callTree(fn)[1:]
-	slices.SortStableFunc(rest, func(a, b *Function) int { return cmp.Compare(a.order, b.order) })
-	return append([]*Function{fn}, rest...)
+	slices.SortStableFunc(rest, func(a, b *function) int { return cmp.Compare(a.order, b.order) })
+	return append([]*function{fn}, rest...)
 }

@@ -15,8 +15,8 @@ import (
 // Members are visited in input order, so the choice never depends on
 // scheduling. Under -v each extracted member is reported with the symbols
 // it was extracted for.
-func extractOnDemand(ctx *Context) {
-	onDemand := func(file *InputFile) bool {
+func extractOnDemand(ctx *linkContext) {
+	onDemand := func(file *inputFile) bool {
 		return file.unit.system && !ctx.Config.KeepSystemLibraries ||
 			file.unit.member && ctx.Config.ArchiveMode == "on-demand"
 	}

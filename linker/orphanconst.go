@@ -41,8 +41,8 @@ const orphanKey = ".nv.constant2"
 type constNode struct {
 	off, size uint64
 	data      []byte
-	file      *InputFile
-	isec      *InputSection
+	file      *inputFile
+	isec      *inputSection
 	name      string
 }
 
@@ -50,7 +50,7 @@ type constNode struct {
 // orphan bank-2 sections, in command-line order and each file's symbol
 // order, and reports the first overlap nvlink refuses; nvlink's error is
 // fatal, so the link stops there.
-func placeOrphanConstants(ctx *Context) {
+func placeOrphanConstants(ctx *linkContext) {
 	var nodes []*constNode
 	for _, file := range ctx.Files {
 		for j := 1; j < len(file.ELF.Symbols); j++ {
@@ -65,12 +65,12 @@ func placeOrphanConstants(ctx *Context) {
 			}
 			data := isec.Sec.Data
 			if esym.Value > uint64(len(data)) || esym.Size > uint64(len(data))-esym.Value {
-				ctx.report(&LinkError{File: file.Name, Section: isec.Name(), Symbol: esym.Name,
+				ctx.report(&linkError{File: file.Name, Section: isec.Name(), Symbol: esym.Name,
 					Msg: fmt.Sprintf("symbol at 0x%x, 0x%x bytes, runs past the end of its section (0x%x bytes)", esym.Value, esym.Size, len(data))})
 				return
 			}
 			n := &constNode{off: esym.Value, size: esym.Size, data: data[esym.Value:], file: file, isec: isec, name: esym.Name}
-			var err *LinkError
+			var err *linkError
 			if nodes, err = addConstNode(nodes, n); err != nil {
 				ctx.report(err)
 				return
@@ -91,7 +91,7 @@ func placeOrphanConstants(ctx *Context) {
 //
 // in every other case n is inserted without a check (nvlink checks no
 // more), and so is a node with no bytes.
-func addConstNode(nodes []*constNode, n *constNode) ([]*constNode, *LinkError) {
+func addConstNode(nodes []*constNode, n *constNode) ([]*constNode, *linkError) {
 	end := n.off + n.size
 	i := 0
 	for ; i < len(nodes); i++ {
@@ -168,15 +168,15 @@ func clip(b []byte, k uint64) []byte {
 	return b[:k]
 }
 
-func nonIdentical(n, m *constNode) *LinkError {
-	return &LinkError{File: n.file.Name, Section: n.isec.Name(),
+func nonIdentical(n, m *constNode) *linkError {
+	return &linkError{File: n.file.Name, Section: n.isec.Name(),
 		Msg: "overlapping non-identical data in bank 2 outside any function: " + n.name,
 		Refs: []string{fmt.Sprintf("bytes 0x%x-0x%x differ from those of %s, placed there by %s:(%s)",
 			max(n.off, m.off), min(n.off+n.size, m.off+m.size), m.name, m.file.Name, m.isec.Name())}}
 }
 
-func spansTooMuch(n, m *constNode) *LinkError {
-	return &LinkError{File: n.file.Name, Section: n.isec.Name(),
+func spansTooMuch(n, m *constNode) *linkError {
+	return &linkError{File: n.file.Name, Section: n.isec.Name(),
 		Msg: "overlapping data spans too much in bank 2 outside any function: " + n.name,
 		Refs: []string{fmt.Sprintf("bytes 0x%x-0x%x cross a boundary of %s (0x%x-0x%x), placed there by %s:(%s)",
 			n.off, n.off+n.size, m.name, m.off, m.off+m.size, m.file.Name, m.isec.Name())}}

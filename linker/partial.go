@@ -58,13 +58,13 @@ func CheckRelocatable(cfg *Config) error {
 // combine: every input was skipped, or only system libraries such as
 // libcudadevrt were given, whose members join only when something needs
 // them (give those to the final link).
-func checkRelocatableInputs(ctx *Context) {
+func checkRelocatableInputs(ctx *linkContext) {
 	for _, file := range ctx.Files {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
 			// Its kernels' shared memory is laid out with no symbol to
 			// carry the layout, and its inlined copies live inside the
 			// kernels: an ET_REL output cannot say so.
-			ctx.report(&LinkError{File: file.Name, Msg: "a -ewp image (nvcc -c -ewp, ELF type 0xff00) cannot go through a partial link (-r); give it to the final link"})
+			ctx.report(&linkError{File: file.Name, Msg: "a -ewp image (nvcc -c -ewp, ELF type 0xff00) cannot go through a partial link (-r); give it to the final link"})
 		}
 	}
 	if len(ctx.Files) == 0 && !ctx.failed() {
@@ -81,13 +81,13 @@ func checkRelocatableInputs(ctx *Context) {
 // order, keeping their CUDA section types. Sections of a weak function
 // that lost resolution are dropped, as a full link drops them. The
 // metadata sections are rebuilt by buildRelocatableMetadata.
-func mergeRelocatable(ctx *Context) {
+func mergeRelocatable(ctx *linkContext) {
 	// A local function whose code section has the name of another's (the
 	// __assert_fail wrapper nvcc -G emits in each file) keeps sections of
 	// its own with the same names, as nvcc's and nvlink's outputs do: ELF
 	// ties a function's sections together by index (sh_info, sh_link),
 	// and nvlink links such an input as it links the files apart.
-	textOwner := map[string]*Function{}
+	textOwner := map[string]*function{}
 	for _, fn := range ctx.Funcs {
 		name := fn.Text.Sec.Name
 		if _, taken := textOwner[name]; !taken {
@@ -96,7 +96,7 @@ func mergeRelocatable(ctx *Context) {
 			ctx.names.markDuplicate(fn)
 		}
 	}
-	var relAction *InputSection
+	var relAction *inputSection
 	for _, file := range ctx.Files {
 		for _, isec := range file.Sections {
 			s := isec.Sec
@@ -110,14 +110,14 @@ func mergeRelocatable(ctx *Context) {
 			case isec.Func != nil:
 				osec := ctx.outSection(ctx.names.sectionKey(isec), s.Type, s.Flags)
 				if len(osec.Members) > 0 {
-					ctx.report(&LinkError{File: file.Name, Section: s.Name, Symbol: isec.Func.Sym.Name,
+					ctx.report(&linkError{File: file.Name, Section: s.Name, Symbol: isec.Func.Sym.Name,
 						Msg:  "a global function has a section of the same name as another function; a relocatable cubin cannot hold both",
 						Refs: []string{"the other is in " + osec.Members[0].File.Name}})
 					continue
 				}
 				osec.Flags = s.Flags
 				osec.Func = isec.Func
-				osec.Members = []*InputSection{isec}
+				osec.Members = []*inputSection{isec}
 				isec.Out = osec
 			case s.Type == cubin.SHT_CUDA_RELOCINFO:
 				// nvcc writes none; nvlink's table is the same for every
@@ -125,7 +125,7 @@ func mergeRelocatable(ctx *Context) {
 				if relAction == nil {
 					relAction = isec
 					osec := ctx.outSection(s.Name, s.Type, s.Flags)
-					osec.Members = []*InputSection{isec}
+					osec.Members = []*inputSection{isec}
 					isec.Out = osec
 				}
 			case isOrphanConstant2(s):
@@ -140,7 +140,7 @@ func mergeRelocatable(ctx *Context) {
 					key += "\x00" + strconv.Itoa(file.Index) + ":" + strconv.Itoa(int(s.Index))
 				}
 				osec := ctx.outSection(key, s.Type, s.Flags)
-				osec.Members = []*InputSection{isec}
+				osec.Members = []*inputSection{isec}
 				isec.Out = osec
 			case file.lostStorage(isec):
 				// Only weak copies that lost when met: dropped, as a full
@@ -148,7 +148,7 @@ func mergeRelocatable(ctx *Context) {
 			case classify(s) == classMerged || classify(s) == classShared:
 				osec := ctx.outSection(s.Name, s.Type, s.Flags)
 				if osec.Type != s.Type {
-					ctx.report(&LinkError{File: file.Name, Section: s.Name,
+					ctx.report(&linkError{File: file.Name, Section: s.Name,
 						Msg: fmt.Sprintf("section type 0x%x differs from 0x%x in %s; they cannot be merged", s.Type, osec.Type, osec.Members[0].File.Name)})
 					continue
 				}
@@ -168,7 +168,7 @@ func mergeRelocatable(ctx *Context) {
 // after a common, a weak one). A final link by cudalink keeps it, as the
 // direct link does; nvlink drops .nv.global storage that no symbol names,
 // so data it allocates after it (commons) moves down.
-func warnUnnamedStorage(ctx *Context) {
+func warnUnnamedStorage(ctx *linkContext) {
 	for _, file := range ctx.Files {
 		for i, sym := range file.Syms {
 			if sym == nil || sym.Local || sym.File == file || sym.IsFunc() {
@@ -189,7 +189,7 @@ func warnUnnamedStorage(ctx *Context) {
 // input's contribution landed. Shared-memory symbols are left alone: in a
 // relocatable cubin their st_value is their alignment, and the final link
 // lays shared memory out.
-func layoutRelocatable(ctx *Context) {
+func layoutRelocatable(ctx *linkContext) {
 	placeContributions(ctx)
 	warnUnnamedStorage(ctx)
 	for _, file := range ctx.Files {
@@ -213,7 +213,7 @@ func layoutRelocatable(ctx *Context) {
 // addend is the field's contents, which are patched, as a final link
 // patches a relocation it keeps for the driver). Relocations inside weak
 // data that lost resolution are dropped, as a final link drops them.
-func retargetRelocations(ctx *Context) {
+func retargetRelocations(ctx *linkContext) {
 	var walk inputWalk // relocations are read from the inputs
 	for _, file := range ctx.Files {
 		walk.visit(ctx, file)
@@ -226,7 +226,7 @@ func retargetRelocations(ctx *Context) {
 			out := osec.relocFor(ctx, rs.Rela)
 			if rs.Len() == 0 {
 				if ctx.keepEmpty == nil {
-					ctx.keepEmpty = map[*OutputSection]bool{}
+					ctx.keepEmpty = map[*outputSection]bool{}
 				}
 				ctx.keepEmpty[out] = true // nvcc writes some empty ones; so does -r
 			}
@@ -251,11 +251,11 @@ func retargetRelocations(ctx *Context) {
 
 // retarget moves one relocation of isec to the output; toRela says that a
 // .rel entry moves to .rela.
-func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc) (out outReloc, toRela, ok bool) {
+func (ctx *linkContext) retarget(isec *inputSection, r cubin.Reloc) (out outReloc, toRela, ok bool) {
 	place := isec.OutOff + uint64(r.Offset)
 	if place > math.MaxUint32 {
 		// Kept relocations hold 32-bit places (outReloc).
-		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(),
+		ctx.report(&linkError{File: isec.File.Name, Section: isec.Name(),
 			Msg: fmt.Sprintf("%v at offset 0x%x: place past 4 GiB into its section", r.Type, r.Offset)})
 		return out, false, false
 	}
@@ -264,7 +264,7 @@ func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc) (out outReloc, t
 		return out, false, true
 	}
 	if int(r.Sym) >= len(isec.File.Syms) {
-		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(),
+		ctx.report(&linkError{File: isec.File.Name, Section: isec.Name(),
 			Msg: fmt.Sprintf("%v at offset 0x%x names symbol %d, out of range", r.Type, r.Offset, r.Sym)})
 		return out, false, false
 	}
@@ -284,7 +284,7 @@ func (ctx *Context) retarget(isec *InputSection, r cubin.Reloc) (out outReloc, t
 	how := cubin.HowToRelocate(r.Type)
 	data := isec.Out.Data
 	if len(how.Fields) == 0 || data == nil || place+how.Span() > uint64(len(data)) {
-		ctx.report(&LinkError{File: isec.File.Name, Section: isec.Name(), Symbol: sym.Name,
+		ctx.report(&linkError{File: isec.File.Name, Section: isec.Name(), Symbol: sym.Name,
 			Msg: fmt.Sprintf("%v at offset 0x%x: cannot read its implicit addend", r.Type, r.Offset)})
 		return out, false, false
 	}

@@ -13,7 +13,7 @@ import (
 // inputs', so that the final link sees what it would have seen in the
 // inputs themselves. Records and edges of a weak function that lost
 // resolution are dropped with its sections.
-func buildRelocatableMetadata(ctx *Context) {
+func buildRelocatableMetadata(ctx *linkContext) {
 	// The rebuilt metadata sections take the input ones' place, so that
 	// the inputs' section symbols for them map to the output's.
 	for _, file := range ctx.Files {
@@ -71,17 +71,17 @@ func buildRelocatableMetadata(ctx *Context) {
 // that lost) are left out; every global name is kept, defined or not.
 // .symtab's sh_info is, as nvcc writes it, the index of the first
 // STB_GLOBAL symbol.
-func buildRelocatableSymtab(ctx *Context) {
+func buildRelocatableSymtab(ctx *linkContext) {
 	ctx.symtab = []outSym{{}}
 	ctx.firstGlobal = 0
-	add := func(sym *Symbol) {
+	add := func(sym *symbol) {
 		sym.outIndex = uint32(len(ctx.symtab))
 		ctx.symtab = append(ctx.symtab, outSym{sym: sym})
 		if ctx.firstGlobal == 0 && !sym.Local && sym.Bind() == cubin.STB_GLOBAL {
 			ctx.firstGlobal = int(sym.outIndex)
 		}
 	}
-	placed := map[*Symbol]bool{}
+	placed := map[*symbol]bool{}
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms[min(1, len(file.Syms)):] {
 			switch {
@@ -106,7 +106,7 @@ func buildRelocatableSymtab(ctx *Context) {
 }
 
 // sectionOut returns the output section of a section symbol's section.
-func (sym *Symbol) sectionOut() *OutputSection {
+func (sym *symbol) sectionOut() *outputSection {
 	if sym.Section == nil {
 		return nil
 	}
@@ -116,7 +116,7 @@ func (sym *Symbol) sectionOut() *OutputSection {
 // remapInfo rewrites the symbol indices of one .nv.info record of file in
 // output terms. A record about a symbol the output does not keep, or about
 // a definition that lost resolution, is dropped.
-func (ctx *Context) remapInfo(file *InputFile, r infoRecord) (infoRecord, bool) {
+func (ctx *linkContext) remapInfo(file *inputFile, r infoRecord) (infoRecord, bool) {
 	switch {
 	case r.symWord():
 		idx := r.sym()
@@ -150,7 +150,7 @@ func (ctx *Context) remapInfo(file *InputFile, r infoRecord) (infoRecord, bool) 
 
 // lostHere says whether file's symbol idx is a definition that lost
 // resolution to another file's.
-func (ctx *Context) lostHere(file *InputFile, idx uint32) bool {
+func (ctx *linkContext) lostHere(file *inputFile, idx uint32) bool {
 	if idx == 0 || int(idx) >= len(file.Syms) {
 		return false
 	}
@@ -163,7 +163,7 @@ func (ctx *Context) lostHere(file *InputFile, idx uint32) bool {
 // functions, then the indirect call sites, each group after its marker;
 // and .nv.prototype, one signature per output symbol, the first an input
 // gives. Prototype strings move to the output's .strtab.
-func (ctx *Context) buildRelocatableCallgraph() {
+func (ctx *linkContext) buildRelocatableCallgraph() {
 	var b []byte
 	pair := func(a, c uint32) { b = le.AppendUint32(le.AppendUint32(b, a), c) }
 	pair(0, cgCalls)

@@ -26,7 +26,7 @@ const fieldWindow = 16
 
 // insert writes value (and a constant bank) into the field of type typ at
 // off, as cubin.RelocHow.Insert does.
-func (osec *OutputSection) insert(off uint64, typ cubin.RelocType, value, bank uint64) {
+func (osec *outputSection) insert(off uint64, typ cubin.RelocType, value, bank uint64) {
 	if osec.borrowed {
 		if typ > math.MaxUint16 {
 			return // not in cubin's table: no field to insert into
@@ -41,7 +41,7 @@ func (osec *OutputSection) insert(off uint64, typ cubin.RelocType, value, bank u
 // field returns the section's bytes from off, for reading a field's
 // current contents (a .rel entry's implicit addend): a pending patch that
 // may overlap the field is applied first.
-func (osec *OutputSection) field(off uint64) []byte {
+func (osec *outputSection) field(off uint64) []byte {
 	for _, pt := range osec.patches() {
 		if at := uint64(pt.off); at < off+fieldWindow && off < at+fieldWindow {
 			osec.contents()
@@ -53,7 +53,7 @@ func (osec *OutputSection) field(off uint64) []byte {
 
 // contents returns the section's final bytes, making them its own (a copy
 // of the input's with every pending patch applied) if they are borrowed.
-func (osec *OutputSection) contents() []byte {
+func (osec *outputSection) contents() []byte {
 	if osec.gathered() {
 		osec.Data = osec.assemble(nil, nil, nil, 0, osec.Size, osec.ext.runs)
 		osec.ext.runs = nil
@@ -138,7 +138,7 @@ const gatheredWindow = 64 << 10
 
 // gatherSections drops the assembled bytes of every section built from
 // its members, keeping the runs that differ from them.
-func gatherSections(ctx *Context) {
+func gatherSections(ctx *linkContext) {
 	var walk inputWalk
 	var base []byte
 	for _, osec := range ctx.OutSections {
@@ -159,7 +159,7 @@ func gatherSections(ctx *Context) {
 
 // gathered says whether osec's bytes are to be rebuilt from its members
 // (see changedRuns).
-func (osec *OutputSection) gathered() bool {
+func (osec *outputSection) gathered() bool {
 	return osec.Data == nil && osec.ext != nil && osec.ext.runs != nil
 }
 
@@ -167,7 +167,7 @@ func (osec *OutputSection) gathered() bool {
 // bytes at its offset (later members over earlier ones, as
 // placeContributions copies them), zeros between, and the changed runs
 // over them. walk, if not nil, releases each input's mapping once read.
-func (osec *OutputSection) assemble(ctx *Context, walk *inputWalk, buf []byte, w0, w1 uint64, runs *changedRuns) []byte {
+func (osec *outputSection) assemble(ctx *linkContext, walk *inputWalk, buf []byte, w0, w1 uint64, runs *changedRuns) []byte {
 	buf = slices.Grow(buf[:0], int(w1-w0))[:w1-w0]
 	clear(buf)
 	put := func(at uint64, b []byte) {

@@ -50,7 +50,7 @@ func (p *ptxImage) source() ([]byte, error) {
 // format ... is not recognized").
 func parsePTXFile(path string, data []byte) ([]*Object, error) {
 	if !startsWithVersion(data) {
-		return nil, &LinkError{File: path, Msg: "not PTX: a .ptx input must begin with a .version directive"}
+		return nil, &linkError{File: path, Msg: "not PTX: a .ptx input must begin with a .version directive"}
 	}
 	u := &unit{id: 1, ptx: []ptxImage{{text: data, file: true}}}
 	return []*Object{{Name: path, unit: u}}, nil
@@ -132,7 +132,7 @@ const inputMarker = "cudalink-ptx-input.ptx"
 // results wait in ctx.ptxJobs, and selectImages takes them in
 // command-line order, so what is printed and linked does not depend on
 // which compile ends first.
-func (ctx *Context) compilePTX(slots [][]*Object) {
+func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	cfg := ctx.Config
 	var jobs []*ptxJob
 	for _, objs := range slots {
@@ -179,7 +179,7 @@ func (ctx *Context) compilePTX(slots [][]*Object) {
 
 // compiledObject prints what ptxas said about the image and parses the
 // cubin it made, as the input name's device code; nil after an error.
-func (ctx *Context) compiledObject(name string, u *unit, p *ptxImage) *Object {
+func (ctx *linkContext) compiledObject(name string, u *unit, p *ptxImage) *Object {
 	job := ctx.ptxJobs[p]
 	what := "the PTX"
 	if !p.file {
@@ -194,13 +194,13 @@ func (ctx *Context) compiledObject(name string, u *unit, p *ptxImage) *Object {
 		if errors.As(err, &pe) {
 			ctx.writeMessages(pe.output, name, p)
 		}
-		ctx.report(&LinkError{File: name, Msg: fmt.Sprintf("cannot compile %s for sm_%d: %v", what, ctx.Config.Arch, err)})
+		ctx.report(&linkError{File: name, Msg: fmt.Sprintf("cannot compile %s for sm_%d: %v", what, ctx.Config.Arch, err)})
 		return nil
 	}
 	ctx.writeMessages(job.res.Messages, name, p)
-	obj, err := ParseObject(name, job.res.Cubin)
+	obj, err := parseObject(name, job.res.Cubin)
 	if err != nil {
-		ctx.report(&LinkError{File: name, Msg: fmt.Sprintf("the cubin ptxas made of %s: %v", what, err)})
+		ctx.report(&linkError{File: name, Msg: fmt.Sprintf("the cubin ptxas made of %s: %v", what, err)})
 		return nil
 	}
 	obj.unit = u
@@ -210,7 +210,7 @@ func (ctx *Context) compiledObject(name string, u *unit, p *ptxImage) *Object {
 // writeMessages passes ptxas's messages on as it printed them (nvlink
 // prints its built-in ptxas's messages the same way, "ptxas warning :
 // ..."), naming the input instead of the temporary file.
-func (ctx *Context) writeMessages(msgs []byte, name string, p *ptxImage) {
+func (ctx *linkContext) writeMessages(msgs []byte, name string, p *ptxImage) {
 	if len(msgs) == 0 {
 		return
 	}

@@ -26,7 +26,7 @@ import (
 // Data of a weak definition that lost resolution stays in its section
 // (offsets of its neighbours must not move), but its relocations are
 // dropped, as nvlink drops them.
-func applyRelocations(ctx *Context) {
+func applyRelocations(ctx *linkContext) {
 	var walk inputWalk // relocation reads .rel addends from the inputs' code
 	rp := &relocPass{ctx: ctx}
 	for _, osec := range ctx.OutSections {
@@ -73,7 +73,7 @@ func clipped[T any](s []T) []T {
 // lostRanges returns the [start, end) ranges of isec that hold weak
 // definitions another file's definition replaced. The file's symbols are
 // scanned once, on first use.
-func lostRanges(isec *InputSection) [][2]uint64 {
+func lostRanges(isec *inputSection) [][2]uint64 {
 	file := isec.File
 	if file.lost == nil {
 		file.lost = map[int][][2]uint64{}
@@ -103,21 +103,21 @@ func inRanges(ranges [][2]uint64, off uint64) bool {
 // driver from the member being relocated (.rel, .rela), which join the
 // output section's lists when the member is done (unstage).
 type relocPass struct {
-	ctx    *Context
+	ctx    *linkContext
 	staged [2][]outReloc
 }
 
 // relocate applies r, a relocation of isec, in osec, or keeps it for the
 // driver.
-func (rp *relocPass) relocate(osec *OutputSection, isec *InputSection, r cubin.Reloc) {
+func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.Reloc) {
 	ctx := rp.ctx
 	how := cubin.HowToRelocate(r.Type)
-	var sym *Symbol
+	var sym *symbol
 	if r.Sym != 0 {
 		sym = isec.File.Syms[r.Sym]
 	}
 	bad := func(msg string) {
-		e := &LinkError{File: isec.File.Name, Section: isec.Name(), Msg: fmt.Sprintf("%v at offset 0x%x: %s", r.Type, r.Offset, msg)}
+		e := &linkError{File: isec.File.Name, Section: isec.Name(), Msg: fmt.Sprintf("%v at offset 0x%x: %s", r.Type, r.Offset, msg)}
 		if sym != nil {
 			e.Symbol = sym.Name
 		}
@@ -237,7 +237,7 @@ func (rp *relocPass) relocate(osec *OutputSection, isec *InputSection, r cubin.R
 // linkerResolves says whether the linker applies a relocation (rather than
 // keeping it for the driver): every linker-only type, and the either-side
 // types whose symbol lives in shared memory or in a non-allocated section.
-func linkerResolves(r cubin.Reloc, sym *Symbol) bool {
+func linkerResolves(r cubin.Reloc, sym *symbol) bool {
 	how := cubin.HowToRelocate(r.Type)
 	if how.Who == cubin.ByLinker {
 		return true
@@ -247,7 +247,7 @@ func linkerResolves(r cubin.Reloc, sym *Symbol) bool {
 }
 
 // keep adds a relocation left for the driver to osec's relocation section.
-func (osec *OutputSection) keep(ctx *Context, rela bool, r outReloc) {
+func (osec *outputSection) keep(ctx *linkContext, rela bool, r outReloc) {
 	rs := osec.relocFor(ctx, rela).rel
 	rs.Relocs = append(rs.Relocs, r)
 }
@@ -256,7 +256,7 @@ func (osec *OutputSection) keep(ctx *Context, rela bool, r outReloc) {
 // relocated in osec (see unstage). osec's relocation section is made now
 // all the same, since the order sections are made in is nvlink's output
 // order.
-func (rp *relocPass) keep(osec *OutputSection, rela bool, r outReloc) {
+func (rp *relocPass) keep(osec *outputSection, rela bool, r outReloc) {
 	osec.relocFor(rp.ctx, rela)
 	rp.staged[b2i(rela)] = append(rp.staged[b2i(rela)], r)
 }
@@ -264,7 +264,7 @@ func (rp *relocPass) keep(osec *OutputSection, rela bool, r outReloc) {
 // unstage moves the relocations kept from one member into osec's lists,
 // growing each list once, by what it needs: most output sections have one
 // member, whose list is then allocated at its exact length.
-func (rp *relocPass) unstage(osec *OutputSection) {
+func (rp *relocPass) unstage(osec *outputSection) {
 	for i, staged := range rp.staged {
 		if len(staged) == 0 {
 			continue
@@ -283,7 +283,7 @@ func b2i(b bool) int {
 }
 
 // relocFor returns the output relocation section (.rel or .rela) for osec.
-func (osec *OutputSection) relocFor(ctx *Context, rela bool) *OutputSection {
+func (osec *outputSection) relocFor(ctx *linkContext, rela bool) *outputSection {
 	x := osec.more()
 	if rela {
 		if x.relaOut == nil {
@@ -298,14 +298,14 @@ func (osec *OutputSection) relocFor(ctx *Context, rela bool) *OutputSection {
 }
 
 // space returns the symbol's memory space bits from st_other.
-func (sym *Symbol) space() uint8 { return sym.Other & cubin.STO_CUDA_SPACE_MASK }
+func (sym *symbol) space() uint8 { return sym.Other & cubin.STO_CUDA_SPACE_MASK }
 
-func (sym *Symbol) inNonAllocSection() bool {
+func (sym *symbol) inNonAllocSection() bool {
 	return sym.Section != nil && sym.Section.Sec.Flags&cubin.SHF_ALLOC == 0
 }
 
 // symbolValue returns S for a relocation in isec that the linker resolves.
-func (ctx *Context) symbolValue(sym *Symbol, isec *InputSection) (uint64, bool) {
+func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bool) {
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() {
 		// Dynamic shared memory starts after the kernel's static shared memory.
 		if fn := isec.Func; fn != nil {
@@ -339,7 +339,7 @@ func (ctx *Context) symbolValue(sym *Symbol, isec *InputSection) (uint64, bool) 
 }
 
 // constantBank returns the constant bank number of the symbol's section.
-func (sym *Symbol) constantBank() uint64 {
+func (sym *symbol) constantBank() uint64 {
 	if sym.Section == nil {
 		return 0
 	}
@@ -367,7 +367,7 @@ const resolvedRelaPrefix = ".nv.resolvedrela"
 
 // isReloc says whether osec holds relocation entries the writer encodes
 // (in osec.rel).
-func (osec *OutputSection) isReloc() bool { return osec.rel != nil }
+func (osec *outputSection) isReloc() bool { return osec.rel != nil }
 
 // isRelocType says whether sections of type typ hold relocation entries.
 func isRelocType(typ uint32) bool {
@@ -378,7 +378,7 @@ func isRelocType(typ uint32) bool {
 // at its output place, against the output symbol (a section symbol with
 // the addend moved by where the input's contribution landed), as nvlink
 // writes them to .nv.resolvedrela<section>.
-func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
+func (osec *outputSection) preserve(ctx *linkContext, r outReloc) {
 	if r.Sym != nil && r.Sym.Type() == cubin.STT_SECTION && r.Sym.Section != nil {
 		r.Addend += int64(r.Sym.Section.OutOff)
 	}
@@ -393,7 +393,7 @@ func (osec *OutputSection) preserve(ctx *Context, r outReloc) {
 // warnPreserveRelocs gives nvlink 11.8's warning for -preserve-relocs on
 // sm_90 (spelling included); the link goes on and writes the same kind of
 // output as for older architectures.
-func warnPreserveRelocs(ctx *Context) {
+func warnPreserveRelocs(ctx *linkContext) {
 	if ctx.Config.PreserveRelocs && ctx.Config.Arch >= 90 {
 		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture 'sm_%d' and may not work as expected", ctx.Config.Arch)
 	}

@@ -10,7 +10,7 @@ import (
 // resolveSymbols gives every global name one Symbol and picks its
 // definition. Files are visited in command-line order, so ties are broken by
 // that order and never by scheduling.
-func resolveSymbols(ctx *Context) {
+func resolveSymbols(ctx *linkContext) {
 	// Names are looked up only here: later passes reach symbols through
 	// file.Syms, so the map goes with the pass.
 	n := 0
@@ -19,17 +19,17 @@ func resolveSymbols(ctx *Context) {
 		nlocal[i] = locals(file.ELF)
 		n += len(file.ELF.Symbols) - 1 - nlocal[i]
 	}
-	g := globalSymbols{byName: make(map[string]*Symbol, n)}
+	g := globalSymbols{byName: make(map[string]*symbol, n)}
 	for fi, file := range ctx.Files {
 		ef := file.ELF
-		file.Syms = make([]*Symbol, len(ef.Symbols))
-		local := make([]Symbol, nlocal[fi]) // one allocation for the file's locals
+		file.Syms = make([]*symbol, len(ef.Symbols))
+		local := make([]symbol, nlocal[fi]) // one allocation for the file's locals
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			if esym.Bind() == cubin.STB_LOCAL {
 				sym := &local[0]
 				local = local[1:]
-				*sym = Symbol{Name: esym.Name, Info: esym.Info, Other: esym.Other,
+				*sym = symbol{Name: esym.Name, Info: esym.Info, Other: esym.Other,
 					Value: esym.Value, Size: esym.Size, File: file, Shndx: esym.Shndx,
 					Section: file.sectionOf(esym.Shndx), Local: true}
 				file.Syms[i] = sym
@@ -56,22 +56,22 @@ func locals(ef *cubin.File) int {
 	return n
 }
 
-// globalSymbols makes the global Symbols while names are resolved: one per
+// globalSymbols makes the global symbols while names are resolved: one per
 // name, handed out from slabs of symbolSlab.
 type globalSymbols struct {
-	byName map[string]*Symbol
-	slab   []Symbol
+	byName map[string]*symbol
+	slab   []symbol
 }
 
 const symbolSlab = 256
 
-// symbol returns the global Symbol for name, creating it on first sight.
-func (g *globalSymbols) symbol(ctx *Context, name string) *Symbol {
+// symbol returns the global symbol for name, creating it on first sight.
+func (g *globalSymbols) symbol(ctx *linkContext, name string) *symbol {
 	if sym, ok := g.byName[name]; ok {
 		return sym
 	}
 	if len(g.slab) == 0 {
-		g.slab = make([]Symbol, symbolSlab)
+		g.slab = make([]symbol, symbolSlab)
 	}
 	sym := &g.slab[0]
 	g.slab = g.slab[1:]
@@ -83,7 +83,7 @@ func (g *globalSymbols) symbol(ctx *Context, name string) *Symbol {
 
 // sectionOf returns the input section for a symbol's section index, nil for
 // undefined and special indices.
-func (file *InputFile) sectionOf(shndx uint32) *InputSection {
+func (file *inputFile) sectionOf(shndx uint32) *inputSection {
 	if shndx == cubin.SHN_UNDEF || int(shndx) >= len(file.Sections) ||
 		(shndx >= cubin.SHN_LORESERVE && shndx <= cubin.SHN_XINDEX && len(file.Sections) <= int(cubin.SHN_LORESERVE)) {
 		return nil
@@ -129,7 +129,7 @@ func rank(esym *cubin.Symbol) int {
 }
 
 // addDefinition merges one file's view of a global name into sym.
-func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
+func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 	esym := &file.ELF.Symbols[idx]
 	newRank := rank(esym)
 	if newRank == rankUndefined {
@@ -154,13 +154,13 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 		take = true
 	case newRank < oldRank:
 	case newRank == rankStrong:
-		ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
+		ctx.report(&linkError{File: file.Name, Symbol: sym.Name,
 			Msg:  "duplicate definition of device symbol",
 			Refs: []string{"first defined in " + sym.File.Name}})
 	case newRank == rankWeak:
 		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym.IsEntry() {
 			if a, b := file.paramBankSize(esym), sym.File.paramBankSize(&sym.File.ELF.Symbols[sym.esymIndex]); a != b {
-				ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
+				ctx.report(&linkError{File: file.Name, Symbol: sym.Name,
 					Msg:  fmt.Sprintf("weak kernel defined again with a parameter bank of another size (0x%x bytes here, 0x%x first)", a, b),
 					Refs: []string{"first defined in " + sym.File.Name}})
 				return
@@ -215,15 +215,15 @@ func (ctx *Context) addDefinition(sym *Symbol, file *InputFile, idx int) {
 //     size it is a size mismatch;
 //   - a common after an uninitialized strong definition is a duplicate
 //     definition (and a size mismatch if the sizes differ).
-func (ctx *Context) checkDataDefinitions(sym *Symbol, file *InputFile, esym *cubin.Symbol, newRank int) bool {
+func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym *cubin.Symbol, newRank int) bool {
 	old := &sym.File.ELF.Symbols[sym.esymIndex]
 	sizeMismatch := func() {
-		ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
+		ctx.report(&linkError{File: file.Name, Symbol: sym.Name,
 			Msg:  fmt.Sprintf("size of device symbol differs (0x%x bytes here, 0x%x first)", esym.Size, sym.Size),
 			Refs: []string{"first specified in " + sym.File.Name}})
 	}
-	largerCommon := func(common, init *InputFile, commonSize, initSize uint64) {
-		ctx.report(&LinkError{File: common.Name, Symbol: sym.Name,
+	largerCommon := func(common, init *inputFile, commonSize, initSize uint64) {
+		ctx.report(&linkError{File: common.Name, Symbol: sym.Name,
 			Msg:  fmt.Sprintf("common symbol has larger size (0x%x bytes) than its initialization (0x%x bytes)", commonSize, initSize),
 			Refs: []string{"initialized in " + init.Name}})
 	}
@@ -253,7 +253,7 @@ func (ctx *Context) checkDataDefinitions(sym *Symbol, file *InputFile, esym *cub
 			sizeMismatch()
 		}
 		if sym.rank == rankStrong {
-			ctx.report(&LinkError{File: file.Name, Symbol: sym.Name,
+			ctx.report(&linkError{File: file.Name, Symbol: sym.Name,
 				Msg:  "duplicate definition of device symbol (a common after a definition)",
 				Refs: []string{"first defined in " + sym.File.Name}})
 		}
@@ -269,7 +269,7 @@ func (ctx *Context) checkDataDefinitions(sym *Symbol, file *InputFile, esym *cub
 
 // paramBankSize returns the size of a kernel's parameter bank, its
 // .nv.constant0.<k> section (0 if it has none).
-func (file *InputFile) paramBankSize(esym *cubin.Symbol) uint64 {
+func (file *inputFile) paramBankSize(esym *cubin.Symbol) uint64 {
 	for _, isec := range file.Sections {
 		if s := isec.Sec; s.Type == cubin.SHT_CUDA_CONSTANT_B0 && s.Info == esym.Shndx {
 			return s.Size
@@ -281,14 +281,14 @@ func (file *InputFile) paramBankSize(esym *cubin.Symbol) uint64 {
 // initialized says whether a data symbol of the file lives in a section
 // with contents (.nv.global.init, constant banks) rather than in NOBITS
 // storage.
-func (file *InputFile) initialized(esym *cubin.Symbol) bool {
+func (file *inputFile) initialized(esym *cubin.Symbol) bool {
 	isec := file.sectionOf(esym.Shndx)
 	return isec != nil && cubin.HasFileData(isec.Sec.Type)
 }
 
 // regCount returns the register count the file records for a function: the
 // EIATTR_REGCOUNT record, else the register byte of its section's sh_info.
-func (file *InputFile) regCount(idx int) int {
+func (file *inputFile) regCount(idx int) int {
 	esym := &file.ELF.Symbols[idx]
 	for r := range file.globalInfo() {
 		if r.Attr == cubin.EIATTR_REGCOUNT && r.symWord() && r.sym() == uint32(idx) {
@@ -318,7 +318,7 @@ var driverSyscalls = map[string]bool{
 // mayStayUndefined says whether an undefined symbol is acceptable in the
 // output: driver syscalls, textures, samplers, surfaces and dynamic shared
 // memory.
-func mayStayUndefined(sym *Symbol) bool {
+func mayStayUndefined(sym *symbol) bool {
 	if driverSyscalls[sym.Name] || strings.HasPrefix(sym.Name, "__cuda_syscall") {
 		return true
 	}
@@ -334,8 +334,8 @@ func mayStayUndefined(sym *Symbol) bool {
 // runs once dead code is removed and after --dump-callgraph's output: a
 // function that only removed code calls is no error (and is left out of
 // the output), while an undefined variable is one wherever it is used.
-func reportUndefined(ctx *Context) {
-	used := map[*Symbol]bool{}
+func reportUndefined(ctx *linkContext) {
+	used := map[*symbol]bool{}
 	for _, fn := range ctx.Funcs {
 		for _, c := range fn.edges {
 			used[c] = true
@@ -364,8 +364,8 @@ func reportUndefined(ctx *Context) {
 
 // reportUndefinedSymbol reports sym as undefined, naming every file that
 // references it.
-func (ctx *Context) reportUndefinedSymbol(sym *Symbol) {
-	e := &LinkError{Symbol: sym.Name, Msg: "undefined device symbol", nonFatal: true}
+func (ctx *linkContext) reportUndefinedSymbol(sym *symbol) {
+	e := &linkError{Symbol: sym.Name, Msg: "undefined device symbol", nonFatal: true}
 	for _, file := range ctx.Files {
 		for i, s := range file.Syms {
 			if s == sym && file.ELF.Symbols[i].Shndx == cubin.SHN_UNDEF {

@@ -14,7 +14,7 @@ const stackUnknown = 0xffffffff
 // it calls, and its minimum stack is its own frame plus the deepest chain of
 // callee frames. Recursion makes the stack size unknown, with nvlink's
 // warning.
-func computeResources(ctx *Context) {
+func computeResources(ctx *linkContext) {
 	for _, fn := range ctx.Funcs {
 		fn.ownRegs = fn.Regs
 	}
@@ -26,8 +26,8 @@ func computeResources(ctx *Context) {
 			k.Regs = max(k.Regs, fn.Regs)
 			k.Barriers = max(k.Barriers, fn.Barriers)
 		}
-		depth, recursive := deepestChain(k, func(fn *Function) uint32 { return fn.FrameSize })
-		k.crsChain, _ = deepestChain(k, func(fn *Function) uint32 { return fn.CRSStack })
+		depth, recursive := deepestChain(k, func(fn *function) uint32 { return fn.FrameSize })
+		k.crsChain, _ = deepestChain(k, func(fn *function) uint32 { return fn.CRSStack })
 		if recursive {
 			k.MinStack = stackUnknown
 			k.Recursive = true
@@ -43,7 +43,7 @@ func computeResources(ctx *Context) {
 // deepestChain returns the largest sum of weight along any call chain from
 // root, and whether some chain is recursive. It walks iteratively with
 // memoisation, so deep call graphs cannot overflow the goroutine stack.
-func deepestChain(root *Function, weight func(*Function) uint32) (uint32, bool) {
+func deepestChain(root *function, weight func(*function) uint32) (uint32, bool) {
 	const (
 		unvisited = iota
 		onPath
@@ -52,7 +52,7 @@ func deepestChain(root *Function, weight func(*Function) uint32) (uint32, bool) 
 	// A function's state and best chain live in its walk scratch: a
 	// function not marked in this walk is unvisited.
 	walk := newWalk()
-	state := func(fn *Function) uint8 {
+	state := func(fn *function) uint8 {
 		if fn.walked != walk {
 			return unvisited
 		}
@@ -60,7 +60,7 @@ func deepestChain(root *Function, weight func(*Function) uint32) (uint32, bool) 
 	}
 	recursive := false
 	type frame struct {
-		fn   *Function
+		fn   *function
 		next int
 	}
 	stack := []frame{{root, 0}}
@@ -97,7 +97,7 @@ func deepestChain(root *Function, weight func(*Function) uint32) (uint32, bool) 
 // reportResources prints nvlink's -v report: global and constant memory
 // of the module, then for each kernel, last node first, its registers, stack and
 // memory. The lines read as nvlink's, with cudalink's name in front.
-func reportResources(ctx *Context) {
+func reportResources(ctx *linkContext) {
 	if !ctx.Config.Verbose || ctx.Config.Stdout == nil {
 		return
 	}
@@ -126,7 +126,7 @@ func reportResources(ctx *Context) {
 
 func info(w io.Writer, msg string) { fmt.Fprintf(w, "cudalink info    : %s\n", msg) }
 
-func reportKernel(w io.Writer, k *Function) {
+func reportKernel(w io.Writer, k *function) {
 	info(w, fmt.Sprintf("Function properties for '%s':", k.Sym.Name))
 	var cmem0, cmem2 uint64
 	for _, isec := range k.Sections {

@@ -6,9 +6,9 @@ import "errors"
 // say why have already been written to Config.Stderr.
 var ErrFailed = errors.New("link failed")
 
-// ErrCancelled is returned by Run when Config.Context was cancelled; no
+// errCancelled is returned by Run when Config.Context was cancelled; no
 // output was written.
-var ErrCancelled = errors.New("link cancelled")
+var errCancelled = errors.New("link cancelled")
 
 // Run performs one complete link as cfg describes: it prints warnings and
 // errors to cfg.Stderr, -v reports to cfg.Stdout, and writes cfg.Output only
@@ -54,7 +54,7 @@ func Run(cfg *Config) error {
 func linkOnce(cfg *Config) ([]byte, error) {
 	ctx := newContext(cfg)
 	defer ctx.maps.unmapAll()
-	err := Link(ctx)
+	err := link(ctx)
 	if cfg.TimeFile != "" {
 		if terr := writeTimes(ctx); terr != nil && err == nil {
 			return nil, terr
@@ -62,7 +62,7 @@ func linkOnce(cfg *Config) ([]byte, error) {
 	}
 	if err != nil {
 		if ctx.cancelled {
-			return nil, ErrCancelled
+			return nil, errCancelled
 		}
 		if errors.Is(err, ErrFailed) {
 			return nil, &failure{status: ctx.exitStatus()}

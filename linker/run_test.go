@@ -23,8 +23,8 @@ func TestCancelledLinkWritesNothing(t *testing.T) {
 		Stderr:  io.Discard,
 		Context: ctx,
 	}
-	if err := Run(cfg); !errors.Is(err, ErrCancelled) {
-		t.Fatalf("Run = %v, want ErrCancelled", err)
+	if err := Run(cfg); !errors.Is(err, errCancelled) {
+		t.Fatalf("Run = %v, want errCancelled", err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("output exists after a cancelled link: %v", err)

@@ -11,7 +11,7 @@ import (
 // prototype, .nv.rel.action), so that they exist when names are finished
 // and get their section symbols; it also marks the externals kept code
 // references and collects the prototypes.
-func createMetadataSections(ctx *Context) {
+func createMetadataSections(ctx *linkContext) {
 	ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
 	for _, fn := range ctx.Funcs {
 		for _, ext := range fn.Externs {
@@ -34,9 +34,9 @@ func createMetadataSections(ctx *Context) {
 // Dropped: parameter-block (_param), shared-variable and OCG constant
 // locals, which nvlink folds away; symbols of removed functions and of
 // sections that did not survive.
-func buildSymbolTable(ctx *Context) {
+func buildSymbolTable(ctx *linkContext) {
 	ctx.symtab = []outSym{{}}
-	addSection := func(osec *OutputSection) {
+	addSection := func(osec *outputSection) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO || isRelocType(osec.Type) {
 			return
 		}
@@ -49,7 +49,7 @@ func buildSymbolTable(ctx *Context) {
 		osec.symIndex = uint32(len(ctx.symtab))
 		ctx.symtab = append(ctx.symtab, outSym{sec: osec})
 	}
-	add := func(sym *Symbol) {
+	add := func(sym *symbol) {
 		sym.outIndex = uint32(len(ctx.symtab))
 		ctx.symtab = append(ctx.symtab, outSym{sym: sym})
 	}
@@ -100,8 +100,8 @@ func buildSymbolTable(ctx *Context) {
 // are found by name only among the module-wide ones (.nv.info,
 // .nv.callgraph, .nv_debug.shared, ...), and a large link's tens of
 // thousands of other keys need not stay.
-func forgetFunctionSections(ctx *Context) {
-	var byName nameIndex[*OutputSection]
+func forgetFunctionSections(ctx *linkContext) {
+	var byName nameIndex[*outputSection]
 	for _, osec := range ctx.outByName.entries {
 		if osec.Func == nil && !osec.isReloc() {
 			byName.put(osec)
@@ -111,18 +111,18 @@ func forgetFunctionSections(ctx *Context) {
 }
 
 // outSym is one entry of the output .symtab: a link symbol, or the
-// section symbol of an output section, which needs no Symbol of its own
+// section symbol of an output section, which needs no symbol of its own
 // (a large link has tens of thousands).
 type outSym struct {
-	sym *Symbol
-	sec *OutputSection // a section symbol's section; sym is nil
+	sym *symbol
+	sec *outputSection // a section symbol's section; sym is nil
 }
 
 // keepLostParams moves the _param symbol of a weak kernel that lost
 // resolution to the winner's parameter bank: -preserve-relocs keeps every
 // file's _param, and nvlink keeps the losing copy's too, in the section of
 // the same name that survives. Only with -preserve-relocs.
-func keepLostParams(ctx *Context) {
+func keepLostParams(ctx *linkContext) {
 	if !ctx.Config.PreserveRelocs {
 		return
 	}
@@ -141,7 +141,7 @@ func keepLostParams(ctx *Context) {
 			}
 			for _, isec := range winner.Func.Sections {
 				if isec.Sec.Name == sym.Section.Sec.Name && isec.Out != nil {
-					sym.Section = &InputSection{File: file, Sec: sym.Section.Sec, Out: isec.Out}
+					sym.Section = &inputSection{File: file, Sec: sym.Section.Sec, Out: isec.Out}
 				}
 			}
 		}
@@ -156,7 +156,7 @@ func isParamSymbol(name string) bool { return name == "_param" || name == "_SREG
 
 // keepLocal says whether a local symbol that is not a section symbol
 // appears in the output.
-func (ctx *Context) keepLocal(sym *Symbol) bool {
+func (ctx *linkContext) keepLocal(sym *symbol) bool {
 	if sym.deleted || isParamSymbol(sym.Name) && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared ||
 		strings.Contains(sym.Name, ".const_opt.") && !(ctx.Config.PreserveRelocs && sym.inKernelBank2()) {
 		return false
@@ -172,7 +172,7 @@ func (ctx *Context) keepLocal(sym *Symbol) bool {
 
 // inKernelBank2 says whether the symbol is a kernel's own bank-2 constant
 // (-preserve-relocs keeps those symbols, not its callees').
-func (sym *Symbol) inKernelBank2() bool {
+func (sym *symbol) inKernelBank2() bool {
 	if sym.Section == nil || !isConstant2(sym.Section.Sec) || sym.Section.Func == nil {
 		return false
 	}
@@ -181,7 +181,7 @@ func (sym *Symbol) inKernelBank2() bool {
 }
 
 // keepGlobal says whether a global symbol appears in the output.
-func keepGlobal(sym *Symbol) bool {
+func keepGlobal(sym *symbol) bool {
 	if sym.deleted {
 		return false
 	}
@@ -199,14 +199,14 @@ func keepGlobal(sym *Symbol) bool {
 
 // outInfo and outOther are the st_info and st_other nvlink writes: CUDA
 // object types become STT_OBJECT and memory-space bits are cleared.
-func (sym *Symbol) outInfo() uint8 {
+func (sym *symbol) outInfo() uint8 {
 	if sym.Type() == cubin.STT_CUDA_OBJECT {
 		return sym.Info&0xf0 | cubin.STT_OBJECT
 	}
 	return sym.Info
 }
 
-func (sym *Symbol) outOther() uint8 {
+func (sym *symbol) outOther() uint8 {
 	if !sym.Defined() && !sym.debugDynamic {
 		return sym.Other
 	}

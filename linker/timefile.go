@@ -13,7 +13,7 @@ const timeHeader = "source file name , phase name , phase input files , phase ou
 // writeTimes appends the --time table: nvlink's header, then one row per
 // pass in nvlink's columns (the input files, the output, the
 // architecture, the tool, the time in milliseconds).
-func writeTimes(ctx *Context) error {
+func writeTimes(ctx *linkContext) error {
 	cfg := ctx.Config
 	var inputs []string
 	for _, in := range cfg.Inputs {
@@ -29,7 +29,7 @@ func writeTimes(ctx *Context) error {
 	if cfg.TimeFile != "-" {
 		f, err := os.OpenFile(cfg.TimeFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
-			ctx.report(&LinkError{File: cfg.TimeFile, Msg: "cannot write the --time file: " + err.Error()})
+			ctx.report(&linkError{File: cfg.TimeFile, Msg: "cannot write the --time file: " + err.Error()})
 			return ErrFailed
 		}
 		defer f.Close()

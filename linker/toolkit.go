@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Toolkit is the CUDA release whose nvlink a link reproduces, and what that
+// toolkit is the CUDA release whose nvlink a link reproduces, and what that
 // nvlink does differently from the others. It is chosen once, when the
 // inputs are loaded (chooseToolkit), and the passes consult its fields
 // rather than the version, so every difference between releases is listed
@@ -20,7 +20,7 @@ import (
 // same number EIATTR_CUDA_API_VERSION carries. nvlink writes its own release
 // there, and refuses an input newer than itself ("newer than toolkit (124
 // vs 118)").
-type Toolkit struct {
+type toolkit struct {
 	// Version is major*10+minor: 118, 124, 125.
 	Version uint32
 
@@ -63,14 +63,14 @@ type Toolkit struct {
 }
 
 // toolkits are the releases cudalink reproduces, oldest first.
-var toolkits = []*Toolkit{
+var toolkits = []*toolkit{
 	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true, KeepPlaceholder: true},
 	{Version: 124, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true},
 	{Version: 125, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
 }
 
 // String gives the release as CUDA spells it: "12.4".
-func (tk *Toolkit) String() string { return versionString(tk.Version) }
+func (tk *toolkit) String() string { return versionString(tk.Version) }
 
 func versionString(v uint32) string { return fmt.Sprintf("%d.%d", v/10, v%10) }
 
@@ -91,7 +91,7 @@ func ParseToolkit(s string) (uint32, error) {
 	mi, err2 := strconv.Atoi(minor)
 	if ok && err1 == nil && err2 == nil && mi >= 0 && mi < 10 && ma > 0 {
 		v := uint32(ma*10 + mi)
-		if slices.ContainsFunc(toolkits, func(tk *Toolkit) bool { return tk.Version == v }) {
+		if slices.ContainsFunc(toolkits, func(tk *toolkit) bool { return tk.Version == v }) {
 			return v, nil
 		}
 	}
@@ -100,7 +100,7 @@ func ParseToolkit(s string) (uint32, error) {
 
 // toolkitFor returns the newest release cudalink reproduces that is not
 // newer than v (the oldest for anything older).
-func toolkitFor(v uint32) *Toolkit {
+func toolkitFor(v uint32) *toolkit {
 	chosen := toolkits[0]
 	for _, tk := range toolkits {
 		if tk.Version <= v {
@@ -114,7 +114,7 @@ func toolkitFor(v uint32) *Toolkit {
 // given, else the newest release any input was written by (a link of 11.8
 // and 12.4 objects is what nvlink 12.4 makes of it: 11.8's refuses the
 // 12.4 ones). It then checks every input against it, as that nvlink does.
-func chooseToolkit(ctx *Context) {
+func chooseToolkit(ctx *linkContext) {
 	v := ctx.Config.CUDAVersion
 	if v == 0 {
 		for _, file := range ctx.Files {
@@ -127,9 +127,9 @@ func chooseToolkit(ctx *Context) {
 		fv := file.ELF.Header.Version
 		switch {
 		case fv > tk.Version:
-			ctx.report(&LinkError{File: file.Name, Msg: fmt.Sprintf("input is newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.Version, versionString(fv))})
+			ctx.report(&linkError{File: file.Name, Msg: fmt.Sprintf("input is newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.Version, versionString(fv))})
 		case tk.MinSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.MinSM90Version:
-			ctx.report(&LinkError{File: file.Name, Msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.MinSM90Version), versionString(fv), tk)})
+			ctx.report(&linkError{File: file.Name, Msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.MinSM90Version), versionString(fv), tk)})
 		}
 	}
 }
@@ -144,14 +144,14 @@ var unifiedTableNames = map[string]bool{
 // isUnifiedTable says whether sym is one of the unified tables a 12.x
 // nvlink resolves without a word and writes no symbol for: weak, undefined
 // in every input, and named as unifiedTableNames.
-func (ctx *Context) isUnifiedTable(sym *Symbol) bool {
+func (ctx *linkContext) isUnifiedTable(sym *symbol) bool {
 	return ctx.toolkit.UnifiedTables && sym.File == nil && sym.Bind() == cubin.STB_WEAK && unifiedTableNames[sym.Name]
 }
 
 // collectUnifiedTables lists the unified tables the inputs declare, in
 // first-seen order: their symbols are not written, but their names stay
 // in .strtab (compactStrings).
-func collectUnifiedTables(ctx *Context) {
+func collectUnifiedTables(ctx *linkContext) {
 	for _, sym := range ctx.Symbols {
 		if ctx.isUnifiedTable(sym) {
 			ctx.unifiedTables = append(ctx.unifiedTables, sym)

@@ -19,7 +19,7 @@ import (
 // complete, so a failed link never leaves a partial file. The image is
 // streamed to the file section by section; it is assembled in memory only
 // when a fatbinary or the caller needs its bytes.
-func writeOutput(ctx *Context) error {
+func writeOutput(ctx *linkContext) error {
 	img := ctx.layoutImage()
 	if ctx.checkpoint() {
 		return ErrFailed // errors, or cancelled: write nothing
@@ -41,7 +41,7 @@ func writeOutput(ctx *Context) error {
 		err = cfg.writeFileAtomicWith(cfg.Output, img.writeTo)
 	}
 	if err != nil {
-		ctx.report(&LinkError{File: cfg.Output, Msg: "cannot write output: " + err.Error()})
+		ctx.report(&linkError{File: cfg.Output, Msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
@@ -50,15 +50,15 @@ func writeOutput(ctx *Context) error {
 // image is the layout of the output file: where each section goes, the
 // section names' offsets in .shstrtab, and the program headers.
 type image struct {
-	ctx      *Context
+	ctx      *linkContext
 	offsets  []uint64 // file offset of each output section, in section order
 	shoff    uint64
 	phoff    uint64
 	phdrs    []phdr
 	total    uint64
-	shstrtab *OutputSection
+	shstrtab *outputSection
 	// .symtab and .symtab_shndx (nil if none), encoded as written.
-	symtabSec, shndxSec *OutputSection
+	symtabSec, shndxSec *outputSection
 	// Indices of .symtab and .strtab, which other sections link to.
 	symtab, strtab int32
 }
@@ -66,7 +66,7 @@ type image struct {
 // layoutImage encodes the sections whose contents depend on the final
 // indices (relocations, symbols, string tables) and computes the file
 // layout. assignIndices has run.
-func (ctx *Context) layoutImage() *image {
+func (ctx *linkContext) layoutImage() *image {
 	shstrtab, strtab, symtab, symtabShndx := ctx.tables.shstrtab, ctx.tables.strtab, ctx.tables.symtab, ctx.tables.symtabShndx
 
 	// Section contents that depend on final indices (sh_link and sh_info
@@ -110,7 +110,7 @@ func (ctx *Context) layoutImage() *image {
 	// contents, of a type that has them), and the file is then not written.
 	for _, osec := range ctx.OutSections {
 		if cubin.HasFileData(osec.Type) && !osec.isReloc() && uint64(len(osec.Data)) > osec.Size {
-			err := &LinkError{Section: osec.Name, Msg: fmt.Sprintf("contents of %d bytes do not fit the section's size of %d (section type %#x)", len(osec.Data), osec.Size, osec.Type)}
+			err := &linkError{Section: osec.Name, Msg: fmt.Sprintf("contents of %d bytes do not fit the section's size of %d (section type %#x)", len(osec.Data), osec.Size, osec.Type)}
 			if len(osec.Members) > 0 {
 				err.File = osec.Members[0].File.Name
 			}
@@ -134,7 +134,7 @@ func (ctx *Context) layoutImage() *image {
 // objects or images for other architectures) gets what nvlink writes then:
 // CUDA 11.8's ELF version, 64-bit addresses, unified texture mode, and the
 // target as its own virtual architecture.
-func (ctx *Context) headerFields() (version, flags uint32) {
+func (ctx *linkContext) headerFields() (version, flags uint32) {
 	version, flags = cubinVersion, cubin.EF_CUDA_64BIT_ADDRESS|cubin.EF_CUDA_TEXMODE_UNIFIED
 	virtual := ctx.Config.Arch
 	if len(ctx.Files) > 0 {
@@ -271,7 +271,7 @@ func (img *image) writeTo(w io.Writer) error {
 // layoutFile places the sections' contents after the 64-byte ELF header,
 // each at its alignment, and returns their file offsets and where the
 // section headers go.
-func layoutFile(sections []*OutputSection) (offsets []uint64, shoff uint64) {
+func layoutFile(sections []*outputSection) (offsets []uint64, shoff uint64) {
 	off := uint64(64)
 	offsets = make([]uint64, len(sections))
 	for i, osec := range sections {
@@ -311,7 +311,7 @@ type headerFields struct {
 }
 
 // putSectionHeader encodes osec's ELF64 section header into h.
-func putSectionHeader(h []byte, osec *OutputSection, f headerFields) {
+func putSectionHeader(h []byte, osec *outputSection, f headerFields) {
 	le.PutUint32(h[0:], f.name)
 	le.PutUint32(h[4:], osec.Type)
 	le.PutUint64(h[8:], osec.Flags|f.flags)
@@ -331,7 +331,7 @@ func putSectionHeader(h []byte, osec *OutputSection, f headerFields) {
 // symbol (with its register count) for code, and the code section for a
 // function's other sections. A partial link's output (relocatable) keeps
 // a contribution's own sh_info, and the register byte as the input had it.
-func (ctx *Context) linkInfo(osec *OutputSection, symtab, strtab int32, relocatable bool) (link, info uint32) {
+func (ctx *linkContext) linkInfo(osec *outputSection, symtab, strtab int32, relocatable bool) (link, info uint32) {
 	switch {
 	case osec.Type == cubin.SHT_SYMTAB:
 		link, info = uint32(strtab), uint32(ctx.firstGlobal)
@@ -371,7 +371,7 @@ func (ctx *Context) linkInfo(osec *OutputSection, symtab, strtab int32, relocata
 // patch; a function's sections but its code: the code section, as
 // linkInfo computes it), except that a constant bank keeps its input's
 // flag (an 11.8 input has none).
-func (osec *OutputSection) infoLink() bool {
+func (osec *outputSection) infoLink() bool {
 	if osec.isReloc() {
 		return true
 	}
@@ -401,7 +401,7 @@ const (
 // PT_LOAD over the constant banks and code, a read-write PT_LOAD over
 // initialised data whose memory size also covers every NOBITS section, and a
 // read-execute PT_LOAD that repeats the PT_PHDR range.
-func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
+func (ctx *linkContext) programHeaders(offsets []uint64, phoff uint64) []phdr {
 	var codeStart, codeEnd uint64
 	haveCode := false
 	var dataOff, dataSize, nobits, nobitsAlign uint64
@@ -455,7 +455,7 @@ func (ctx *Context) programHeaders(offsets []uint64, phoff uint64) []phdr {
 // appendRelocs appends a relocation section's entries to b, in the order
 // they were kept or, reversed, in the reverse of it: nvlink emits an
 // executable's entries in the reverse of the order it processed them.
-func (ctx *Context) appendRelocs(b []byte, osec *OutputSection, reversed bool) []byte {
+func (ctx *linkContext) appendRelocs(b []byte, osec *outputSection, reversed bool) []byte {
 	relocs := osec.rel.Relocs
 	for i := range relocs {
 		r := relocs[i]
@@ -488,7 +488,7 @@ type elfSym struct {
 
 // outSymbol returns the .symtab fields of an entry of ctx.symtab, adding
 // its name to the string table (index 0 is the null symbol).
-func (ctx *Context) outSymbol(e outSym) elfSym {
+func (ctx *linkContext) outSymbol(e outSym) elfSym {
 	var s elfSym
 	switch {
 	case e.sec != nil:

@@ -10,14 +10,14 @@ import (
 // (ET_REL) laid out as nvcc -dc -cubin lays one out: ELF header, section
 // contents, then the section headers; no program headers. As with
 // writeOutput, the file appears only once complete.
-func writeRelocatable(ctx *Context) error {
+func writeRelocatable(ctx *linkContext) error {
 	data := ctx.buildRelocatableImage()
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
 	ctx.output = data
 	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, data); err != nil {
-		ctx.report(&LinkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
+		ctx.report(&linkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
@@ -27,7 +27,7 @@ func writeRelocatable(ctx *Context) error {
 // does: string and symbol tables, non-allocated data (.debug_frame),
 // .nv.info, .nv.info.f, .nv.callgraph, .nv.prototype, relocations, then
 // constant banks, code, initialised data and data without file contents.
-func (osec *OutputSection) relocatableGroup() int {
+func (osec *outputSection) relocatableGroup() int {
 	if osec.Flags&cubin.SHF_ALLOC != 0 && !cubin.HasFileData(osec.Type) {
 		return groupNoBits
 	}
@@ -36,7 +36,7 @@ func (osec *OutputSection) relocatableGroup() int {
 
 // inputsHaveModuleInfo says whether an input has a module-wide .nv.info
 // (nvcc writes none for a file without functions).
-func (ctx *Context) inputsHaveModuleInfo() bool {
+func (ctx *linkContext) inputsHaveModuleInfo() bool {
 	for _, file := range ctx.Files {
 		for _, isec := range file.Sections {
 			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Sec.Name == ".nv.info" {
@@ -48,7 +48,7 @@ func (ctx *Context) inputsHaveModuleInfo() bool {
 }
 
 // buildRelocatableImage returns the bytes of the relocatable output.
-func (ctx *Context) buildRelocatableImage() []byte {
+func (ctx *linkContext) buildRelocatableImage() []byte {
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
 		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.rel.Relocs) == 0 && !ctx.keepEmpty[osec] {
@@ -59,13 +59,13 @@ func (ctx *Context) buildRelocatableImage() []byte {
 		}
 		kept = append(kept, osec)
 	}
-	shstrtab := &OutputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	strtab := &OutputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	symtab := &OutputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
-	header := []*OutputSection{shstrtab, strtab, symtab}
-	var symtabShndx *OutputSection
+	shstrtab := &outputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	strtab := &outputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	symtab := &outputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
+	header := []*outputSection{shstrtab, strtab, symtab}
+	var symtabShndx *outputSection
 	if len(kept)+len(header)+2 >= cubin.SHN_LORESERVE {
-		symtabShndx = &OutputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
+		symtabShndx = &outputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
 		header = append(header, symtabShndx)
 	}
 	// Creation order within a group: sections as the inputs had them.
@@ -136,7 +136,7 @@ func (ctx *Context) buildRelocatableImage() []byte {
 
 // relocatableEntsize is a section's sh_entsize in a partial link's output:
 // as in a final link (see entsize), but a contribution keeps its own.
-func relocatableEntsize(osec *OutputSection) uint64 {
+func relocatableEntsize(osec *outputSection) uint64 {
 	switch {
 	case osec.isReloc(), osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
 	case len(osec.Members) > 0:
@@ -148,7 +148,7 @@ func relocatableEntsize(osec *OutputSection) uint64 {
 // encodeRelocatableSymbols writes .symtab for a relocatable output: the
 // inputs' st_info and st_other as they are (CUDA object types and memory
 // spaces included), and the .symtab_shndx words.
-func (ctx *Context) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
+func (ctx *linkContext) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
 	b := make([]byte, 24, len(ctx.symtab)*24)
 	words := make([]byte, 4, len(ctx.symtab)*4)
 	for _, e := range ctx.symtab[1:] {
