@@ -76,9 +76,7 @@ func assignBindlessSlots(ctx *linkContext) {
 		if osec == nil {
 			continue
 		}
-		data := osec.contents() // the input bytes are shared; grow a copy
-		osec.Data = append(data[:len(data):len(data)], make([]byte, end-uint64(len(data)))...)
-		osec.Size = end
+		osec.grow(end - osec.byteLen())
 		for _, sym := range refs {
 			typ := cubin.R_CUDA_TEX_HEADER_INDEX
 			if sym.Type() == cubin.STT_CUDA_SURFACE {

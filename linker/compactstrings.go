@@ -169,20 +169,22 @@ func compactSectionNames(ctx *linkContext) {
 func forProtoWords(ctx *linkContext, f func(w []byte, addrTaken bool)) {
 	if cg := ctx.outByName.get(".nv.callgraph"); cg != nil {
 		var group uint32
-		for off := 0; off+8 <= len(cg.Data); off += 8 {
-			a, b := le.Uint32(cg.Data[off:]), le.Uint32(cg.Data[off+4:])
+		data := cg.ownBytes()
+		for off := 0; off+8 <= len(data); off += 8 {
+			a, b := le.Uint32(data[off:]), le.Uint32(data[off+4:])
 			if a == 0 && b >= cgRefs {
 				group = b
 				continue
 			}
 			if group == cgAddrTaken || group == cgIndirect {
-				f(cg.Data[off+4:off+8], group == cgAddrTaken)
+				f(data[off+4:off+8], group == cgAddrTaken)
 			}
 		}
 	}
 	if p := ctx.outByName.get(".nv.prototype"); p != nil && p.Type == cubin.SHT_CUDA_PROTOTYPE {
-		for off := 0; off+8 <= len(p.Data); off += 8 {
-			f(p.Data[off+4:off+8], false)
+		data := p.ownBytes()
+		for off := 0; off+8 <= len(data); off += 8 {
+			f(data[off+4:off+8], false)
 		}
 	}
 }

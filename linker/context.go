@@ -475,7 +475,7 @@ type outputSection struct {
 	Flags     uint64
 	Addralign uint64
 	Size      uint64
-	Data      []byte // nil for sections without file contents
+	data      []byte // nil for sections without file contents; see sectionbytes.go
 	Members   []*inputSection
 	// For sections tied to a function (.text.f, .nv.info.f, ...).
 	Func *function
@@ -490,9 +490,9 @@ type outputSection struct {
 	// zeros between them.
 	fixedOffsets bool
 	synthetic    bool // made by the linker, with no input counterpart
-	// borrowed: Data is the input section's own bytes, shared with the
+	// borrowed: data is the input section's own bytes, shared with the
 	// parsed (possibly cached, possibly mapped read-only) input. Writes to
-	// it wait in patches until the section is written out (see insert).
+	// it wait in patches until the section is written out (sectionbytes.go).
 	borrowed bool
 	// twinned: some contributions share a member's bytes instead of being
 	// members (bank 2, see foldConstant2 and bank2Overlay).
@@ -517,14 +517,14 @@ func (osec *outputSection) rela() bool { return osec.Type != cubin.SHT_REL }
 // sectionExt holds the fields of an output section that few sections set
 // (mostly those that relocations patch, a function's code above all).
 type sectionExt struct {
-	patches []patch // pending writes to borrowed bytes (see insert)
+	patches []patch // pending writes to borrowed bytes (see outputSection.patch)
 	// The .rel and .rela sections of this section, once relocFor made or
 	// found them.
 	relOut, relaOut *outputSection
 	// key tells apart sections of the same name (see nameRegistry.funcKey);
 	// empty when it is the name.
 	key string
-	// runs: Data was dropped, to be rebuilt from the members and these
+	// runs: data was dropped, to be rebuilt from the members and these
 	// runs (see changedRuns).
 	runs *changedRuns
 }
@@ -544,14 +544,6 @@ func (osec *outputSection) key() string {
 		return osec.ext.key
 	}
 	return osec.Name
-}
-
-// patches are the pending writes to a borrowed section's bytes.
-func (osec *outputSection) patches() []patch {
-	if osec.ext == nil {
-		return nil
-	}
-	return osec.ext.patches
 }
 
 // entsize is the section's sh_entsize, which its type fixes: the size of a

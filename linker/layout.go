@@ -61,14 +61,15 @@ func placeContributions(ctx *linkContext) {
 		if len(osec.Members) == 1 && uint64(len(osec.Members[0].Sec.Data)) == size {
 			// One contribution (every function's code): the output shares
 			// the input's bytes until a relocation patches them.
-			osec.Data, osec.borrowed = osec.Members[0].Sec.Data[:size:size], true
+			osec.borrow(osec.Members[0].Sec.Data[:size])
 			continue
 		}
-		osec.Data = make([]byte, size)
+		data := make([]byte, size)
 		for _, isec := range osec.Members {
 			walk.visit(ctx, isec.File)
-			copy(osec.Data[isec.OutOff:], isec.Sec.Data)
+			copy(data[isec.OutOff:], isec.Sec.Data)
 		}
+		osec.setBytes(data)
 	}
 	for _, isec := range ctx.bank2.twins {
 		if twin := ctx.bank2.twinOf[isec]; twin != nil { // else it landed in another kernel's bank last, as a member

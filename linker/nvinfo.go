@@ -52,7 +52,7 @@ func buildNVInfo(ctx *linkContext) {
 	for _, fn := range kernels {
 		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, fn.MinStack)
 	}
-	global.Data, global.Size = w.buf, uint64(len(w.buf))
+	global.setBytes(w.buf)
 
 	var moduleExterns []*symbol // with a single kernel, see rebuildFunctionInfo
 	var single *function
@@ -88,7 +88,8 @@ func buildNVInfo(ctx *linkContext) {
 	ctx.buildCallgraph()
 	ctx.buildPrototypes()
 	ra := ctx.outByName.get(".nv.rel.action")
-	ra.Data, ra.Size, ra.Addralign = ctx.toolkit.RelAction, uint64(len(ctx.toolkit.RelAction)), 8
+	ra.setBytes(ctx.toolkit.RelAction)
+	ra.Addralign = 8
 }
 
 // infoOrder returns the live functions in the order the inputs' global
@@ -272,7 +273,8 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, ise
 		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_NEED_CNP_WRAPPER})
 	}
 	osec := isec.Out
-	osec.Data, osec.Size, osec.Addralign = w.buf, uint64(len(w.buf)), 4
+	osec.setBytes(w.buf)
+	osec.Addralign = 4
 }
 
 // reachesCNP says whether kernel k's call tree calls a device-runtime
@@ -371,7 +373,8 @@ func (ctx *linkContext) buildCallgraph() {
 		}
 	}
 	osec := ctx.outByName.get(".nv.callgraph")
-	osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
+	osec.setBytes(b)
+	osec.Addralign = 4
 }
 
 // collectPrototypes lists what .nv.prototype will hold: the signature of
@@ -414,7 +417,8 @@ func (ctx *linkContext) buildPrototypes() {
 		b = le.AppendUint32(b, p.sym.outIndex)
 		b = le.AppendUint32(b, ctx.strtab.add(p.sig))
 	}
-	osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
+	osec.setBytes(b)
+	osec.Addralign = 4
 }
 
 type prototype struct {

@@ -282,12 +282,11 @@ func (ctx *linkContext) retarget(isec *inputSection, r cubin.Reloc) (out outRelo
 	// as 0 for some types (the .debug_frame CIE pointers): the entry
 	// becomes a .rela one with the addend explicit.
 	how := cubin.HowToRelocate(r.Type)
-	data := isec.Out.Data
-	if len(how.Fields) == 0 || data == nil || place+how.Span() > uint64(len(data)) {
+	if len(how.Fields) == 0 || !isec.Out.hasBytes() || place+how.Span() > isec.Out.byteLen() {
 		ctx.report(&linkError{File: isec.File.Name, Section: isec.Name(), Symbol: sym.Name,
 			Msg: fmt.Sprintf("%v at offset 0x%x: cannot read its implicit addend", r.Type, r.Offset)})
 		return out, false, false
 	}
-	out.Addend = int64(how.Extract(data[place:]) + delta)
+	out.Addend = int64(how.Extract(isec.Out.read(place)) + delta)
 	return out, true, true
 }

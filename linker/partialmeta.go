@@ -37,7 +37,8 @@ func buildRelocatableMetadata(ctx *linkContext) {
 		// Inputs without functions (only data) have no .nv.info, nor
 		// does their partial output.
 		global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
-		global.Data, global.Size, global.Addralign = w.buf, uint64(len(w.buf)), 4
+		global.setBytes(w.buf)
+		global.Addralign = 4
 	}
 
 	var recs []infoRecord
@@ -58,7 +59,8 @@ func buildRelocatableMetadata(ctx *linkContext) {
 					w.record(r)
 				}
 			}
-			isec.Out.Data, isec.Out.Size, isec.Out.Addralign = w.buf, uint64(len(w.buf)), 4
+			isec.Out.setBytes(w.buf)
+			isec.Out.Addralign = 4
 		}
 	}
 	ctx.buildRelocatableCallgraph()
@@ -206,7 +208,8 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	}
 	if osec := ctx.outByName.get(".nv.callgraph"); osec != nil || len(b) > 32 {
 		osec = ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
-		osec.Data, osec.Size, osec.Addralign = b, uint64(len(b)), 4
+		osec.setBytes(b)
+		osec.Addralign = 4
 	}
 
 	var p []byte
@@ -224,6 +227,7 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	}
 	if osec := ctx.outByName.get(".nv.prototype"); osec != nil || len(p) > 0 {
 		osec = ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
-		osec.Data, osec.Size, osec.Addralign = p, uint64(len(p)), 4
+		osec.setBytes(p)
+		osec.Addralign = 4
 	}
 }

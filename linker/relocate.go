@@ -52,9 +52,7 @@ func applyRelocations(ctx *linkContext) {
 		if osec.rel != nil {
 			osec.rel.Relocs = clipped(osec.rel.Relocs)
 		}
-		if osec.ext != nil {
-			osec.ext.patches = clipped(osec.ext.patches)
-		}
+		osec.clipPatches()
 	}
 }
 
@@ -125,8 +123,8 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	}
 	p := isec.OutOff + uint64(r.Offset)
 	span := how.Span()
-	if osec.Data == nil || p+span > uint64(len(osec.Data)) {
-		if osec.Data == nil {
+	if !osec.hasBytes() || p+span > osec.byteLen() {
+		if !osec.hasBytes() {
 			bad("relocation in a section without contents")
 		} else {
 			bad("relocation runs past the end of its section")
@@ -138,11 +136,11 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		bad("place past 4 GiB into its section")
 		return
 	}
-	field := osec.field(p) // read only: writes go through osec.insert
+	field := osec.read(p) // read only: writes go through osec.patch
 
 	if sym != nil && sym.deleted {
 		if r.Type == cubin.R_CUDA_UNUSED_CLEAR32 || r.Type == cubin.R_CUDA_UNUSED_CLEAR64 {
-			osec.insert(p, r.Type, 0, 0)
+			osec.patch(p, r.Type, 0, 0)
 		}
 		return
 	}
@@ -161,14 +159,14 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	if off, ok := ctx.bindless[sym]; ok && how.Who == cubin.ByLinker {
-		osec.insert(p, r.Type, off, 0) // the texture's or surface's slot in bank 0
+		osec.patch(p, r.Type, off, 0) // the texture's or surface's slot in bank 0
 		return
 	}
 	if sym.Name == ptxConst0Size && !sym.Defined() && isec.Func != nil && !isec.Func.Sym.IsEntry() {
 		// The parameter bank size of the kernel the code is in: a device
 		// function (libcudadevrt's launch helpers, kept by -g or
 		// -preserve-relocs) has none, and nvlink writes all ones.
-		osec.insert(p, r.Type, how.Select(^uint64(0)+uint64(a)), 0)
+		osec.patch(p, r.Type, how.Select(^uint64(0)+uint64(a)), 0)
 		return
 	}
 	if debugDanglingLabel(osec, sym) {
@@ -182,7 +180,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		// nvlink 12.x resolves references to the unified tables (an
 		// indirect call's __UFT_OFFSET) itself, as 0 (S) plus the addend:
 		// a device link's output has no table.
-		osec.insert(p, r.Type, how.Select(uint64(a)), 0)
+		osec.patch(p, r.Type, how.Select(uint64(a)), 0)
 		return
 	}
 	if !linkerResolves(r, sym) {
@@ -198,7 +196,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 			if r.Rela {
 				out.Addend += int64(sym.Section.OutOff)
 			} else {
-				osec.insert(p, r.Type, uint64(a)+sym.Section.OutOff, 0)
+				osec.patch(p, r.Type, uint64(a)+sym.Section.OutOff, 0)
 			}
 		}
 		rp.keep(osec, r.Rela, out)
@@ -207,10 +205,10 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
 		// A debug section's view of dynamic shared memory.
 		if !ctx.debugSymbols() {
-			ctx.debugUnknown(how, osec.contents()[p:], a)
+			ctx.debugUnknown(how, osec.ownBytes()[p:], a)
 			return
 		}
-		osec.insert(p, r.Type, how.Select(sym.Value+uint64(a)), 0)
+		osec.patch(p, r.Type, how.Select(sym.Value+uint64(a)), 0)
 		if ctx.Config.PreserveRelocs {
 			osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})
 		}
@@ -226,7 +224,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		bad(fmt.Sprintf("value 0x%x does not fit the field", v))
 		return
 	}
-	osec.insert(p, r.Type, v, sym.constantBank())
+	osec.patch(p, r.Type, v, sym.constantBank())
 	if ctx.Config.PreserveRelocs && (sym.Defined() || sym.debugDynamic && ctx.debugSymbols()) {
 		// Not dynamic shared memory, which has no symbol in the output
 		// unless -g publishes it.

@@ -95,22 +95,22 @@ func (ctx *linkContext) layoutImage() *image {
 	if symtabShndx != nil {
 		symtabShndx.Size = uint64(len(ctx.symtab)) * 4
 	}
-	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
+	strtab.setBytes(ctx.strtab.buf)
 	// Every section's name goes in .shstrtab now; the headers look their
 	// offsets up again as they are written.
 	names := &ctx.names.shstrtab
 	for _, osec := range ctx.OutSections {
 		names.add(osec.Name)
 	}
-	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
+	shstrtab.setBytes(names.buf)
 	img := &image{ctx: ctx, shstrtab: shstrtab, symtabSec: symtab, shndxSec: symtabShndx, symtab: symtab.Index, strtab: strtab.Index}
 
 	// A section's contents never exceed its size; a malformed input can
 	// break that (a section named for a memory space without file
 	// contents, of a type that has them), and the file is then not written.
 	for _, osec := range ctx.OutSections {
-		if cubin.HasFileData(osec.Type) && !osec.isReloc() && uint64(len(osec.Data)) > osec.Size {
-			err := &linkError{Section: osec.Name, Msg: fmt.Sprintf("contents of %d bytes do not fit the section's size of %d (section type %#x)", len(osec.Data), osec.Size, osec.Type)}
+		if cubin.HasFileData(osec.Type) && !osec.isReloc() && osec.byteLen() > osec.Size {
+			err := &linkError{Section: osec.Name, Msg: fmt.Sprintf("contents of %d bytes do not fit the section's size of %d (section type %#x)", osec.byteLen(), osec.Size, osec.Type)}
 			if len(osec.Members) > 0 {
 				err.File = osec.Members[0].File.Name
 			}
@@ -193,7 +193,7 @@ func (img *image) writeTo(w io.Writer) error {
 			continue
 		}
 		pad(img.offsets[i] - at)
-		written := uint64(len(osec.Data))
+		var written uint64
 		switch {
 		case osec.isReloc():
 			scratch = ctx.appendRelocs(scratch[:0], osec, true)
@@ -212,23 +212,8 @@ func (img *image) writeTo(w io.Writer) error {
 				bw.Write(scratch)
 			}
 			written = osec.Size
-		case osec.gathered():
-			// Rebuilt from the inputs, a window at a time.
-			for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
-				scratch = osec.assemble(ctx, &walk, scratch, w0, min(w0+gatheredWindow, osec.Size), osec.ext.runs)
-				bw.Write(scratch)
-			}
-			written = osec.Size
-		case len(osec.patches()) > 0:
-			// A borrowed section with relocated fields: patch a copy.
-			scratch = append(scratch[:0], osec.Data...)
-			applyPatches(scratch, osec.patches())
-			bw.Write(scratch)
 		default:
-			bw.Write(osec.Data)
-		}
-		if osec.borrowed {
-			walk.visit(ctx, osec.Members[0].File)
+			written, scratch = osec.writeBytes(ctx, &walk, bw, scratch)
 		}
 		if written > osec.Size {
 			return fmt.Errorf("section %s: wrote %d bytes into %d (internal error)", osec.Name, written, osec.Size)

@@ -80,32 +80,32 @@ func (ctx *linkContext) buildRelocatableImage() []byte {
 	// linkInfo); the barrier count in the code's flags stays the input's.
 	for _, osec := range ctx.OutSections {
 		if osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA {
-			osec.Data = ctx.appendRelocs(nil, osec, false)
-			osec.Size = uint64(len(osec.Data))
+			osec.setBytes(ctx.appendRelocs(nil, osec, false))
 			osec.Addralign = 8
 		}
 	}
 	var shndxWords []byte
-	symtab.Data, shndxWords = ctx.encodeRelocatableSymbols()
-	symtab.Size = uint64(len(symtab.Data))
+	var symWords []byte
+	symWords, shndxWords = ctx.encodeRelocatableSymbols()
+	symtab.setBytes(symWords)
 	if symtabShndx != nil {
-		symtabShndx.Data, symtabShndx.Size = shndxWords, uint64(len(shndxWords))
+		symtabShndx.setBytes(shndxWords)
 	}
-	strtab.Data, strtab.Size = ctx.strtab.buf, uint64(len(ctx.strtab.buf))
+	strtab.setBytes(ctx.strtab.buf)
 	var names stringTable
 	names.add(".shstrtab")
 	nameOff := make([]uint32, len(ctx.OutSections))
 	for i, osec := range ctx.OutSections {
 		nameOff[i] = names.add(osec.Name)
 	}
-	shstrtab.Data, shstrtab.Size = names.buf, uint64(len(names.buf))
+	shstrtab.setBytes(names.buf)
 
 	offsets, shoff := layoutFile(ctx.OutSections)
 	shnum := len(ctx.OutSections) + 1
 	out := make([]byte, shoff+uint64(shnum)*64)
 	for i, osec := range ctx.OutSections {
 		if cubin.HasFileData(osec.Type) {
-			copy(out[offsets[i]:], osec.contents())
+			copy(out[offsets[i]:], osec.ownBytes())
 		}
 	}
 	first := ctx.Files[0].ELF.Header

@@ -2,11 +2,66 @@ package linker
 
 import (
 	"encoding/binary"
+	"io"
 	"math"
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
+
+// An output section's bytes take one of three forms:
+//
+//   - owned: data is the section's own, made by the linker (a merged
+//     section, .nv.info, the string tables, a copy);
+//   - borrowed: data is the input section's own bytes, shared with the
+//     parsed input, which the worker may have cached for other links and
+//     the loader may have mapped read-only. Relocated fields wait in
+//     patches and are written into a copy when the section is written
+//     out; a pass that needs to write other bytes gets a copy first
+//     (ownBytes);
+//   - gathered: data was dropped after relocation, and the writer
+//     rebuilds it from the members' bytes and the runs relocation changed
+//     (changedRuns).
+//
+// Only the functions of this file touch outputSection.data, borrowed, and
+// the side record's patches and runs; the passes use the operations
+// below: setBytes, borrow, grow, hasBytes, byteLen, read, patch, ownBytes,
+// gatherSections and writeBytes. A borrowed input therefore cannot be
+// written by mistake: nothing hands out its bytes for writing.
+
+// setBytes makes b the section's own bytes and its size.
+func (osec *outputSection) setBytes(b []byte) {
+	osec.data, osec.borrowed, osec.Size = b, false, uint64(len(b))
+	if osec.ext != nil {
+		osec.ext.patches, osec.ext.runs = nil, nil
+	}
+}
+
+// borrow makes the input's bytes b the section's, shared until a pass
+// needs its own (see ownBytes).
+func (osec *outputSection) borrow(b []byte) {
+	osec.data, osec.borrowed = b[:len(b):len(b)], true
+}
+
+// grow extends the section's bytes with n zero bytes (its own from then
+// on) and its size with them.
+func (osec *outputSection) grow(n uint64) {
+	data := osec.ownBytes()
+	osec.data = append(data[:len(data):len(data)], make([]byte, n)...)
+	osec.Size = uint64(len(osec.data))
+}
+
+// hasBytes says whether the section has contents (in any form).
+func (osec *outputSection) hasBytes() bool { return osec.data != nil || osec.gathered() }
+
+// byteLen is the length of the section's contents, which a malformed input
+// can make exceed its size (a gathered section's is its size).
+func (osec *outputSection) byteLen() uint64 {
+	if osec.gathered() {
+		return osec.Size
+	}
+	return uint64(len(osec.data))
+}
 
 // A patch is a relocated field of a borrowed output section: the section's
 // bytes are still the input's, so the value waits here and is written into
@@ -24,9 +79,10 @@ type patch struct {
 // fieldWindow bounds the bytes one relocated field spans (an instruction).
 const fieldWindow = 16
 
-// insert writes value (and a constant bank) into the field of type typ at
-// off, as cubin.RelocHow.Insert does.
-func (osec *outputSection) insert(off uint64, typ cubin.RelocType, value, bank uint64) {
+// patch writes value (and a constant bank) into the field of type typ at
+// off, as cubin.RelocHow.Insert does: in a borrowed section, into a
+// pending patch.
+func (osec *outputSection) patch(off uint64, typ cubin.RelocType, value, bank uint64) {
 	if osec.borrowed {
 		if typ > math.MaxUint16 {
 			return // not in cubin's table: no field to insert into
@@ -35,38 +91,58 @@ func (osec *outputSection) insert(off uint64, typ cubin.RelocType, value, bank u
 		x.patches = append(x.patches, patch{value, uint32(off), uint16(typ), uint8(bank)})
 		return
 	}
-	cubin.HowToRelocate(typ).Insert(osec.Data[off:], value, bank)
+	cubin.HowToRelocate(typ).Insert(osec.ownBytes()[off:], value, bank)
 }
 
-// field returns the section's bytes from off, for reading a field's
-// current contents (a .rel entry's implicit addend): a pending patch that
-// may overlap the field is applied first.
-func (osec *outputSection) field(off uint64) []byte {
+// read returns the section's bytes from off, for reading a field's
+// current contents (a .rel entry's implicit addend), never for writing: a
+// pending patch that may overlap the field is applied first.
+func (osec *outputSection) read(off uint64) []byte {
 	for _, pt := range osec.patches() {
 		if at := uint64(pt.off); at < off+fieldWindow && off < at+fieldWindow {
-			osec.contents()
+			osec.ownBytes()
 			break
 		}
 	}
-	return osec.Data[off:]
+	if osec.gathered() {
+		osec.ownBytes()
+	}
+	return osec.data[off:]
 }
 
-// contents returns the section's final bytes, making them its own (a copy
-// of the input's with every pending patch applied) if they are borrowed.
-func (osec *outputSection) contents() []byte {
+// ownBytes returns the section's final bytes for writing, making them its
+// own (a copy of the input's with every pending patch applied) if they are
+// borrowed, and rebuilding them if they were gathered.
+func (osec *outputSection) ownBytes() []byte {
 	if osec.gathered() {
-		osec.Data = osec.assemble(nil, nil, nil, 0, osec.Size, osec.ext.runs)
+		osec.data = osec.assemble(nil, nil, nil, 0, osec.Size, osec.ext.runs)
 		osec.ext.runs = nil
 	}
 	if osec.borrowed {
-		b := append([]byte(nil), osec.Data...)
+		b := append([]byte(nil), osec.data...)
 		applyPatches(b, osec.patches())
-		osec.Data, osec.borrowed = b, false
+		osec.data, osec.borrowed = b, false
 		if osec.ext != nil {
 			osec.ext.patches = nil
 		}
 	}
-	return osec.Data
+	return osec.data
+}
+
+// patches are the pending writes to a borrowed section's bytes.
+func (osec *outputSection) patches() []patch {
+	if osec.ext == nil {
+		return nil
+	}
+	return osec.ext.patches
+}
+
+// clipPatches gives the patch list an array of its own length (see
+// clipped), once relocation is done.
+func (osec *outputSection) clipPatches() {
+	if osec.ext != nil {
+		osec.ext.patches = clipped(osec.ext.patches)
+	}
 }
 
 // applyPatches writes every patch into b, in the order they were made.
@@ -142,7 +218,7 @@ func gatherSections(ctx *linkContext) {
 	var walk inputWalk
 	var base []byte
 	for _, osec := range ctx.OutSections {
-		if osec.borrowed || len(osec.Members) == 0 || osec.Size == 0 || uint64(len(osec.Data)) != osec.Size ||
+		if osec.borrowed || len(osec.Members) == 0 || osec.Size == 0 || uint64(len(osec.data)) != osec.Size ||
 			!cubin.HasFileData(osec.Type) || osec.Type == cubin.SHT_CUDA_INFO { // .nv.info is rebuilt
 			continue
 		}
@@ -150,17 +226,45 @@ func gatherSections(ctx *linkContext) {
 		for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
 			w1 := min(w0+gatheredWindow, osec.Size)
 			base = osec.assemble(ctx, &walk, base, w0, w1, nil)
-			runs.addChanged(w0, base, osec.Data[w0:w1])
+			runs.addChanged(w0, base, osec.data[w0:w1])
 		}
 		runs.b = clipped(runs.b)
-		osec.Data, osec.more().runs = nil, &runs
+		osec.data, osec.more().runs = nil, &runs
 	}
+}
+
+// writeBytes writes the section's contents to w: a gathered section is
+// rebuilt from the inputs a window at a time, a borrowed one's patches go
+// into a copy. It returns how many bytes it wrote and scratch, a buffer
+// reused from one section to the next. walk, if not nil, releases the
+// inputs' mappings once read.
+func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Writer, scratch []byte) (uint64, []byte) {
+	written := uint64(len(osec.data))
+	switch {
+	case osec.gathered():
+		for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
+			scratch = osec.assemble(ctx, walk, scratch, w0, min(w0+gatheredWindow, osec.Size), osec.ext.runs)
+			w.Write(scratch)
+		}
+		written = osec.Size
+	case len(osec.patches()) > 0:
+		// A borrowed section with relocated fields: patch a copy.
+		scratch = append(scratch[:0], osec.data...)
+		applyPatches(scratch, osec.patches())
+		w.Write(scratch)
+	default:
+		w.Write(osec.data)
+	}
+	if osec.borrowed && walk != nil && len(osec.Members) > 0 {
+		walk.visit(ctx, osec.Members[0].File)
+	}
+	return written, scratch
 }
 
 // gathered says whether osec's bytes are to be rebuilt from its members
 // (see changedRuns).
 func (osec *outputSection) gathered() bool {
-	return osec.Data == nil && osec.ext != nil && osec.ext.runs != nil
+	return osec.data == nil && osec.ext != nil && osec.ext.runs != nil
 }
 
 // assemble returns in buf the section's bytes [w0, w1): each member's
