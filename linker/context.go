@@ -405,14 +405,10 @@ type function struct {
 	// (with sm_90's reserved KiB) and where dynamic shared memory starts.
 	sharedSize uint64
 	dynOffset  uint64
-	// sharedPrivate are the function-level shared variables only this
-	// kernel reaches, laid out in its own section.
-	sharedPrivate []*symbol
-	// What layoutShared found for a kernel: its own .nv.shared input
-	// section and the output section's alignment.
-	sharedOwn   *inputSection
-	sharedAlign uint64
-	bank2       *outputSection // a kernel's .nv.constant2.<k>, with its callees' constants
+	// sharedOwn is a kernel's own .nv.shared input section (layoutShared;
+	// layoutDebugInfo reads it).
+	sharedOwn *inputSection
+	bank2     *outputSection // a kernel's .nv.constant2.<k>, with its callees' constants
 	// Bindless slots in a kernel's bank 0 (see assignBindlessSlots).
 	textures, surfaces int
 	order              int // index in linkContext.allFuncs: creation order

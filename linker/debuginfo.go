@@ -18,7 +18,7 @@ import "github.com/cudalink/cudalink/linker/cubin"
 //   - with debug symbols (-g without -suppress-debug-info): publishes the
 //     shared-memory variables a debugger needs (layoutDebugInfo), and
 //     starts dynamic shared memory at one offset in every kernel
-//     (unifyDynamicShared).
+//     (sharedLayout.unifyDynamic).
 //
 // Without debug symbols, a debug section's reference to dynamic shared
 // memory (which has no address then) is filled with all ones
@@ -35,7 +35,7 @@ func (ctx *linkContext) debugSymbols() bool {
 // output .nv_debug.shared, with their symbols; the kernels' own variables'
 // symbols; and every extern __shared__ array as a global object in
 // .nv_debug.shared at the offset where the dynamic shared memory of the
-// kernels using it starts (unifyDynamicShared). Variables private to one
+// kernels using it starts (sharedLayout.unifyDynamic). Variables private to one
 // kernel keep no symbol.
 //
 // -preserve-relocs publishes the shared variables as well (their symbols

@@ -1,0 +1,509 @@
+package linker
+
+import (
+	"slices"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// Shared memory: where each kernel's variables, the function-level
+// variables several kernels share and dynamic (extern __shared__) memory
+// sit. layoutSections runs layoutShared once the contributions are placed;
+// layoutDebugInfo (debuginfo.go) publishes the result for -g.
+
+// sharedReserve90 is the shared memory sm_90 reserves in every kernel.
+const sharedReserve90 = 0x400
+
+// sharedObject is one variable in shared memory.
+type sharedObject struct {
+	sym         *symbol
+	file, index int // defining file and symbol index
+	rank        int // place in nvlink's order of function-level objects
+	align, size uint64
+	unused      bool // no function's code refers to it
+	extern      bool // an extern __shared__ array, only sorted with the others
+}
+
+// layoutShared lays out shared memory as nvlink does.
+//
+// A function-level variable (.nv_debug.shared in the inputs: statics of
+// device functions and templates, file-scope __shared__) that several
+// kernels reach is global: it gets one module-wide offset, largest first
+// in the order of nvlink's list merge sort (listMergeSort), at the first
+// offset nvlink tries where it overlaps no global sharing a kernel with
+// it. One that a single kernel reaches is private to that kernel and is
+// laid out with the kernel's own variables: its own in symbol order, then
+// its private ones in the global order, sorted by decreasing alignment and
+// then increasing size, after the highest end of the global variables its
+// call tree uses. Dynamic (extern __shared__) memory starts after that,
+// aligned to 16; kernels whose call trees share a function that uses it
+// start it at the same offset, the highest of theirs.
+//
+// With debug information (-g), every kernel that uses dynamic memory
+// starts it at one module-wide offset, and layoutDebugShared publishes the
+// global variables in an output .nv_debug.shared.
+//
+// It runs in phases, one function each, over a sharedLayout of its own.
+func layoutShared(ctx *linkContext) {
+	s := &sharedLayout{}
+	s.collectObjects(ctx)       // the function-level objects and extern arrays, in input order
+	s.findUses(ctx)             // which objects each live function's code refers to
+	s.findReach(ctx)            // which kernels reach each object
+	s.sortObjects()             // nvlink's order: largest first
+	s.keepModuleSection(ctx)    // whether a module-wide .nv_debug.shared stays, aligning every kernel's
+	s.placeGlobals(ctx)         // objects several kernels reach: one module-wide offset each
+	s.placeKernels()            // each kernel's own and private objects, then dynamic memory
+	s.unifyDynamic(ctx)         // kernels sharing dynamic memory start it together
+	s.sizeSections(ctx)         // each kernel's .nv.shared section, with sm_90's reserve
+	s.addEmptyDebugSection(ctx) // the empty .nv_debug.shared nvlink writes for dynamic memory
+}
+
+// sharedLayout is layoutShared's state, from one phase to the next.
+type sharedLayout struct {
+	objects     map[*symbol]*sharedObject // function-level objects
+	ordered     []*sharedObject           // and extern arrays, in input order, then nvlink's (sortObjects)
+	moduleAlign uint64                    // the largest alignment of the inputs' shared sections
+	walk        inputWalk                 // relocations are read from the inputs
+
+	uses    map[*function][]*symbol   // shared objects a function's code references
+	kernels []*function               // the live kernels
+	trees   map[*function][]*function // each kernel's call tree (a demoted kernel's: itself)
+	reach   map[*symbol][]*function   // the kernels that reach each object
+
+	kept bool // a module-wide .nv_debug.shared stays (keepModuleSection)
+
+	// laidOut are the kernels, then the demoted ones; for each, own is
+	// its own .nv.shared input section, align its section's alignment
+	// and private the function-level objects only it reaches
+	// (placeKernels).
+	laidOut []*function
+	own     map[*function]*inputSection
+	align   map[*function]uint64
+	private map[*function][]*symbol
+}
+
+// collectObjects lists the function-level objects, with their alignment
+// (st_value) and size, and the extern __shared__ arrays, in input order.
+func (s *sharedLayout) collectObjects(ctx *linkContext) {
+	s.objects = map[*symbol]*sharedObject{}
+	externs := map[*symbol]bool{}
+	for fi, file := range ctx.Files {
+		for _, isec := range file.Sections {
+			if classify(isec.Sec) == classShared {
+				s.moduleAlign = max(s.moduleAlign, isec.Sec.Addralign)
+			}
+		}
+		for j, esym := range file.ELF.Symbols {
+			sym := file.Syms[j]
+			if sym == nil || esym.Type() == cubin.STT_SECTION {
+				continue
+			}
+			if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+				// An extern __shared__ array has no room of its own,
+				// but nvlink sorts it with the objects (size 0, where
+				// its name first appears), which moves the others.
+				if !externs[sym] {
+					externs[sym] = true
+					s.ordered = append(s.ordered, &sharedObject{sym: sym, file: fi, index: j, align: 1, extern: true})
+				}
+				continue
+			}
+			if int(esym.Shndx) >= len(file.Sections) || esym.Shndx == 0 || classify(file.Sections[esym.Shndx].Sec) != classShared {
+				continue
+			}
+			o := &sharedObject{sym: sym, file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
+			s.objects[o.sym] = o
+			s.ordered = append(s.ordered, o)
+		}
+	}
+}
+
+// findUses finds the shared objects each live function's code refers to.
+func (s *sharedLayout) findUses(ctx *linkContext) {
+	s.uses = map[*function][]*symbol{}
+	for _, fn := range ctx.Funcs {
+		s.walk.visit(ctx, fn.Text.File)
+		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
+			for r := range isec.Relocs() {
+				sym := isec.File.Syms[r.Sym]
+				if sym != nil && sym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
+					s.uses[fn] = appendSymOnce(s.uses[fn], sym)
+				}
+			}
+		}
+	}
+}
+
+// findReach finds the kernels and which of them reach each function-level
+// object.
+func (s *sharedLayout) findReach(ctx *linkContext) {
+	s.trees = map[*function][]*function{}
+	s.reach = map[*symbol][]*function{}
+	for _, k := range ctx.Funcs {
+		if k.Sym.demoted {
+			// A kernel -preserve-relocs keeps as a function: nvlink
+			// still lays out its own shared memory as a kernel's, alone
+			// (its own variables, dynamic shared memory after them).
+			s.trees[k] = []*function{k}
+			continue
+		}
+		if !k.Sym.IsEntry() {
+			continue
+		}
+		s.kernels = append(s.kernels, k)
+		s.trees[k] = callTree(k)
+		for _, fn := range s.trees[k] {
+			for _, sym := range s.uses[fn] {
+				if s.objects[sym] != nil {
+					s.reach[sym] = appendOnce(s.reach[sym], k)
+				}
+			}
+		}
+	}
+	s.laidOut = slices.Clone(s.kernels) // the kernels, then the demoted ones
+	for _, k := range ctx.Funcs {
+		if k.Sym.demoted {
+			s.laidOut = append(s.laidOut, k)
+		}
+	}
+}
+
+// sortObjects puts the objects in nvlink's order: it sorts the
+// function-level objects (inputs in order, each in symbol order) by
+// increasing size with its list merge sort, then takes them from the
+// last: largest first, whatever the files, call order or alignment (the
+// shared-function-objects-by-size case). Size, not file order, is what
+// lays out a partially linked input (-r) as its inputs were.
+func (s *sharedLayout) sortObjects() {
+	s.ordered = listMergeSort(s.ordered, func(a, b *sharedObject) bool { return a.size < b.size })
+	slices.Reverse(s.ordered)
+	for i, o := range s.ordered {
+		o.rank = i
+	}
+}
+
+// keepModuleSection decides kept: when some object the code of any
+// function (live or not) refers to is not private to one kernel, nvlink
+// keeps a module-wide .nv_debug.shared, aligned like the inputs' largest,
+// and every kernel's shared memory takes that alignment too. Otherwise a
+// kernel's section is aligned only as its own objects need.
+func (s *sharedLayout) keepModuleSection(ctx *linkContext) {
+	for _, fn := range ctx.allFuncs {
+		if s.kept {
+			return
+		}
+		s.walk.visit(ctx, fn.Text.File)
+		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
+			for r := range isec.Relocs() {
+				sym := isec.File.Syms[r.Sym]
+				if sym != nil && s.objects[sym] != nil && len(s.reach[sym]) != 1 {
+					s.kept = true
+				}
+			}
+		}
+	}
+}
+
+// placeGlobals gives each object several kernels reach (or none) its
+// module-wide offset, and records their extent in ctx.sharedGlobals.
+func (s *sharedLayout) placeGlobals(ctx *linkContext) {
+	used := map[*symbol]bool{}
+	for _, syms := range s.uses {
+		for _, sym := range syms {
+			used[sym] = true
+		}
+	}
+	g := &ctx.sharedGlobals
+	var placed []*sharedObject // objects several kernels reach, laid out
+	for _, o := range s.ordered {
+		if o.extern || len(s.reach[o.sym]) == 1 {
+			continue // private: laid out with its kernel
+		}
+		// nvlink tries 0, then the end of each object laid out before it
+		// (whatever its kernels), in the order they were laid out, when
+		// higher than the last offset tried, and takes the first where it
+		// overlaps no object that shares a kernel with it (nor ends right
+		// where one starts). One no kernel reaches (its functions kept by
+		// -g or -preserve-relocs only) goes at 0.
+		var busy []*sharedObject
+		for _, p := range placed {
+			if sharesKernel(s.reach[o.sym], s.reach[p.sym]) {
+				busy = append(busy, p)
+			}
+		}
+		fits := func(at uint64) bool {
+			for _, p := range busy {
+				if at+o.size >= p.sym.Value && at < p.sym.sharedEnd {
+					return false
+				}
+			}
+			return true
+		}
+		at := alignTo(0, o.align)
+		for _, p := range placed {
+			if fits(at) {
+				break
+			}
+			at = max(at, alignTo(p.sym.sharedEnd, o.align)) // the last is past them all
+		}
+		placed = append(placed, o)
+		o.sym.Value, o.sym.laidOut = at, true
+		o.sym.sharedEnd = at + o.size
+		o.unused = !used[o.sym]
+		if !o.unused {
+			g.end = max(g.end, at+o.size) // one no code uses takes no room
+		}
+		g.objects = append(g.objects, o)
+	}
+	g.align = s.moduleAlign
+}
+
+// placeKernels lays out each kernel's own variables and the objects
+// private to it, after the highest end of the global objects its call
+// tree uses, and where its dynamic shared memory starts.
+func (s *sharedLayout) placeKernels() {
+	s.own = map[*function]*inputSection{}
+	s.align = map[*function]uint64{}
+	s.private = map[*function][]*symbol{}
+	for _, k := range s.laidOut {
+		var start uint64
+		var align uint64
+		if s.kept {
+			align = s.moduleAlign
+		}
+		dynamic := false
+		var private []sharedObject
+		seen := map[*symbol]bool{}
+		for _, fn := range s.trees[k] {
+			for _, sym := range s.uses[fn] {
+				o := s.objects[sym]
+				switch {
+				case !sym.Defined():
+					dynamic = true
+				case o == nil:
+				case len(s.reach[sym]) == 1:
+					if !seen[sym] {
+						seen[sym] = true
+						private = append(private, *o)
+					}
+				default:
+					start = max(start, sym.sharedEnd)
+				}
+			}
+		}
+		var own *inputSection
+		for _, isec := range k.Sections {
+			if isec.Sec.Type == cubin.SHT_CUDA_SHARED {
+				own = isec
+			}
+		}
+		// The kernel's own variables in symbol order, then its private
+		// ones in nvlink's order of function-level objects, sorted by
+		// decreasing alignment and then increasing size.
+		var objs []sharedObject
+		if own != nil {
+			file := own.File
+			for j, esym := range file.ELF.Symbols {
+				if esym.Shndx == own.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
+					objs = append(objs, sharedObject{sym: file.Syms[j], align: max(esym.Value, 1), size: esym.Size})
+				}
+			}
+		}
+		slices.SortFunc(private, func(a, b sharedObject) int { return a.rank - b.rank })
+		objs = append(objs, private...)
+		objs = listMergeSort(objs, func(a, b sharedObject) bool {
+			return a.align > b.align || a.align == b.align && a.size < b.size
+		})
+		end := start
+		if own != nil && own.File.ELF.Header.Type == cubin.ET_CUDA_EWP {
+			// A -ewp image lays out its kernels' shared memory itself and
+			// names no variable in it: the section's size and alignment
+			// are the layout.
+			end = max(end, own.Sec.Size)
+			align = max(align, own.Sec.Addralign)
+		}
+		for _, o := range objs {
+			end = alignTo(end, o.align)
+			if o.sym.File == nil || o.sym.File.ELF.Header.Type != cubin.ET_CUDA_EWP {
+				// (The variables -G names in a -ewp image's section, which
+				// is already laid out, take room after it once more, but
+				// nvlink leaves their st_value as it was.)
+				o.sym.Value = end
+			}
+			o.sym.laidOut = true
+			o.sym.sharedEnd = end + o.size
+			end += o.size
+			align = max(align, o.align)
+		}
+		if dynamic {
+			end = alignTo(end, 16)
+			align = max(align, 16)
+		}
+		k.sharedSize, k.dynOffset, k.usesDynamic = end, end, dynamic
+		k.sharedOwn = own
+		s.own[k], s.align[k] = own, align
+		for _, o := range private {
+			s.private[k] = append(s.private[k], o.sym)
+		}
+	}
+}
+
+// sizeSections sizes each kernel's .nv.shared section (made when the
+// kernel has none of its own but needs one), with sm_90's reserve at its
+// start.
+func (s *sharedLayout) sizeSections(ctx *linkContext) {
+	for _, k := range s.laidOut {
+		end, own, align := k.sharedSize, s.own[k], s.align[k]
+		if own == nil && end == 0 && !k.usesDynamic {
+			continue
+		}
+		if own == nil {
+			osec := ctx.outSection(ctx.names.funcKey(k, ".nv.shared."+k.Sym.Name), cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
+			osec.Func = k
+			own = &inputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
+		}
+		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && own.File.ELF.Header.Type == cubin.ET_CUDA_EWP) {
+			// A -ewp image's kernel without shared memory gets none. One
+			// with some names no variable there: nvlink moves "them" by
+			// the reserve through symbol 0, whose st_value grows by it.
+			if own.File.ELF.Header.Type == cubin.ET_CUDA_EWP {
+				ctx.null.ewpReserves += r
+			}
+			end += r
+			k.sharedSize = end
+		}
+		own.Out.Size = end
+		own.Out.Addralign = max(align, 1)
+		if ctx.Config.PreserveRelocs {
+			// -preserve-relocs keeps the symbols of the function-level
+			// variables private to the kernel, in the kernel's section.
+			for _, sym := range s.private[k] {
+				sym.Section = &inputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
+				sym.debugShared, sym.preservedShared = true, true
+			}
+		}
+		if own.Out.Size == 0 {
+			own.Out.synthetic = true // nvlink names an empty one with no section symbol
+		}
+	}
+}
+
+// addEmptyDebugSection writes the empty .nv_debug.shared nvlink writes
+// when dynamic shared memory is used, unless it keeps one module-wide
+// (see keepModuleSection) aligned to more than 16.
+func (s *sharedLayout) addEmptyDebugSection(ctx *linkContext) {
+	if anyDynamic(ctx) && !(s.kept && s.moduleAlign > 16) {
+		osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
+		osec.Addralign = 16
+		osec.synthetic = true // nvlink gives it no section symbol
+	}
+}
+
+// sharedReserve is the shared memory at the start of every kernel's that
+// the architecture reserves: 1 KiB on sm_90.
+func (ctx *linkContext) sharedReserve() uint64 {
+	if ctx.Config.Arch >= 90 {
+		return sharedReserve90
+	}
+	return 0
+}
+
+// sharedGlobals is the extent of the global function-level shared
+// variables (see layoutShared).
+type sharedGlobals struct {
+	objects    []*sharedObject // in layout order
+	end, align uint64
+}
+
+// unifyDynamic makes kernels agree on where dynamic shared memory
+// starts: a function that uses it and is called from several kernels sees
+// it at one offset, so those kernels start it at the highest of theirs.
+// With debug symbols, each extern __shared__ array also has one address:
+// the kernels that use the same array agree too, and the array's symbol
+// gets that offset.
+func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
+	kernels, trees, uses := s.kernels, s.trees, s.uses
+	group := map[*function]*function{} // union-find over kernels
+	find := func(k *function) *function {
+		for group[k] != nil && group[k] != k {
+			k = group[k]
+		}
+		return k
+	}
+	joined := map[any]*function{} // a function or an array -> a kernel using it
+	join := func(key any, k *function) {
+		other := joined[key]
+		if other == nil {
+			joined[key] = k
+			return
+		}
+		if ra, rb := find(other), find(k); ra != rb {
+			group[rb] = ra
+		}
+	}
+	for _, k := range kernels {
+		if !k.usesDynamic {
+			continue
+		}
+		for i, fn := range trees[k] {
+			for _, sym := range uses[fn] {
+				if sym.Defined() {
+					continue
+				}
+				if i > 0 {
+					join(fn, k)
+				}
+				if ctx.debugSymbols() {
+					join(sym, k)
+				}
+			}
+		}
+	}
+	top := map[*function]uint64{}
+	for _, k := range kernels {
+		if k.usesDynamic {
+			r := find(k)
+			top[r] = max(top[r], k.dynOffset)
+		}
+	}
+	for _, k := range kernels {
+		if k.usesDynamic {
+			k.dynOffset = top[find(k)]
+			k.sharedSize = k.dynOffset
+		}
+	}
+	for key, k := range joined {
+		if sym, ok := key.(*symbol); ok {
+			sym.Value = k.dynOffset
+		}
+	}
+}
+
+// anyDynamic says whether an input declares extern __shared__ memory;
+// nvlink then writes an empty .nv_debug.shared, even when no kernel that
+// uses it survives.
+func anyDynamic(ctx *linkContext) bool {
+	for _, sym := range ctx.Symbols {
+		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+			return true
+		}
+	}
+	// A -ewp image names no extern __shared__ array; compiled with -G it
+	// has an empty .nv_debug.shared when it uses one.
+	for _, file := range ctx.Files {
+		if file.ELF.Header.Type == cubin.ET_CUDA_EWP && slices.ContainsFunc(file.ELF.Sections, func(s *cubin.Section) bool { return s.Name == ".nv_debug.shared" }) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesKernel says whether two sets of kernels meet.
+func sharesKernel(a, b []*function) bool {
+	for _, k := range a {
+		if slices.Contains(b, k) {
+			return true
+		}
+	}
+	return false
+}
