@@ -94,20 +94,6 @@ type linkContext struct {
 	lto ltoState
 }
 
-// bank2Overlay is how kernels' bank-2 sections share contributions.
-// mergeSections writes it (foldConstant2, overlayConstant2);
-// layoutSections reads it (placeContributions). Few sections need it, so
-// it is kept here rather than in every inputSection.
-type bank2Overlay struct {
-	// twins are the contributions that share a member's bytes instead of
-	// being members, and twinOf the member each shares (foldConstant2).
-	twins  []*inputSection
-	twinOf map[*inputSection]*inputSection
-	// fixedOff are the offsets overlayConstant2 chose for the members of
-	// sections with fixedOffsets.
-	fixedOff map[*inputSection]uint64
-}
-
 // nullSymbol is what nvlink leaves in the null symbol's st_value, in
 // parts each written by one pass; the writer reads value.
 type nullSymbol struct {

@@ -61,23 +61,7 @@ func buildFunctions(ctx *linkContext) {
 				isec.Func = fn
 				fn.Sections = append(fn.Sections, isec)
 			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !fn.Sym.IsEntry() {
-				// nvlink skips a weak copy met after the one it keeps, but
-				// appends the copy's bank-2 constants to the kept one's
-				// (they sit unused after them in every kernel's bank), and
-				// leaves the offset in the null symbol's st_value. A copy met
-				// before is emptied away when a later one with fewer
-				// registers replaces it.
-				var end uint64
-				for _, c := range fn.Sections {
-					if isConstant2(c.Sec) {
-						end = alignTo(end, max(c.Sec.Addralign, 1)) + c.Sec.Size
-					}
-				}
-				if !ctx.Config.Relocatable {
-					ctx.null.weakConstants = alignTo(end, max(s.Addralign, 1))
-				}
-				isec.Func = fn
-				fn.Sections = append(fn.Sections, isec)
+				appendLostConstants(ctx, fn, isec) // bank2.go
 			}
 		}
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {

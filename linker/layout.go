@@ -67,11 +67,7 @@ func placeContributions(ctx *linkContext) {
 		}
 		osec.setBytes(data)
 	}
-	for _, isec := range ctx.bank2.twins {
-		if twin := ctx.bank2.twinOf[isec]; twin != nil { // else it landed in another kernel's bank last, as a member
-			isec.OutOff = twin.OutOff
-		}
-	}
+	placeTwins(ctx) // bank-2 contributions that share a member's bytes (bank2.go)
 }
 
 func alignTo(v, a uint64) uint64 {

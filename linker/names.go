@@ -215,18 +215,7 @@ func finishNames(ctx *linkContext) {
 			break
 		}
 	}
-	shared := false
-	for _, osec := range ctx.OutSections {
-		if osec.Func != nil && osec.Func.Sym.IsEntry() && strings.HasPrefix(osec.Name, ".nv.constant2.") {
-			r.createSection(ctx, osec.Name)
-			shared = shared || osec.twinned
-		}
-	}
-	if shared {
-		// nvlink's scratch section for sharing identical bank-2
-		// constants (foldConstant2); it is never written.
-		r.createSection(ctx, "TEMP_OCG_CONSTANTS")
-	}
+	r.createKernelBanks(ctx) // bank2.go
 	if len(ctx.bindless) > 0 {
 		// nvlink makes a module bank-0 section (never written) and one
 		// symbol per texture slot (never in .symtab) when it assigns
