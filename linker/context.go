@@ -399,11 +399,9 @@ type function struct {
 	textures, surfaces int
 	order              int // index in linkContext.allFuncs: creation order
 
-	// Scratch of one walk of the call graph (see newWalk): the state and
-	// chain value belong to the walk whose epoch is in walked.
-	walked    uint32
-	walkBest  uint32
-	walkState uint8
+	// walked is callTree's scratch: the walk that last met the function
+	// (see newWalk).
+	walked uint32
 
 	// The flags, together so that a large link's thousands of Functions
 	// carry no padding between them.
@@ -443,7 +441,7 @@ func (fn *function) mark(walk uint32) bool {
 	if fn.walked == walk {
 		return false
 	}
-	fn.walked, fn.walkState, fn.walkBest = walk, 0, 0
+	fn.walked = walk
 	return true
 }
 

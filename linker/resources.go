@@ -18,6 +18,7 @@ func computeResources(ctx *linkContext) {
 	for _, fn := range ctx.Funcs {
 		fn.ownRegs = fn.Regs
 	}
+	chains := &chainMarks{marks: make([]chainMark, len(ctx.allFuncs))}
 	for _, k := range ctx.Funcs {
 		if !k.Sym.IsEntry() {
 			continue
@@ -26,8 +27,8 @@ func computeResources(ctx *linkContext) {
 			k.Regs = max(k.Regs, fn.Regs)
 			k.Barriers = max(k.Barriers, fn.Barriers)
 		}
-		depth, recursive := deepestChain(k, func(fn *function) uint32 { return fn.FrameSize })
-		k.crsChain, _ = deepestChain(k, func(fn *function) uint32 { return fn.CRSStack })
+		depth, recursive := chains.deepest(k, func(fn *function) uint32 { return fn.FrameSize })
+		k.crsChain, _ = chains.deepest(k, func(fn *function) uint32 { return fn.CRSStack })
 		if recursive {
 			k.MinStack = stackUnknown
 			k.Recursive = true
@@ -40,23 +41,44 @@ func computeResources(ctx *linkContext) {
 	}
 }
 
-// deepestChain returns the largest sum of weight along any call chain from
+// chainMarks is computeResources' table for its walks of the call graph
+// (deepest), by function.order: each function's state and best chain in
+// the walk whose number it holds, so the table is never cleared between
+// walks.
+type chainMarks struct {
+	walk  uint32
+	marks []chainMark
+}
+
+type chainMark struct {
+	walk, best uint32
+	state      uint8
+}
+
+// deepest returns the largest sum of weight along any call chain from
 // root, and whether some chain is recursive. It walks iteratively with
 // memoisation, so deep call graphs cannot overflow the goroutine stack.
-func deepestChain(root *function, weight func(*function) uint32) (uint32, bool) {
+func (t *chainMarks) deepest(root *function, weight func(*function) uint32) (uint32, bool) {
 	const (
 		unvisited = iota
 		onPath
 		done
 	)
-	// A function's state and best chain live in its walk scratch: a
-	// function not marked in this walk is unvisited.
-	walk := newWalk()
-	state := func(fn *function) uint8 {
-		if fn.walked != walk {
-			return unvisited
+	// A function not marked in this walk is unvisited.
+	t.walk++
+	walk := t.walk
+	mark := func(fn *function) *chainMark {
+		m := &t.marks[fn.order]
+		if m.walk != walk {
+			*m = chainMark{walk: walk}
 		}
-		return fn.walkState
+		return m
+	}
+	state := func(fn *function) uint8 {
+		if m := &t.marks[fn.order]; m.walk == walk {
+			return m.state
+		}
+		return unvisited
 	}
 	recursive := false
 	type frame struct {
@@ -64,8 +86,7 @@ func deepestChain(root *function, weight func(*function) uint32) (uint32, bool) 
 		next int
 	}
 	stack := []frame{{root, 0}}
-	root.mark(walk)
-	root.walkState = onPath
+	mark(root).state = onPath
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next < len(top.fn.Callees) {
@@ -75,8 +96,7 @@ func deepestChain(root *function, weight func(*function) uint32) (uint32, bool) 
 			case onPath:
 				recursive = true
 			case unvisited:
-				c.mark(walk)
-				c.walkState = onPath
+				mark(c).state = onPath
 				stack = append(stack, frame{c, 0})
 			}
 			continue
@@ -84,14 +104,14 @@ func deepestChain(root *function, weight func(*function) uint32) (uint32, bool) 
 		var deepest uint32
 		for _, c := range top.fn.Callees {
 			if state(c) == done {
-				deepest = max(deepest, c.walkBest)
+				deepest = max(deepest, mark(c).best)
 			}
 		}
-		top.fn.walkBest = weight(top.fn) + deepest
-		top.fn.walkState = done
+		m := mark(top.fn)
+		m.best, m.state = weight(top.fn)+deepest, done
 		stack = stack[:len(stack)-1]
 	}
-	return root.walkBest, recursive
+	return mark(root).best, recursive
 }
 
 // reportResources prints nvlink's -v report: global and constant memory
