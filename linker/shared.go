@@ -72,14 +72,19 @@ type sharedLayout struct {
 
 	kept bool // a module-wide .nv_debug.shared stays (keepModuleSection)
 
-	// laidOut are the kernels, then the demoted ones; for each, own is
-	// its own .nv.shared input section, align its section's alignment
-	// and private the function-level objects only it reaches
-	// (placeKernels).
+	// laidOut are the kernels, then the demoted ones; placed parallels
+	// it with what placeKernels found for each.
 	laidOut []*function
-	own     map[*function]*inputSection
-	align   map[*function]uint64
-	private map[*function][]*symbol
+	placed  []kernelShared
+}
+
+// kernelShared is what placeKernels found for a kernel: its own
+// .nv.shared input section, its section's alignment and the
+// function-level objects only it reaches.
+type kernelShared struct {
+	own     *inputSection
+	align   uint64
+	private []*symbol
 }
 
 // collectObjects lists the function-level objects, with their alignment
@@ -262,10 +267,8 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 // private to it, after the highest end of the global objects its call
 // tree uses, and where its dynamic shared memory starts.
 func (s *sharedLayout) placeKernels() {
-	s.own = map[*function]*inputSection{}
-	s.align = map[*function]uint64{}
-	s.private = map[*function][]*symbol{}
-	for _, k := range s.laidOut {
+	s.placed = make([]kernelShared, len(s.laidOut))
+	for i, k := range s.laidOut {
 		var start uint64
 		var align uint64
 		if s.kept {
@@ -341,9 +344,10 @@ func (s *sharedLayout) placeKernels() {
 		}
 		k.sharedSize, k.dynOffset, k.usesDynamic = end, end, dynamic
 		k.sharedOwn = own
-		s.own[k], s.align[k] = own, align
+		ks := &s.placed[i]
+		ks.own, ks.align = own, align
 		for _, o := range private {
-			s.private[k] = append(s.private[k], o.sym)
+			ks.private = append(ks.private, o.sym)
 		}
 	}
 }
@@ -352,8 +356,8 @@ func (s *sharedLayout) placeKernels() {
 // kernel has none of its own but needs one), with sm_90's reserve at its
 // start.
 func (s *sharedLayout) sizeSections(ctx *linkContext) {
-	for _, k := range s.laidOut {
-		end, own, align := k.sharedSize, s.own[k], s.align[k]
+	for i, k := range s.laidOut {
+		end, own, align := k.sharedSize, s.placed[i].own, s.placed[i].align
 		if own == nil && end == 0 && !k.usesDynamic {
 			continue
 		}
@@ -377,7 +381,7 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 		if ctx.Config.PreserveRelocs {
 			// -preserve-relocs keeps the symbols of the function-level
 			// variables private to the kernel, in the kernel's section.
-			for _, sym := range s.private[k] {
+			for _, sym := range s.placed[i].private {
 				sym.Section = &inputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
 				sym.debugShared, sym.preservedShared = true, true
 			}
