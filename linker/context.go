@@ -62,7 +62,10 @@ type linkContext struct {
 	names          nameRegistry // nvlink's creation order, from registerNames
 
 	sharedGlobals sharedGlobals // the global function-level shared variables (layoutSections; layoutDebugInfo reads it)
-	debugLayout   debugLayout   // -g's view of shared memory (layoutDebugInfo)
+	// kernelShared is each kernel's shared memory, by function.order
+	// (layoutShared; see kernelMemory).
+	kernelShared []kernelMemory
+	debugLayout  debugLayout // -g's view of shared memory (layoutDebugInfo)
 
 	// bindless: the bank-0 offset of each texture or surface slot, and
 	// the references in the order nvlink makes its symbols for them
@@ -387,14 +390,7 @@ type function struct {
 	// launches), in the order recorded.
 	refs []*symbol
 
-	// Shared memory of a kernel, laid out by layoutShared: the static size
-	// (with sm_90's reserved KiB) and where dynamic shared memory starts.
-	sharedSize uint64
-	dynOffset  uint64
-	// sharedOwn is a kernel's own .nv.shared input section (layoutShared;
-	// layoutDebugInfo reads it).
-	sharedOwn *inputSection
-	bank2     *outputSection // a kernel's .nv.constant2.<k>, with its callees' constants
+	bank2 *outputSection // a kernel's .nv.constant2.<k>, with its callees' constants
 	// Bindless slots in a kernel's bank 0 (see assignBindlessSlots).
 	textures, surfaces int
 	order              int // index in linkContext.allFuncs: creation order
@@ -413,8 +409,7 @@ type function struct {
 	descOnly bool
 	// ctaidZ: its .nv.info holds CTAIDZ_USED (the kernel reads
 	// blockIdx.z).
-	ctaidZ      bool
-	usesDynamic bool // a kernel's call tree uses dynamic shared memory
+	ctaidZ bool
 	// why is what dead-code elimination decided and why; pruned, for a
 	// kernel, what the lists decide for it (0 when they keep it), which a
 	// -preserve-relocs link overrides.

@@ -54,12 +54,13 @@ func layoutDebugInfo(ctx *linkContext) {
 	// unknown address (all ones) moved by the reserve, as -g's are moved.
 	preservedDynamic := anyDyn && !ctx.debugSymbols() && ctx.sharedReserve() > 0
 	for _, k := range ctx.Funcs {
-		if k.sharedOwn == nil {
+		own := ctx.sharedOf(k).own
+		if own == nil {
 			continue
 		}
-		file := k.sharedOwn.File
+		file := own.File
 		for j, esym := range file.ELF.Symbols {
-			if esym.Shndx == k.sharedOwn.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
+			if esym.Shndx == own.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
 				file.Syms[j].debugShared = true
 			}
 		}

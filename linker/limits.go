@@ -33,8 +33,9 @@ func checkLimits(ctx *linkContext) {
 // staticShared is a kernel's static shared memory as nvlink checks it:
 // without the KiB sm_90 reserves.
 func (k *function) staticShared(ctx *linkContext) uint64 {
-	if ctx.Config.Arch >= 90 && k.sharedSize >= sharedReserve90 {
-		return k.sharedSize - sharedReserve90
+	size := ctx.sharedOf(k).size
+	if ctx.Config.Arch >= 90 && size >= sharedReserve90 {
+		return size - sharedReserve90
 	}
-	return k.sharedSize
+	return size
 }

@@ -210,7 +210,7 @@ func finishNames(ctx *linkContext) {
 	for _, fn := range ctx.Funcs {
 		// With debug symbols the extern __shared__ arrays are defined
 		// instead (layoutDebugInfo).
-		if fn.usesDynamic && !ctx.debugSymbols() {
+		if ctx.sharedOf(fn).usesDynamic && !ctx.debugSymbols() {
 			ctx.strtab.add("externsharedinstance")
 			break
 		}

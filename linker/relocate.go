@@ -308,14 +308,14 @@ func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bo
 		// Dynamic shared memory starts after the kernel's static shared memory.
 		if fn := isec.Func; fn != nil {
 			if fn.Sym.IsEntry() || fn.Sym.demoted {
-				return fn.dynOffset, true
+				return ctx.sharedOf(fn).dynOffset, true
 			}
 			var off uint64
 			for _, k := range ctx.Funcs {
-				if k.Sym.IsEntry() && k.usesDynamic {
+				if mem := ctx.sharedOf(k); k.Sym.IsEntry() && mem.usesDynamic {
 					for _, f := range callTree(k) {
 						if f == fn {
-							off = max(off, k.dynOffset)
+							off = max(off, mem.dynOffset)
 						}
 					}
 				}

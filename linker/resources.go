@@ -140,13 +140,13 @@ func reportResources(ctx *linkContext) {
 	// nvlink lists kernels from the last call graph node to the first.
 	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.cgNode > kernels[j].Sym.cgNode })
 	for _, k := range kernels {
-		reportKernel(w, k)
+		reportKernel(w, k, ctx.sharedOf(k).size)
 	}
 }
 
 func info(w io.Writer, msg string) { fmt.Fprintf(w, "cudalink info    : %s\n", msg) }
 
-func reportKernel(w io.Writer, k *function) {
+func reportKernel(w io.Writer, k *function, smem uint64) {
 	info(w, fmt.Sprintf("Function properties for '%s':", k.Sym.Name))
 	var cmem0, cmem2 uint64
 	for _, isec := range k.Sections {
@@ -165,7 +165,7 @@ func reportKernel(w io.Writer, k *function) {
 	if k.Recursive {
 		stack = 0 // nvlink reports an unknown stack size as 0
 	}
-	line := fmt.Sprintf("used %d registers, %d stack, %d bytes smem, %d bytes cmem[0], ", k.Regs, stack, k.sharedSize, cmem0)
+	line := fmt.Sprintf("used %d registers, %d stack, %d bytes smem, %d bytes cmem[0], ", k.Regs, stack, smem, cmem0)
 	if cmem2 > 0 {
 		line += fmt.Sprintf("%d bytes cmem[2], ", cmem2)
 	}

@@ -45,7 +45,8 @@ type sharedObject struct {
 //
 // It runs in phases, one function each, over a sharedLayout of its own.
 func layoutShared(ctx *linkContext) {
-	s := &sharedLayout{}
+	ctx.kernelShared = make([]kernelMemory, len(ctx.allFuncs))
+	s := &sharedLayout{mem: ctx.kernelShared}
 	s.collectObjects(ctx)       // the function-level objects and extern arrays, in input order
 	s.findUses(ctx)             // which objects each live function's code refers to
 	s.findReach(ctx)            // which kernels reach each object
@@ -56,6 +57,27 @@ func layoutShared(ctx *linkContext) {
 	s.unifyDynamic(ctx)         // kernels sharing dynamic memory start it together
 	s.sizeSections(ctx)         // each kernel's .nv.shared section, with sm_90's reserve
 	s.addEmptyDebugSection(ctx) // the empty .nv_debug.shared nvlink writes for dynamic memory
+}
+
+// kernelMemory is a kernel's shared memory as layoutShared lays it out.
+// layoutShared writes linkContext.kernelShared; layoutDebugInfo, the
+// limits check, relocation, the resource report and finishNames read it
+// (sharedOf).
+type kernelMemory struct {
+	own       *inputSection // the kernel's own .nv.shared input section
+	size      uint64        // the static size, with sm_90's reserved KiB
+	dynOffset uint64        // where dynamic shared memory starts
+	// usesDynamic: the kernel's call tree uses dynamic shared memory.
+	usesDynamic bool
+}
+
+// sharedOf is what layoutShared laid out for kernel k (zero for other
+// functions, and before layoutShared runs).
+func (ctx *linkContext) sharedOf(k *function) *kernelMemory {
+	if k.order >= len(ctx.kernelShared) {
+		return &kernelMemory{}
+	}
+	return &ctx.kernelShared[k.order]
 }
 
 // sharedLayout is layoutShared's state, from one phase to the next.
@@ -76,6 +98,7 @@ type sharedLayout struct {
 	// it with what placeKernels found for each.
 	laidOut []*function
 	placed  []kernelShared
+	mem     []kernelMemory // linkContext.kernelShared, by function.order
 }
 
 // kernelShared is what placeKernels found for a kernel: its own
@@ -342,8 +365,7 @@ func (s *sharedLayout) placeKernels() {
 			end = alignTo(end, 16)
 			align = max(align, 16)
 		}
-		k.sharedSize, k.dynOffset, k.usesDynamic = end, end, dynamic
-		k.sharedOwn = own
+		s.mem[k.order] = kernelMemory{own: own, size: end, dynOffset: end, usesDynamic: dynamic}
 		ks := &s.placed[i]
 		ks.own, ks.align = own, align
 		for _, o := range private {
@@ -357,8 +379,9 @@ func (s *sharedLayout) placeKernels() {
 // start.
 func (s *sharedLayout) sizeSections(ctx *linkContext) {
 	for i, k := range s.laidOut {
-		end, own, align := k.sharedSize, s.placed[i].own, s.placed[i].align
-		if own == nil && end == 0 && !k.usesDynamic {
+		mem := &s.mem[k.order]
+		end, own, align := mem.size, s.placed[i].own, s.placed[i].align
+		if own == nil && end == 0 && !mem.usesDynamic {
 			continue
 		}
 		if own == nil {
@@ -374,7 +397,7 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 				ctx.null.ewpReserves += r
 			}
 			end += r
-			k.sharedSize = end
+			mem.size = end
 		}
 		own.Out.Size = end
 		own.Out.Addralign = max(align, 1)
@@ -446,7 +469,7 @@ func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
 		}
 	}
 	for _, k := range kernels {
-		if !k.usesDynamic {
+		if !s.mem[k.order].usesDynamic {
 			continue
 		}
 		for i, fn := range trees[k] {
@@ -465,20 +488,20 @@ func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
 	}
 	top := map[*function]uint64{}
 	for _, k := range kernels {
-		if k.usesDynamic {
+		if mem := &s.mem[k.order]; mem.usesDynamic {
 			r := find(k)
-			top[r] = max(top[r], k.dynOffset)
+			top[r] = max(top[r], mem.dynOffset)
 		}
 	}
 	for _, k := range kernels {
-		if k.usesDynamic {
-			k.dynOffset = top[find(k)]
-			k.sharedSize = k.dynOffset
+		if mem := &s.mem[k.order]; mem.usesDynamic {
+			mem.dynOffset = top[find(k)]
+			mem.size = mem.dynOffset
 		}
 	}
 	for key, k := range joined {
 		if sym, ok := key.(*symbol); ok {
-			sym.Value = k.dynOffset
+			sym.Value = s.mem[k.order].dynOffset
 		}
 	}
 }
