@@ -319,7 +319,6 @@ type symbol struct {
 	// symbol only -preserve-relocs keeps (-g does not).
 	preservedShared bool
 	debugDynamic    bool // -g: an extern __shared__ array, defined in .nv_debug.shared
-	placed          bool // buildSymbolTable met it in the registry's lists
 	// clone: a local function ptxas -ewp inlined into a kernel's code
 	// ($kernel$function, inside the kernel's .text); kept with the kernel.
 	clone bool

@@ -58,7 +58,6 @@ func buildSymbolTable(ctx *linkContext) {
 			addSection(ctx.outByName.get(c.section))
 			continue
 		}
-		c.sym.placed = true
 		if c.sym.placeholder {
 			if ctx.keepsAll() && ctx.toolkit.KeepPlaceholder {
 				// nvlink 11.8 removes it with the unused symbols, which -g
@@ -79,13 +78,13 @@ func buildSymbolTable(ctx *linkContext) {
 	}
 	ctx.firstGlobal = len(ctx.symtab)
 	for _, sym := range ctx.names.global {
-		sym.placed = true
 		if keepGlobal(sym) {
 			add(sym)
 		}
 	}
 	for _, sym := range ctx.Symbols {
-		if !sym.placed && keepGlobal(sym) {
+		// A name the registry never created (it is in neither list).
+		if sym.created == 0 && keepGlobal(sym) {
 			add(sym)
 		}
 	}
