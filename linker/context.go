@@ -34,21 +34,23 @@ type linkContext struct {
 	outByName nameIndex[*outputSection]
 
 	// keepEmpty: -r keeps these relocation sections, empty in an input
-	// (nvcc writes some).
+	// (nvcc writes some; retargetRelocations).
 	keepEmpty map[*outputSection]bool
 	bank2     bank2Overlay // how kernels' bank-2 sections share contributions (mergeSections)
 
-	// Kernels and Funcs are the live functions after dead-code elimination,
-	// in output order.
+	// Funcs are the functions (buildFunctions), the live ones after
+	// dead-code elimination (eliminateDeadCode), in output order.
 	Funcs []*function
 	// allFuncs are every function definition, live or not, for --map and
-	// --why-live.
+	// --why-live (eliminateDeadCode).
 	allFuncs []*function
 
 	tables outputTables // the string and symbol tables, from assignIndices
 
-	// The output symbol table (index 0 is the null symbol), its first
-	// global, and the string table the writer emits.
+	// The output symbol table (index 0 is the null symbol) and its first
+	// global (buildSymbolTable; buildRelocatableMetadata for -r), and the
+	// string table the writer emits (names are added from registerNames
+	// on; compacted by buildSymbolTable).
 	symtab      []outSym
 	firstGlobal int
 	strtab      stringTable
@@ -87,11 +89,12 @@ type linkContext struct {
 	virtualSM     int            // minimum virtual SM over the inputs (checkArchitectures)
 	cancelled     bool           // Config.Context was cancelled
 	gc            collectorState // how the process collects garbage for this link (collector.go)
-	times         []passTime     // how long each pass took, for --time
-	output        []byte
-	maps          fileMaps   // inputs mapped for this link (no object cache)
-	read          *readFiles // from readInputs to addInputs
-	// ptxJobs are the PTX images compiled for this link (ptxcompile.go).
+	times         []passTime     // how long each pass took, for --time (run, runErr)
+	output        []byte         // the image (writeOutput, writeLTOExecutable)
+	maps          fileMaps       // inputs mapped for this link (no object cache)
+	read          *readFiles     // from readInputs to addInputs
+	// ptxJobs are the PTX images compiled for this link: compileDeviceCode
+	// writes them, addInputs takes their cubins (ptxcompile.go).
 	ptxJobs map[*ptxImage]*ptxJob
 	// lto is the state of link-time optimization (lto.go).
 	lto ltoState
