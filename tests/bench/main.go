@@ -65,7 +65,7 @@ func main() {
 		heapProf   = flag.String("heapprofile", "", "write the heap profile at the largest live heap of one such link to this file")
 		profN      = flag.Int("profile-n", 0, "program size to profile (default: the largest -n)")
 		profReps   = flag.Int("profile-reps", 10, "in-process links while profiling")
-		profVar    = flag.String("profile-variant", "default", "program to profile: default (flat call graph), chain or large")
+		profVar    = flag.String("profile-variant", "default", "program to profile: default (flat call graph), chain, large or G (-G objects linked with -g)")
 	)
 	flag.Parse()
 	log := func(format string, args ...any) {
@@ -242,8 +242,10 @@ func main() {
 			v = variantChain
 		case variantLarge.Name:
 			v = variantLarge
+		case variantDebug.Name:
+			v = variantDebug
 		default:
-			fail(fmt.Errorf("-profile-variant=%s: want default, chain or large", *profVar))
+			fail(fmt.Errorf("-profile-variant=%s: want default, chain, large or G", *profVar))
 		}
 		p := &pool{dir: filepath.Join(*cacheDir, *arch+"-"+v.Name), arch: *arch, variant: v}
 		if err := buildPool(p, []int{n}, *jobs, log); err != nil {
