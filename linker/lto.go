@@ -82,6 +82,10 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 	cfg := ctx.Config
 	libPath := filepath.Join(cfg.NVVMPath, "lib64", "libnvvm.so")
 	lib, err := nvvm.Open(libPath)
+	if errors.Is(err, nvvm.ErrNoHelper) {
+		ctx.errorf("-dlto: %v", err)
+		return nil
+	}
 	if err != nil {
 		ctx.errorf("-dlto needs the CUDA toolkit's libnvvm, which cannot be loaded from %s: %v\n"+
 			">>> pass -nvvmpath=<CUDA toolkit>/nvvm, the directory holding lib64/libnvvm.so and libdevice/ (as nvcc -dlink -dlto does), or install the toolkit's libnvvm", libPath, err)

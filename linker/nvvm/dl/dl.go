@@ -1,22 +1,23 @@
-// Package nvvm calls the CUDA toolkit's libnvvm, loaded at run time
-// without cgo (github.com/ebitengine/purego), to optimize and compile the
-// NVVM IR of link-time-optimized (nvcc -dlto) objects into PTX, the way
-// nvlink 11.8 does for -dlto: one program, every module added through the
-// private entry point __nvvmHandle(0x2080) (which decodes the LTO IR that
-// nvcc writes and adds it to the program; libnvvm's public
-// nvvmAddModuleToProgram takes only plain bitcode), then
-// nvvmCompileProgram with nvlink's options.
-package nvvm
+// Package dl loads the CUDA toolkit's libnvvm into this process without
+// cgo (github.com/ebitengine/purego), for package nvvm. Importing it makes
+// the program dynamically linked against libc (purego's fakecgo), which
+// every run of it then pays for at start (ld.so, libc's pages: about 2.3
+// MiB of resident memory and 0.6 ms): cudalink itself does not import it
+// and runs libnvvm in the helper cudalink-nvvm, which does. Importing it
+// (for its side effect, as tests do) makes nvvm.Open load libnvvm in
+// process instead.
+package dl
 
 import (
 	"errors"
 	"fmt"
-	"os"
-	"sync"
 	"unsafe"
 
+	"github.com/cudalink/cudalink/linker/nvvm"
 	"github.com/ebitengine/purego"
 )
+
+func init() { nvvm.LoadInProcess(Open) }
 
 // Lib is a loaded libnvvm.
 type Lib struct {
@@ -33,25 +34,10 @@ type Lib struct {
 	handle             uintptr // __nvvmHandle
 }
 
-// mu serializes every call into libnvvm: the library keeps state of its
-// own (LLVM's), and a process may run several links at once (the
-// worker). It guards the loaded libraries too; dlopen hands back the same
-// handle for the same file, so each is looked up once.
-var (
-	mu     sync.Mutex
-	loaded = map[string]*Lib{}
-)
-
-// Open loads the libnvvm at path. The error says what dlopen said.
-func Open(path string) (*Lib, error) {
-	mu.Lock()
-	defer mu.Unlock()
-	if l := loaded[path]; l != nil {
-		return l, nil
-	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, err
-	}
+// Open loads the libnvvm at path. The error says what dlopen said. The
+// caller serializes every call into the library (nvvm.Lib does): it keeps
+// state of its own (LLVM's).
+func Open(path string) (nvvm.Compiler, error) {
 	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
 		return nil, err
@@ -80,58 +66,16 @@ func Open(path string) (*Lib, error) {
 	if l.handle, err = purego.Dlsym(h, "__nvvmHandle"); err != nil {
 		return nil, fmt.Errorf("%s has no __nvvmHandle, through which nvlink adds LTO modules", path)
 	}
-	loaded[path] = l
 	return l, nil
-}
-
-// Version is libnvvm's nvvmVersion (2.0 for CUDA 11.8's).
-func (l *Lib) Version() (major, minor int) {
-	mu.Lock()
-	defer mu.Unlock()
-	var ma, mi int32
-	l.version(&ma, &mi)
-	return int(ma), int(mi)
-}
-
-// Module is one LTO input: the IR of an object as nvcc stored it in the
-// fatbinary (decompressed), and the name nvlink gives it.
-type Module struct {
-	Name string
-	IR   []byte
-}
-
-// ModuleError is a module libnvvm refused: nvcc's LTO IR of another
-// release, or not LTO IR at all.
-type ModuleError struct {
-	Module string
-	Status int
-}
-
-// Error says which nvvmResult libnvvm gave.
-func (e *ModuleError) Error() string {
-	return fmt.Sprintf("libnvvm cannot read its LTO IR (%s)", resultString(e.Status))
-}
-
-// CompileError is an nvvmCompileProgram failure, with libnvvm's log.
-type CompileError struct {
-	Status int
-	Log    string
-}
-
-// Error says which nvvmResult libnvvm gave; the log is in Log.
-func (e *CompileError) Error() string {
-	return fmt.Sprintf("libnvvm could not compile the program (%s)", resultString(e.Status))
 }
 
 // Compile makes one program of the modules, in order, and compiles it
 // with options; it returns the PTX (without the terminating NUL) and what
 // libnvvm logged.
-func (l *Lib) Compile(modules []Module, options []string) (ptx []byte, log string, err error) {
-	mu.Lock()
-	defer mu.Unlock()
+func (l *Lib) Compile(modules []nvvm.Module, options []string) (ptx []byte, log string, err error) {
 	var prog uintptr
 	if r := l.createProgram(&prog); r != 0 {
-		return nil, "", fmt.Errorf("nvvmCreateProgram: %s", resultString(int(r)))
+		return nil, "", fmt.Errorf("nvvmCreateProgram: %s", nvvm.ResultString(int(r)))
 	}
 	defer l.destroyProgram(&prog)
 	// __nvvmHandle(0x2080) returns nvlink's entry for LTO modules:
@@ -142,12 +86,12 @@ func (l *Lib) Compile(modules []Module, options []string) (ptx []byte, log strin
 	}
 	for _, m := range modules {
 		if len(m.IR) == 0 {
-			return nil, "", &ModuleError{Module: m.Name, Status: 4}
+			return nil, "", &nvvm.ModuleError{Module: m.Name, Status: 4}
 		}
 		name := append([]byte(m.Name), 0)
 		r, _, _ := purego.SyscallN(add, prog, uintptr(unsafe.Pointer(&m.IR[0])), uintptr(len(m.IR)), uintptr(unsafe.Pointer(&name[0])))
 		if int32(r) != 0 {
-			return nil, "", &ModuleError{Module: m.Name, Status: int(int32(r))}
+			return nil, "", &nvvm.ModuleError{Module: m.Name, Status: int(int32(r))}
 		}
 	}
 	cstrs := make([][]byte, len(options))
@@ -163,15 +107,15 @@ func (l *Lib) Compile(modules []Module, options []string) (ptx []byte, log strin
 	// A relocatable compile (--device-c) ends with status 100 on CUDA
 	// 11.8, and its PTX is good: nvlink takes it.
 	if status != 0 && status != 100 {
-		return nil, log, &CompileError{Status: int(status), Log: log}
+		return nil, log, &nvvm.CompileError{Status: int(status), Log: log}
 	}
 	var size uintptr
 	if r := l.compiledResultSize(prog, &size); r != 0 || size == 0 {
-		return nil, log, fmt.Errorf("nvvmGetCompiledResultSize: %s", resultString(int(r)))
+		return nil, log, fmt.Errorf("nvvmGetCompiledResultSize: %s", nvvm.ResultString(int(r)))
 	}
 	buf := make([]byte, size)
 	if r := l.compiledResult(prog, unsafe.Pointer(&buf[0])); r != 0 {
-		return nil, log, fmt.Errorf("nvvmGetCompiledResult: %s", resultString(int(r)))
+		return nil, log, fmt.Errorf("nvvmGetCompiledResult: %s", nvvm.ResultString(int(r)))
 	}
 	return trimNUL(buf), log, nil
 }
@@ -194,24 +138,4 @@ func trimNUL(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// resultString names an nvvmResult as libnvvm's nvvmGetErrorString does.
-func resultString(r int) string {
-	names := []string{
-		"NVVM_SUCCESS",
-		"NVVM_ERROR_OUT_OF_MEMORY",
-		"NVVM_ERROR_PROGRAM_CREATION_FAILURE",
-		"NVVM_ERROR_IR_VERSION_MISMATCH",
-		"NVVM_ERROR_INVALID_INPUT",
-		"NVVM_ERROR_INVALID_PROGRAM",
-		"NVVM_ERROR_INVALID_IR",
-		"NVVM_ERROR_INVALID_OPTION",
-		"NVVM_ERROR_NO_MODULE_IN_PROGRAM",
-		"NVVM_ERROR_COMPILATION",
-	}
-	if r >= 0 && r < len(names) {
-		return names[r]
-	}
-	return fmt.Sprintf("nvvmResult %d", r)
 }

@@ -1,0 +1,127 @@
+package nvvm
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The tests run this test binary as the helper (CUDALINK_NVVM_HELPER), with
+// fakeCompiler in place of libnvvm: the protocol is what they check, across
+// a real process boundary. A library path starting with "bad" fails to
+// open.
+func TestMain(m *testing.M) {
+	if os.Getenv("NVVM_TEST_SERVE") != "" {
+		os.Exit(Serve(os.Args[1], os.Stdin, os.Stdout, func(path string) (Compiler, error) {
+			if strings.HasPrefix(filepath.Base(path), "bad") {
+				return nil, errors.New("dlopen says no: " + path)
+			}
+			return fakeCompiler{}, nil
+		}))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeCompiler answers by the first option: "ok" gives PTX naming every
+// module and option, "module" a ModuleError for the second module,
+// "compile" a CompileError with a log, "exit" kills the helper, anything
+// else a plain error.
+type fakeCompiler struct{}
+
+func (fakeCompiler) Compile(modules []Module, options []string) ([]byte, string, error) {
+	switch options[0] {
+	case "ok":
+		var b strings.Builder
+		for _, m := range modules {
+			fmt.Fprintf(&b, "%s:%d:%x;", m.Name, len(m.IR), m.IR)
+		}
+		return []byte(b.String() + strings.Join(options, ",")), "a log line\n", nil
+	case "module":
+		return nil, "", &ModuleError{Module: modules[1].Name, Status: 3}
+	case "compile":
+		return nil, "the log of a failure", &CompileError{Status: 9, Log: "the log of a failure"}
+	case "exit":
+		os.Exit(3)
+	}
+	return nil, "", errors.New("something else: " + options[0])
+}
+
+func useHelper(t *testing.T) string {
+	t.Setenv("CUDALINK_NVVM_HELPER", os.Args[0])
+	t.Setenv("NVVM_TEST_SERVE", "1")
+	dir := t.TempDir()
+	for _, name := range []string{"libnvvm.so", "bad-libnvvm.so"} {
+		if err := os.WriteFile(dir+"/"+name, []byte("not a library"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestHelperCompiles(t *testing.T) {
+	dir := useHelper(t)
+	lib, err := Open(dir + "/libnvvm.so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := lib.c.(*helper); !ok {
+		t.Fatalf("Open loaded %T, want the helper", lib.c)
+	}
+	mods := []Module{{Name: "a.o", IR: []byte{1, 2, 3}}, {Name: "b.o", IR: nil}, {Name: "c.o", IR: make([]byte, 3<<20)}}
+	for range 2 { // the same helper answers every request
+		ptx, log, err := lib.Compile(mods, []string{"ok", "-arch=compute_80"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("a.o:3:010203;b.o:0:;c.o:%d:%x;ok,-arch=compute_80", 3<<20, make([]byte, 3<<20))
+		if string(ptx) != want || log != "a log line\n" {
+			t.Fatalf("got PTX %.60q... and log %q", ptx, log)
+		}
+	}
+
+	_, _, err = lib.Compile(mods, []string{"module"})
+	var me *ModuleError
+	if !errors.As(err, &me) || me.Module != "b.o" || me.Status != 3 {
+		t.Errorf("module error: got %v, want b.o's ModuleError with status 3", err)
+	}
+	_, log, err := lib.Compile(mods, []string{"compile"})
+	var ce *CompileError
+	if !errors.As(err, &ce) || ce.Status != 9 || ce.Log != "the log of a failure" || log != ce.Log {
+		t.Errorf("compile error: got %v (log %q), want a CompileError with status 9 and its log", err, log)
+	}
+	_, _, err = lib.Compile(mods, []string{"other"})
+	if err == nil || err.Error() != "something else: other" {
+		t.Errorf("other error: got %v", err)
+	}
+
+	// A helper that dies is reported, and the next Open starts another.
+	_, _, err = lib.Compile(mods, []string{"exit"})
+	if err == nil || !strings.Contains(err.Error(), HelperName) {
+		t.Errorf("a helper that exits: got %v, want an error naming %s", err, HelperName)
+	}
+	again, err := Open(dir + "/libnvvm.so")
+	if err != nil || again == lib {
+		t.Fatalf("Open after the helper died: %v (same Lib: %v)", err, again == lib)
+	}
+	if _, _, err := again.Compile(mods, []string{"ok"}); err != nil {
+		t.Errorf("the new helper: %v", err)
+	}
+}
+
+func TestHelperOpenError(t *testing.T) {
+	dir := useHelper(t)
+	_, err := Open(dir + "/bad-libnvvm.so")
+	if err == nil || err.Error() != "dlopen says no: "+dir+"/bad-libnvvm.so" {
+		t.Errorf("got %v, want the helper's dlopen error", err)
+	}
+	if _, err := Open(dir + "/missing.so"); !os.IsNotExist(err) {
+		t.Errorf("a missing library: got %v, want a not-exist error before any helper runs", err)
+	}
+	t.Setenv("CUDALINK_NVVM_HELPER", dir+"/no-such-helper")
+	if _, err := Open(dir + "/libnvvm.so"); err == nil {
+		t.Error("no helper: Open succeeded")
+	}
+}

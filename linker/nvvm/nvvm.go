@@ -1,0 +1,145 @@
+// Package nvvm runs the CUDA toolkit's libnvvm to optimize and compile the
+// NVVM IR of link-time-optimized (nvcc -dlto) objects into PTX, the way
+// nvlink 11.8 does for -dlto: one program, every module added through the
+// private entry point __nvvmHandle(0x2080) (which decodes the LTO IR that
+// nvcc writes and adds it to the program; libnvvm's public
+// nvvmAddModuleToProgram takes only plain bitcode), then
+// nvvmCompileProgram with nvlink's options.
+//
+// Loading a C library needs the C library loader, and a Go program that
+// can dlopen is dynamically linked: every run then maps libc and ld.so
+// (about 2.3 MiB of resident memory and 0.6 ms at start), with LTO or
+// without. So cudalink stays static and runs libnvvm in a helper process,
+// cudalink-nvvm (linker/cmd/cudalink-nvvm), started by the first Open of a
+// library and kept for the process's life (a persistent worker compiles
+// with it again and again). A program that imports package
+// linker/nvvm/dl loads libnvvm in process instead (the tests do).
+package nvvm
+
+import (
+	"fmt"
+	"os"
+	"sync"
+)
+
+// Compiler is a loaded libnvvm: in this process (package dl) or in the
+// helper.
+type Compiler interface {
+	// Compile makes one program of the modules, in order, and compiles
+	// it with options; it returns the PTX (without the terminating NUL)
+	// and what libnvvm logged. The errors are *ModuleError,
+	// *CompileError or another.
+	Compile(modules []Module, options []string) (ptx []byte, log string, err error)
+}
+
+// Lib is a loaded libnvvm.
+type Lib struct {
+	Path string // the file that was loaded
+	c    Compiler
+}
+
+// mu serializes every call into libnvvm: the library keeps state of its
+// own (LLVM's), and a process may run several links at once (the
+// worker). It guards the loaded libraries too: each is loaded once.
+var (
+	mu        sync.Mutex
+	loaded    = map[string]*Lib{}
+	inProcess func(path string) (Compiler, error)
+)
+
+// LoadInProcess makes Open load libraries with open, in this process,
+// instead of in the helper. Package dl calls it when it is imported.
+func LoadInProcess(open func(path string) (Compiler, error)) {
+	mu.Lock()
+	defer mu.Unlock()
+	inProcess = open
+}
+
+// Open loads the libnvvm at path. The error says what dlopen said, or
+// why the helper could not be run.
+func Open(path string) (*Lib, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if l := loaded[path]; l != nil {
+		return l, nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	open := inProcess
+	if open == nil {
+		open = startHelper
+	}
+	c, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &Lib{Path: path, c: c}
+	loaded[path] = l
+	return l, nil
+}
+
+// Compile makes one program of the modules, in order, and compiles it
+// with options; it returns the PTX (without the terminating NUL) and what
+// libnvvm logged.
+func (l *Lib) Compile(modules []Module, options []string) (ptx []byte, log string, err error) {
+	mu.Lock()
+	defer mu.Unlock()
+	ptx, log, err = l.c.Compile(modules, options)
+	if h, ok := l.c.(*helper); ok && h.broken {
+		// The helper is gone (libnvvm crashed it): the next Open starts
+		// another.
+		delete(loaded, l.Path)
+	}
+	return ptx, log, err
+}
+
+// Module is one LTO input: the IR of an object as nvcc stored it in the
+// fatbinary (decompressed), and the name nvlink gives it.
+type Module struct {
+	Name string
+	IR   []byte
+}
+
+// ModuleError is a module libnvvm refused: nvcc's LTO IR of another
+// release, or not LTO IR at all.
+type ModuleError struct {
+	Module string
+	Status int
+}
+
+// Error says which nvvmResult libnvvm gave.
+func (e *ModuleError) Error() string {
+	return fmt.Sprintf("libnvvm cannot read its LTO IR (%s)", ResultString(e.Status))
+}
+
+// CompileError is an nvvmCompileProgram failure, with libnvvm's log.
+type CompileError struct {
+	Status int
+	Log    string
+}
+
+// Error says which nvvmResult libnvvm gave; the log is in Log.
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("libnvvm could not compile the program (%s)", ResultString(e.Status))
+}
+
+// ResultString names an nvvmResult as libnvvm's nvvmGetErrorString does.
+func ResultString(r int) string {
+	names := []string{
+		"NVVM_SUCCESS",
+		"NVVM_ERROR_OUT_OF_MEMORY",
+		"NVVM_ERROR_PROGRAM_CREATION_FAILURE",
+		"NVVM_ERROR_IR_VERSION_MISMATCH",
+		"NVVM_ERROR_INVALID_INPUT",
+		"NVVM_ERROR_INVALID_PROGRAM",
+		"NVVM_ERROR_INVALID_IR",
+		"NVVM_ERROR_INVALID_OPTION",
+		"NVVM_ERROR_NO_MODULE_IN_PROGRAM",
+		"NVVM_ERROR_COMPILATION",
+	}
+	if r >= 0 && r < len(names) {
+		return names[r]
+	}
+	return fmt.Sprintf("nvvmResult %d", r)
+}
