@@ -89,6 +89,7 @@ type linkContext struct {
 	virtualSM     int            // minimum virtual SM over the inputs (checkArchitectures)
 	cancelled     bool           // Config.Context was cancelled
 	gc            collectorState // how the process collects garbage for this link (collector.go)
+	gatherFrom    int            // gatherSections gathers from this many bytes of inputs (gatherInputBytes; tests set 0)
 	times         []passTime     // how long each pass took, for --time (run, runErr)
 	output        []byte         // the image (writeOutput, writeLTOExecutable)
 	maps          fileMaps       // inputs mapped for this link (no object cache)
@@ -149,7 +150,8 @@ func newContext(cfg *Config) *linkContext {
 		diag:   diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
 		// chooseToolkit decides from the inputs; until then (and for a
 		// link that stops before), --cuda-version's or 11.8's.
-		toolkit: toolkitFor(cfg.CUDAVersion),
+		toolkit:    toolkitFor(cfg.CUDAVersion),
+		gatherFrom: gatherInputBytes,
 	}
 }
 

@@ -1,0 +1,67 @@
+package linker
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+)
+
+// TestGatheredSameBytes: a link that gathers its merged sections
+// (gatherSections: the bytes dropped after relocation, rebuilt by the
+// writer from the inputs and the changed runs) writes what the same link
+// writes keeping them. Only links of gatherInputBytes of inputs gather, more
+// than any corpus case, so the corpus alone would never take that path:
+// here the same cases are linked both ways.
+func TestGatheredSameBytes(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		debug bool
+	}{
+		{"many-files-24", false},
+		{"debug-G-assert-two-files", false},
+		{"debug-g-assert-two-files", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			paths, err := filepath.Glob(filepath.Join("..", "tests", "corpus", "cases", c.name, "*.cubin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ins []Input
+			for _, p := range paths {
+				if filepath.Base(p) != "expected.cubin" {
+					ins = append(ins, Input{Path: p})
+				}
+			}
+			if len(ins) < 2 {
+				t.Fatalf("%s has %d input cubins", c.name, len(ins))
+			}
+			linkWith := func(gatherFrom int) ([]byte, int) {
+				ctx := newBenchContext(ins, 80)
+				ctx.Config.Debug = c.debug
+				ctx.gatherFrom = gatherFrom
+				defer ctx.maps.unmapAll()
+				if err := link(ctx); err != nil {
+					t.Fatal(err)
+				}
+				gathered := 0
+				for _, osec := range ctx.OutSections {
+					if osec.ext != nil && osec.ext.runs != nil {
+						gathered++
+					}
+				}
+				return ctx.output, gathered
+			}
+			kept, n := linkWith(gatherInputBytes)
+			if n != 0 {
+				t.Fatalf("a link of less than gatherInputBytes gathered %d sections", n)
+			}
+			gathered, n := linkWith(0)
+			if n == 0 {
+				t.Fatal("gatherFrom 0: no section was gathered")
+			}
+			if !bytes.Equal(kept, gathered) {
+				t.Errorf("gathering %d sections changed the output (%d bytes, %d kept)", n, len(gathered), len(kept))
+			}
+		})
+	}
+}
