@@ -132,10 +132,9 @@ func (m *fileMaps) leave(mp *mapping) {
 
 // hold stops releasing the mappings left (on) until it is called again
 // (off), which releases them all. A link whose inputs are small next to
-// its heap holds them through the passes before relocation: the resident
-// set is then below the peak that the relocation and writing passes reach
-// with the inputs released, and those passes do not pay for handing back
-// and faulting in every input again, once per pass (see tuneCollectorAfter).
+// its heap holds them to its end: its passes then do not pay for handing
+// back and faulting in every input again, once per pass or per output
+// section (see tuneCollectorAfter).
 func (m *fileMaps) hold(on bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
