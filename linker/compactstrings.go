@@ -63,7 +63,11 @@ func compactStrings(ctx *linkContext) {
 	for _, s := range splitStrings(ctx.names.shstrtab.buf) {
 		set(s, 2)
 	}
+	keptPlaceholder := false
 	for i, e := range ctx.symtab {
+		if e.sym != nil && e.sym.placeholder {
+			keptPlaceholder = true
+		}
 		if e.sym == nil || e.sec != nil || e.sym.placeholder {
 			continue
 		}
@@ -90,10 +94,18 @@ func compactStrings(ctx *linkContext) {
 	moved := map[uint32]uint32{}
 	strs := splitStrings(old.buf)
 	for g := 1; g <= 3; g++ {
+		off := uint32(1)
 		for _, s := range strs {
-			if group[s] == g {
+			switch {
+			case s == "" && g == 2 && keptPlaceholder && off == old.empty && fresh.empty == 0:
+				// The placeholders' empty name (addPlaceholder), a
+				// local name of its own where it was created.
+				fresh.empty = uint32(len(fresh.buf))
+				fresh.buf = append(fresh.buf, 0)
+			case group[s] == g:
 				fresh.add(s)
 			}
+			off += uint32(len(s)) + 1
 		}
 	}
 	for _, w := range protoWords {

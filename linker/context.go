@@ -321,7 +321,8 @@ type symbol struct {
 	placeholder bool // an unnamed local function of addPlaceholder
 	debugShared bool // -g: a shared variable whose symbol the output keeps
 	// preservedShared: a shared variable private to one kernel, whose
-	// symbol only -preserve-relocs keeps (-g does not).
+	// symbol -preserve-relocs keeps (11.8's -g does not; 12.x's keeps it
+	// as a debug symbol, toolkit.DebugPrivateShared).
 	preservedShared bool
 	debugDynamic    bool // -g: an extern __shared__ array, defined in .nv_debug.shared
 	// clone: a local function ptxas -ewp inlined into a kernel's code

@@ -36,7 +36,8 @@ func (ctx *linkContext) debugSymbols() bool {
 // symbols; and every extern __shared__ array as a global object in
 // .nv_debug.shared at the offset where the dynamic shared memory of the
 // kernels using it starts (sharedLayout.unifyDynamic). Variables private to one
-// kernel keep no symbol.
+// kernel keep no symbol in 11.8; 12.x keeps theirs in the kernel's section
+// (toolkit.DebugPrivateShared, layoutShared).
 //
 // -preserve-relocs publishes the shared variables as well (their symbols
 // are what its relocations name), but not extern __shared__ arrays, except

@@ -43,6 +43,10 @@ func buildNVInfo(ctx *linkContext) {
 	w := infoWriter{buf: make([]byte, 0, 12*(2*len(order)+len(kernels)))} // clones of -ewp images aside
 	for i := len(order) - 1; i >= 0; i-- {
 		fn := order[i]
+		if fn == nil {
+			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_GEN_ERRBAR_AT_EXIT})
+			continue
+		}
 		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
 		for j := len(fn.clones) - 1; j >= 0; j-- {
 			w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.clones[j].sym.outIndex, fn.clones[j].frame)
@@ -94,6 +98,12 @@ func buildNVInfo(ctx *linkContext) {
 
 // infoOrder returns the live functions in the order the inputs' global
 // .nv.info records first name them; functions without records follow.
+//
+// A nil entry stands for an EIATTR_GEN_ERRBAR_AT_EXIT record, which nvcc
+// 12.5 -G writes after each function's records: nvlink 12.5 keeps every
+// one where it met it among the inputs' records, those following a
+// function removed or named before included, so that, written in reverse,
+// each comes just before the records of the function it followed.
 func infoOrder(ctx *linkContext) []*function {
 	seen := make([]bool, len(ctx.allFuncs)) // by function.order
 	order := make([]*function, 0, len(ctx.Funcs))
@@ -101,6 +111,10 @@ func infoOrder(ctx *linkContext) []*function {
 	for _, file := range ctx.Files {
 		walk.visit(ctx, file)
 		for r := range file.globalInfo() {
+			if r.Attr == cubin.EIATTR_GEN_ERRBAR_AT_EXIT && r.Fmt == eifmtNVal {
+				order = append(order, nil)
+				continue
+			}
 			if !r.symWord() {
 				continue
 			}

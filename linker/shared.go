@@ -401,12 +401,13 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 		}
 		own.Out.Size = end
 		own.Out.Addralign = max(align, 1)
-		if ctx.Config.PreserveRelocs {
-			// -preserve-relocs keeps the symbols of the function-level
-			// variables private to the kernel, in the kernel's section.
+		if debugPrivate := ctx.debugSymbols() && ctx.toolkit.DebugPrivateShared; ctx.Config.PreserveRelocs || debugPrivate {
+			// -preserve-relocs (and 12.x's -g) keeps the symbols of the
+			// function-level variables private to the kernel, in the
+			// kernel's section; -g's are debug symbols (st_other 0).
 			for _, sym := range s.placed[i].private {
 				sym.Section = &inputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
-				sym.debugShared, sym.preservedShared = true, true
+				sym.debugShared, sym.preservedShared = true, !debugPrivate
 			}
 		}
 		if own.Out.Size == 0 {

@@ -59,10 +59,8 @@ func buildSymbolTable(ctx *linkContext) {
 			continue
 		}
 		if c.sym.placeholder {
-			if ctx.keepsAll() && ctx.toolkit.KeepPlaceholder {
-				// nvlink 11.8 removes it with the unused symbols, which -g
-				// and -preserve-relocs keep; 12.x removes it all the same.
-				add(c.sym)
+			if ctx.keepsAll() {
+				add(c.sym) // nvlink removes it with the unused symbols, which -g and -preserve-relocs keep
 			}
 			continue
 		}

@@ -49,10 +49,11 @@ type toolkit struct {
 	// CompactStrings: .strtab holds only the names the output uses, in
 	// three groups (compactStrings); 11.8 keeps every name it created.
 	CompactStrings bool
-	// KeepPlaceholder: -g and -preserve-relocs keep the unnamed local
-	// function nvlink makes for a file's first undefined function
-	// (addPlaceholder) in .symtab (11.8); 12.x drops it all the same.
-	KeepPlaceholder bool
+	// DebugPrivateShared: with debug symbols (-g without
+	// -suppress-debug-info), the shared variables private to one kernel
+	// keep their symbols in the kernel's .nv.shared section, with st_other
+	// 0 (12.x); 11.8 keeps them only for -preserve-relocs, marked 1.
+	DebugPrivateShared bool
 	// FatbinHeaderPad: this release's fatbinary (--fatbin,
 	// --embedded-fatbin) writes 0x48-byte ELF entry headers (12.4 only:
 	// 11.8 and 12.5 write 0x40).
@@ -64,9 +65,9 @@ type toolkit struct {
 
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
-	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true, KeepPlaceholder: true},
-	{Version: 124, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true},
-	{Version: 125, InfoLink: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
+	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true},
+	{Version: 124, InfoLink: true, DebugPrivateShared: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true},
+	{Version: 125, InfoLink: true, DebugPrivateShared: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
 }
 
 // String gives the release as CUDA spells it: "12.4".

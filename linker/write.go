@@ -490,7 +490,7 @@ func (ctx *linkContext) outSymbol(e outSym) elfSym {
 		}
 		s.name = ctx.strtab.add(sym.Name)
 		if sym.placeholder {
-			s.name = ctx.names.emptyOff
+			s.name = ctx.strtab.empty
 		}
 		if sym.debugDynamic {
 			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").Index), sym.Value+ctx.debugLayout.dynamicShift

@@ -336,6 +336,10 @@ const (
 	EIATTR_MAX_CLUSTER_RANK            Attr = 0x3f
 	EIATTR_INSTR_REG_MAP               Attr = 0x40
 	EIATTR_ERROR_LAST                  Attr = 0x41
+
+	// EIATTR_GEN_ERRBAR_AT_EXIT (EIFMT_NVAL, no symbol) follows each
+	// function's records in the global .nv.info of nvcc 12.5 -G objects.
+	EIATTR_GEN_ERRBAR_AT_EXIT Attr = 0x53
 )
 
 var attrNames = [...]string{
@@ -411,6 +415,9 @@ var attrNames = [...]string{
 func (a Attr) String() string {
 	if int(a) < len(attrNames) {
 		return attrNames[a]
+	}
+	if a == EIATTR_GEN_ERRBAR_AT_EXIT {
+		return "EIATTR_GEN_ERRBAR_AT_EXIT"
 	}
 	return "EIATTR_0x" + strconv.FormatUint(uint64(a), 16)
 }
