@@ -6,8 +6,31 @@ import "fmt"
 // file on its own; only the link sees what several files add up to.
 const (
 	maxConstantBank3 = 0x10000 // __constant__ data of the whole program (bank 3)
-	maxStaticShared  = 0xc000  // static __shared__ memory of one kernel, its callees' included
+	maxStaticShared  = 0xc000  // static __shared__ memory of one kernel, its callees' included (11.8)
 )
+
+// staticSharedLimits12 is nvlink 12.4's and 12.5's limit on a kernel's
+// static shared memory, by SM (measured: each release's message names it,
+// "uses too much shared data (0x29004 bytes, 0x29000 max)"); 11.8 allows
+// 48 KiB everywhere.
+var staticSharedLimits12 = map[int]uint64{
+	50: 0x10000, 52: 0x18000, 53: 0x10000,
+	60: 0x10000, 61: 0x18000, 62: 0x10000,
+	70: 0x18000, 72: 0x10000, 75: 0x10000,
+	80: 0x29000, 86: 0x19000, 87: 0x29000, 89: 0x29000,
+	90: 0x29000,
+}
+
+// staticSharedLimit is the most static shared memory a kernel may have
+// for the target, as the toolkit's nvlink checks it.
+func (ctx *linkContext) staticSharedLimit() uint64 {
+	if ctx.toolkit.ArchSharedLimits {
+		if limit, ok := staticSharedLimits12[ctx.Config.Arch]; ok {
+			return limit
+		}
+	}
+	return maxStaticShared
+}
 
 // checkLimits reports what exceeds a hardware limit, in nvlink's words:
 // the module's constant bank 3, then every kernel's static shared memory
@@ -19,13 +42,14 @@ func checkLimits(ctx *linkContext) {
 		ctx.report(&linkError{Section: osec.Name, nonFatal: true,
 			Msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.Size, maxConstantBank3)})
 	}
+	limit := ctx.staticSharedLimit()
 	for _, k := range ctx.Funcs {
 		if !k.Sym.IsEntry() {
 			continue
 		}
-		if size := k.staticShared(ctx); size > maxStaticShared {
+		if size := k.staticShared(ctx); size > limit {
 			ctx.report(&linkError{File: k.Text.File.Name, Symbol: k.Sym.Name, nonFatal: true,
-				Msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, maxStaticShared)})
+				Msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, limit)})
 		}
 	}
 }

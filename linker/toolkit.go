@@ -58,6 +58,10 @@ type toolkit struct {
 	// --embedded-fatbin) writes 0x48-byte ELF entry headers (12.4 only:
 	// 11.8 and 12.5 write 0x40).
 	FatbinHeaderPad bool
+	// ArchSharedLimits: a kernel's static shared memory is checked
+	// against the target's limit (staticSharedLimits12: 0x29000 on sm_80
+	// and sm_90, 0x10000 on sm_75, ...); 11.8 allows 48 KiB everywhere.
+	ArchSharedLimits bool
 	// MinSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
 	MinSM90Version uint32
@@ -66,8 +70,8 @@ type toolkit struct {
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true},
-	{Version: 124, InfoLink: true, DebugPrivateShared: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true},
-	{Version: 125, InfoLink: true, DebugPrivateShared: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
+	{Version: 124, InfoLink: true, DebugPrivateShared: true, ArchSharedLimits: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true},
+	{Version: 125, InfoLink: true, DebugPrivateShared: true, ArchSharedLimits: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
 }
 
 // String gives the release as CUDA spells it: "12.4".

@@ -1,0 +1,4 @@
+// k.cu: part of the cuda12-error-static-shared-limit-sm86 case
+extern __device__ float f1(int), f2(int);
+__global__ void kfit(float *o) { __shared__ float a[1024]; a[threadIdx.x] = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = a[threadIdx.x ^ 1] + f1(threadIdx.x) + f2(threadIdx.x); }
+__global__ void kover(float *o) { __shared__ float a[1025]; a[threadIdx.x] = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = a[threadIdx.x ^ 1] + f1(threadIdx.x) + f2(threadIdx.x); }
