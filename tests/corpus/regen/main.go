@@ -629,9 +629,11 @@ func (tk *toolkit) nvvmDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Beside nvcc in nvvm/ (NVIDIA's layout), else at Debian's paths
+	// under the toolkit's prefix (/usr for 11.8, /opt/cuda-<v>/usr).
 	base := filepath.Join(filepath.Dir(nvcc), "..")
-	lib := firstExisting(filepath.Join(base, "nvvm", "lib64", "libnvvm.so"), "/usr/lib/x86_64-linux-gnu/libnvvm.so")
-	libdevice := firstExisting(filepath.Join(base, "nvvm", "libdevice"), "/usr/lib/nvidia-cuda-toolkit/libdevice")
+	lib := firstExisting(filepath.Join(base, "nvvm", "lib64", "libnvvm.so"), filepath.Join(base, "lib", "x86_64-linux-gnu", "libnvvm.so"))
+	libdevice := firstExisting(filepath.Join(base, "nvvm", "libdevice"), filepath.Join(base, "lib", "nvidia-cuda-toolkit", "libdevice"))
 	if lib == "" || libdevice == "" {
 		return "", fmt.Errorf("the CUDA %s toolkit's libnvvm.so or libdevice was not found (nvvm: yes needs them)", tk.version)
 	}
@@ -1137,6 +1139,18 @@ func regen(tk *toolkit, c *caseSpec) error {
 	}
 	outputs = append(outputs, "expected.txt")
 
+	if c.genDir != c.dir {
+		// The hand-written link inputs (.ptx files) go with what the
+		// toolkit built, so that its directory holds every input.
+		for _, in := range c.link {
+			if strings.HasPrefix(in, "-") || strings.Contains(in, "/") || c.isGenerated(in) {
+				continue
+			}
+			if st, err := os.Stat(filepath.Join(c.dir, in)); err == nil && st.Mode().IsRegular() {
+				outputs = append(outputs, in)
+			}
+		}
+	}
 	for _, name := range outputs {
 		if err := copyFile(filepath.Join(stage, name), filepath.Join(c.genDir, name)); err != nil {
 			return err
