@@ -25,6 +25,9 @@
 #   module      the project as the root module: rules_go builds
 #               //linker/cmd/cudalink, which links as go build's does;
 #               bazel mod graph and mod tidy are clean
+#   gRPC cache  buildbox-casd (REAPI) behind reapiproxy as --remote_cache:
+#               the second copy gets every link from it, under the same
+#               action keys as the first
 #   default     the test workspace as a user's module on the default
 #               toolchain (cudalink from source), in the worker
 # It prints SKIP and exits 0 when there is no chroot and it is not root.
@@ -83,7 +86,10 @@ cleanup() {
     (cd "$dir" && bazel --output_user_root="${dir%/*}/root" --bazelrc="$rc" shutdown >/dev/null 2>&1)
   done
   [ $bazel7 = yes ] && bazel7_stop
-  [ -n "${nginx_pid:-}" ] && kill "$nginx_pid" 2>/dev/null
+  local pid
+  for pid in "${nginx_pid:-}" "${proxy_pid:-}" "${casd_pid:-}"; do
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  done
   if [ "${KEEP:-0}" = 1 ]; then
     echo "kept $scratch"
   else
@@ -422,7 +428,7 @@ fi
 # --- rebuild after a change -----------------------------------------------------
 section "rebuild after a change"
 # spawns LOG: one line per spawn of an execution log (a stream of JSON
-# objects): mnemonic, target, cache hit, runner, argv[0].
+# objects): mnemonic, target, cache hit, runner, argv[0], action digest.
 spawns() {
   python3 - "$1" <<'PY'
 import json, sys
@@ -438,7 +444,8 @@ while pos < len(text):
     # test workspace's targets are all in its root package).
     out = (s.get("listedOutputs") or ["-"])[0].rsplit("/", 1)[-1].split(".")[0]
     print(s.get("mnemonic", "-"), s.get("targetLabel") or "//:" + out, "hit" if s.get("remoteCacheHit") or s.get("cacheHit") else "run",
-          s.get("runner", "-").replace(" ", "_"), (s.get("commandArgs") or ["-"])[0])
+          s.get("runner", "-").replace(" ", "_"), (s.get("commandArgs") or ["-"])[0],
+          (s.get("digest") or {}).get("hash", "-"))
 PY
 }
 # a.cubin and b.cubin of two-file-cross-calls swap contents: the two
@@ -636,6 +643,97 @@ NGINX
 fi
 
 if [ $bazel7 = yes ]; then
+  # --- remote cache over gRPC ----------------------------------------------------
+  section "gRPC remote cache (buildbox-casd behind reapiproxy)"
+  # buildbox-casd from the chroot as a REAPI CAS and action cache on
+  # loopback, for this run only, and reapiproxy (./reapiproxy) in front of
+  # it: Bazel 7.7.1 speaks REAPI 2.0 only, casd 1.4.30 offers 2.1 to 2.12.
+  # The first workspace, cleaned, fills it; the second, cleaned, gets every
+  # link from it, under the same action keys.
+  rp=$scratch/reapi
+  mkdir -p "$rp/casd"
+  free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+  cport=$(free_port)
+  if ! (cd "$root" && CGO_ENABLED=0 go build -o "$bin/reapiproxy" ./tests/bazel/reapiproxy); then
+    fail "gRPC cache: go build ./tests/bazel/reapiproxy"
+  elif [ ! -x "$bazel7_chroot/usr/bin/buildbox-casd" ]; then
+    fail "gRPC cache: no buildbox-casd in $bazel7_chroot (scripts/setup-bazel7.sh installs buildbox)"
+  else
+    chroot "$bazel7_chroot" /usr/bin/env -i PATH=/usr/bin:/bin buildbox-casd --bind="127.0.0.1:$cport" \
+      --log-level=warning "$rp/casd" >"$log/casd.txt" 2>&1 &
+    casd_pid=$!
+    "$bin/reapiproxy" -upstream "127.0.0.1:$cport" -port-file "$rp/proxy.port" >"$log/reapiproxy.txt" 2>&1 &
+    proxy_pid=$!
+    for _ in $(seq 100); do
+      [ -f "$rp/proxy.port" ] && (exec 3<>"/dev/tcp/127.0.0.1/$cport") 2>/dev/null && break
+      sleep 0.1
+    done
+    pport=$(cat "$rp/proxy.port" 2>/dev/null)
+    # Without the proxy Bazel 7.7.1 refuses casd: it reports the error and
+    # builds without the cache. Once it accepts casd the proxy is no longer
+    # needed (docs/bazel.md).
+    bz "$one" build --remote_cache="grpc://127.0.0.1:$cport" --noremote_upload_local_results //:two_file \
+      >"$log/grpc-direct.txt" 2>&1
+    refused=$(grep -o 'The client supported API versions.*is not supported by the server[^.]*' "$log/grpc-direct.txt" | head -1)
+    if [ -n "$refused" ]; then
+      pass "gRPC cache: without reapiproxy Bazel refuses casd (\"$refused\")"
+    else
+      echo "NOTE: this Bazel accepts buildbox-casd without reapiproxy: the pass-through is no longer needed"
+    fi
+    remote=(--remote_cache="grpc://127.0.0.1:$pport" --remote_download_outputs=all)
+    if bz "$one" clean >/dev/null 2>&1 &&
+      bz "$one" build --spawn_strategy=sandboxed "${remote[@]}" --execution_log_json_file="$rp/one.json" "${targets[@]}" \
+        >"$log/grpc-one.txt" 2>&1 &&
+      bz "$two" clean >/dev/null 2>&1 &&
+      bz "$two" build --spawn_strategy=sandboxed "${remote[@]}" --execution_log_json_file="$rp/two.json" "${targets[@]}" \
+        >"$log/grpc-two.txt" 2>&1; then
+      links=$(spawns "$rp/two.json" | awk '$1 == "CudaDeviceLink"')
+      n=$(echo "$links" | grep -c .)
+      misses=$(echo "$links" | awk '$3 != "hit"' | grep -c .)
+      ran=$(spawns "$rp/one.json" | awk '$1 == "CudaDeviceLink" && $3 == "run"' | grep -c .)
+      # The action keys (digests of the REAPI Action messages) of the
+      # links: the same in both workspaces, target for target.
+      keys_one=$(spawns "$rp/one.json" | awk '$1 == "CudaDeviceLink" { print $2, $6 }' | sort)
+      keys_two=$(spawns "$rp/two.json" | awk '$1 == "CudaDeviceLink" { print $2, $6 }' | sort)
+      summary=$(grep -o '[0-9]* processes: .*remote cache hit.*' "$log/grpc-two.txt" | tail -1)
+      differ=""
+      for out in "${outputs[@]}"; do
+        cmp -s "$one/ws/bazel-bin/$out" "$two/ws/bazel-bin/$out" && cmp -s "$two/ws/bazel-bin/$out" "$ref/$out" ||
+          differ+=" $out"
+      done
+      if grep -q '^ERROR\|Remote Cache:' "$log/grpc-one.txt" "$log/grpc-two.txt"; then
+        grep -h '^ERROR\|Remote Cache:' "$log/grpc-one.txt" "$log/grpc-two.txt" | sort | uniq -c
+        fail "gRPC cache: errors talking to casd through reapiproxy"
+      fi
+      if [ "$ran" = ${#targets[@]} ] && [ "$n" = ${#targets[@]} ] && [ "$misses" = 0 ] && [ -z "$differ" ]; then
+        pass "gRPC cache: the first workspace ran and uploaded its $ran links; all $n of the second came from casd ($summary), the same bytes"
+      else
+        echo "$links"
+        fail "gRPC cache: $ran links ran in the first workspace, $n in the second of which $misses not from the cache; outputs differ:${differ:- none}"
+      fi
+      if [ -n "$keys_one" ] && [ "$keys_one" = "$keys_two" ] && ! echo "$keys_one" | grep -q ' -$'; then
+        pass "gRPC cache: the $(echo "$keys_one" | grep -c .) action keys are the same in both workspaces (paths and output bases differ)"
+      else
+        diff <(echo "$keys_one") <(echo "$keys_two")
+        fail "gRPC cache: the action keys differ between the workspaces, or are missing from the execution log"
+      fi
+    else
+      tail -20 "$log/grpc-one.txt" "$log/grpc-two.txt" "$log/casd.txt" "$log/reapiproxy.txt" 2>/dev/null
+      fail "gRPC cache: bazel build with --remote_cache=grpc://"
+    fi
+    kill "$proxy_pid" 2>/dev/null
+    wait "$proxy_pid" 2>/dev/null
+    proxy_pid=
+    kill "$casd_pid" 2>/dev/null
+    wait "$casd_pid" 2>/dev/null
+    casd_pid=
+    rewrites=$(grep -o '[0-9]* calls forwarded, [0-9]* GetCapabilities responses rewritten' "$log/reapiproxy.txt")
+    case $rewrites in
+    *", 0 GetCapabilities"* | "") fail "gRPC cache: reapiproxy rewrote no GetCapabilities response (${rewrites:-no summary})" ;;
+    *) pass "gRPC cache: reapiproxy: $rewrites (deprecated_api_version 2.0 offered)" ;;
+    esac
+  fi
+
   # --- the project as the root module ------------------------------------------
   section "the project as the root module (rules_go, Go $bazel7_go from the mirror)"
   project=$scratch/project
