@@ -8,8 +8,10 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -26,6 +28,8 @@ type proxy struct {
 	transport *http.Transport
 	calls     atomic.Int64
 	rewritten atomic.Int64
+	mu        sync.Mutex
+	methods   map[string]int // calls by method name
 	logf      func(format string, args ...any)
 }
 
@@ -39,11 +43,14 @@ func newProxy(upstream string, want semVer) *proxy {
 		DisableCompression: true,
 	}
 	tr.Protocols.SetUnencryptedHTTP2(true)
-	return &proxy{upstream: upstream, want: want, transport: tr, logf: log.Printf}
+	return &proxy{upstream: upstream, want: want, transport: tr, methods: map[string]int{}, logf: log.Printf}
 }
 
 func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.calls.Add(1)
+	p.mu.Lock()
+	p.methods[r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]]++
+	p.mu.Unlock()
 	req, err := http.NewRequestWithContext(r.Context(), r.Method, "http://"+p.upstream+r.URL.RequestURI(), r.Body)
 	if err != nil {
 		p.status(w, 13, err) // INTERNAL
@@ -145,4 +152,16 @@ func grpcMessage(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// methodCounts lists the calls forwarded by method, "Name N" each, by name.
+func (p *proxy) methodCounts() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for m, n := range p.methods {
+		out = append(out, fmt.Sprintf("%s %d", m, n))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }

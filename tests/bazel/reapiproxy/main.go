@@ -10,7 +10,7 @@
 //
 // Both sides are cleartext HTTP/2 (grpc://). With -port-file the proxy
 // writes the port it listens on to F once it accepts calls. On SIGINT or
-// SIGTERM it prints how many calls it forwarded and how many
+// SIGTERM it prints how many calls it forwarded, by method, and how many
 // GetCapabilities responses it rewrote, and exits. tests/bazel/run.sh
 // --bazel7 runs it in front of buildbox-casd; see docs/bazel.md.
 package main
@@ -76,7 +76,8 @@ func run(listen, upstream, portFile string, want semVer) error {
 	if err := srv.Serve(ln); err != http.ErrServerClosed {
 		return err
 	}
-	log.Printf("reapiproxy: %d calls forwarded, %d GetCapabilities responses rewritten", p.calls.Load(), p.rewritten.Load())
+	log.Printf("reapiproxy: %d calls forwarded, %d GetCapabilities responses rewritten (%s)",
+		p.calls.Load(), p.rewritten.Load(), p.methodCounts())
 	return nil
 }
 

@@ -230,8 +230,8 @@ func TestForward(t *testing.T) {
 	if !bytes.Equal(body, frame(capabilitiesMsg(&v20, &low, &high))) || resp.Trailer.Get("Grpc-Status") != "0" {
 		t.Fatalf("GetCapabilities: % x, trailer %v", body, resp.Trailer)
 	}
-	if p.calls.Load() != 3 || p.rewritten.Load() != 1 {
-		t.Fatalf("%d calls, %d rewritten", p.calls.Load(), p.rewritten.Load())
+	if p.calls.Load() != 3 || p.rewritten.Load() != 1 || p.methodCounts() != "GetActionResult 1, GetCapabilities 1, Read 1" {
+		t.Fatalf("%d calls (%s), %d rewritten", p.calls.Load(), p.methodCounts(), p.rewritten.Load())
 	}
 }
 
