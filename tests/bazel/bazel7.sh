@@ -1,6 +1,6 @@
-# Sourced by run.sh --bazel7 and ../worker/e2e.sh --bazel7: Debian sid's
-# Bazel 7.7.1 in the chroot scripts/setup-bazel7.sh builds, offline, with
-# bzlmod. It defines
+# Sourced by which-bazel.sh for run.sh --bazel7 and ../worker/e2e.sh
+# --bazel7: Debian sid's Bazel 7.7.1 in the chroot scripts/setup-bazel7.sh
+# builds, offline, with bzlmod. It defines
 #
 #   bazel7_check       prints SKIP (returns 2) when the chroot is absent and
 #                      this is not root; as root it builds a missing chroot

@@ -37,8 +37,6 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/bazel
 passed=0
 failed=0
-bazel7=no
-[ "${1:-}" = --bazel7 ] && bazel7=yes
 
 pass() {
   echo "PASS: $*"
@@ -57,35 +55,21 @@ finish() {
   exit
 }
 
-if [ $bazel7 = yes ]; then
-  source "$here/bazel7.sh"
-  bazel7_check
-  case $? in
-  0) ;;
-  2) finish ;;
-  *)
-    failed=$((failed + 1))
-    finish
-    ;;
-  esac
-elif ! command -v bazel >/dev/null 2>&1; then
-  echo "SKIP: bazel is not installed; the Bazel rules were NOT tested (scripts/setup.sh installs Bazel 4.2.3)"
-  finish
-fi
+# Sets bazel7 (yes with --bazel7) and rc; ends the run if there is no Bazel.
+source "$here/which-bazel.sh" "the Bazel rules were" "$@"
 if ! command -v go >/dev/null 2>&1; then
   fail "go is not on PATH"
   finish
 fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/cudalink-bazel.XXXXXX")
-rc=/dev/null
 servers=()
 cleanup() {
   local dir
   for dir in "${servers[@]}"; do
     (cd "$dir" && bazel --output_user_root="${dir%/*}/root" --bazelrc="$rc" shutdown >/dev/null 2>&1)
   done
-  [ $bazel7 = yes ] && bazel7_stop
+  bazel_stop
   local pid
   for pid in "${nginx_pid:-}" "${proxy_pid:-}" "${casd_pid:-}"; do
     [ -n "$pid" ] && kill "$pid" 2>/dev/null
@@ -98,14 +82,8 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
-if [ $bazel7 = yes ]; then
-  section "Bazel 7 offline setup (cache: $bazel7_cache)"
-  if ! bazel7_start "$scratch"; then
-    fail "the offline setup for Bazel 7"
-    finish
-  fi
-  rc=$scratch/bazelrc7
-fi
+[ $bazel7 = yes ] && section "Bazel 7 offline setup (cache: $bazel7_cache)"
+bazel_setup "$scratch"
 
 if [ $bazel7 = no ]; then
 # --- lint ----------------------------------------------------------------

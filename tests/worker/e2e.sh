@@ -33,23 +33,8 @@ finish() {
   exit
 }
 
-bazel7=no
-[ "${1:-}" = --bazel7 ] && bazel7=yes
-if [ $bazel7 = yes ]; then
-  source "$bazeltests/bazel7.sh"
-  bazel7_check
-  case $? in
-  0) ;;
-  2) finish ;;
-  *)
-    failed=$((failed + 1))
-    finish
-    ;;
-  esac
-elif ! command -v bazel >/dev/null 2>&1; then
-  echo "SKIP: bazel is not installed; the worker was NOT tested under Bazel"
-  finish
-fi
+# Sets bazel7 (yes with --bazel7) and rc; ends the run if there is no Bazel.
+source "$bazeltests/which-bazel.sh" "the worker checks under Bazel were" "$@"
 
 exec 9>"${TMPDIR:-/tmp}/cudalink-bazel-test.lock"
 flock 9
@@ -57,10 +42,9 @@ flock 9
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/cudalink-worker-e2e.XXXXXX")
 ws=$scratch/ws
 bzroot=$scratch/root
-rc=/dev/null
 cleanup() {
   (cd "$ws" 2>/dev/null && bazel --output_user_root="$bzroot" --bazelrc="$rc" shutdown >/dev/null 2>&1)
-  [ $bazel7 = yes ] && bazel7_stop
+  bazel_stop
   if [ "${KEEP:-0}" = 1 ]; then
     echo "kept $scratch"
   else
@@ -69,13 +53,7 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
-if [ $bazel7 = yes ]; then
-  bazel7_start "$scratch" || {
-    fail "the offline setup for Bazel 7"
-    finish
-  }
-  rc=$scratch/bazelrc7
-fi
+bazel_setup "$scratch"
 
 # The workspace of tests/bazel, next to a copy of the rules and of the
 # offline stand-ins, with the real cudalink as the toolchain's linker: in
