@@ -13,10 +13,13 @@
 // extracts from B, C and D must normalize equal to A's; the intermediate
 // .reg.c and .fatbin.c of B and C must be byte-identical to A's.
 //
-// The test needs the CUDA 11.8 toolkit (nvcc, nvlink, fatbinary, cuobjdump)
-// and g++; without them it is skipped with a SKIP message. cudalink is this
-// test binary re-executed (TestMain runs cli.Run as cmd/cudalink does), or
-// the binary named by $CUDALINK.
+// It runs with each CUDA toolkit cudalink reproduces that is installed:
+// 11.8 from PATH (nvcc, nvlink, fatbinary, cuobjdump), 12.4 and 12.5 from
+// /opt/cuda-<v>/usr/bin (scripts/setup-cuda12.sh); g++ is needed too. A
+// toolkit that is missing is skipped with a SKIP message. With 12.x, every
+// intermediate and final file of B and C must be byte-identical to A's.
+// cudalink is this test binary re-executed (TestMain runs cli.Run as
+// cmd/cudalink does), or the binary named by $CUDALINK.
 package dlink
 
 import (
@@ -96,45 +99,100 @@ __global__ void not_launched(int *p) { *p = offset(*p); }
 
 var objects = []string{"a.o", "b.o", "c.o"}
 
-// A program build: the nvcc -gencode options and the architectures.
+// A program build: the toolkit, the nvcc -gencode options and the
+// architectures.
 type build struct {
+	tk    toolkit
 	name  string
 	flags []string
 	archs []string // sm_NN, in the order nvcc links them
 }
 
-func TestNvccDlinkDropIn(t *testing.T) {
-	checkToolkit(t)
-	builds := []build{
-		{name: "sm_80", flags: []string{"-arch=sm_80"}, archs: []string{"sm_80"}},
-		{name: "sm_80+sm_86", flags: []string{
-			"-gencode", "arch=compute_80,code=sm_80",
-			"-gencode", "arch=compute_86,code=sm_86",
-		}, archs: []string{"sm_80", "sm_86"}},
+// A toolkit is a CUDA release and where its tools are.
+type toolkit struct {
+	version string // "11.8"
+	// bin holds nvcc and cuobjdump; "" for PATH. nvcc's --dryrun sets the
+	// PATH under which nvlink and fatbinary run.
+	bin string
+}
+
+// tool is the command that runs a tool of the toolkit.
+func (tk toolkit) tool(name string) string {
+	if tk.bin == "" {
+		return name
 	}
-	for _, b := range builds {
-		t.Run(b.name, func(t *testing.T) {
-			t.Parallel()
-			testBuild(t, b)
+	return filepath.Join(tk.bin, name)
+}
+
+func TestNvccDlinkDropIn(t *testing.T) {
+	toolkits := []struct {
+		tk     toolkit
+		builds []build
+	}{
+		{toolkit{version: "11.8"}, []build{
+			{name: "sm_80", flags: []string{"-arch=sm_80"}, archs: []string{"sm_80"}},
+			{name: "sm_80+sm_86", flags: []string{
+				"-gencode", "arch=compute_80,code=sm_80",
+				"-gencode", "arch=compute_86,code=sm_86",
+			}, archs: []string{"sm_80", "sm_86"}},
+		}},
+	}
+	for _, v := range []string{"12.4", "12.5"} {
+		// sm_90 code of 12.x has the unified tables (__UFT, __UDT); with
+		// sm_80 beside it, fatbinary packs two images.
+		toolkits = append(toolkits, struct {
+			tk     toolkit
+			builds []build
+		}{toolkit{version: v, bin: "/opt/cuda-" + v + "/usr/bin"}, []build{
+			{name: "sm_90", flags: []string{"-arch=sm_90"}, archs: []string{"sm_90"}},
+			{name: "sm_80+sm_90", flags: []string{
+				"-gencode", "arch=compute_80,code=sm_80",
+				"-gencode", "arch=compute_90,code=sm_90",
+			}, archs: []string{"sm_80", "sm_90"}},
+		}})
+	}
+	for _, tb := range toolkits {
+		t.Run("cuda-"+tb.tk.version, func(t *testing.T) {
+			checkToolkit(t, tb.tk)
+			for _, b := range tb.builds {
+				b.tk = tb.tk
+				t.Run(b.name, func(t *testing.T) {
+					t.Parallel()
+					testBuild(t, b)
+				})
+			}
 		})
 	}
 }
 
-// checkToolkit skips the test, loudly, without the tools it needs or with
-// a toolkit other than 11.8 (the release cudalink reproduces).
-func checkToolkit(t *testing.T) {
+// checkToolkit skips the toolkit's builds, loudly, without the tools they
+// need or when nvcc is another release.
+func checkToolkit(t *testing.T, tk toolkit) {
 	t.Helper()
-	for _, tool := range []string{"nvcc", "g++", "nvlink", "fatbinary", "cuobjdump"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("SKIP: %s is not on PATH: the nvcc -dlink drop-in test needs the CUDA 11.8 toolkit (nvcc, nvlink, fatbinary, cuobjdump) and g++", tool)
+	tools := []string{"nvcc", "cuobjdump"}
+	if tk.bin == "" {
+		tools = append(tools, "nvlink", "fatbinary")
+	} else {
+		for _, tool := range []string{"nvlink", "fatbinary"} {
+			if _, err := os.Stat(tk.tool(tool)); err != nil {
+				t.Skipf("SKIP: no CUDA %s toolkit (%v): scripts/setup-cuda12.sh %s installs it", tk.version, err, tk.version)
+			}
 		}
 	}
-	out, err := exec.Command("nvcc", "--version").CombinedOutput()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tk.tool(tool)); err != nil {
+			t.Skipf("SKIP: %s not found: the nvcc -dlink drop-in test needs the CUDA %s toolkit (nvcc, nvlink, fatbinary, cuobjdump) and g++", tk.tool(tool), tk.version)
+		}
+	}
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skipf("SKIP: g++ is not on PATH: the nvcc -dlink drop-in test needs it")
+	}
+	out, err := exec.Command(tk.tool("nvcc"), "--version").CombinedOutput()
 	if err != nil {
 		t.Skipf("SKIP: nvcc --version failed: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "release 11.8,") {
-		t.Skipf("SKIP: nvcc is not CUDA 11.8 (cudalink reproduces nvlink 11.8):\n%s", out)
+	if !strings.Contains(string(out), "release "+tk.version+",") {
+		t.Skipf("SKIP: %s is not CUDA %s:\n%s", tk.tool("nvcc"), tk.version, out)
 	}
 }
 
@@ -303,7 +361,7 @@ func testBuild(t *testing.T, b build) {
 
 	// nvcc -dc, once: every variant links the same objects.
 	baseEnv := withEnv("TMPDIR=" + mkdir(t, root, "tmp-dc"))
-	mustRun(t, src, baseEnv, shellLine(slices.Concat([]string{"nvcc", "-dc"}, b.flags, []string{"a.cu", "b.cu", "c.cu"})))
+	mustRun(t, src, baseEnv, shellLine(slices.Concat([]string{b.tk.tool("nvcc"), "-dc"}, b.flags, []string{"a.cu", "b.cu", "c.cu"})))
 	var objs []string
 	for _, o := range objects {
 		objs = append(objs, filepath.Join(src, o))
@@ -315,8 +373,8 @@ func testBuild(t *testing.T, b build) {
 	// its own directory.
 	dryTmp := mkdir(t, root, "tmp-dryrun")
 	dryEnv := withEnv("TMPDIR=" + dryTmp)
-	dl := dryrunOf(t, src, dryEnv, slices.Concat([]string{"nvcc", "-dlink"}, b.flags, objs, []string{"-o", "dl.o", "--dryrun"}))
-	hl := dryrunOf(t, src, dryEnv, slices.Concat([]string{"nvcc"}, b.flags, []string{"-nodlink"}, objs, []string{"dl.o", "-o", "exe", "--dryrun"}))
+	dl := dryrunOf(t, src, dryEnv, slices.Concat([]string{b.tk.tool("nvcc"), "-dlink"}, b.flags, objs, []string{"-o", "dl.o", "--dryrun"}))
+	hl := dryrunOf(t, src, dryEnv, slices.Concat([]string{b.tk.tool("nvcc")}, b.flags, []string{"-nodlink"}, objs, []string{"dl.o", "-o", "exe", "--dryrun"}))
 	for _, s := range dl.steps {
 		t.Logf("dlink step: %s", s.line)
 	}
@@ -447,26 +505,33 @@ func testBuild(t *testing.T, b build) {
 	for _, s := range dl.steps {
 		if isTool(s, "nvlink") {
 			out := filepath.Base(argAfter(t, s, "-o"))
-			logIdentical(t, "B: "+out, readFile(t, filepath.Join(a.dir, out)), readFile(t, filepath.Join(bv.dir, out)))
+			requireIdentical(t, "B: "+out, readFile(t, filepath.Join(a.dir, out)), readFile(t, filepath.Join(bv.dir, out)))
 		}
 	}
 
 	// D: the real nvcc -dlink, with a wrapper named nvlink first on PATH.
-	d := newVariant("D-nvcc-with-nvlink-on-PATH")
-	if wrapperOnPath(t, d, b, objs, cudalink, hl, relocate) {
-		variants = append(variants, d)
+	// (12.x's nvcc.profile puts the toolkit's own bin, nvlink's directory,
+	// before the PATH it is given: no wrapper can come first there.)
+	if b.tk.bin == "" {
+		d := newVariant("D-nvcc-with-nvlink-on-PATH")
+		if wrapperOnPath(t, d, b, objs, cudalink, hl, env, relocate) {
+			variants = append(variants, d)
+		}
+	} else {
+		t.Logf("D: not run: nvcc %s puts %s before any nvlink on PATH", b.tk.version, b.tk.bin)
 	}
 
 	// The device images in the executables.
 	images := map[string]map[string][]byte{}
 	for _, v := range variants {
-		images[v.name] = deviceImages(t, v, len(b.archs))
+		images[v.name] = deviceImages(t, b.tk, v, len(b.archs))
 	}
 	// The executables run (without a GPU they say so); their output must
 	// be A's.
 	wantRun := runExe(t, a)
 	for _, v := range variants[1:] {
-		logIdentical(t, v.name+": dl.o", readFile(t, filepath.Join(a.dir, "dl.o")), readFile(t, filepath.Join(v.dir, "dl.o")))
+		requireIdentical(t, v.name+": dl.o", readFile(t, filepath.Join(a.dir, "dl.o")), readFile(t, filepath.Join(v.dir, "dl.o")))
+		requireIdentical(t, v.name+": exe", readFile(t, a.exe), readFile(t, v.exe))
 		if got := runExe(t, v); got != wantRun {
 			t.Errorf("%s: ./exe printed %q, A's printed %q", v.name, got, wantRun)
 		}
@@ -503,7 +568,7 @@ func testBuild(t *testing.T, b build) {
 			} else {
 				t.Logf("%s: device image %s normalizes equal to nvlink's", v.name, n)
 			}
-			logIdentical(t, v.name+": device image "+n, w, g)
+			requireIdentical(t, v.name+": device image "+n, w, g)
 		}
 	}
 	t.Logf("total %s", time.Since(start).Round(time.Millisecond))
@@ -590,16 +655,17 @@ func cudalinkForFatbinary(t *testing.T, d *dryrun, relocate func(step) step, cud
 
 // wrapperOnPath is variant D: the real `nvcc -dlink` with a directory
 // holding a script named nvlink (which logs its arguments and runs cudalink)
-// first on PATH, then the host link. It reports whether D produced an
-// executable.
-func wrapperOnPath(t *testing.T, d *variant, b build, objs []string, cudalink string, hl *dryrun, relocate func(step, string) step) bool {
+// first on PATH, then the host link, under hostEnv as the other variants'
+// (the dryrun's PATH, which picks the g++ nvcc runs). It reports whether D
+// produced an executable.
+func wrapperOnPath(t *testing.T, d *variant, b build, objs []string, cudalink string, hl *dryrun, hostEnv []string, relocate func(step, string) step) bool {
 	t.Helper()
 	bin := mkdir(t, d.dir, "bin")
 	log := filepath.Join(d.dir, "nvlink.log")
 	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " + shellLine([]string{log}) + "\nexec " + shellLine([]string{cudalink}) + " \"$@\"\n"
 	must(t, os.WriteFile(filepath.Join(bin, "nvlink"), []byte(script), 0o755))
 	env := withEnv("PATH="+bin+":"+os.Getenv("PATH"), "TMPDIR="+mkdir(t, d.dir, "tmp"))
-	r := run(t, d.dir, env, shellLine(slices.Concat([]string{"nvcc", "-dlink"}, b.flags, objs, []string{"-o", "dl.o"})))
+	r := run(t, d.dir, env, shellLine(slices.Concat([]string{b.tk.tool("nvcc"), "-dlink"}, b.flags, objs, []string{"-o", "dl.o"})))
 	calls, _ := os.ReadFile(log)
 	if len(calls) == 0 {
 		t.Errorf("%s: nvcc -dlink did not run the nvlink on PATH (%s)", d.name, bin)
@@ -610,7 +676,7 @@ func wrapperOnPath(t *testing.T, d *variant, b build, objs []string, cudalink st
 		t.Errorf("%s: nvcc -dlink with cudalink as nvlink failed: %v\n%s", d.name, r.err, r.out)
 		return false
 	}
-	mustRun(t, d.dir, env, relocate(hl.steps[0], d.dir).line)
+	mustRun(t, d.dir, hostEnv, relocate(hl.steps[0], d.dir).line)
 	return true
 }
 
@@ -638,9 +704,9 @@ func retryUnsupported(t *testing.T, v *variant, env []string, line string, r res
 
 // deviceImages checks `cuobjdump -elf exe` and returns the ELF images
 // `cuobjdump -xelf all exe` extracts, by file name.
-func deviceImages(t *testing.T, v *variant, archs int) map[string][]byte {
+func deviceImages(t *testing.T, tk toolkit, v *variant, archs int) map[string][]byte {
 	t.Helper()
-	out := mustRun(t, v.dir, os.Environ(), "cuobjdump -elf exe")
+	out := mustRun(t, v.dir, os.Environ(), shellLine([]string{tk.tool("cuobjdump"), "-elf", "exe"}))
 	if n := strings.Count(out, "Fatbin elf code:"); n != archs {
 		t.Errorf("%s: cuobjdump -elf exe shows %d ELF images, want %d", v.name, n, archs)
 	}
@@ -648,7 +714,7 @@ func deviceImages(t *testing.T, v *variant, archs int) map[string][]byte {
 		t.Errorf("%s: cuobjdump -elf exe shows no executable device ELF:\n%.2000s", v.name, out)
 	}
 	x := mkdir(t, v.dir, "xelf")
-	mustRun(t, x, os.Environ(), "cuobjdump -xelf all ../exe")
+	mustRun(t, x, os.Environ(), shellLine([]string{tk.tool("cuobjdump"), "-xelf", "all", "../exe"}))
 	ents, err := os.ReadDir(x)
 	must(t, err)
 	imgs := map[string][]byte{}
@@ -763,12 +829,13 @@ func argAfter(t *testing.T, s step, opt string) string {
 	return s.args[i+1]
 }
 
-func logIdentical(t *testing.T, what string, want, got []byte) {
+// requireIdentical fails the test unless got has want's bytes.
+func requireIdentical(t *testing.T, what string, want, got []byte) {
 	t.Helper()
 	if bytes.Equal(want, got) {
 		t.Logf("%s: byte-identical to A's (%d bytes)", what, len(got))
 	} else {
-		t.Logf("%s: NOT byte-identical to A's (%d vs %d bytes)", what, len(got), len(want))
+		t.Errorf("%s: NOT byte-identical to A's (%d vs %d bytes)", what, len(got), len(want))
 	}
 }
 
