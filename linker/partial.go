@@ -140,6 +140,7 @@ func mergeRelocatable(ctx *linkContext) {
 					key += "\x00" + strconv.Itoa(file.Index) + ":" + strconv.Itoa(int(s.Index))
 				}
 				osec := ctx.outSection(key, s.Type, s.Flags)
+				osec.Flags = s.Flags // SHF_INFO_LINK included, as ptxas 12.x sets it
 				osec.Members = []*inputSection{isec}
 				isec.Out = osec
 			case file.lostStorage(isec):

@@ -162,7 +162,8 @@ func (ctx *linkContext) lostHere(file *inputFile, idx uint32) bool {
 
 // buildRelocatableCallgraph writes .nv.callgraph in the inputs' layout:
 // the call edges of every input, in input order, then the address-taken
-// functions, then the indirect call sites, each group after its marker;
+// functions, then the indirect call sites (and with 12.x the functions
+// whose address each function takes), each group after its marker;
 // and .nv.prototype, one signature per output symbol, the first an input
 // gives. Prototype strings move to the output's .strtab.
 func (ctx *linkContext) buildRelocatableCallgraph() {
@@ -203,6 +204,22 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 			}
 			if caller := ctx.outSymIndex(file.Syms[site[0]]); caller != 0 {
 				pair(caller, ctx.strtab.add(file.protoStrings[site[1]]))
+			}
+		}
+	}
+	if ctx.toolkit.IndirectGroup {
+		// 12.x's group -4: each function and the functions whose
+		// address it takes, input by input.
+		pair(0, cgRefs)
+		for _, file := range ctx.Files {
+			for _, r := range file.refs {
+				if file.Syms[r[0]].funcIn(file) == nil {
+					continue
+				}
+				fn, target := ctx.outSymIndex(file.Syms[r[0]]), ctx.outSymIndex(file.Syms[r[1]])
+				if fn != 0 && target != 0 {
+					pair(fn, target)
+				}
 			}
 		}
 	}

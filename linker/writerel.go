@@ -113,7 +113,13 @@ func (ctx *linkContext) buildRelocatableImage() []byte {
 	out[4], out[5], out[6], out[7], out[8] = 2, 1, 1, first.OSABI, first.ABIVersion
 	le.PutUint16(out[16:], cubin.ET_REL)
 	le.PutUint16(out[18:], cubin.EM_CUDA)
-	le.PutUint32(out[20:], first.Version)
+	// e_version: the newest release among the inputs, which a final link
+	// of the output must reproduce as it would the inputs (chooseToolkit).
+	version := first.Version
+	for _, file := range ctx.Files {
+		version = max(version, file.ELF.Header.Version)
+	}
+	le.PutUint32(out[20:], version)
 	le.PutUint64(out[40:], shoff)
 	flags := first.Flags&^(cubin.EF_CUDA_SM_MASK|cubin.EF_CUDA_VIRTUAL_MASK) |
 		uint32(ctx.Config.Arch) | uint32(ctx.virtualSM)<<cubin.EF_CUDA_VIRTUAL_SHIFT
@@ -128,8 +134,14 @@ func (ctx *linkContext) buildRelocatableImage() []byte {
 	putSectionCounts(out, out[shoff:], shnum, int(shstrtab.Index))
 	for i, osec := range ctx.OutSections {
 		link, info := ctx.linkInfo(osec, symtab.Index, strtab.Index, true)
+		// The relocation sections are the link's own: 12.x marks their
+		// sh_info as a section (the others keep the inputs' flags).
+		var flags uint64
+		if ctx.toolkit.InfoLink && osec.isReloc() {
+			flags = cubin.SHF_INFO_LINK
+		}
 		putSectionHeader(out[shoff+uint64(osec.Index)*64:], osec,
-			headerFields{name: nameOff[i], link: link, info: info, offset: offsets[i], entsize: relocatableEntsize(osec)})
+			headerFields{name: nameOff[i], link: link, info: info, offset: offsets[i], entsize: relocatableEntsize(osec), flags: flags})
 	}
 	return out
 }

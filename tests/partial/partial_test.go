@@ -27,6 +27,58 @@ import (
 
 const corpusDir = "../corpus/cases"
 
+// A toolkit is a CUDA release the corpus is built with and where its tools
+// are: 11.8's on PATH, 12.x's in /opt/cuda-<v>/usr/bin.
+type toolkit struct {
+	version string
+	bin     string // "" for PATH
+}
+
+// toolkits are the releases the round trips run with: their cases are the
+// corpus's cases built with them (difftest.LoadToolkitCases), their final
+// links are checked against their own nvlink.
+var toolkits = []toolkit{
+	{version: difftest.DefaultToolkit},
+	{version: "12.4", bin: "/opt/cuda-12.4/usr/bin"},
+	{version: "12.5", bin: "/opt/cuda-12.5/usr/bin"},
+}
+
+// tool returns the path of the toolkit's tool, "" if it is not installed.
+func (tk toolkit) tool(name string) string {
+	if tk.bin != "" {
+		name = filepath.Join(tk.bin, name)
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	return path
+}
+
+// forToolkits runs test on the corpus's cases for each toolkit: 11.8's at
+// the top level (TestRoundTrip/<case>/...), the others' under cuda-<v>/.
+func forToolkits(t *testing.T, test func(t *testing.T, tk toolkit, cases []*difftest.Case)) {
+	corpus, err := filepath.Abs(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(corpus); os.IsNotExist(err) {
+		// As tests/difftest: under Bazel the corpus is not in the sandbox.
+		t.Skipf("SKIP: no corpus at %s (generate it with go run ./tests/corpus/regen)", corpusDir)
+	}
+	for _, tk := range toolkits {
+		cases, err := difftest.LoadToolkitCases(corpus, tk.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tk.version == difftest.DefaultToolkit {
+			test(t, tk, cases)
+			continue
+		}
+		t.Run("cuda-"+tk.version, func(t *testing.T) { test(t, tk, cases) })
+	}
+}
+
 // split is one way to cut a case's inputs: the inputs the partial link
 // takes, and the final link's inputs with "@" where the partial output goes.
 type split struct {
@@ -287,6 +339,18 @@ func runCudalink(t *testing.T, dir string, args []string) (int, string) {
 	return status, out.String()
 }
 
+// runToolkitCudalink runs cudalink on a case built with tk: a 12.x case's
+// PTX is compiled by that release's ptxas, as the differential test does.
+func runToolkitCudalink(t *testing.T, tk toolkit, dir string, args []string) (int, string) {
+	t.Helper()
+	if tk.bin != "" {
+		if ptxas := tk.tool("ptxas"); ptxas != "" {
+			args = append([]string{"--ptxas=" + ptxas}, args...)
+		}
+	}
+	return runCudalink(t, dir, args)
+}
+
 // finalOnly are the case flags only a final link takes (-r refuses them):
 // those that remove code or print the final call graph.
 var finalOnly = []string{"kernels-used", "variables-used", "dump-callgraph", "dump-callgraph-no-demangle"}
@@ -336,23 +400,13 @@ func substitute(list []string, mark, path string) []string {
 // link's result: with nvlink against expected.cubin (nvlink's direct
 // link), with cudalink against cudalink's direct link. Outputs must be
 // equal under tests/normalize; how many are byte-identical is logged.
-func TestRoundTrip(t *testing.T) {
-	if _, err := os.Stat(corpusDir); os.IsNotExist(err) {
-		// As tests/difftest: under Bazel the corpus is not in the sandbox.
-		t.Skipf("SKIP: no corpus at %s (generate it with go run ./tests/corpus/regen)", corpusDir)
-	}
-	corpus, err := filepath.Abs(corpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, err := difftest.LoadCases(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nvlink, err := exec.LookPath("nvlink")
-	if err != nil {
-		t.Log("nvlink is not installed: the round trips through nvlink are skipped; those through cudalink still run")
-		nvlink = ""
+func TestRoundTrip(t *testing.T) { forToolkits(t, roundTrips) }
+
+// roundTrips runs the round trips of the cases built with one toolkit.
+func roundTrips(t *testing.T, tk toolkit, cases []*difftest.Case) {
+	nvlink := tk.tool("nvlink")
+	if nvlink == "" {
+		t.Logf("nvlink %s is not installed: the round trips through nvlink are skipped; those through cudalink still run", tk.version)
 	}
 	var tried, nvSame, nvBytes, cuSame, cuBytes int
 	triedBySplit, bytesBySplit := map[string]int{}, map[string]int{}
@@ -376,7 +430,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Run(c.Name+"/refused", func(t *testing.T) {
 				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
 				args = append(append(args, c.Inputs...), "-o", filepath.Join(t.TempDir(), "partial.cubin"))
-				status, msgs := runCudalink(t, c.Dir, args)
+				status, msgs := runToolkitCudalink(t, tk, c.Dir, args)
 				if status != 1 || !strings.Contains(msgs, flag+" keeps per-input records") {
 					t.Errorf("cudalink %s: exit %d, want 1 with the %s refusal\n%s", strings.Join(args, " "), status, flag, msgs)
 				}
@@ -388,7 +442,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Run(c.Name+"/refused-ewp", func(t *testing.T) {
 				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
 				args = append(append(args, c.Inputs[in]), "-o", filepath.Join(t.TempDir(), "partial.cubin"))
-				status, msgs := runCudalink(t, c.Dir, args)
+				status, msgs := runToolkitCudalink(t, tk, c.Dir, args)
 				if status != 1 || !strings.Contains(msgs, "cannot go through a partial link") {
 					t.Errorf("cudalink %s: exit %d, want 1 with the -ewp refusal\n%s", strings.Join(args, " "), status, msgs)
 				}
@@ -418,17 +472,17 @@ func TestRoundTrip(t *testing.T) {
 					out := filepath.Join(tmp, fmt.Sprintf("partial%d.cubin", i+1))
 					args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
 					args = append(append(args, group...), "-o", out)
-					if status, msgs := runCudalink(t, c.Dir, args); status != 0 {
+					if status, msgs := runToolkitCudalink(t, tk, c.Dir, args); status != 0 {
 						t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(args, " "), status, msgs)
 					}
 					partialInputs = substitute(partialInputs, fmt.Sprintf("@%d", i+1), out)
 				}
 				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
 				args = append(append(args, partialInputs...), "-o", part)
-				if status, msgs := runCudalink(t, c.Dir, args); status != 0 {
+				if status, msgs := runToolkitCudalink(t, tk, c.Dir, args); status != 0 {
 					t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(args, " "), status, msgs)
 				}
-				checkReadable(t, part, sp.name == "all" && !testing.Short())
+				checkReadable(t, tk, part, sp.name == "all" && !testing.Short())
 				finalArgs := func(out string) []string {
 					a := append([]string{"-arch=" + c.Arch}, c.Flags...)
 					return append(append(a, substitute(sp.final, "@", part)...), "-o", out)
@@ -443,10 +497,10 @@ func TestRoundTrip(t *testing.T) {
 					}
 					return a
 				}
-				if status, msgs := runCudalink(t, c.Dir, directArgs(direct)); status != 0 {
+				if status, msgs := runToolkitCudalink(t, tk, c.Dir, directArgs(direct)); status != 0 {
 					t.Fatalf("cudalink direct link: exit %d\n%s", status, msgs)
 				}
-				if status, msgs := runCudalink(t, c.Dir, finalArgs(viaPartial)); status != 0 {
+				if status, msgs := runToolkitCudalink(t, tk, c.Dir, finalArgs(viaPartial)); status != 0 {
 					t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(finalArgs(viaPartial), " "), status, msgs)
 				}
 				same, identical := compare(t, "cudalink", direct, viaPartial, known.maskFor("cudalink"))
@@ -492,8 +546,8 @@ func TestRoundTrip(t *testing.T) {
 		t.Logf("split %s: %d round trips, byte-identical: cudalink %d, nvlink %d",
 			name, triedBySplit[name], bytesBySplit[name+" cudalink"], bytesBySplit[name+" nvlink"])
 	}
-	t.Logf("%d round trips; cudalink: %d equal under normalize (%d byte-identical); nvlink: %d equal (%d byte-identical)",
-		tried, cuSame, cuBytes, nvSame, nvBytes)
+	t.Logf("CUDA %s: %d round trips; cudalink: %d equal under normalize (%d byte-identical); nvlink: %d equal (%d byte-identical)",
+		tk.version, tried, cuSame, cuBytes, nvSame, nvBytes)
 }
 
 // compare checks that two cubins are the same link result; it reports
@@ -533,17 +587,18 @@ var toolComplaint = regexp.MustCompile(`(?m)^(cuobjdump|nvdisasm) *(error|fatal|
 // checkReadable runs the toolkit's readers on a partial output when they
 // are installed: cuobjdump -elf always, nvdisasm (about a second a file)
 // when disassemble is set.
-func checkReadable(t *testing.T, path string, disassemble bool) {
+func checkReadable(t *testing.T, tk toolkit, path string, disassemble bool) {
 	t.Helper()
 	tools := [][]string{{"cuobjdump", "-elf"}}
 	if disassemble {
 		tools = append(tools, []string{"nvdisasm"})
 	}
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool[0]); err != nil {
+		exe := tk.tool(tool[0])
+		if exe == "" {
 			continue
 		}
-		out, err := exec.Command(tool[0], append(tool[1:], path)...).CombinedOutput()
+		out, err := exec.Command(exe, append(tool[1:], path)...).CombinedOutput()
 		if err != nil || toolComplaint.Match(out) {
 			t.Errorf("%s does not read the partial output: %v\n%.2000s", strings.Join(tool, " "), err, out)
 		}
@@ -569,18 +624,10 @@ var finalLinkErrors = []string{"undefined device symbol", "uses too much",
 // same exit status and no output; or, for errors only a final link can see
 // (undefined references, resource limits), that -r succeeds and the final
 // link of its output reports them.
-func TestErrors(t *testing.T) {
-	corpus, err := filepath.Abs(corpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(corpus); os.IsNotExist(err) {
-		t.Skipf("SKIP: no corpus at %s (generate it with go run ./tests/corpus/regen)", corpusDir)
-	}
-	cases, err := difftest.LoadCases(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestErrors(t *testing.T) { forToolkits(t, partialErrors) }
+
+// partialErrors runs TestErrors on the cases built with one toolkit.
+func partialErrors(t *testing.T, tk toolkit, cases []*difftest.Case) {
 	n := 0
 	for _, c := range cases {
 		if c.Expect != "error" || perInputFlag(c.Flags) != "" || c.LTO() {
@@ -590,7 +637,7 @@ func TestErrors(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			tmp := t.TempDir()
 			full, part := filepath.Join(tmp, "full.cubin"), filepath.Join(tmp, "partial.cubin")
-			fullStatus, fullMsgs := runCudalink(t, c.Dir, c.Args(c.Inputs, full))
+			fullStatus, fullMsgs := runToolkitCudalink(t, tk, c.Dir, c.Args(c.Inputs, full))
 			if fullStatus == 0 {
 				if c.Differs {
 					return // cudalink links what nvlink refuses (archives of cubins)
@@ -599,7 +646,7 @@ func TestErrors(t *testing.T) {
 			}
 			args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
 			args = append(append(args, c.Inputs...), "-o", part)
-			status, msgs := runCudalink(t, c.Dir, args)
+			status, msgs := runToolkitCudalink(t, tk, c.Dir, args)
 			if status != 0 {
 				if status != fullStatus || msgs != fullMsgs {
 					t.Errorf("cudalink -r: exit %d with\n%s\nwant the full link's exit %d with\n%s", status, msgs, fullStatus, fullMsgs)
@@ -618,7 +665,7 @@ func TestErrors(t *testing.T) {
 				}
 			}
 			finalArgs := append(append([]string{"-arch=" + c.Arch}, c.Flags...), part, "-o", filepath.Join(tmp, "final.cubin"))
-			finalStatus, finalMsgs := runCudalink(t, c.Dir, finalArgs)
+			finalStatus, finalMsgs := runToolkitCudalink(t, tk, c.Dir, finalArgs)
 			// Warnings come from the partial link, errors from the final one.
 			if finalStatus != fullStatus || !slices.Equal(headlines(msgs+finalMsgs), headlines(fullMsgs)) {
 				t.Errorf("cudalink -r, then the final link of its output: exit %d with\n%s%s\nwant exit %d with the full link's messages\n%s", finalStatus, msgs, finalMsgs, fullStatus, fullMsgs)
@@ -626,7 +673,7 @@ func TestErrors(t *testing.T) {
 		})
 	}
 	if n == 0 {
-		t.Fatal("no error case in the corpus")
+		t.Fatalf("no error case in the corpus for CUDA %s", tk.version)
 	}
 }
 
@@ -649,25 +696,34 @@ func headlines(msgs string) []string {
 // same symbols with their CUDA types and memory spaces, the same
 // relocations and .nv.info records. Cubins that are broken on purpose must
 // be refused as a full link refuses them.
+//
+// The cubins of every toolkit's build of the corpus are checked (12.x's
+// under cuda-<v>/).
 func TestSingleInput(t *testing.T) {
 	corpus, err := filepath.Abs(corpusDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := filepath.Glob(filepath.Join(corpus, "*", "*.cubin"))
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, dir := range []string{corpus, difftest.ToolkitCasesDir(corpus, "12.4"), difftest.ToolkitCasesDir(corpus, "12.5")} {
+		more, err := filepath.Glob(filepath.Join(dir, "*", "*.cubin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, more...)
 	}
 	if len(files) == 0 {
 		t.Skipf("SKIP: no corpus at %s (generate it with go run ./tests/corpus/regen)", corpusDir)
 	}
+	base := filepath.Dir(corpus)
 	n := 0
 	for _, path := range files {
 		if filepath.Base(path) == "expected.cubin" {
 			continue
 		}
 		n++
-		rel, _ := filepath.Rel(corpus, path)
+		rel, _ := filepath.Rel(base, path)
+		rel = strings.TrimPrefix(rel, "cases/")
 		t.Run(rel, func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
