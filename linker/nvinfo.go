@@ -285,6 +285,10 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, ise
 		// Before Volta the driver wraps a kernel that calls into the
 		// device runtime (launches, synchronizes, queries).
 		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_NEED_CNP_WRAPPER})
+		if ctx.Config.Arch < 50 {
+			// On Kepler (sm_35, sm_37) the driver also patches it.
+			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_NEED_CNP_PATCH})
+		}
 	}
 	osec := isec.Out
 	osec.setBytes(w.buf)
