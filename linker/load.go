@@ -142,6 +142,22 @@ func addInputs(ctx *linkContext) {
 	}
 }
 
+// nvlinkName is the file's name as nvlink's messages give it: the path, or
+// "lib.a:member" for an archive member (cudalink's file names say
+// "lib.a(member)").
+func (file *inputFile) nvlinkName() string { return memberColonName(file.Name, file.unit.member) }
+
+// memberColonName turns an archive member's "lib.a(member)" into nvlink's
+// "lib.a:member"; other names stay as they are.
+func memberColonName(name string, member bool) string {
+	if member && strings.HasSuffix(name, ")") {
+		if i := strings.LastIndexByte(name, '('); i > 0 {
+			return name[:i] + ":" + name[i+1:len(name)-1]
+		}
+	}
+	return name
+}
+
 // warnMixedEWP gives nvlink's warning for every input linked next to a
 // -ewp image (ELF type 0xff00, from nvcc -c -ewp) that is not one itself
 // nor from libcudadevrt. nvlink names an archive member lib.a:member here.
@@ -153,13 +169,7 @@ func warnMixedEWP(ctx *linkContext) {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP || file.unit.system {
 			continue
 		}
-		name := file.Name
-		if file.unit.member && strings.HasSuffix(name, ")") {
-			if i := strings.LastIndex(name, "("); i > 0 {
-				name = name[:i] + ":" + name[i+1:len(name)-1]
-			}
-		}
-		ctx.warnf("'%s': -ewp compiled objects should only link with libcudadevrt", name)
+		ctx.warnf("'%s': -ewp compiled objects should only link with libcudadevrt", file.nvlinkName())
 	}
 }
 

@@ -193,12 +193,7 @@ const knownIRFlags = fatbin.Flags(0xffff)
 // ltoModuleName is the name nvlink gives a module: the input's path, or
 // "archive:member" for an archive member.
 func ltoModuleName(in ltoInput) string {
-	if in.u.member && strings.HasSuffix(in.name, ")") {
-		if i := strings.LastIndexByte(in.name, '('); i > 0 {
-			return in.name[:i] + ":" + in.name[i+1:len(in.name)-1]
-		}
-	}
-	return in.name
+	return memberColonName(in.name, in.u.member)
 }
 
 // nvvmOptions are nvlink 11.8's options to nvvmCompileProgram, in its

@@ -154,15 +154,15 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 		take = true
 	case newRank < oldRank:
 	case newRank == rankStrong:
-		ctx.report(&linkError{File: file.Name, Symbol: sym.Name,
+		ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
 			Msg:  "duplicate definition of device symbol",
-			Refs: []string{"first defined in " + sym.File.Name}})
+			Refs: []string{"first defined in " + sym.File.nvlinkName()}})
 	case newRank == rankWeak:
 		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym.IsEntry() {
 			if a, b := file.paramBankSize(esym), sym.File.paramBankSize(&sym.File.ELF.Symbols[sym.esymIndex]); a != b {
-				ctx.report(&linkError{File: file.Name, Symbol: sym.Name,
+				ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
 					Msg:  fmt.Sprintf("weak kernel defined again with a parameter bank of another size (0x%x bytes here, 0x%x first)", a, b),
-					Refs: []string{"first defined in " + sym.File.Name}})
+					Refs: []string{"first defined in " + sym.File.nvlinkName()}})
 				return
 			}
 		}
@@ -218,9 +218,9 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym *cubin.Symbol, newRank int) bool {
 	old := &sym.File.ELF.Symbols[sym.esymIndex]
 	sizeMismatch := func() {
-		ctx.report(&linkError{File: file.Name, Symbol: sym.Name,
+		ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
 			Msg:  fmt.Sprintf("size of device symbol differs (0x%x bytes here, 0x%x first)", esym.Size, sym.Size),
-			Refs: []string{"first specified in " + sym.File.Name}})
+			Refs: []string{"first specified in " + sym.File.nvlinkName()}})
 	}
 	largerCommon := func(common, init *inputFile, commonSize, initSize uint64) {
 		ctx.report(&linkError{File: common.Name, Symbol: sym.Name,
@@ -253,9 +253,9 @@ func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym 
 			sizeMismatch()
 		}
 		if sym.rank == rankStrong {
-			ctx.report(&linkError{File: file.Name, Symbol: sym.Name,
+			ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
 				Msg:  "duplicate definition of device symbol (a common after a definition)",
-				Refs: []string{"first defined in " + sym.File.Name}})
+				Refs: []string{"first defined in " + sym.File.nvlinkName()}})
 		}
 		return false
 	}
@@ -369,7 +369,7 @@ func (ctx *linkContext) reportUndefinedSymbol(sym *symbol) {
 	for _, file := range ctx.Files {
 		for i, s := range file.Syms {
 			if s == sym && file.ELF.Symbols[i].Shndx == cubin.SHN_UNDEF {
-				e.Refs = append(e.Refs, fmt.Sprintf("referenced by %s", file.Name))
+				e.Refs = append(e.Refs, "referenced by "+file.nvlinkName())
 				break
 			}
 		}
