@@ -53,6 +53,12 @@ func assignBindlessSlots(ctx *linkContext) {
 	})
 	ctx.bindlessRefs = refs
 	refs = nvlinkListSort(refs)
+	if ctx.keplerSurfaces() {
+		// The descriptors go after every texture slot, in the same order.
+		slices.SortStableFunc(refs, func(a, b *symbol) int {
+			return b2i(a.Type() == cubin.STT_CUDA_SURFACE) - b2i(b.Type() == cubin.STT_CUDA_SURFACE)
+		})
+	}
 
 	var base uint64
 	for _, k := range ctx.Funcs {
@@ -61,11 +67,12 @@ func assignBindlessSlots(ctx *linkContext) {
 		}
 	}
 	ctx.bindless = map[*symbol]uint64{}
-	for i, sym := range refs {
-		ctx.bindless[sym] = base + 4*uint64(i)
+	end := base
+	for _, sym := range refs {
+		ctx.bindless[sym] = end
+		end += ctx.bindlessSlotSize(sym)
 		sym.referencedLive = true
 	}
-	end := base + 4*uint64(len(refs))
 	if end > math.MaxUint32 {
 		// The slots' relocations hold 32-bit places (outReloc).
 		ctx.report(&linkError{Section: ".nv.constant0", Msg: fmt.Sprintf("bindless slots end at 0x%x, past 4 GiB", end)})
@@ -81,6 +88,9 @@ func assignBindlessSlots(ctx *linkContext) {
 			typ := cubin.R_CUDA_TEX_HEADER_INDEX
 			if sym.Type() == cubin.STT_CUDA_SURFACE {
 				typ = cubin.R_CUDA_SURF_HEADER_INDEX
+				if ctx.keplerSurfaces() {
+					typ = cubin.R_CUDA_SURF_HW_DESC
+				}
 				k.surfaces++
 			} else {
 				k.textures++
@@ -88,6 +98,21 @@ func assignBindlessSlots(ctx *linkContext) {
 			osec.keep(ctx, false, outReloc{Offset: uint32(ctx.bindless[sym]), Type: typ, Sym: sym})
 		}
 	}
+}
+
+// keplerSurfaces says whether a surface reference's slot holds the
+// surface's hardware descriptor, as on Kepler (sm_35, sm_37): 32 bytes the
+// driver fills in (R_CUDA_SURF_HW_DESC), which the code reads field by
+// field (CONST_FIELD19_23 with the field's offset as addend). From Maxwell
+// on a surface slot is a 4-byte header index, as a texture's always is.
+func (ctx *linkContext) keplerSurfaces() bool { return ctx.Config.Arch < 50 }
+
+// bindlessSlotSize is the size of a texture's or surface's slot in bank 0.
+func (ctx *linkContext) bindlessSlotSize(sym *symbol) uint64 {
+	if sym.Type() == cubin.STT_CUDA_SURFACE && ctx.keplerSurfaces() {
+		return 32
+	}
+	return 4
 }
 
 // nvlinkListSort returns refs in the order nvlink's list merge sort leaves

@@ -159,6 +159,10 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	if off, ok := ctx.bindless[sym]; ok && how.Who == cubin.ByLinker {
+		if r.Rela {
+			// A field of a Kepler surface's descriptor.
+			off += uint64(r.Addend)
+		}
 		osec.patch(p, r.Type, off, 0) // the texture's or surface's slot in bank 0
 		return
 	}
