@@ -161,8 +161,8 @@ type hostRefs []string
 
 // hostKernelRefs returns the patterns when they decide which kernels stay:
 // every input is a host object with the host-reference sections (.nvHR*,
-// which nvcc -dc writes), the lists of some input other than an archive
-// member name something, and neither -kernels-used nor -variables-used was
+// which nvcc -dc writes), the lists of some input other than libcudadevrt
+// name something, and neither -kernels-used nor -variables-used was
 // given (nvlink then ignores the lists). Inputs nothing is linked from
 // count as well: a host object without the sections (from a host compiler
 // alone, or nvcc -c), given by path or in an archive, makes nvlink keep
@@ -188,9 +188,10 @@ func (ctx *linkContext) hostKernelRefs() hostRefs {
 			// nvlink keeps every kernel.
 			return nil
 		}
-		// The lists of archive members (libcudadevrt's, however it is
-		// given) do not switch pruning on.
-		any = any || h.HasRefs && !u.member
+		// The lists of any input switch pruning on, archive members
+		// included, but not libcudadevrt's (an archive named
+		// libcudadevrt*, however it is given).
+		any = any || h.HasRefs && !u.system
 		refs = append(refs, h.Refs[hostobj.KernelExtern]...)
 		refs = append(refs, h.Refs[hostobj.KernelIntern]...)
 	}

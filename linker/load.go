@@ -125,18 +125,20 @@ func addInputs(ctx *linkContext) {
 		system := strings.HasPrefix(filepath.Base(paths[i]), "libcudadevrt")
 		for _, obj := range ctx.selectImages(slots[i]) {
 			seq := len(ctx.Files) + len(ctx.unlinked)
-			if obj.ELF == nil {
-				ctx.unlinked = append(ctx.unlinked, unlinkedUnit{obj.unit, seq})
-				continue
-			}
-			file := newInputFile(obj, len(ctx.Files))
-			file.seq = seq
+			un := obj.unit
 			if system {
 				// Units are shared with cached parses: mark a copy.
 				u := *obj.unit
 				u.system = true
-				file.unit = &u
+				un = &u
 			}
+			if obj.ELF == nil {
+				ctx.unlinked = append(ctx.unlinked, unlinkedUnit{un, seq})
+				continue
+			}
+			file := newInputFile(obj, len(ctx.Files))
+			file.seq = seq
+			file.unit = un
 			ctx.Files = append(ctx.Files, file)
 		}
 	}
