@@ -18,12 +18,13 @@ func writeHostSide(ctx *linkContext) error {
 		return nil
 	}
 	// The linked inputs, and in their places those with relocatable
-	// device code but no image for the target, which nvlink lists too.
+	// device code but no image for the target, which nvlink lists too,
+	// unless they are libcudadevrt's (on sm_53, sm_62, ... it has none).
 	var ids []string
 	unlinked := ctx.unlinked
 	for i := 0; i <= len(ctx.Files); i++ {
 		for len(unlinked) > 0 && (i == len(ctx.Files) || unlinked[0].seq < ctx.Files[i].seq) {
-			if u := unlinked[0]; u.host != nil && (u.hasELF || len(u.ptx) > 0) {
+			if u := unlinked[0]; u.host != nil && !u.system && (u.hasELF || len(u.ptx) > 0) {
 				ids = append(ids, u.host.ModuleID)
 			}
 			unlinked = unlinked[1:]
