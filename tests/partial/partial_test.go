@@ -248,6 +248,10 @@ var hostPruned = map[string]bool{
 	// unlaunched: the host code of the first object never launches it
 	"constant-data-pruned-null-symbol":   true,
 	"texture-constant-host-pruned-names": true,
+	// the kernels no archive member's host code launches
+	"host-refs-archive-member-prunes":               true,
+	"host-refs-archive-member-internal-kernel-sm61": true,
+	"host-refs-archive-first-prunes-sm90":           true,
 }
 
 type knownDifference struct {
