@@ -1,8 +1,9 @@
 """Public API of the cudalink Bazel rules.
 
-load("@cudalink//rules:defs.bzl", "cuda_device_link", "cuda_device_linker_toolchain")
+load("@cudalink//rules:defs.bzl", "cuda_binary", "cuda_device_link", "cuda_device_linker_toolchain")
 """
 
+load("//rules/private:binary.bzl", _cuda_binary = "cuda_binary")
 load("//rules/private:link.bzl", _cuda_device_link = "cuda_device_link")
 load("//rules/private:objects.bzl", _cuda_device_objects = "cuda_device_objects")
 load(
@@ -11,11 +12,19 @@ load(
     _CudaDeviceLinkerInfo = "CudaDeviceLinkerInfo",
     _CudaDeviceObjectsInfo = "CudaDeviceObjectsInfo",
 )
-load("//rules/private:toolchain.bzl", _cuda_device_linker_toolchain = "cuda_device_linker_toolchain")
+load("//rules/private:stub.bzl", _cuda_link_stub = "cuda_link_stub")
+load(
+    "//rules/private:toolchain.bzl",
+    _cuda_device_linker_toolchain = "cuda_device_linker_toolchain",
+    _cuda_version_flag = "cuda_version_flag",
+)
 
+cuda_binary = _cuda_binary
 cuda_device_link = _cuda_device_link
+cuda_link_stub = _cuda_link_stub
 cuda_device_objects = _cuda_device_objects
 cuda_device_linker_toolchain = _cuda_device_linker_toolchain
+cuda_version_flag = _cuda_version_flag
 CudaDeviceLinkInfo = _CudaDeviceLinkInfo
 CudaDeviceLinkerInfo = _CudaDeviceLinkerInfo
 CudaDeviceObjectsInfo = _CudaDeviceObjectsInfo

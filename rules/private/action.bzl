@@ -31,6 +31,10 @@ def link_action(
         *,
         linker,
         cuda_version = "",
+        ptxas = None,
+        nvvm = None,
+        nvvm_path = "",
+        lto = False,
         arches,
         objects,
         cubins,
@@ -58,6 +62,12 @@ def link_action(
       linker: FilesToRunProvider, the toolchain's linker.
       cuda_version: string, the toolchain's cuda_version: --cuda-version
         when not empty.
+      ptxas: FilesToRunProvider or None, the toolchain's ptxas: --ptxas and
+        an input of the action.
+      nvvm: depset of File or None, the toolchain's nvvm directory: inputs
+        of an LTO link.
+      nvvm_path: string, the -nvvmpath of nvvm.
+      lto: bool, -dlto -nvvmpath=nvvm_path (nvvm must be given).
       arches: list of "sm_NN", at least one.
       objects: depset of File, the inputs in link order.
       cubins: list of File, the linked cubin of each of arches; with several,
@@ -76,6 +86,8 @@ def link_action(
     multi = len(arches) > 1
     if multi and not fatbin and not embedded_fatbin:
         fail("internal error: a multi-architecture link needs a fatbinary output")
+    if lto and not nvvm_path:
+        fail("internal error: an LTO link without nvvm")
 
     args = ctx.actions.args()
     args.set_param_file_format("multiline")
@@ -83,6 +95,15 @@ def link_action(
     args.add_all(arches, format_each = "-arch=%s")
     if cuda_version:
         args.add("--cuda-version=" + cuda_version)
+    tools = []
+    if ptxas:
+        args.add(ptxas.executable, format = "--ptxas=%s")
+        tools.append(ptxas)
+    inputs = objects
+    if lto:
+        args.add("-dlto")
+        args.add("-nvvmpath=" + nvvm_path)
+        inputs = depset(transitive = [objects, nvvm])
     if multi:
         args.add("-o", _multi_arch_output(arches, cubins))
     else:
@@ -107,8 +128,9 @@ def link_action(
     shown = (fatbin or embedded_fatbin) if multi else cubins[0]
     ctx.actions.run(
         executable = linker,
+        tools = tools,
         arguments = [args],
-        inputs = objects,
+        inputs = inputs,
         outputs = outputs,
         mnemonic = "CudaDeviceLink",
         progress_message = "Device-linking %s for %s" % (shown.short_path, ", ".join(arches)),

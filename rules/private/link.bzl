@@ -1,6 +1,7 @@
 """The cuda_device_link rule and the macro that is its public face."""
 
 load(":action.bzl", "link_action")
+load(":cc.bzl", CcInfo = "CC_INFO")
 load(":objects.bzl", "DEVICE_OBJECT_EXTENSIONS", "collect_objects")
 load(":providers.bzl", "CudaDeviceLinkInfo", "CudaDeviceObjectsInfo")
 load(":toolchain.bzl", "TOOLCHAIN_TYPE")
@@ -26,10 +27,15 @@ def _check_arches(arches):
 _RULE_OPTIONS = {
     "arch": "list the architectures in arch",
     "cuda-version": "the toolchain's cuda_version sets it",
+    "dlto": "set lto = True",
     "embedded-fatbin": "set fatbin = True",
     "fatbin": "set fatbin = True",
+    "link-time-opt": "set lto = True",
+    "lto": "set lto = True",
+    "nvvmpath": "the toolchain's nvvm sets it",
     "o": "the outputs are named after the target",
     "output-file": "the outputs are named after the target",
+    "ptxas": "the toolchain's ptxas sets it",
     "register-link-binaries": "set register_link_binaries = True",
 }
 
@@ -52,6 +58,11 @@ def _cuda_device_link_impl(ctx):
     if not ctx.files.srcs and not ctx.attr.deps:
         fail("nothing to link: give device objects in srcs or targets in deps")
     tools = ctx.toolchains[TOOLCHAIN_TYPE].cudalink
+    nvvm_path = getattr(tools, "nvvm_path", "")
+    if ctx.attr.lto and not nvvm_path:
+        fail("lto = True needs the CUDA toolkit's libnvvm: set nvvm (and " +
+             "ptxas) on the cuda_device_linker_toolchain that links it, " +
+             "or drop lto")
     name = ctx.label.name
     multi = len(arches) > 1
 
@@ -74,6 +85,10 @@ def _cuda_device_link_impl(ctx):
         ctx,
         linker = tools.linker,
         cuda_version = getattr(tools, "cuda_version", ""),
+        ptxas = getattr(tools, "ptxas", None),
+        nvvm = getattr(tools, "nvvm", None),
+        nvvm_path = nvvm_path,
+        lto = ctx.attr.lto,
         arches = arches,
         objects = collect_objects(ctx.files.srcs, ctx.attr.deps),
         cubins = cubins,
@@ -125,10 +140,14 @@ cuda_device_link_rule = rule(
                   "passes -g to the linker.",
         ),
         "deps": attr.label_list(
-            providers = [CudaDeviceObjectsInfo],
+            providers = [[CudaDeviceObjectsInfo], [CcInfo]],
             doc = "Targets providing CudaDeviceObjectsInfo (such as " +
-                  "cuda_device_objects): their device objects are linked " +
-                  "after srcs, transitively, each file once.",
+                  "cuda_device_objects) or CcInfo (a cc_library whose " +
+                  "srcs are nvcc -dc objects, another rule set's " +
+                  "relocatable device code): their objects are linked " +
+                  "after srcs, transitively, each file once. Of a CcInfo, " +
+                  "every library's object files (its archive when it has " +
+                  "none), in the order of the host link.",
         ),
         "fatbin": attr.bool(
             doc = "For a single architecture, also write <name>.fatbin " +
@@ -155,6 +174,15 @@ cuda_device_link_rule = rule(
                   "objects from nvcc -dc, listed by module id; a plain " +
                   "cubin is listed by its absolute path (as nvlink does), " +
                   "which ties the file to where the action ran.",
+        ),
+        "lto": attr.bool(
+            doc = "Link-time optimization of objects compiled with nvcc " +
+                  "-dc -dlto: -dlto -nvvmpath=<the toolchain's nvvm>, as " +
+                  "nvcc -dlink -dlto runs nvlink. libnvvm optimizes the " +
+                  "IR of every input that has it as one program, the " +
+                  "toolchain's ptxas compiles the result, and it is " +
+                  "linked with the other inputs. The toolchain must have " +
+                  "nvvm and ptxas.",
         ),
         "relocatable": attr.bool(
             doc = "Pass --host-relocatable-link, as nvcc does for a " +

@@ -53,5 +53,22 @@ CudaDeviceLinkerInfo = provider(
                   "nvlink's command line, an @file of one argument per " +
                   "line, several -arch values with --fatbin and " +
                   "--embedded-fatbin (cudalink's own options).",
+        "link_stub": "File or None: the toolkit's crt/link.stub, the " +
+                     "registration code nvcc -dlink compiles into the " +
+                     "host object; cuda_link_stub compiles it.",
+        "nvvm": "depset of File: the toolkit's nvvm directory " +
+                "(lib64/libnvvm.so, libdevice/libdevice.10.bc) that LTO " +
+                "links (lto = True) load libnvvm from; empty when the " +
+                "toolchain has none.",
+        "nvvm_path": "string: the directory of nvvm, as -nvvmpath takes " +
+                     "it (the one holding lib64/libnvvm.so), relative to " +
+                     "the execution root; \"\" when the toolchain has no nvvm.",
+        "runtime": "CcInfo or None: the CUDA runtime the host program " +
+                   "links with (libcudart), with the headers link.stub " +
+                   "includes (crt/host_defines.h, fatbinary_section.h).",
+        "ptxas": "FilesToRunProvider or None: the toolkit's ptxas, given " +
+                 "to every link as --ptxas (the linker runs it only for " +
+                 "inputs that must be compiled: PTX without SASS for the " +
+                 "target, and LTO).",
     },
 )
