@@ -156,6 +156,44 @@ corpus_cases="two-file-cross-calls many-files-24 kernels-used-list kernels-used-
 # (tests/corpus/cuda-<v>), which the linker recognises by their e_version.
 cuda12_versions="12.4 12.5"
 
+# The CUDA toolkits the versioned toolchains take their files from:
+# 11.8 installed in /usr, 12.x unpacked in /opt/cuda-<release>/usr.
+toolkit_versions="11.8 12.4 12.5"
+toolkit_prefix() {
+  case $1 in
+  11.8) echo /usr ;;
+  *) echo "/opt/cuda-$1/usr" ;;
+  esac
+}
+
+# toolkit DIR VERSION: the files of CUDA VERSION the rules take as inputs,
+# in DIR/cuda-VERSION, a repository and a module named cuda_<VERSION> with
+# toolkit/BUILD.bazel: hard links to the installed files (copies across
+# file systems). A toolkit that is not installed leaves the files out.
+toolkit() {
+  local dir=$1/cuda-$2 prefix name src dst
+  prefix=$(toolkit_prefix "$2")
+  name=cuda_$(echo "$2" | tr . _)
+  mkdir -p "$dir/bin/crt" "$dir/nvvm/lib64" "$dir/nvvm/libdevice" "$dir/include/crt" "$dir/lib64"
+  cp "$here/toolkit/BUILD.bazel" "$dir/"
+  echo "workspace(name = \"$name\")" >"$dir/WORKSPACE"
+  echo "module(name = \"$name\")" >"$dir/MODULE.bazel"
+  while read -r src dst; do
+    src=$prefix/$src
+    [ -e "$src" ] || continue
+    src=$(realpath "$src")
+    ln -f "$src" "$dir/$dst" 2>/dev/null || cp "$src" "$dir/$dst"
+  done <<EOF
+bin/ptxas bin/ptxas
+lib/x86_64-linux-gnu/libnvvm.so nvvm/lib64/libnvvm.so
+lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc nvvm/libdevice/libdevice.10.bc
+lib/nvidia-cuda-toolkit/bin/crt/link.stub bin/crt/link.stub
+include/crt/host_defines.h include/crt/host_defines.h
+include/fatbinary_section.h include/fatbinary_section.h
+lib/x86_64-linux-gnu/libcudart_static.a lib64/libcudart_static.a
+EOF
+}
+
 # layout DIR: a workspace in DIR/ws next to DIR/cudalink and DIR/offline.
 layout() {
   local dir=$1 c
@@ -177,6 +215,10 @@ layout() {
     rm -f "$dir/ws/cuda-$v/two-file-cross-calls/expected.cubin"
   done
   cp "$hostobj"/*.o "$dir/ws/hostobj/"
+  mkdir -p "$dir/ws/ptx" "$dir/ws/lto"
+  cp "$cases/ptx-only-host-objects/a.o" "$cases/ptx-only-host-objects/b.o" "$dir/ws/ptx/"
+  cp "$cases/lto-cross-file-inlining/util.o" "$cases/lto-cross-file-inlining/kern.o" "$dir/ws/lto/"
+  for v in $toolkit_versions; do toolkit "$dir" "$v"; done
   cp "$linker" "$dir/ws/toolchain/cudalink"
   chmod +x "$dir/ws/toolchain/cudalink"
   servers+=("$dir/ws")
@@ -540,6 +582,190 @@ if bz "$one" aquery 'mnemonic("CudaDeviceLink", //...)' >"$log/aquery.txt" 2>"$l
 else
   cat "$log/aquery.err"
   fail "bazel aquery"
+fi
+
+# --- toolkits: PTX and LTO links ---------------------------------------------------
+section "toolkits: PTX and LTO links with the toolchains' ptxas and libnvvm"
+# The toolchain of each CUDA release (--@cudalink//toolchain:cuda_version)
+# gives the link that release's ptxas and libnvvm as declared inputs: the
+# PTX-only and LTO links are nvlink's bytes in the worker, in the sandbox
+# (which holds nothing else) of the second workspace, and come from the
+# disk cache there after a clean.
+# link_inputs LOG: for each CudaDeviceLink spawn of an execution log, the
+# first output's name, hit or run, the runner, and its inputs that are not
+# objects (the toolchain's files).
+link_inputs() {
+  python3 - "$1" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+dec, pos = json.JSONDecoder(), 0
+while pos < len(text):
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    if pos >= len(text):
+        break
+    s, pos = dec.raw_decode(text, pos)
+    if s.get("mnemonic") != "CudaDeviceLink":
+        continue
+    out = (s.get("listedOutputs") or ["-"])[0].rsplit("/", 1)[-1]
+    tools = sorted(i["path"] for i in s.get("inputs", []) if not i["path"].endswith((".o", ".cubin", ".a", ".params")))
+    print(out, "hit" if s.get("remoteCacheHit") or s.get("cacheHit") else "run", s.get("runner", "-").replace(" ", "_"), ",".join(tools))
+PY
+}
+tk118=$one/cuda-11.8
+if [ ! -s "$tk118/bin/ptxas" ] || [ ! -s "$tk118/nvvm/lib64/libnvvm.so" ]; then
+  fail "toolkits: CUDA 11.8's ptxas or libnvvm is not installed ($(toolkit_prefix 11.8)/bin/ptxas, libnvvm.so)"
+else
+  tk_targets=(//:ptx_only //:lto_inline)
+  tk_outputs=(ptx_only.cubin lto_inline.cubin)
+  v118=--@cudalink//toolchain:cuda_version=11.8
+  tk_cache=$scratch/tk_cache
+  if bz "$one" build "$v118" --strategy=CudaDeviceLink=worker --disk_cache="$tk_cache" \
+    --execution_log_json_file="$scratch/tk-one.json" "${tk_targets[@]}" >"$log/tk-one.txt" 2>&1; then
+    differ=""
+    cmp -s "$one/ws/bazel-bin/ptx_only.cubin" "$cases/ptx-only-host-objects/expected.cubin" || differ+=" ptx_only.cubin"
+    cmp -s "$one/ws/bazel-bin/lto_inline.cubin" "$cases/lto-cross-file-inlining/expected.cubin" || differ+=" lto_inline.cubin"
+    links=$(link_inputs "$scratch/tk-one.json")
+    odd=$(echo "$links" | awk '$3 !~ /worker/ { print }')
+    # The actions' params: the toolchain's ptxas and nvvm, by relative path.
+    params=$(bz "$one" aquery "$v118" --include_param_files 'mnemonic("CudaDeviceLink", //:ptx_only + //:lto_inline)' 2>/dev/null)
+    missing=""
+    echo "$links" | grep -q '^ptx_only.cubin .*cuda_11_8[^/]*/bin/ptxas' || missing+=" ptx_only:ptxas"
+    for f in bin/ptxas nvvm/lib64/libnvvm.so nvvm/libdevice/libdevice.10.bc; do
+      echo "$links" | grep '^lto_inline.cubin ' | grep -q "cuda_11_8[^/,]*/$f" || missing+=" lto_inline:$f"
+    done
+    [ "$(echo "$params" | grep -cE -- "(^|[ #'])--cuda-version=11\.8(\$|[ ,'])")" = 2 ] || missing+=" --cuda-version=11.8"
+    [ "$(echo "$params" | grep -cE -- "(^|[ #'])--ptxas=external/cuda_11_8[^/]*/bin/ptxas(\$|[ ,'])")" = 2 ] || missing+=" --ptxas"
+    echo "$params" | grep -qE -- "(^|[ #'])-nvvmpath=external/cuda_11_8[^/]*/nvvm(\$|[ ,'])" || missing+=" -nvvmpath"
+    echo "$params" | grep -qE -- "(^|[ #'])-dlto(\$|[ ,'])" || missing+=" -dlto"
+    echo "$params" | grep -qE "$scratch|(^|[ '(\[=])/[a-z]" && missing+=" (an absolute path)"
+    if [ -z "$differ" ] && [ -z "$odd" ] && [ -z "$missing" ] && [ "$(echo "$links" | grep -c .)" = 2 ]; then
+      pass "toolkits: a PTX-only and an LTO (-dlto) link in the worker with CUDA 11.8's ptxas and libnvvm as inputs: nvlink 11.8's bytes"
+    else
+      echo "$links"
+      fail "toolkits: outputs differ from nvlink's:${differ:- none}; not in the worker: ${odd:-none}; missing:${missing:- none}"
+    fi
+  else
+    tail -n 30 "$log/tk-one.txt"
+    fail "toolkits: bazel build of the PTX-only and LTO links with CUDA 11.8's toolchain"
+  fi
+  if bz "$two" build "$v118" --spawn_strategy=sandboxed --strategy=CudaDeviceLink=sandboxed "${tk_targets[@]}" \
+    >"$log/tk-two.txt" 2>&1 &&
+    cmp -s "$one/ws/bazel-bin/ptx_only.cubin" "$two/ws/bazel-bin/ptx_only.cubin" &&
+    cmp -s "$one/ws/bazel-bin/lto_inline.cubin" "$two/ws/bazel-bin/lto_inline.cubin"; then
+    pass "toolkits: the same bytes in the sandbox of the second workspace (declared inputs only)"
+  else
+    tail -n 30 "$log/tk-two.txt"
+    fail "toolkits: the sandboxed PTX-only and LTO links of the second workspace"
+  fi
+  if bz "$two" clean >/dev/null 2>&1 &&
+    bz "$two" build "$v118" --spawn_strategy=sandboxed --disk_cache="$tk_cache" --remote_download_outputs=all \
+      --execution_log_json_file="$scratch/tk-cache.json" "${tk_targets[@]}" >"$log/tk-cache.txt" 2>&1; then
+    links=$(link_inputs "$scratch/tk-cache.json")
+    if [ "$(echo "$links" | grep -c ' hit ')" = 2 ] && cmp -s "$one/ws/bazel-bin/lto_inline.cubin" "$two/ws/bazel-bin/lto_inline.cubin"; then
+      pass "toolkits: after a clean, the second workspace gets both links from the first one's disk cache"
+    else
+      echo "$links"
+      fail "toolkits: the PTX-only and LTO links were not disk-cache hits in the second workspace"
+    fi
+  else
+    tail -n 30 "$log/tk-cache.txt"
+    fail "toolkits: bazel build with the disk cache in the second workspace"
+  fi
+  # One toolchain per release, side by side: the flag picks 12.4's or
+  # 12.5's, whose ptxas compiles the PTX as that release's nvlink does.
+  for v in 12.4 12.5; do
+    nvl=$(toolkit_prefix "$v")/bin/nvlink
+    if [ ! -s "$one/cuda-$v/bin/ptxas" ] || [ ! -x "$nvl" ]; then
+      echo "NOTE: CUDA $v's ptxas or nvlink is not installed ($nvl): its toolchain is not tested"
+      continue
+    fi
+    repo=cuda_$(echo "$v" | tr . _)
+    if (cd "$one/ws" && "$nvl" -arch=sm_80 -o "$ref/ptx_only.$v.cubin" ptx/a.o ptx/b.o) >"$log/tk-nvlink-$v.txt" 2>&1 &&
+      bz "$one" build --@cudalink//toolchain:cuda_version="$v" --strategy=CudaDeviceLink=worker \
+        --execution_log_json_file="$scratch/tk-$v.json" //:ptx_only >"$log/tk-$v.txt" 2>&1; then
+      links=$(link_inputs "$scratch/tk-$v.json")
+      if cmp -s "$one/ws/bazel-bin/ptx_only.cubin" "$ref/ptx_only.$v.cubin" &&
+        echo "$links" | grep -q "^ptx_only.cubin run .*$repo[^/]*/bin/ptxas" &&
+        bz "$one" aquery --@cudalink//toolchain:cuda_version="$v" --include_param_files 'mnemonic("CudaDeviceLink", //:ptx_only)' \
+          2>/dev/null | grep -qE -- "(^|[ #'])--cuda-version=$v(\$|[ ,'])"; then
+        pass "toolkits: --@cudalink//toolchain:cuda_version=$v picks CUDA $v's toolchain (its ptxas, --cuda-version=$v): nvlink $v's bytes"
+      else
+        echo "$links"
+        fail "toolkits: the CUDA $v toolchain's PTX-only link (want nvlink $v's bytes, $repo's ptxas)"
+      fi
+    else
+      tail -n 30 "$log/tk-nvlink-$v.txt" "$log/tk-$v.txt"
+      fail "toolkits: the PTX-only link with CUDA $v's toolchain"
+    fi
+  done
+fi
+
+# --- the host program: cuda_binary ---------------------------------------------------
+section "the host program (cuda_binary: device link, link.stub, cc_binary)"
+# //:app: the nvcc -dc objects of a cc_library, device-linked for sm_80
+# and sm_86 from its CcInfo, the registration stub compiled with 11.8's
+# link.stub, and the cc_binary with the static CUDA runtime. No GPU here:
+# the program must hold the linked cubins, the .nv_fatbin section of the
+# program nvcc -dlink and g++ make of the same objects, and run.
+# run_built PROGRAM: runs a program Bazel built, where Bazel built it (the
+# chroot's libc under Bazel 7).
+run_built() {
+  if [ $bazel7 = yes ]; then
+    chroot "$bazel7_chroot" /usr/bin/env -i PATH=/usr/bin:/bin "$@"
+  else
+    "$@"
+  fi
+}
+if [ ! -s "$one/cuda-11.8/bin/crt/link.stub" ] || [ ! -s "$one/cuda-11.8/lib64/libcudart_static.a" ]; then
+  fail "cuda_binary: CUDA 11.8's link.stub or libcudart_static.a is not installed"
+elif bz "$one" build --@cudalink//toolchain:cuda_version=11.8 //:app >"$log/app.txt" 2>&1; then
+  app=$one/ws/bazel-bin/app
+  problems=""
+  for arch in sm_80 sm_86; do
+    cmp -s "$one/ws/bazel-bin/app_dlink.$arch.cubin" "$ref/host_multi_arch.$arch.cubin" || problems+=" app_dlink.$arch.cubin is not the command line's;"
+  done
+  out=$(run_built "$app" 2>&1) && [ "$out" = "app: launched k_scale" ] || problems+=" the program did not run ($out);"
+  cuobjdump=$(command -v cuobjdump || true)
+  if [ -n "$cuobjdump" ]; then
+    x=$scratch/app-elf
+    mkdir -p "$x"
+    listed=$("$cuobjdump" -lelf "$app" 2>&1)
+    [ "$listed" = "$(printf 'ELF file    1: app.1.sm_80.cubin\nELF file    2: app.2.sm_86.cubin')" ] ||
+      problems+=" cuobjdump -lelf lists: $listed;"
+    (cd "$x" && "$cuobjdump" -xelf all "$app" >/dev/null 2>&1)
+    cmp -s "$x/app.1.sm_80.cubin" "$ref/host_multi_arch.sm_80.cubin" && cmp -s "$x/app.2.sm_86.cubin" "$ref/host_multi_arch.sm_86.cubin" ||
+      problems+=" the cubins in the program are not the linked ones;"
+  else
+    echo "NOTE: cuobjdump is not installed: the cubins in the program are not listed"
+  fi
+  if [ -n "$nvcc" ] && [ -n "$cxx" ]; then
+    nx=$scratch/app-nvcc
+    mkdir -p "$nx"
+    if (
+      cd "$nx" &&
+        "$nvcc" -dlink -arch=sm_80 -gencode arch=compute_86,code=sm_86 "$hostobj/a.o" "$hostobj/b.o" -o dlink.o &&
+        "$cxx" "$here/workspace/app/main.cc" dlink.o "$hostobj/a.o" "$hostobj/b.o" -lcudart_static -ldl -lpthread -lrt -o app &&
+        objcopy -O binary --only-section=.nv_fatbin app nvcc.nv_fatbin &&
+        objcopy -O binary --only-section=.nv_fatbin "$app" bazel.nv_fatbin &&
+        cmp nvcc.nv_fatbin bazel.nv_fatbin
+    ) >"$log/app-nvcc.txt" 2>&1; then
+      nvcc_same=" and the .nv_fatbin of nvcc -dlink's program"
+    else
+      cat "$log/app-nvcc.txt"
+      problems+=" the .nv_fatbin section is not that of the program nvcc -dlink and $cxx make;"
+    fi
+  else
+    echo "NOTE: nvcc or a C++ compiler is missing: the program is not compared with nvcc -dlink's"
+  fi
+  if [ -z "$problems" ]; then
+    pass "cuda_binary: //:app builds from a cc_library of nvcc -dc objects, holds the linked sm_80 and sm_86 cubins${nvcc_same:-}, and runs"
+  else
+    fail "cuda_binary:$problems"
+  fi
+else
+  tail -n 40 "$log/app.txt"
+  fail "cuda_binary: bazel build //:app"
 fi
 
 # --- remote cache over HTTP -------------------------------------------------------

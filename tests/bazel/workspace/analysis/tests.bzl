@@ -279,6 +279,82 @@ cuda_version_test = analysistest.make(
     },
 )
 
+# The stand-in toolkit of the analysis package (analysis/toolkit), and the
+# arguments its toolchain adds to every link.
+_PTXAS = "analysis/toolkit/bin/ptxas"
+_NVVM = ["analysis/toolkit/nvvm/libdevice/libdevice.10.bc", "analysis/toolkit/nvvm/lib64/libnvvm.so"]
+
+# Under a toolchain with ptxas and nvvm (registered first with
+# --extra_toolchains), a link of PTX gets --ptxas and ptxas as an input.
+_TOOLKIT_TOOLCHAIN = {
+    "//command_line_option:extra_toolchains": ["//analysis:toolkit_toolchain"],
+}
+
+def _ptxas_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    links = _actions(env, "CudaDeviceLink")
+    asserts.equals(env, 1, len(links))
+    out = _bin(env, "single.cubin")
+    objects = ["analysis/a.cubin", "analysis/b.o", "analysis/c.a"]
+    _check_link(
+        env,
+        links[0],
+        argv = ["-arch=sm_80", "--ptxas=" + _PTXAS, "-o", out] + objects,
+        inputs = objects + [_PTXAS],
+        outputs = [out],
+    )
+    return analysistest.end(env)
+
+ptxas_test = analysistest.make(_ptxas_test_impl, config_settings = _TOOLKIT_TOOLCHAIN)
+
+def _lto_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    links = _actions(env, "CudaDeviceLink")
+    asserts.equals(env, 1, len(links))
+    out = _bin(env, "lto.cubin")
+
+    # -nvvmpath names the directory above lib64/libnvvm.so; libnvvm and
+    # libdevice are inputs of the LTO link only.
+    _check_link(
+        env,
+        links[0],
+        argv = [
+            "-arch=sm_80",
+            "--ptxas=" + _PTXAS,
+            "-dlto",
+            "-nvvmpath=analysis/toolkit/nvvm",
+            "-o",
+            out,
+            "analysis/b.o",
+        ],
+        inputs = ["analysis/b.o", _PTXAS] + _NVVM,
+        outputs = [out],
+    )
+    return analysistest.end(env)
+
+lto_test = analysistest.make(_lto_test_impl, config_settings = _TOOLKIT_TOOLCHAIN)
+
+def _cc_deps_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    links = _actions(env, "CudaDeviceLink")
+    asserts.equals(env, 1, len(links))
+    out = _bin(env, "from_cc.cubin")
+
+    # The objects of a cc_library (its prebuilt nvcc -dc objects), in its
+    # srcs order, after the target's own srcs and those of a
+    # cuda_device_objects dep.
+    objects = ["analysis/top.cubin", "analysis/left.cubin", "analysis/shared.a", "analysis/b.o", "analysis/right.o"]
+    _check_link(
+        env,
+        links[0],
+        argv = ["-arch=sm_80", "-o", out] + objects,
+        inputs = objects,
+        outputs = [out],
+    )
+    return analysistest.end(env)
+
+cc_deps_test = analysistest.make(_cc_deps_test_impl)
+
 def _failure_test_impl(ctx):
     env = analysistest.begin(ctx)
     asserts.expect_failure(env, ctx.attr.message)
