@@ -167,7 +167,7 @@ toolkit_prefix() {
 }
 
 # toolkit DIR VERSION: the files of CUDA VERSION the rules take as inputs,
-# in DIR/cuda-VERSION, a repository and a module named cuda_<VERSION> with
+# in DIR/cuda-VERSION, the repository cuda_<VERSION> with
 # toolkit/BUILD.bazel: hard links to the installed files (copies across
 # file systems). A toolkit that is not installed leaves the files out.
 toolkit() {
@@ -177,7 +177,6 @@ toolkit() {
   mkdir -p "$dir/bin/crt" "$dir/nvvm/lib64" "$dir/nvvm/libdevice" "$dir/include/crt" "$dir/lib64"
   cp "$here/toolkit/BUILD.bazel" "$dir/"
   echo "workspace(name = \"$name\")" >"$dir/WORKSPACE"
-  echo "module(name = \"$name\")" >"$dir/MODULE.bazel"
   while read -r src dst; do
     src=$prefix/$src
     [ -e "$src" ] || continue
@@ -635,8 +634,8 @@ else
       echo "$links" | grep '^lto_inline.cubin ' | grep -q "cuda_11_8[^/,]*/$f" || missing+=" lto_inline:$f"
     done
     [ "$(echo "$params" | grep -cE -- "(^|[ #'])--cuda-version=11\.8(\$|[ ,'])")" = 2 ] || missing+=" --cuda-version=11.8"
-    [ "$(echo "$params" | grep -cE -- "(^|[ #'])--ptxas=external/cuda_11_8[^/]*/bin/ptxas(\$|[ ,'])")" = 2 ] || missing+=" --ptxas"
-    echo "$params" | grep -qE -- "(^|[ #'])-nvvmpath=external/cuda_11_8[^/]*/nvvm(\$|[ ,'])" || missing+=" -nvvmpath"
+    [ "$(echo "$params" | grep -cE -- "(^|[ #'])--ptxas=external/[^/]*cuda_11_8[^/]*/bin/ptxas(\$|[ ,'])")" = 2 ] || missing+=" --ptxas"
+    echo "$params" | grep -qE -- "(^|[ #'])-nvvmpath=external/[^/]*cuda_11_8[^/]*/nvvm(\$|[ ,'])" || missing+=" -nvvmpath"
     echo "$params" | grep -qE -- "(^|[ #'])-dlto(\$|[ ,'])" || missing+=" -dlto"
     echo "$params" | grep -qE "$scratch|(^|[ '(\[=])/[a-z]" && missing+=" (an absolute path)"
     if [ -z "$differ" ] && [ -z "$odd" ] && [ -z "$missing" ] && [ "$(echo "$links" | grep -c .)" = 2 ]; then
