@@ -208,10 +208,10 @@ def cuda_device_link(name, arch, srcs = [], deps = [], **kwargs):
         and <name>.fatbin.c) for several.
       arch: "sm_80", or a list such as ["sm_80", "sm_86"].
       srcs: device objects (.cubin, nvcc -dc .o, .a).
-      deps: targets providing CudaDeviceObjectsInfo.
+      deps: targets providing CudaDeviceObjectsInfo or CcInfo.
       **kwargs: the other attributes of cuda_device_link_rule (kernels_used,
-        debug, fatbin, linkopts, relocatable, register_link_binaries) and
-        the common ones (visibility, tags, ...).
+        debug, fatbin, lto, linkopts, relocatable, register_link_binaries)
+        and the common ones (visibility, tags, ...).
     """
     if type(arch) == type(""):
         arch = [arch]

@@ -13,10 +13,11 @@ tool (
 	github.com/bazelbuild/buildtools/buildifier
 )
 
+require github.com/bazelbuild/buildtools v0.0.0-20260904073137-eaa4d125b423
+
 require (
 	github.com/bazel-contrib/bazel-gazelle/v2 v2.0.0-3 // indirect
 	github.com/bazelbuild/bazel-gazelle v0.53.0 // indirect
-	github.com/bazelbuild/buildtools v0.0.0-20260904073137-eaa4d125b423 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.9.1 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/google/safeopen v0.0.0-20260327150837-43626d6f4685 // indirect
