@@ -101,6 +101,15 @@ else
   fail "buildifier (run: cd tests/bazel/tools && go tool buildifier -lint=fix <files>)"
 fi
 
+# --- the rules reference ---------------------------------------------------------
+section "rules reference"
+if out=$(cd "$here/tools" && go run ./bzldoc -root "$root" -check "$root/docs/rules.md" 2>&1); then
+  pass "docs/rules.md is what bzldoc writes from the doc strings of rules/defs.bzl"
+else
+  echo "$out"
+  fail "docs/rules.md is out of date"
+fi
+
 # --- build files -------------------------------------------------------------
 section "BUILD files"
 if bash "$here/check_build_files.sh"; then
@@ -970,10 +979,21 @@ if [ $bazel7 = yes ]; then
     tail -40 "$log/module-build.txt"
     fail "module: bazel build //linker/cmd/cudalink as the root module"
   fi
+  # bazel mod tidy for real: the buildozer stand-in runs the buildozer
+  # tests/bazel/tools pins, built here.
+  tidy=()
+  if (cd "$here/tools" && go build -o "$bin/buildozer" github.com/bazelbuild/buildtools/buildozer) >"$log/buildozer.txt" 2>&1; then
+    tidy=(--repo_env=CUDALINK_BUILDOZER="$bin/buildozer")
+  else
+    cat "$log/buildozer.txt"
+    fail "module: go build buildozer (for bazel mod tidy)"
+  fi
   for where in project ws; do
     if [ $where = project ]; then
+      moddir=$project
       bp mod graph >"$log/mod-graph-$where.txt" 2>"$log/mod-graph-$where.err"
     else
+      moddir=$one/ws
       bz "$one" mod graph >"$log/mod-graph-$where.txt" 2>"$log/mod-graph-$where.err"
     fi
     st=$?
@@ -984,7 +1004,35 @@ if [ $bazel7 = yes ]; then
       cat "$log/mod-graph-$where.err"
       fail "module: bazel mod graph in the $where"
     fi
+    [ ${#tidy[@]} = 0 ] && continue
+    cp "$moddir/MODULE.bazel" "$scratch/MODULE.bazel.$where"
+    if [ $where = project ]; then
+      bp mod tidy "${tidy[@]}" >"$log/mod-tidy-$where.txt" 2>&1
+    else
+      bz "$one" mod tidy "${tidy[@]}" >"$log/mod-tidy-$where.txt" 2>&1
+    fi
+    st=$?
+    if [ $st = 0 ] && cmp -s "$moddir/MODULE.bazel" "$scratch/MODULE.bazel.$where"; then
+      pass "module: bazel mod tidy in the $where changes nothing"
+    else
+      tail -20 "$log/mod-tidy-$where.txt"
+      diff "$scratch/MODULE.bazel.$where" "$moddir/MODULE.bazel"
+      fail "module: bazel mod tidy in the $where (exit status $st)"
+    fi
   done
+
+  # The public API's documentation: the bzl_library targets build, and
+  # Bazel's own extractor (starlark_doc_extract, the front end of stardoc)
+  # finds nothing in rules/defs.bzl that docs/rules.md leaves out.
+  if bp build //rules:defs //rules:repositories //rules:go_repositories //tests/bazel/doc:defs.textproto \
+    >"$log/doc-extract.txt" 2>&1 &&
+    out=$(cd "$here/tools" && go run ./bzldoc -root "$root" -extracted "$project/bazel-bin/tests/bazel/doc/defs.textproto" 2>&1); then
+    pass "docs: the bzl_library targets build; ${out#bzldoc: }"
+  else
+    tail -20 "$log/doc-extract.txt"
+    echo "${out:-}"
+    fail "docs: bzl_library targets, or docs/rules.md against starlark_doc_extract"
+  fi
 
   # --- the default toolchain in a user's module -------------------------------
   section "the default toolchain (cudalink from source) in the test workspace as a user's module"
