@@ -462,9 +462,13 @@ func attrTable(b *bytes.Buffer, s *symbol) {
 }
 
 var (
-	protoName  = regexp.MustCompile(`^\s*(rule_name|function_name|provider_name|name|exported_name):\s*"([^"]*)"`)
-	protoBlock = regexp.MustCompile(`^(rule_info|func_info|provider_info)\s*\{`)
+	protoName  = regexp.MustCompile(`^\s*(rule_name|function_name|provider_name|name):\s*"([^"]*)"`)
+	protoBlock = regexp.MustCompile(`^( *)([a-z_]+)\s*\{`)
 )
+
+// The blocks of a symbol in a ModuleInfo whose name fields name what the
+// reference must list (not origin_key, which names the symbol again).
+var protoMembers = map[string]bool{"attribute": true, "parameter": true, "field_info": true}
 
 // crossCheck reads a starlark_doc_extract textproto (Bazel 7) of
 // rules/defs.bzl: every symbol and every attribute, parameter and field it
@@ -488,10 +492,15 @@ func crossCheck(syms []*symbol, path string) error {
 		have[s.name] = names
 	}
 	var missing []string
-	current, seen := "", 0
+	current, member, seen := "", "", 0
 	for _, line := range strings.Split(string(data), "\n") {
-		if protoBlock.MatchString(line) {
-			current = ""
+		if b := protoBlock.FindStringSubmatch(line); b != nil {
+			switch len(b[1]) {
+			case 0: // rule_info, func_info, provider_info, ...
+				current = ""
+			case 2: // attribute, parameter, field_info, origin_key, ...
+				member = b[2]
+			}
 			continue
 		}
 		m := protoName.FindStringSubmatch(line)
@@ -506,7 +515,7 @@ func crossCheck(syms []*symbol, path string) error {
 			if have[current] == nil {
 				missing = append(missing, current)
 			}
-		case indent == 4 && m[1] == "name" && current != "":
+		case indent == 4 && m[1] == "name" && current != "" && protoMembers[member]:
 			if names := have[current]; names != nil && !names[m[2]] {
 				missing = append(missing, current+"."+m[2])
 			}
