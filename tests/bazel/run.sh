@@ -144,7 +144,9 @@ fi # lint and BUILD files: the same under any Bazel, checked in the Bazel 4.2.3 
 section "workspaces in $scratch"
 bin=$scratch/bin
 mkdir -p "$bin"
-if ! (cd "$root" && go build -o "$bin/cudalink" ./linker/cmd/cudalink); then
+# cudalink-nvvm, the helper that runs libnvvm for -dlto, goes next to
+# cudalink, where cudalink looks for it (the real file's directory).
+if ! (cd "$root" && go build -o "$bin/cudalink" ./linker/cmd/cudalink && go build -o "$bin/cudalink-nvvm" ./linker/cmd/cudalink-nvvm); then
   fail "go build ./linker/cmd/cudalink"
   finish
 fi
@@ -227,8 +229,8 @@ layout() {
   cp "$cases/ptx-only-host-objects/a.o" "$cases/ptx-only-host-objects/b.o" "$dir/ws/ptx/"
   cp "$cases/lto-cross-file-inlining/util.o" "$cases/lto-cross-file-inlining/kern.o" "$dir/ws/lto/"
   for v in $toolkit_versions; do toolkit "$dir" "$v"; done
-  cp "$linker" "$dir/ws/toolchain/cudalink"
-  chmod +x "$dir/ws/toolchain/cudalink"
+  cp "$linker" "$bin/cudalink-nvvm" "$dir/ws/toolchain/"
+  chmod +x "$dir/ws/toolchain/cudalink" "$dir/ws/toolchain/cudalink-nvvm"
   servers+=("$dir/ws")
 }
 
