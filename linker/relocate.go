@@ -218,6 +218,12 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		}
 		return
 	}
+	if sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
+		// A debug section's view of a shared variable of a removed
+		// kernel: nvlink takes its address as unknown.
+		ctx.debugUnknown(how, osec.ownBytes()[p:], a)
+		return
+	}
 	s, ok := ctx.symbolValue(sym, isec)
 	if !ok {
 		bad("cannot resolve the symbol's address at link time")
