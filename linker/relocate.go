@@ -218,7 +218,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		}
 		return
 	}
-	if sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
+	if sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !sym.Section.Func.Live && osec.Flags&cubin.SHF_ALLOC == 0 {
 		// A debug section's view of a shared variable of a removed
 		// kernel: nvlink takes its address as unknown.
 		ctx.debugUnknown(how, osec.ownBytes()[p:], a)
