@@ -63,8 +63,11 @@ type diagnostics struct {
 	noWarn   bool
 	werror   bool
 	errors   int
-	nonFatal int    // errors nvlink does not call fatal
-	suffix   string // " (target: sm_80)" under -report-arch
+	nonFatal int // errors nvlink does not call fatal
+	// mergeStopped: under -Werror, a warning given as an input was
+	// merged stopped the link there (mergeWarnf).
+	mergeStopped bool
+	suffix       string // " (target: sm_80)" under -report-arch
 }
 
 func (d *diagnostics) print(kind, msg string) {
@@ -109,11 +112,15 @@ func (ctx *linkContext) exitStatus() int {
 	return 1
 }
 
-// warnf reports a warning, or an error under -Werror.
+// warnf reports a warning, or an error under -Werror. -w silences both,
+// as it does nvlink's.
 func (ctx *linkContext) warnf(format string, args ...any) {
 	d := &ctx.diag
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.noWarn {
+		return
+	}
 	if d.werror {
 		// nvlink's -Werror errors are of its "error" class: alone, they
 		// make it exit 255, as undefined references do.
@@ -122,9 +129,36 @@ func (ctx *linkContext) warnf(format string, args ...any) {
 		d.print("error", fmt.Sprintf(format, args...))
 		return
 	}
-	if !d.noWarn {
-		d.print("warning", fmt.Sprintf(format, args...))
+	d.print("warning", fmt.Sprintf(format, args...))
+}
+
+// mergeWarnf reports a warning nvlink gives while it merges the inputs
+// (an input without code for -arch, one linked next to a -ewp image).
+// Under -Werror nvlink's merge stops at the first, which is then a fatal
+// error ("merge_elf failed", "elfLink internal error": exit status 1);
+// mergeWarnf says so (stop), and the caller reports no more.
+func (ctx *linkContext) mergeWarnf(format string, args ...any) (stop bool) {
+	d := &ctx.diag
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.noWarn:
+		return false
+	case d.werror:
+		d.errors++
+		d.mergeStopped = true
+		d.print("error", fmt.Sprintf(format, args...)+"\n>>> -Werror stops the link at this input, as it stops nvlink's")
+		return true
 	}
+	d.print("warning", fmt.Sprintf(format, args...))
+	return false
+}
+
+// mergeStopped says whether mergeWarnf stopped the link.
+func (ctx *linkContext) mergeStopped() bool {
+	ctx.diag.mu.Lock()
+	defer ctx.diag.mu.Unlock()
+	return ctx.diag.mergeStopped
 }
 
 // ownWarnf reports a warning of cudalink's own, where nvlink says nothing

@@ -266,7 +266,9 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			}
 		case !ctx.Config.SuppressArchWarning && !u.member:
 			// (nvlink says nothing about an archive member.)
-			ctx.warnf("SM Arch ('sm_%d') not found in '%s'", target, name)
+			if ctx.mergeWarnf("SM Arch ('sm_%d') not found in '%s'", target, name) {
+				return out
+			}
 		}
 	}
 	return out

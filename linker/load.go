@@ -103,6 +103,9 @@ func addInputs(ctx *linkContext) {
 		if paths[i] == "" {
 			continue
 		}
+		if ctx.mergeStopped() {
+			return
+		}
 		switch errs[i] {
 		case errSkipped:
 			ctx.ownWarnf("ignoring input %s: it is not a cubin, host object or archive", paths[i])
@@ -171,7 +174,9 @@ func warnMixedEWP(ctx *linkContext) {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP || file.unit.system {
 			continue
 		}
-		ctx.warnf("'%s': -ewp compiled objects should only link with libcudadevrt", file.nvlinkName())
+		if ctx.mergeWarnf("'%s': -ewp compiled objects should only link with libcudadevrt", file.nvlinkName()) {
+			return
+		}
 	}
 }
 

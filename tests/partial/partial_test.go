@@ -641,6 +641,9 @@ func partialErrors(t *testing.T, tk toolkit, cases []*difftest.Case) {
 		if c.Expect != "error" || perInputFlag(c.Flags) != "" || c.LTO() {
 			continue
 		}
+		if slices.ContainsFunc(c.Inputs, func(in string) bool { return ewpInput(filepath.Join(c.Dir, in)) }) {
+			continue // -r refuses a -ewp image whatever else is wrong (see TestRoundTrip's refused-ewp)
+		}
 		n++
 		t.Run(c.Name, func(t *testing.T) {
 			tmp := t.TempDir()
