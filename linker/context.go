@@ -68,6 +68,10 @@ type linkContext struct {
 	// (layoutShared; see kernelMemory).
 	kernelShared []kernelMemory
 	debugLayout  debugLayout // -g's view of shared memory (layoutDebugInfo)
+	// sharedMade: the kernels -preserve-relocs keeps as functions, in the
+	// order nvlink makes their .nv.shared.<k> (layoutShared; finishNames
+	// reads it).
+	sharedMade madeShared
 
 	// bindless: the bank-0 offset of each texture or surface slot, and
 	// the references in the order nvlink makes its symbols for them
@@ -325,6 +329,11 @@ type symbol struct {
 	// as a debug symbol, toolkit.DebugPrivateShared).
 	preservedShared bool
 	debugDynamic    bool // -g: an extern __shared__ array, defined in .nv_debug.shared
+	// unusedShared: a shared variable the code of no function, kept or
+	// not, refers to. nvlink deletes it: no symbol, even with -g or
+	// -preserve-relocs, and a debug section sees it at an unknown address
+	// (all ones).
+	unusedShared bool
 	// clone: a local function ptxas -ewp inlined into a kernel's code
 	// ($kernel$function, inside the kernel's .text); kept with the kernel.
 	clone bool

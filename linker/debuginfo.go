@@ -66,14 +66,13 @@ func layoutDebugInfo(ctx *linkContext) {
 			}
 		}
 	}
-	objects := g.objects
-	if !ctx.debugSymbols() {
-		// -preserve-relocs publishes only what some function uses.
-		objects = nil
-		for _, o := range g.objects {
-			if !o.unused {
-				objects = append(objects, o)
-			}
+	// Not those nvlink deletes (unusedShared). -preserve-relocs publishes
+	// only what some function's code uses: not a -ewp image's extern
+	// __shared__ array either, which -g publishes.
+	var objects []*sharedObject
+	for _, o := range g.objects {
+		if !o.sym.unusedShared && (ctx.debugSymbols() || !o.unused) {
+			objects = append(objects, o)
 		}
 	}
 	if len(objects) == 0 && !dynamic && !preservedDynamic {

@@ -207,6 +207,17 @@ func finishNames(ctx *linkContext) {
 	}
 	r.createSection(ctx, ".nv.callgraph")
 	r.createSection(ctx, ".nv.prototype")
+	// A kernel -preserve-relocs keeps as a function has no .nv.shared.<k>
+	// of its own until the shared-memory layout gives it one: for its
+	// variables, or else for dynamic shared memory (orderMadeSections).
+	made := func(fns []*function) {
+		for _, fn := range fns {
+			if key := r.funcKey(fn, ".nv.shared."+fn.Sym.Name); ctx.outByName.get(key) != nil {
+				r.createSection(ctx, key)
+			}
+		}
+	}
+	made(ctx.sharedMade.objects)
 	for _, fn := range ctx.Funcs {
 		// With debug symbols the extern __shared__ arrays are defined
 		// instead (layoutDebugInfo).
@@ -215,6 +226,7 @@ func finishNames(ctx *linkContext) {
 			break
 		}
 	}
+	made(ctx.sharedMade.dynamic)
 	r.createKernelBanks(ctx) // bank2.go
 	if len(ctx.bindless) > 0 {
 		// nvlink makes a module bank-0 section (never written) and one

@@ -218,9 +218,11 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		}
 		return
 	}
-	if sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !sym.Section.Func.Live && osec.Flags&cubin.SHF_ALLOC == 0 {
-		// A debug section's view of a shared variable of a removed
-		// kernel: nvlink takes its address as unknown.
+	if osec.Flags&cubin.SHF_ALLOC == 0 && (sym.unusedShared ||
+		sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !sym.Section.Func.Live) {
+		// A debug section's view of a shared variable nvlink deleted (no
+		// code uses it), or of one of a removed kernel: nvlink takes its
+		// address as unknown.
 		ctx.debugUnknown(how, osec.ownBytes()[p:], a)
 		return
 	}

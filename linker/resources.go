@@ -136,7 +136,14 @@ func reportResources(ctx *linkContext) {
 		line += fmt.Sprintf(", %d bytes cmem[3]", cmem3)
 	}
 	info(w, line)
-	kernels := ctx.kernels()
+	// The kernels kept as ordinary functions (demoted) are listed too,
+	// with what is their own.
+	var kernels []*function
+	for _, fn := range ctx.Funcs {
+		if fn.Sym.IsEntry() || fn.Sym.demoted {
+			kernels = append(kernels, fn)
+		}
+	}
 	// nvlink lists kernels from the last call graph node to the first.
 	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.cgNode > kernels[j].Sym.cgNode })
 	for _, k := range kernels {

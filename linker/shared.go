@@ -51,7 +51,9 @@ func layoutShared(ctx *linkContext) {
 	s.findUses(ctx)             // which objects each live function's code refers to
 	s.findReach(ctx)            // which kernels reach each object
 	s.sortObjects()             // nvlink's order: largest first
-	s.keepModuleSection(ctx)    // whether a module-wide .nv_debug.shared stays, aligning every kernel's
+	s.findReferenced(ctx)       // the objects any function's code refers to; nvlink deletes the others
+	s.keepModuleSection()       // whether a module-wide .nv_debug.shared stays, aligning every kernel's
+	s.orderMadeSections(ctx)    // the order nvlink makes the demoted kernels' .nv.shared.<k>
 	s.placeGlobals(ctx)         // objects several kernels reach: one module-wide offset each
 	s.placeKernels()            // each kernel's own and private objects, then dynamic memory
 	s.unifyDynamic(ctx)         // kernels sharing dynamic memory start it together
@@ -92,7 +94,8 @@ type sharedLayout struct {
 	trees   map[*function][]*function // each kernel's call tree (a demoted kernel's: itself)
 	reach   map[*symbol][]*function   // the kernels that reach each object
 
-	kept bool // a module-wide .nv_debug.shared stays (keepModuleSection)
+	referenced map[*symbol]bool // objects the code of any function refers to (findReferenced)
+	kept       bool             // a module-wide .nv_debug.shared stays (keepModuleSection)
 
 	// laidOut are the kernels, then the demoted ones; placed parallels
 	// it with what placeKernels found for each.
@@ -168,18 +171,18 @@ func (s *sharedLayout) findReach(ctx *linkContext) {
 	s.trees = map[*function][]*function{}
 	s.reach = map[*symbol][]*function{}
 	for _, k := range ctx.Funcs {
-		if k.Sym.demoted {
+		switch {
+		case k.Sym.demoted:
 			// A kernel -preserve-relocs keeps as a function: nvlink
-			// still lays out its own shared memory as a kernel's, alone
-			// (its own variables, dynamic shared memory after them).
+			// still lays out its shared memory as a kernel's, with the
+			// objects its own code uses, not its callees'.
 			s.trees[k] = []*function{k}
+		case k.Sym.IsEntry():
+			s.kernels = append(s.kernels, k)
+			s.trees[k] = callTree(k)
+		default:
 			continue
 		}
-		if !k.Sym.IsEntry() {
-			continue
-		}
-		s.kernels = append(s.kernels, k)
-		s.trees[k] = callTree(k)
 		for _, fn := range s.trees[k] {
 			for _, sym := range s.uses[fn] {
 				if s.objects[sym] != nil {
@@ -210,24 +213,76 @@ func (s *sharedLayout) sortObjects() {
 	}
 }
 
-// keepModuleSection decides kept: when some object the code of any
-// function (live or not) refers to is not private to one kernel, nvlink
-// keeps a module-wide .nv_debug.shared, aligned like the inputs' largest,
-// and every kernel's shared memory takes that alignment too. Otherwise a
-// kernel's section is aligned only as its own objects need.
-func (s *sharedLayout) keepModuleSection(ctx *linkContext) {
+// findReferenced finds the objects the code of any function (live or
+// not) refers to. nvlink deletes the others (symbol.unusedShared), but
+// for a -ewp image's global: the image resolves its own references, and
+// the one global it names in shared memory is its extern __shared__
+// array, which nvlink keeps (its locals, its variables, it deletes).
+func (s *sharedLayout) findReferenced(ctx *linkContext) {
+	s.referenced = map[*symbol]bool{}
 	for _, fn := range ctx.allFuncs {
-		if s.kept {
-			return
-		}
 		s.walk.visit(ctx, fn.Text.File)
 		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
 			for r := range isec.Relocs() {
-				sym := isec.File.Syms[r.Sym]
-				if sym != nil && s.objects[sym] != nil && len(s.reach[sym]) != 1 {
-					s.kept = true
+				if sym := isec.File.Syms[r.Sym]; sym != nil && s.objects[sym] != nil {
+					s.referenced[sym] = true
 				}
 			}
+		}
+	}
+	for sym, o := range s.objects {
+		ewp := ctx.Files[o.file].ELF.Header.Type == cubin.ET_CUDA_EWP && !sym.Local
+		sym.unusedShared = !s.referenced[sym] && !ewp
+	}
+}
+
+// keepModuleSection decides kept: when some referenced object is not
+// private to one kernel, nvlink keeps a module-wide .nv_debug.shared,
+// aligned like the inputs' largest, and every kernel's shared memory
+// takes that alignment too. Otherwise a kernel's section is aligned only
+// as its own objects need.
+func (s *sharedLayout) keepModuleSection() {
+	for sym := range s.referenced {
+		s.kept = s.kept || len(s.reach[sym]) != 1
+	}
+}
+
+// madeShared are the kernels kept as functions (demoted) in the order
+// nvlink makes their .nv.shared.<k> when they had none of their own:
+// those with shared variables, then (dynamic) the others.
+type madeShared struct {
+	objects, dynamic []*function
+}
+
+// orderMadeSections puts the demoted kernels in the order nvlink first
+// puts something in their .nv.shared.<k>: the objects private to one
+// kernel, largest first, then those several kernels share, largest first
+// (each in its kernels' order), then dynamic shared memory.
+func (s *sharedLayout) orderMadeSections(ctx *linkContext) {
+	made := map[*function]bool{}
+	m := &ctx.sharedMade
+	*m = madeShared{}
+	makeFor := func(k *function) {
+		if k.Sym.demoted && !made[k] {
+			made[k] = true
+			m.objects = append(m.objects, k)
+		}
+	}
+	for _, o := range s.ordered {
+		if !o.extern && len(s.reach[o.sym]) == 1 {
+			makeFor(s.reach[o.sym][0])
+		}
+	}
+	for _, o := range s.ordered {
+		if !o.extern && len(s.reach[o.sym]) > 1 {
+			for _, k := range s.reach[o.sym] {
+				makeFor(k)
+			}
+		}
+	}
+	for _, k := range ctx.Funcs {
+		if k.Sym.demoted && !made[k] {
+			m.dynamic = append(m.dynamic, k)
 		}
 	}
 }

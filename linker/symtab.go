@@ -191,6 +191,11 @@ func keepGlobal(sym *symbol) bool {
 	if sym.IsFunc() {
 		return sym.Func != nil
 	}
+	if sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared {
+		// Only -g and -preserve-relocs publish shared variables
+		// (layoutDebugInfo), not all that share an input section.
+		return false
+	}
 	return sym.Section == nil || sym.Section.Out != nil
 }
 
