@@ -318,7 +318,8 @@ type symbol struct {
 	referencedLive bool
 	deleted        bool // a function removed by dead-code elimination
 	// demoted: a kernel -preserve-relocs keeps as an ordinary function
-	// because the lists prune it (its symbol keeps STO_CUDA_ENTRY).
+	// because the lists prune it, or one -g -suppress-debug-info keeps
+	// after merging it as one (its symbol keeps STO_CUDA_ENTRY).
 	demoted     bool
 	laidOut     bool // Value is final
 	Live        bool // kept in the output
@@ -424,6 +425,9 @@ type function struct {
 	// ctaidZ: its .nv.info holds CTAIDZ_USED (the kernel reads
 	// blockIdx.z).
 	ctaidZ bool
+	// mergedPlain: a kernel nvlink merged as an ordinary function, one
+	// -kernels-used leaves out (registerNames).
+	mergedPlain bool
 	// why is what dead-code elimination decided and why; pruned, for a
 	// kernel, what the lists decide for it (0 when they keep it), which a
 	// -preserve-relocs link overrides.

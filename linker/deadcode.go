@@ -42,6 +42,17 @@ func eliminateDeadCode(ctx *linkContext) {
 			}
 		}
 	}
+	if ctx.Config.Debug {
+		// -g -suppress-debug-info keeps every function, but a kernel
+		// -kernels-used leaves out was merged as an ordinary function,
+		// and stays one: its callees' registers, barriers, stack and
+		// bank-2 constants are not its own.
+		for _, fn := range ctx.Funcs {
+			if fn.mergedPlain {
+				fn.Sym.demoted = true
+			}
+		}
+	}
 	var stack []*function
 	for _, fn := range ctx.Funcs {
 		switch {
@@ -118,6 +129,14 @@ const (
 // of -kernels-used with a string no kernel contains.
 func (ctx *linkContext) kernelUsed(name string) bool {
 	return ctx.Config.Debug || ctx.kernelNamed(name)
+}
+
+// kernelMerged says whether nvlink merges a kernel as one (with its
+// .nv.info.<k> and .nv.shared.<k>) rather than as an ordinary function:
+// -kernels-used applies, unless -g without -suppress-debug-info ignores
+// it.
+func (ctx *linkContext) kernelMerged(name string) bool {
+	return ctx.debugSymbols() || ctx.kernelNamed(name)
 }
 
 // kernelNamed says whether -kernels-used (or -variables-used, which keeps

@@ -98,10 +98,13 @@ func registerNames(ctx *linkContext) {
 				r.createSection(ctx, r.sectionKey(file.sectionOf(esym.Shndx)))
 				// A kernel -kernels-used leaves out is merged as an ordinary
 				// function, unless an earlier input launches it (takes its
-				// address).
-				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && (ctx.kernelUsed(esym.Name) || launched[sym]) {
+				// address). -g ignores the list here, -g
+				// -suppress-debug-info does not (though it keeps the kernel).
+				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && (ctx.kernelMerged(esym.Name) || launched[sym]) {
 					r.createSection(ctx, r.funcKey(sym.Func, ".nv.info."+esym.Name))
 					r.createSection(ctx, r.funcKey(sym.Func, ".nv.shared."+esym.Name))
+				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym != nil && sym.Func != nil {
+					sym.Func.mergedPlain = true
 				}
 			}
 		}
