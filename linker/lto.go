@@ -131,17 +131,29 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 		return nil
 	}
 	for _, in := range ir {
-		data, err := in.ir.entry.Data()
-		if err == nil && in.ir.entry.Flags&^knownIRFlags != 0 {
-			err = fmt.Errorf("it has fatbinary flags %#x that CUDA 11.8 does not know", uint64(in.ir.entry.Flags&^knownIRFlags))
+		var data []byte
+		var err error
+		var msg string
+		switch flags := in.ir.entry.Flags; {
+		case flags&encodedIRFlag != 0:
+			// nvcc 12.x stores its IR encoded; cudalink cannot decode it
+			// (nor can cuobjdump 12.4), whichever libnvvm is given.
+			msg = fmt.Sprintf("its NVVM IR (LTO IR version %d.%d) is stored in CUDA 12's encoded form (fatbinary flag %#x), which cudalink cannot read yet: link it with CUDA 12's nvlink (nvcc -dlink -dlto), or build it without -dlto",
+				in.ir.entry.Major, in.ir.entry.Minor, uint64(encodedIRFlag))
+		case flags&^knownIRFlags != 0:
+			err = fmt.Errorf("it has fatbinary flags %#x that CUDA 11.8 does not know", uint64(flags&^knownIRFlags))
+		default:
+			data, err = in.ir.entry.Data()
 		}
 		if err != nil {
+			msg = fmt.Sprintf("cannot read its NVVM IR (LTO IR version %d.%d): %v; it was probably made by a newer CUDA toolkit than this link's (libnvvm %s): link it with that toolkit's nvlink, or rebuild it with this one",
+				in.ir.entry.Major, in.ir.entry.Minor, err, lib.Path)
+		}
+		if msg != "" {
 			// nvlink: "Uncompress failed", then the object is skipped
 			// ("SM Arch not found") and the link goes on to its undefined
 			// references.
-			ctx.lto.unreadable = append(ctx.lto.unreadable, &linkError{File: in.name, nonFatal: true, Msg: fmt.Sprintf(
-				"cannot read its NVVM IR (LTO IR version %d.%d): %v; it was probably made by a newer CUDA toolkit than this link's (libnvvm %s): link it with that toolkit's nvlink, or rebuild it with this one",
-				in.ir.entry.Major, in.ir.entry.Minor, err, lib.Path)})
+			ctx.lto.unreadable = append(ctx.lto.unreadable, &linkError{File: in.name, nonFatal: true, Msg: msg})
 			ctx.warnf("SM Arch ('sm_%d') not found in '%s'", cfg.Arch, in.name)
 			continue
 		}
@@ -186,9 +198,13 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 }
 
 // knownIRFlags are the fatbinary entry flags of CUDA 11.8's IR entries;
-// CUDA 12.4 adds 0x10000 to its (the IR is obfuscated, and nvlink 11.8
-// cannot decompress it).
-const knownIRFlags = fatbin.Flags(0xffff)
+// nvcc 12.4 and 12.5 add encodedIRFlag to theirs: the IR is stored
+// encoded (not a plain LZ4 block of the .ltoir file; nvlink 11.8 cannot
+// decompress it, and neither can cudalink yet).
+const (
+	knownIRFlags  = fatbin.Flags(0xffff)
+	encodedIRFlag = fatbin.Flags(0x10000)
+)
 
 // ltoModuleName is the name nvlink gives a module: the input's path, or
 // "archive:member" for an archive member.
