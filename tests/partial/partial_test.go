@@ -19,6 +19,7 @@ import (
 
 	"github.com/cudalink/cudalink/linker/archive"
 	"github.com/cudalink/cudalink/linker/cli"
+	"github.com/cudalink/cudalink/linker/cubin"
 	"github.com/cudalink/cudalink/linker/fatbin"
 	"github.com/cudalink/cudalink/linker/hostobj"
 	"github.com/cudalink/cudalink/tests/difftest"
@@ -174,7 +175,7 @@ func deviceData(path string, b []byte, sm int) bool {
 		}
 		entries, _ := fatbin.Parse(path, ho.RelFatbin)
 		return slices.ContainsFunc(entries, func(e fatbin.Entry) bool {
-			return e.Kind == fatbin.KindELF && e.SM/10 == sm/10 && e.SM <= sm
+			return e.Kind == fatbin.KindELF && cubin.ArchCompatible(e.SM, sm)
 		})
 	}
 	return bytes.HasPrefix(b, []byte("\x7fELF")) && len(b) >= 20 && b[18] == 190 && b[19] == 0 || // a cubin (EM_CUDA)
