@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"iter"
 	"runtime"
-	"sync/atomic"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -63,11 +62,11 @@ type linkContext struct {
 	addrTaken      []*function  // address-taken functions in nvlink's order (buildFunctions)
 	names          nameRegistry // nvlink's creation order, from registerNames
 
-	sharedGlobals sharedGlobals // the global function-level shared variables (layoutSections; layoutDebugInfo reads it)
+	sharedVars sharedVariables // the function-level shared variables (layoutShared)
 	// kernelShared is each kernel's shared memory, by function.order
 	// (layoutShared; see kernelMemory).
 	kernelShared []kernelMemory
-	debugLayout  debugLayout // -g's view of shared memory (layoutDebugInfo)
+	debugLayout  debugLayout // -g's and -preserve-relocs' view of shared memory (layoutDebugInfo)
 	// sharedMade: the kernels -preserve-relocs keeps as functions, in the
 	// order nvlink makes their .nv.shared.<k> (layoutShared; finishNames
 	// reads it).
@@ -128,14 +127,6 @@ func (n *nullSymbol) value() uint64 {
 		v = n.lastConstant
 	}
 	return v + n.ewpReserves
-}
-
-// debugLayout is what layoutDebugInfo decides for -g's view of shared
-// memory that a later pass needs; the writer reads it.
-type debugLayout struct {
-	// dynamicShift moves the extern __shared__ symbols layoutDebugInfo
-	// defines (sm_90's reserve, sometimes).
-	dynamicShift uint64
 }
 
 // collectorState is how the process collects garbage for this link:
@@ -234,6 +225,14 @@ type inputFile struct {
 	placeholder *symbol
 }
 
+// defines says whether sym, the link's symbol for the file's symbol j,
+// is defined by that entry: a local of the file, or the global whose
+// chosen definition it is. A file may name a global twice; only one entry
+// defines it.
+func (file *inputFile) defines(sym *symbol, j int) bool {
+	return sym != nil && sym.File == file && (sym.Local || int(sym.esymIndex) == j)
+}
+
 // inputSection is one section of an input file: a zero-copy window into the
 // file, and the relocations that patch it (Relocs). A large link has tens
 // of thousands, allocated in one slab per file.
@@ -291,8 +290,6 @@ type symbol struct {
 	// RefFile is the first file that referenced the symbol, for messages.
 	RefFile *inputFile
 
-	sharedEnd uint64 // function-level shared objects: module-wide end offset
-
 	// A symbol is made for every name of every input, so its size
 	// matters: indices and counters are 32 bits wide, as ELF's symbol and
 	// section indices are, and the small fields are packed together.
@@ -321,20 +318,8 @@ type symbol struct {
 	// because the lists prune it, or one -g -suppress-debug-info keeps
 	// after merging it as one (its symbol keeps STO_CUDA_ENTRY).
 	demoted     bool
-	laidOut     bool // Value is final
 	Live        bool // kept in the output
 	placeholder bool // an unnamed local function of addPlaceholder
-	debugShared bool // -g: a shared variable whose symbol the output keeps
-	// preservedShared: a shared variable private to one kernel, whose
-	// symbol -preserve-relocs keeps (11.8's -g does not; 12.x's keeps it
-	// as a debug symbol, toolkit.DebugPrivateShared).
-	preservedShared bool
-	debugDynamic    bool // -g: an extern __shared__ array, defined in .nv_debug.shared
-	// unusedShared: a shared variable the code of no function, kept or
-	// not, refers to. nvlink deletes it: no symbol, even with -g or
-	// -preserve-relocs, and a debug section sees it at an unknown address
-	// (all ones).
-	unusedShared bool
 	// clone: a local function ptxas -ewp inlined into a kernel's code
 	// ($kernel$function, inside the kernel's .text); kept with the kernel.
 	clone bool
@@ -410,10 +395,6 @@ type function struct {
 	textures, surfaces int
 	order              int // index in linkContext.allFuncs: creation order
 
-	// walked is callTree's scratch: the walk that last met the function
-	// (see newWalk).
-	walked uint32
-
 	// The flags, together so that a large link's thousands of Functions
 	// carry no padding between them.
 	Recursive bool
@@ -432,30 +413,6 @@ type function struct {
 	// kernel, what the lists decide for it (0 when they keep it), which a
 	// -preserve-relocs link overrides.
 	why, pruned liveness
-}
-
-// walkEpochs numbers the walks of the call graph. Walks of one link run
-// one at a time; links that run at once (a worker) have their own
-// Functions, so a global counter keeps every walk's epoch its own.
-var walkEpochs atomic.Uint32
-
-// newWalk starts a walk of the call graph: no function is marked in it.
-// Epoch 0 is never used, since new Functions hold it.
-func newWalk() uint32 {
-	for {
-		if e := walkEpochs.Add(1); e != 0 {
-			return e
-		}
-	}
-}
-
-// mark marks fn in walk and says whether it was not marked before.
-func (fn *function) mark(walk uint32) bool {
-	if fn.walked == walk {
-		return false
-	}
-	fn.walked = walk
-	return true
 }
 
 // outputSection is one section of the output file. A large link has tens

@@ -30,14 +30,59 @@ func (ctx *linkContext) debugSymbols() bool {
 	return ctx.Config.Debug && !ctx.Config.SuppressDebugInfo
 }
 
+// debugLayout is what layoutDebugInfo decides for the view of shared
+// memory that -g (and -preserve-relocs) publishes; layoutDebugInfo writes
+// it, the symbol table, relocation and the writer read it.
+type debugLayout struct {
+	// dynamicShift moves the extern __shared__ symbols layoutDebugInfo
+	// defines (sm_90's reserve, sometimes).
+	dynamicShift uint64
+	// symbols are the shared-memory symbols the output keeps, and how.
+	symbols map[*symbol]debugSymbol
+}
+
+// debugSymbol is how the output keeps a shared-memory symbol.
+type debugSymbol uint8
+
+const (
+	notPublished debugSymbol = iota
+	// publishedShared: a shared variable whose symbol the output keeps.
+	publishedShared
+	// preservedShared: a variable private to one kernel, whose symbol
+	// -preserve-relocs keeps in the kernel's section (11.8's -g does not;
+	// 12.x's keeps it as a debug symbol, toolkit.DebugPrivateShared).
+	preservedShared
+	// publishedDynamic: an extern __shared__ array, defined in
+	// .nv_debug.shared.
+	publishedDynamic
+)
+
+// of says how the output keeps sym (notPublished for most symbols).
+func (d *debugLayout) of(sym *symbol) debugSymbol { return d.symbols[sym] }
+
+// shared says whether the output keeps sym as a shared variable.
+func (d *debugLayout) shared(sym *symbol) bool {
+	k := d.symbols[sym]
+	return k == publishedShared || k == preservedShared
+}
+
+// publish records how the output keeps sym.
+func (d *debugLayout) publish(sym *symbol, how debugSymbol) {
+	if d.symbols == nil {
+		d.symbols = map[*symbol]debugSymbol{}
+	}
+	d.symbols[sym] = how
+}
+
 // layoutDebugInfo publishes shared memory for the debugger, as nvlink -g
-// does: the global function-level variables (see layoutShared) in an
-// output .nv_debug.shared, with their symbols; the kernels' own variables'
-// symbols; and every extern __shared__ array as a global object in
-// .nv_debug.shared at the offset where the dynamic shared memory of the
-// kernels using it starts (sharedLayout.unifyDynamic). Variables private to one
-// kernel keep no symbol in 11.8; 12.x keeps theirs in the kernel's section
-// (toolkit.DebugPrivateShared, layoutShared).
+// does, from what layoutShared laid out (kernelMemory, sharedVariables):
+// the global function-level variables in an output .nv_debug.shared, with
+// their symbols; the kernels' own variables' symbols; and every extern
+// __shared__ array as a global object in .nv_debug.shared at the offset
+// where the dynamic shared memory of the kernels using it starts
+// (sharedLayout.unifyDynamic). Variables private to one kernel keep no
+// symbol in 11.8; 12.x keeps theirs in the kernel's section
+// (toolkit.DebugPrivateShared, sharedVariables.kept).
 //
 // -preserve-relocs publishes the shared variables as well (their symbols
 // are what its relocations name), but not extern __shared__ arrays, except
@@ -46,7 +91,18 @@ func layoutDebugInfo(ctx *linkContext) {
 	if !ctx.debugSymbols() && !ctx.Config.PreserveRelocs {
 		return
 	}
-	g := ctx.sharedGlobals
+	d := &ctx.debugLayout
+	g := ctx.sharedVars
+	// The private variables layoutShared kept in their kernel's section:
+	// -g's are debug symbols (st_other 0), -preserve-relocs' are marked.
+	debugPrivate := ctx.debugSymbols() && ctx.toolkit.DebugPrivateShared
+	for _, sym := range g.kept {
+		if debugPrivate {
+			d.publish(sym, publishedShared)
+		} else {
+			d.publish(sym, preservedShared)
+		}
+	}
 	anyDyn := anyDynamic(ctx)
 	dynamic := anyDyn && ctx.debugSymbols()
 	// preservedDynamic: -preserve-relocs on sm_90 writes .nv_debug.shared
@@ -62,16 +118,16 @@ func layoutDebugInfo(ctx *linkContext) {
 		file := own.File
 		for j, esym := range file.ELF.Symbols {
 			if esym.Shndx == own.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
-				file.Syms[j].debugShared = true
+				d.publish(file.Syms[j], publishedShared)
 			}
 		}
 	}
-	// Not those nvlink deletes (unusedShared). -preserve-relocs publishes
-	// only what some function's code uses: not a -ewp image's extern
-	// __shared__ array either, which -g publishes.
+	// Not those nvlink deletes (sharedVariables.deleted). -preserve-relocs
+	// publishes only what some function's code uses: not a -ewp image's
+	// extern __shared__ array either, which -g publishes.
 	var objects []*sharedObject
-	for _, o := range g.objects {
-		if !o.sym.unusedShared && (ctx.debugSymbols() || !o.unused) {
+	for _, o := range g.globals {
+		if !g.deleted[o.sym] && (ctx.debugSymbols() || !o.unused) {
 			objects = append(objects, o)
 		}
 	}
@@ -84,31 +140,32 @@ func layoutDebugInfo(ctx *linkContext) {
 	osec.Size, osec.Addralign = g.end+ctx.sharedReserve(), max(g.align, 1)
 	osec.synthetic = osec.Size == 0 // nvlink names an empty one with no section symbol
 	for _, o := range objects {
-		o.sym.debugShared = true
+		d.publish(o.sym, publishedShared)
 		o.sym.Section.Out = osec
 	}
 	if anyDyn {
 		osec.Addralign = max(osec.Addralign, 16)
 	}
-	if preservedDynamic && len(g.objects) > 0 {
-		ctx.debugLayout.dynamicShift = ctx.sharedReserve()
+	if preservedDynamic && len(g.globals) > 0 {
+		d.dynamicShift = ctx.sharedReserve()
 		for _, sym := range ctx.Symbols {
 			if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
-				sym.debugDynamic, sym.Value = true, ^uint64(0)
+				d.publish(sym, publishedDynamic)
+				sym.Value = ^uint64(0)
 			}
 		}
 	}
 	if !dynamic {
 		return
 	}
-	if len(g.objects) > 0 {
+	if len(g.globals) > 0 {
 		// nvlink moves the extern __shared__ symbols by the reserve only
 		// when .nv_debug.shared holds variables.
-		ctx.debugLayout.dynamicShift = ctx.sharedReserve()
+		d.dynamicShift = ctx.sharedReserve()
 	}
 	for _, sym := range ctx.Symbols {
 		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
-			sym.debugDynamic = true
+			d.publish(sym, publishedDynamic)
 		}
 	}
 }

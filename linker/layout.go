@@ -16,11 +16,9 @@ func layoutSections(ctx *linkContext) {
 		ctx.null.lastConstant, ctx.null.remerged = c3.Members[len(c3.Members)-1].OutOff, true
 	}
 	for _, file := range ctx.Files {
-		for _, sym := range file.Syms {
-			if sym != nil && sym.File == file && sym.Section != nil && sym.Section.Out != nil &&
-				sym.Type() != cubin.STT_SECTION && !sym.laidOut {
+		for j, sym := range file.Syms {
+			if file.defines(sym, j) && sym.Section != nil && sym.Section.Out != nil && sym.Type() != cubin.STT_SECTION {
 				sym.Value += sym.Section.OutOff
-				sym.laidOut = true
 			}
 		}
 	}
@@ -78,13 +76,26 @@ func alignTo(v, a uint64) uint64 {
 }
 
 // callTree returns fn and every function it reaches, in a fixed order.
+// The walk's marks are its own (a bit per function.order), so walks may
+// run at once.
 func callTree(fn *function) []*function {
-	walk := newWalk()
-	fn.mark(walk)
+	var seen []uint64
+	mark := func(fn *function) bool {
+		w, b := fn.order/64, uint64(1)<<(fn.order%64)
+		for w >= len(seen) {
+			seen = append(seen, 0)
+		}
+		if seen[w]&b != 0 {
+			return false
+		}
+		seen[w] |= b
+		return true
+	}
+	mark(fn)
 	list := []*function{fn}
 	for i := 0; i < len(list); i++ {
 		for _, c := range list[i].Callees {
-			if c.mark(walk) {
+			if mark(c) {
 				list = append(list, c)
 			}
 		}

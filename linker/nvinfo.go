@@ -409,7 +409,7 @@ func (ctx *linkContext) collectPrototypes() []protoEntry {
 		slices.SortStableFunc(protos, func(a, b prototype) int { return cmp.Compare(a.sym, b.sym) })
 		for _, proto := range protos {
 			sym := file.Syms[proto.sym]
-			if seen[sym] || sym.IsEntry() || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !keepGlobal(sym) {
+			if seen[sym] || sym.IsEntry() || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true

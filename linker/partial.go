@@ -54,10 +54,10 @@ func CheckRelocatable(cfg *Config) error {
 	return nil
 }
 
-// checkRelocatableInputs refuses a partial link with no device code to
-// combine: every input was skipped, or only system libraries such as
-// libcudadevrt were given, whose members join only when something needs
-// them (give those to the final link).
+// checkRelocatableInputs refuses a partial link of a -ewp image, and one
+// with no device code to combine: every input was skipped, or only system
+// libraries such as libcudadevrt were given, whose members join only when
+// something needs them (give those to the final link).
 func checkRelocatableInputs(ctx *linkContext) {
 	for _, file := range ctx.Files {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
@@ -194,12 +194,10 @@ func layoutRelocatable(ctx *linkContext) {
 	placeContributions(ctx)
 	warnUnnamedStorage(ctx)
 	for _, file := range ctx.Files {
-		for _, sym := range file.Syms {
-			if sym == nil || sym.File != file || sym.Section == nil || sym.Section.Out == nil ||
-				sym.Type() == cubin.STT_SECTION || sym.laidOut {
+		for j, sym := range file.Syms {
+			if !file.defines(sym, j) || sym.Section == nil || sym.Section.Out == nil || sym.Type() == cubin.STT_SECTION {
 				continue
 			}
-			sym.laidOut = true
 			if sym.Section.Sec.Type != cubin.SHT_CUDA_SHARED {
 				sym.Value += sym.Section.OutOff
 			}

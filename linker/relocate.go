@@ -218,7 +218,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		}
 		return
 	}
-	if osec.Flags&cubin.SHF_ALLOC == 0 && (sym.unusedShared ||
+	if osec.Flags&cubin.SHF_ALLOC == 0 && (ctx.sharedVars.deleted[sym] ||
 		sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !sym.Section.Func.Live) {
 		// A debug section's view of a shared variable nvlink deleted (no
 		// code uses it), or of one of a removed kernel: nvlink takes its
@@ -237,7 +237,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	osec.patch(p, r.Type, v, sym.constantBank())
-	if ctx.Config.PreserveRelocs && (sym.Defined() || sym.debugDynamic && ctx.debugSymbols()) {
+	if ctx.Config.PreserveRelocs && (sym.Defined() || ctx.debugLayout.of(sym) == publishedDynamic && ctx.debugSymbols()) {
 		// Not dynamic shared memory, which has no symbol in the output
 		// unless -g publishes it.
 		osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})

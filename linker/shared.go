@@ -20,8 +20,9 @@ type sharedObject struct {
 	file, index int // defining file and symbol index
 	rank        int // place in nvlink's order of function-level objects
 	align, size uint64
-	unused      bool // no function's code refers to it
-	extern      bool // an extern __shared__ array, only sorted with the others
+	end         uint64 // a global's module-wide end offset (placeGlobals)
+	unused      bool   // no function's code refers to it
+	extern      bool   // an extern __shared__ array, only sorted with the others
 }
 
 // layoutShared lays out shared memory as nvlink does.
@@ -214,7 +215,7 @@ func (s *sharedLayout) sortObjects() {
 }
 
 // findReferenced finds the objects the code of any function (live or
-// not) refers to. nvlink deletes the others (symbol.unusedShared), but
+// not) refers to. nvlink deletes the others (sharedVariables.deleted), but
 // for a -ewp image's global: the image resolves its own references, and
 // the one global it names in shared memory is its extern __shared__
 // array, which nvlink keeps (its locals, its variables, it deletes).
@@ -230,10 +231,14 @@ func (s *sharedLayout) findReferenced(ctx *linkContext) {
 			}
 		}
 	}
+	deleted := map[*symbol]bool{}
 	for sym, o := range s.objects {
 		ewp := ctx.Files[o.file].ELF.Header.Type == cubin.ET_CUDA_EWP && !sym.Local
-		sym.unusedShared = !s.referenced[sym] && !ewp
+		if !s.referenced[sym] && !ewp {
+			deleted[sym] = true
+		}
 	}
+	ctx.sharedVars.deleted = deleted
 }
 
 // keepModuleSection decides kept: when some referenced object is not
@@ -288,7 +293,8 @@ func (s *sharedLayout) orderMadeSections(ctx *linkContext) {
 }
 
 // placeGlobals gives each object several kernels reach (or none) its
-// module-wide offset, and records their extent in ctx.sharedGlobals.
+// module-wide offset, and records them and their extent in
+// ctx.sharedVars.
 func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 	used := map[*symbol]bool{}
 	for _, syms := range s.uses {
@@ -296,7 +302,7 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 			used[sym] = true
 		}
 	}
-	g := &ctx.sharedGlobals
+	g := &ctx.sharedVars
 	var placed []*sharedObject // objects several kernels reach, laid out
 	for _, o := range s.ordered {
 		if o.extern || len(s.reach[o.sym]) == 1 {
@@ -316,7 +322,7 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 		}
 		fits := func(at uint64) bool {
 			for _, p := range busy {
-				if at+o.size >= p.sym.Value && at < p.sym.sharedEnd {
+				if at+o.size >= p.sym.Value && at < p.end {
 					return false
 				}
 			}
@@ -327,16 +333,15 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 			if fits(at) {
 				break
 			}
-			at = max(at, alignTo(p.sym.sharedEnd, o.align)) // the last is past them all
+			at = max(at, alignTo(p.end, o.align)) // the last is past them all
 		}
 		placed = append(placed, o)
-		o.sym.Value, o.sym.laidOut = at, true
-		o.sym.sharedEnd = at + o.size
+		o.sym.Value, o.end = at, at+o.size
 		o.unused = !used[o.sym]
 		if !o.unused {
 			g.end = max(g.end, at+o.size) // one no code uses takes no room
 		}
-		g.objects = append(g.objects, o)
+		g.globals = append(g.globals, o)
 	}
 	g.align = s.moduleAlign
 }
@@ -368,7 +373,7 @@ func (s *sharedLayout) placeKernels() {
 						private = append(private, *o)
 					}
 				default:
-					start = max(start, sym.sharedEnd)
+					start = max(start, o.end)
 				}
 			}
 		}
@@ -411,8 +416,6 @@ func (s *sharedLayout) placeKernels() {
 				// nvlink leaves their st_value as it was.)
 				o.sym.Value = end
 			}
-			o.sym.laidOut = true
-			o.sym.sharedEnd = end + o.size
 			end += o.size
 			align = max(align, o.align)
 		}
@@ -456,13 +459,13 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 		}
 		own.Out.Size = end
 		own.Out.Addralign = max(align, 1)
-		if debugPrivate := ctx.debugSymbols() && ctx.toolkit.DebugPrivateShared; ctx.Config.PreserveRelocs || debugPrivate {
+		if ctx.Config.PreserveRelocs || ctx.debugSymbols() && ctx.toolkit.DebugPrivateShared {
 			// -preserve-relocs (and 12.x's -g) keeps the symbols of the
 			// function-level variables private to the kernel, in the
-			// kernel's section; -g's are debug symbols (st_other 0).
+			// kernel's section (layoutDebugInfo publishes them).
 			for _, sym := range s.placed[i].private {
 				sym.Section = &inputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
-				sym.debugShared, sym.preservedShared = true, !debugPrivate
+				ctx.sharedVars.kept = append(ctx.sharedVars.kept, sym)
 			}
 		}
 		if own.Out.Size == 0 {
@@ -491,11 +494,22 @@ func (ctx *linkContext) sharedReserve() uint64 {
 	return 0
 }
 
-// sharedGlobals is the extent of the global function-level shared
-// variables (see layoutShared).
-type sharedGlobals struct {
-	objects    []*sharedObject // in layout order
-	end, align uint64
+// sharedVariables is what layoutShared decides about the function-level
+// shared variables that later passes need. layoutShared writes it
+// (findReferenced, placeGlobals, sizeSections); layoutDebugInfo, relocation
+// and the symbol table read it.
+type sharedVariables struct {
+	globals    []*sharedObject // those several kernels reach, in layout order
+	end, align uint64          // the globals' extent and largest alignment
+	// deleted are the variables the code of no function, kept or not,
+	// refers to: nvlink deletes them (no symbol, even with -g or
+	// -preserve-relocs), and a debug section sees them at an unknown
+	// address (all ones).
+	deleted map[*symbol]bool
+	// kept are the variables private to one kernel whose symbols
+	// -preserve-relocs (and 12.x's -g, toolkit.DebugPrivateShared) keeps
+	// in the kernel's section, in kernel order.
+	kept []*symbol
 }
 
 // unifyDynamic makes kernels agree on where dynamic shared memory

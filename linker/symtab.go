@@ -64,7 +64,7 @@ func buildSymbolTable(ctx *linkContext) {
 			}
 			continue
 		}
-		if c.sym.Local && ctx.keepLocal(c.sym) || !c.sym.Local && keepGlobal(c.sym) {
+		if c.sym.Local && ctx.keepLocal(c.sym) || !c.sym.Local && ctx.keepGlobal(c.sym) {
 			add(c.sym)
 		}
 	}
@@ -76,13 +76,13 @@ func buildSymbolTable(ctx *linkContext) {
 	}
 	ctx.firstGlobal = len(ctx.symtab)
 	for _, sym := range ctx.names.global {
-		if keepGlobal(sym) {
+		if ctx.keepGlobal(sym) {
 			add(sym)
 		}
 	}
 	for _, sym := range ctx.Symbols {
 		// A name the registry never created (it is in neither list).
-		if sym.created == 0 && keepGlobal(sym) {
+		if sym.created == 0 && ctx.keepGlobal(sym) {
 			add(sym)
 		}
 	}
@@ -154,7 +154,7 @@ func isParamSymbol(name string) bool { return name == "_param" || name == "_SREG
 // keepLocal says whether a local symbol that is not a section symbol
 // appears in the output.
 func (ctx *linkContext) keepLocal(sym *symbol) bool {
-	if sym.deleted || isParamSymbol(sym.Name) && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared ||
+	if sym.deleted || isParamSymbol(sym.Name) && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) ||
 		strings.Contains(sym.Name, ".const_opt.") && !(ctx.Config.PreserveRelocs && sym.inKernelBank2()) {
 		return false
 	}
@@ -178,11 +178,11 @@ func (sym *symbol) inKernelBank2() bool {
 }
 
 // keepGlobal says whether a global symbol appears in the output.
-func keepGlobal(sym *symbol) bool {
+func (ctx *linkContext) keepGlobal(sym *symbol) bool {
 	if sym.deleted {
 		return false
 	}
-	if sym.debugDynamic {
+	if ctx.debugLayout.of(sym) == publishedDynamic {
 		return true
 	}
 	if !sym.Defined() {
@@ -191,7 +191,7 @@ func keepGlobal(sym *symbol) bool {
 	if sym.IsFunc() {
 		return sym.Func != nil
 	}
-	if sym.space() == cubin.STO_CUDA_SHARED && !sym.debugShared {
+	if sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) {
 		// Only -g and -preserve-relocs publish shared variables
 		// (layoutDebugInfo), not all that share an input section.
 		return false
@@ -200,7 +200,9 @@ func keepGlobal(sym *symbol) bool {
 }
 
 // outInfo and outOther are the st_info and st_other nvlink writes: CUDA
-// object types become STT_OBJECT and memory-space bits are cleared.
+// object types become STT_OBJECT and memory-space bits are cleared, but
+// for an undefined symbol's, unless the output defines it (how, from
+// layoutDebugInfo).
 func (sym *symbol) outInfo() uint8 {
 	if sym.Type() == cubin.STT_CUDA_OBJECT {
 		return sym.Info&0xf0 | cubin.STT_OBJECT
@@ -208,8 +210,8 @@ func (sym *symbol) outInfo() uint8 {
 	return sym.Info
 }
 
-func (sym *symbol) outOther() uint8 {
-	if !sym.Defined() && !sym.debugDynamic {
+func (sym *symbol) outOther(how debugSymbol) uint8 {
+	if !sym.Defined() && how != publishedDynamic {
 		return sym.Other
 	}
 	return sym.Other &^ cubin.STO_CUDA_SPACE_MASK

@@ -482,8 +482,9 @@ func (ctx *linkContext) outSymbol(e outSym) elfSym {
 		s.value = ctx.null.value()
 	default:
 		sym := e.sym
-		s.info, s.other = sym.outInfo(), sym.outOther()
-		if (sym.debugShared || sym.debugDynamic) && ctx.Config.PreserveRelocs && (sym.preservedShared || !ctx.debugSymbols()) {
+		how := ctx.debugLayout.of(sym)
+		s.info, s.other = sym.outInfo(), sym.outOther(how)
+		if how != notPublished && ctx.Config.PreserveRelocs && (how == preservedShared || !ctx.debugSymbols()) {
 			// As nvlink marks the shared variables it keeps for
 			// -preserve-relocs; those -g publishes anyway keep 0.
 			s.other = 1
@@ -492,12 +493,12 @@ func (ctx *linkContext) outSymbol(e outSym) elfSym {
 		if sym.placeholder {
 			s.name = ctx.strtab.empty
 		}
-		if sym.debugDynamic {
+		if how == publishedDynamic {
 			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").Index), sym.Value+ctx.debugLayout.dynamicShift
 			break
 		}
 		s.value, s.size = sym.Value, sym.Size
-		if sym.debugShared {
+		if how == publishedShared || how == preservedShared {
 			s.value += ctx.sharedReserve()
 		}
 		switch {
