@@ -88,16 +88,16 @@ func link(ctx *linkContext) error {
 // no shared-memory layout, bank-2 folding or resource propagation, and no
 // relocation is applied. See docs/partial.md.
 func linkRelocatable(ctx *linkContext) error {
-	ctx.run("read inputs", readInputs) // as a full link: cubins, host objects, archives
-	ctx.run("compile device code", compileDeviceCode)
-	ctx.run("add inputs", addInputs)
+	ctx.run("read inputs", readInputs)                // as a full link: cubins, host objects, archives
+	ctx.run("compile device code", compileDeviceCode) // -dlto IR through libnvvm, PTX through ptxas
+	ctx.run("add inputs", addInputs)                  // each unit's image for the target, in command-line order
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("extract library members", extractOnDemand)
-	ctx.run("choose toolkit", chooseToolkit)
-	ctx.run("check architectures", checkArchitectures)
-	ctx.run("check inputs", checkRelocatableInputs)
+	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
+	ctx.run("choose toolkit", chooseToolkit)            // the nvlink release to reproduce
+	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
+	ctx.run("check inputs", checkRelocatableInputs)     // no -ewp image, and some device code to combine
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
