@@ -162,8 +162,8 @@ type Config struct {
 // Input is one input on the command line: a file, or a library named with
 // -l that is searched for in LibDirs as lib<Name>.a.
 type Input struct {
-	Path    string
-	Library bool // Path is the name given to -l
+	Path    string // the file, or the library's name for -l
+	Library bool   // Path is the name given to -l
 }
 
 // ObjectCache keeps parsed inputs between links. The persistent worker

@@ -104,6 +104,8 @@ func unitGroups(objs []*Object) iter.Seq[[]*Object] {
 // entry. Failures are not kept. Implementations must be safe for
 // concurrent use.
 type CompileCache interface {
+	// Compiled returns the entry for key, calling compile to make it
+	// when there is none.
 	Compiled(key string, compile func() (*Compiled, error)) (*Compiled, error)
 }
 
@@ -111,8 +113,8 @@ type CompileCache interface {
 // and what ptxas printed (warnings, -v info), with the input's name left
 // as inputMarker.
 type Compiled struct {
-	Cubin    []byte
-	Messages []byte
+	Cubin    []byte // the relocatable cubin
+	Messages []byte // what ptxas printed
 }
 
 // ptxJob is the compile of one PTX image for this link.

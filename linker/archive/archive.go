@@ -31,9 +31,9 @@ const (
 // FormatError reports a malformed input: the file, the byte offset where the
 // problem was found, and what was wrong.
 type FormatError struct {
-	File string
-	Off  uint64
-	Msg  string
+	File string // the archive as named on the command line
+	Off  uint64 // where in it the problem was found
+	Msg  string // what is wrong
 }
 
 // Error names the archive, the byte offset and what is wrong there.
@@ -55,8 +55,8 @@ type Member struct {
 // Symbol is one entry of the archive's symbol table: a global symbol that
 // the member with index Member (in Archive.Members) defines.
 type Symbol struct {
-	Name   string
-	Member int
+	Name   string // the symbol's name
+	Member int    // the index in Archive.Members of the member defining it
 }
 
 // Archive is a parsed archive.

@@ -20,7 +20,7 @@ const (
 
 // Command is a parsed command line.
 type Command struct {
-	Action Action
+	Action Action // what the command line asks for
 	// Config is the link to run when Action is ActionLink. Its Stdout and
 	// Stderr are left nil for the caller to set.
 	Config *linker.Config

@@ -125,9 +125,9 @@ const MaxAlign = 1 << 12
 // FormatError reports a malformed input: the file, the byte offset where the
 // problem was found, and what was wrong.
 type FormatError struct {
-	File string
-	Off  uint64
-	Msg  string
+	File string // the cubin as named on the command line
+	Off  uint64 // where in it the problem was found
+	Msg  string // what is wrong
 }
 
 // Error names the file, the byte offset and what is wrong there.
@@ -137,13 +137,13 @@ func (e *FormatError) Error() string {
 
 // Header is the ELF header of a cubin.
 type Header struct {
-	OSABI      uint8
-	ABIVersion uint8
-	Type       uint16
-	Machine    uint16
-	Version    uint32
-	Entry      uint64
-	Flags      uint32
+	OSABI      uint8  // EI_OSABI (ELFOSABI_CUDA)
+	ABIVersion uint8  // EI_ABIVERSION: the CUDA ABI version
+	Type       uint16 // e_type: ET_EXEC, ET_REL or ET_CUDA_EWP
+	Machine    uint16 // e_machine: EM_CUDA
+	Version    uint32 // e_version: the toolkit's version (see linker/toolkit.go)
+	Entry      uint64 // e_entry
+	Flags      uint32 // e_flags: the SM, the virtual SM and EF_CUDA_* bits
 }
 
 // SM returns the real SM number encoded in e_flags (80 for sm_80).
@@ -186,7 +186,7 @@ func (h Header) VirtualSM() int {
 // (File.Offset, File.Entsize), are not kept, and Parse allocates a file's
 // Sections in one slab.)
 type Section struct {
-	Name string
+	Name string // from .shstrtab
 	// Data is the section's bytes in the file; nil for sections without
 	// file contents (SHT_NOBITS and the CUDA memory spaces that behave so).
 	Data      []byte
@@ -213,9 +213,9 @@ func HasFileData(t uint32) bool {
 
 // Symbol is one .symtab entry, with SHN_XINDEX already resolved.
 type Symbol struct {
-	Name  string
-	Info  uint8
-	Other uint8
+	Name  string // from the symbol string table
+	Info  uint8  // st_info: binding and type (Bind, Type)
+	Other uint8  // st_other: visibility and the CUDA bits (STO_CUDA_*)
 	// Shndx is the section index; SHN_XINDEX is replaced by the value from
 	// .symtab_shndx. Special values (SHN_ABS, SHN_COMMON) are kept.
 	Shndx uint32
@@ -249,9 +249,9 @@ type Reloc struct {
 // (At, All), so that a large link's hundreds of thousands of relocations
 // take no memory of their own.
 type RelocSection struct {
-	Section *Section
-	Target  uint32 // section index the relocations apply to
-	Rela    bool
+	Section *Section // the .rel or .rela section itself
+	Target  uint32   // section index the relocations apply to
+	Rela    bool     // entries carry an explicit addend (.rela)
 	// next is the index in File.Relocs of the next relocation section
 	// with the same target, or -1.
 	next int32
@@ -295,11 +295,11 @@ func (rs *RelocSection) All() iter.Seq[Reloc] {
 
 // File is a parsed cubin.
 type File struct {
-	Name     string
-	Data     []byte
-	Header   Header
-	Sections []*Section
-	Symbols  []Symbol // index 0 is the null symbol
+	Name     string     // as given to Parse, for messages
+	Data     []byte     // the whole file, which sections are windows into
+	Header   Header     // the ELF header
+	Sections []*Section // in section header order
+	Symbols  []Symbol   // index 0 is the null symbol
 	// FirstGlobal is .symtab's sh_info: the index of the first non-local symbol.
 	FirstGlobal int
 	Symtab      *Section

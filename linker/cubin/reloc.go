@@ -10,7 +10,10 @@ const (
 
 // Field is a run of bits in the patched word: Pos is the first bit (counted
 // from bit 0 of the little-endian word at r_offset), Width the length.
-type Field struct{ Pos, Width uint }
+type Field struct {
+	Pos   uint // the first bit
+	Width uint // the number of bits
+}
 
 // RelocHow says how a relocation type patches: Shift is applied to the
 // value (value >> Shift) before it is split over Fields; Bank, if set, is
@@ -18,11 +21,11 @@ type Field struct{ Pos, Width uint }
 // low (1) or high (2) 32 bits of a 64-bit value, or byte Part-3 for the
 // R_CUDA_8_* types.
 type RelocHow struct {
-	Who    int
-	Shift  uint
-	Fields []Field
-	Bank   Field
-	Part   int
+	Who    int     // who resolves it: ByLinker, ByDriver or ByEither
+	Shift  uint    // the value is shifted right by this much
+	Fields []Field // where the shifted value's bits go, low bits first
+	Bank   Field   // where a CONST_FIELD type puts the bank number
+	Part   int     // 0 all, 1 low or 2 high 32 bits, 3 on byte Part-3 (Select)
 }
 
 func f(pos, width uint) []Field { return []Field{{pos, width}} }

@@ -136,9 +136,9 @@ func (c Compression) String() string {
 // FormatError reports a malformed input: the file, the byte offset where the
 // problem was found, and what was wrong.
 type FormatError struct {
-	File string
-	Off  uint64
-	Msg  string
+	File string // the fatbinary as named on the command line
+	Off  uint64 // where in it the problem was found
+	Msg  string // what is wrong
 }
 
 // Error names the container, the byte offset and what is wrong there.
@@ -148,7 +148,7 @@ func (e *FormatError) Error() string {
 
 // Entry is one image of a container.
 type Entry struct {
-	Kind Kind
+	Kind Kind // ELF (a cubin), PTX or NVVM IR
 	// SM is the architecture the image is for, major*10+minor (80 for
 	// sm_80, or compute_80 for PTX).
 	SM int

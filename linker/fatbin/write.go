@@ -12,8 +12,8 @@ import (
 // Image is one image to put in a container: what one
 // `fatbinary --image3=kind=...,sm=...,file=...` names.
 type Image struct {
-	Kind Kind
-	SM   int
+	Kind Kind // KindELF or KindPTX
+	SM   int  // the architecture, as Entry.SM
 	// Data is the cubin, or the PTX text exactly as it should be stored
 	// (fatbinary itself blanks PTX comments and adds a NUL; Write does not).
 	Data []byte

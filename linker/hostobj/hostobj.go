@@ -75,9 +75,9 @@ func (k RefKind) String() string {
 // FormatError reports a malformed input: the file, the byte offset where the
 // problem was found, and what was wrong.
 type FormatError struct {
-	File string
-	Off  uint64
-	Msg  string
+	File string // the host object as named on the command line
+	Off  uint64 // where in it the problem was found
+	Msg  string // what is wrong
 }
 
 // Error names the object, the byte offset and what is wrong there.
@@ -87,11 +87,11 @@ func (e *FormatError) Error() string {
 
 // Section is one section header of the object.
 type Section struct {
-	Name   string
-	Type   uint32
-	Flags  uint64
-	Offset uint64
-	Size   uint64
+	Name   string // from .shstrtab
+	Type   uint32 // sh_type
+	Flags  uint64 // sh_flags
+	Offset uint64 // sh_offset
+	Size   uint64 // sh_size
 	// Data is the section's contents, a window into the input (nil for
 	// SHT_NOBITS).
 	Data []byte

@@ -97,15 +97,15 @@ func (l *Lib) Compile(modules []Module, options []string) (ptx []byte, log strin
 // Module is one LTO input: the IR of an object as nvcc stored it in the
 // fatbinary (decompressed), and the name nvlink gives it.
 type Module struct {
-	Name string
-	IR   []byte
+	Name string // the name nvlink gives the module
+	IR   []byte // the decompressed NVVM IR
 }
 
 // ModuleError is a module libnvvm refused: nvcc's LTO IR of another
 // release, or not LTO IR at all.
 type ModuleError struct {
-	Module string
-	Status int
+	Module string // the module's name
+	Status int    // libnvvm's nvvmResult
 }
 
 // Error says which nvvmResult libnvvm gave.
@@ -115,8 +115,8 @@ func (e *ModuleError) Error() string {
 
 // CompileError is an nvvmCompileProgram failure, with libnvvm's log.
 type CompileError struct {
-	Status int
-	Log    string
+	Status int    // libnvvm's nvvmResult
+	Log    string // libnvvm's program log
 }
 
 // Error says which nvvmResult libnvvm gave; the log is in Log.

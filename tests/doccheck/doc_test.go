@@ -84,6 +84,11 @@ func undocumented(fset *token.FileSet, files []*ast.File) []string {
 						if s.Name.IsExported() && d.Doc == nil && s.Doc == nil && s.Comment == nil {
 							report(s.Pos(), "type "+s.Name.Name)
 						}
+						if s.Name.IsExported() {
+							for _, name := range undocumentedFields(fset, s) {
+								report(name.Pos(), "field "+s.Name.Name+"."+name.Name)
+							}
+						}
 					case *ast.ValueSpec:
 						for _, n := range s.Names {
 							if n.IsExported() && d.Doc == nil && s.Doc == nil && s.Comment == nil {
@@ -92,6 +97,48 @@ func undocumented(fset *token.FileSet, files []*ast.File) []string {
 						}
 					}
 				}
+			}
+		}
+	}
+	return missing
+}
+
+// undocumentedFields lists the exported fields of an exported struct type,
+// and the methods of an exported interface, that have no comment. A
+// comment above a field also documents the fields right below it (no blank
+// line between): "// Name and Size are ..." over two lines of fields; a
+// line comment documents its own line only.
+func undocumentedFields(fset *token.FileSet, s *ast.TypeSpec) []*ast.Ident {
+	var list *ast.FieldList
+	switch t := s.Type.(type) {
+	case *ast.StructType:
+		list = t.Fields
+	case *ast.InterfaceType:
+		list = t.Methods
+	}
+	if list == nil {
+		return nil
+	}
+	var missing []*ast.Ident
+	shared, prevEnd := false, -1
+	for _, f := range list.List {
+		line := fset.Position(f.Pos()).Line
+		if f.Doc != nil {
+			line = fset.Position(f.Doc.Pos()).Line
+		}
+		// A field right below one documented from above shares its
+		// comment; a line comment is its field's only.
+		shared = f.Doc != nil || shared && line == prevEnd+1
+		prevEnd = fset.Position(f.End()).Line
+		if f.Comment != nil {
+			prevEnd = fset.Position(f.Comment.End()).Line
+		}
+		if shared || f.Comment != nil {
+			continue
+		}
+		for _, name := range f.Names {
+			if name.IsExported() {
+				missing = append(missing, name)
 			}
 		}
 	}
@@ -192,6 +239,29 @@ const (
 )
 
 var V, w int
+
+// S is documented; so are its fields but F, H and Y.
+type S struct {
+	// A and B share this comment.
+	A int
+	B int
+
+	F int
+	G int // G has a line comment, which is G's only.
+	H int
+	i int
+	X int // X has a line comment.
+
+	Y int
+}
+
+// I is documented; M is not.
+type I interface {
+	// L is.
+	L()
+
+	M()
+}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
@@ -199,7 +269,8 @@ var V, w int
 		t.Fatal(err)
 	}
 	got := undocumented(fset, []*ast.File{f})
-	want := []string{"p.go:5: func Bare", "p.go:6: func Method", "p.go:12: type U", "p.go:22: const D", "p.go:25: var V"}
+	want := []string{"p.go:5: func Bare", "p.go:6: func Method", "p.go:12: type U", "p.go:22: const D", "p.go:25: var V",
+		"p.go:33: field S.F", "p.go:35: field S.H", "p.go:39: field S.Y", "p.go:47: field I.M"}
 	if !slices.Equal(got, want) {
 		t.Errorf("undocumented = %q, want %q", got, want)
 	}

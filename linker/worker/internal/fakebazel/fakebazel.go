@@ -22,21 +22,24 @@ import (
 
 // Request is a WorkRequest.
 type Request struct {
-	ID     int32
-	Args   []string
-	Inputs []Input
-	Cancel bool
+	ID     int32    // request_id: 0 for a singleplex worker
+	Args   []string // arguments
+	Inputs []Input  // inputs, with their digests
+	Cancel bool     // cancel: stop the request with this ID
 }
 
 // Input is one input of a request.
-type Input struct{ Path, Digest string }
+type Input struct {
+	Path   string // path
+	Digest string // digest
+}
 
 // Response is a WorkResponse.
 type Response struct {
-	ID        int32
-	ExitCode  int32
-	Output    string
-	Cancelled bool
+	ID        int32  // request_id
+	ExitCode  int32  // exit_code
+	Output    string // output: what the link printed
+	Cancelled bool   // was_cancelled
 }
 
 // String shows the response as a test failure prints it.
