@@ -93,6 +93,7 @@ type linkContext struct {
 	cancelled     bool           // Config.Context was cancelled
 	gc            collectorState // how the process collects garbage for this link (collector.go)
 	gatherFrom    int            // gatherSections gathers from this many bytes of inputs (gatherInputBytes; tests set 0)
+	composeMerged bool           // placeContributions composes merged sections instead of copying them (tests clear it)
 	times         []passTime     // how long each pass took, for --time (run, runErr)
 	output        []byte         // the image (writeOutput, writeLTOExecutable)
 	maps          fileMaps       // inputs mapped for this link (no object cache)
@@ -145,8 +146,9 @@ func newContext(cfg *Config) *linkContext {
 		diag:   diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
 		// chooseToolkit decides from the inputs; until then (and for a
 		// link that stops before), --cuda-version's or 11.8's.
-		toolkit:    toolkitFor(cfg.CUDAVersion),
-		gatherFrom: gatherInputBytes,
+		toolkit:       toolkitFor(cfg.CUDAVersion),
+		gatherFrom:    gatherInputBytes,
+		composeMerged: true,
 	}
 }
 
@@ -477,6 +479,12 @@ type sectionExt struct {
 	// runs: data was dropped, to be rebuilt from the members and these
 	// runs (see changedRuns).
 	runs *changedRuns
+	// composed: data is nil, and the bytes are the members' own, at their
+	// offsets, with the patches over them (see compose).
+	composed bool
+	// patchesUnsorted: some patch was made at a lower offset than the one
+	// before it (see patchNear).
+	patchesUnsorted bool
 }
 
 // more returns osec's side record, making it on first use.

@@ -173,9 +173,10 @@ func layoutDebugInfo(ctx *linkContext) {
 // debugUnknown fills a field of a debug section that refers to dynamic
 // shared memory when the link has no debug symbols: nvlink takes the
 // address as unknown (S = -1), adds the addend (sm_90's carry the 1 KiB
-// shared reserve), and keeps no relocation.
-func (ctx *linkContext) debugUnknown(how cubin.RelocHow, field []byte, a int64) {
-	how.Insert(field, how.Select(^uint64(0)+uint64(a)), 0)
+// shared reserve), and keeps no relocation. The field, at p in osec, is
+// patched as any relocated field is.
+func debugUnknown(osec *outputSection, p uint64, typ cubin.RelocType, a int64) {
+	osec.patch(p, typ, cubin.HowToRelocate(typ).Select(^uint64(0)+uint64(a)), 0)
 }
 
 // debugDanglingLabel says whether a relocation of a debug section names an

@@ -8,8 +8,10 @@ import (
 
 // TestGatheredSameBytes: a link that gathers its merged sections
 // (gatherSections: the bytes dropped after relocation, rebuilt by the
-// writer from the inputs and the changed runs) writes what the same link
-// writes keeping them. Only links of gatherInputBytes of inputs gather, more
+// writer from the inputs and the changed runs), and one that composes
+// them (never copied together: the writer assembles them from the
+// members and the patches), write what the same link writes copying and
+// keeping them. Only links of gatherInputBytes of inputs gather, more
 // than any corpus case, so the corpus alone would never take that path:
 // here the same cases are linked both ways.
 func TestGatheredSameBytes(t *testing.T) {
@@ -35,32 +37,43 @@ func TestGatheredSameBytes(t *testing.T) {
 			if len(ins) < 2 {
 				t.Fatalf("%s has %d input cubins", c.name, len(ins))
 			}
-			linkWith := func(gatherFrom int) ([]byte, int) {
+			// linkWith links the case with merged sections copied together
+			// and gathered from gatherFrom bytes of inputs, or composed
+			// (compose), and counts the sections gathered or composed.
+			linkWith := func(gatherFrom int, compose bool) ([]byte, int) {
 				ctx := newBenchContext(ins, 80)
 				ctx.Config.Debug = c.debug
 				ctx.gatherFrom = gatherFrom
+				ctx.composeMerged = compose
 				defer ctx.maps.unmapAll()
 				if err := link(ctx); err != nil {
 					t.Fatal(err)
 				}
-				gathered := 0
+				n := 0
 				for _, osec := range ctx.OutSections {
-					if osec.ext != nil && osec.ext.runs != nil {
-						gathered++
+					if osec.gathered() || osec.composed() {
+						n++
 					}
 				}
-				return ctx.output, gathered
+				return ctx.output, n
 			}
-			kept, n := linkWith(gatherInputBytes)
+			kept, n := linkWith(gatherInputBytes, false)
 			if n != 0 {
 				t.Fatalf("a link of less than gatherInputBytes gathered %d sections", n)
 			}
-			gathered, n := linkWith(0)
+			gathered, n := linkWith(0, false)
 			if n == 0 {
 				t.Fatal("gatherFrom 0: no section was gathered")
 			}
 			if !bytes.Equal(kept, gathered) {
 				t.Errorf("gathering %d sections changed the output (%d bytes, %d kept)", n, len(gathered), len(kept))
+			}
+			composed, n := linkWith(gatherInputBytes, true)
+			if n == 0 {
+				t.Fatal("no section was composed")
+			}
+			if !bytes.Equal(kept, composed) {
+				t.Errorf("composing %d sections changed the output (%d bytes, %d kept)", n, len(composed), len(kept))
 			}
 		})
 	}

@@ -27,7 +27,7 @@ func layoutSections(ctx *linkContext) {
 
 // placeContributions fixes where each member lands in its output section
 // (in member order, each at its own alignment), the sections' sizes and
-// alignments, and copies the members' bytes.
+// alignments, and composes the members' bytes (or copies them together).
 func placeContributions(ctx *linkContext) {
 	var walk inputWalk // merged sections are copied from the inputs
 	for _, osec := range ctx.OutSections {
@@ -56,6 +56,10 @@ func placeContributions(ctx *linkContext) {
 			// One contribution (every function's code): the output shares
 			// the input's bytes until a relocation patches them.
 			osec.borrow(osec.Members[0].Sec.Data[:size])
+			continue
+		}
+		if ctx.composeMerged && osec.composable() {
+			osec.compose(size) // the members' bytes stay theirs (sectionbytes.go)
 			continue
 		}
 		data := make([]byte, size)

@@ -209,7 +209,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
 		// A debug section's view of dynamic shared memory.
 		if !ctx.debugSymbols() {
-			ctx.debugUnknown(how, osec.ownBytes()[p:], a)
+			debugUnknown(osec, p, r.Type, a)
 			return
 		}
 		osec.patch(p, r.Type, how.Select(sym.Value+uint64(a)), 0)
@@ -223,7 +223,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		// A debug section's view of a shared variable nvlink deleted (no
 		// code uses it), or of one of a removed kernel: nvlink takes its
 		// address as unknown.
-		ctx.debugUnknown(how, osec.ownBytes()[p:], a)
+		debugUnknown(osec, p, r.Type, a)
 		return
 	}
 	s, ok := ctx.symbolValue(sym, isec)

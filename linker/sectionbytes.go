@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"cmp"
 	"encoding/binary"
 	"io"
 	"math"
@@ -21,26 +22,74 @@ import (
 //     (ownBytes);
 //   - gathered: data was dropped after relocation, and the writer
 //     rebuilds it from the members' bytes and the runs relocation changed
-//     (changedRuns).
+//     (changedRuns);
+//   - composed: a section merged from several inputs whose bytes were
+//     never copied together: they are the members' own, each at its
+//     offset, with zeros between, and relocated fields wait in patches as
+//     in a borrowed section. The writer assembles them a window at a time
+//     (compose).
 //
 // Only the functions of this file touch outputSection.data, borrowed, and
 // the side record's patches and runs; the passes use the operations
 // below: setBytes, borrow, grow, hasBytes, byteLen, read, patch, ownBytes,
-// gatherSections and writeBytes. A borrowed input therefore cannot be
+// compose, gatherSections and writeBytes. A borrowed input therefore cannot be
 // written by mistake: nothing hands out its bytes for writing.
 
 // setBytes makes b the section's own bytes and its size.
 func (osec *outputSection) setBytes(b []byte) {
 	osec.data, osec.borrowed, osec.Size = b, false, uint64(len(b))
 	if osec.ext != nil {
-		osec.ext.patches, osec.ext.runs = nil, nil
+		osec.ext.patches, osec.ext.runs, osec.ext.composed, osec.ext.patchesUnsorted = nil, nil, false, false
 	}
+}
+
+// compose makes the section's bytes its members' own, each at its
+// OutOff, with zeros between, and its size size, without copying them
+// (see composed). The members must be in offset order and not overlap,
+// none with more bytes than its section's size.
+//
+// A section merged from several inputs (a -G program's debug sections,
+// .nv.global.init, .debug_frame) is not copied together at layout: the
+// copy was most of that pass's time in a -G link (6 MB of inputs, 2.5 MB
+// of merged debug sections), its pages were a sixth of the link's peak,
+// and the writer then wrote it once more. Relocated fields wait as
+// patches, and the writer reads the members' bytes where it would have
+// read the copy.
+func (osec *outputSection) compose(size uint64) {
+	osec.data, osec.borrowed, osec.Size = nil, false, size
+	x := osec.more()
+	x.patches, x.runs, x.composed, x.patchesUnsorted = nil, nil, true, false
+}
+
+// composable says whether placeContributions can compose osec (see
+// compose) rather than copy its members together: they are placed one
+// after another, each holding no more bytes than its size.
+func (osec *outputSection) composable() bool {
+	if osec.fixedOffsets {
+		return false
+	}
+	var end uint64
+	for _, isec := range osec.Members {
+		if isec.OutOff < end || uint64(len(isec.Sec.Data)) > isec.Sec.Size {
+			return false
+		}
+		end = isec.OutOff + isec.Sec.Size
+	}
+	return true
+}
+
+// composed says whether osec's bytes are its members' (see compose).
+func (osec *outputSection) composed() bool {
+	return osec.ext != nil && osec.ext.composed
 }
 
 // borrow makes the input's bytes b the section's, shared until a pass
 // needs its own (see ownBytes).
 func (osec *outputSection) borrow(b []byte) {
 	osec.data, osec.borrowed = b[:len(b):len(b)], true
+	if osec.ext != nil {
+		osec.ext.composed = false
+	}
 }
 
 // grow extends the section's bytes with n zero bytes (its own from then
@@ -52,12 +101,14 @@ func (osec *outputSection) grow(n uint64) {
 }
 
 // hasBytes says whether the section has contents (in any form).
-func (osec *outputSection) hasBytes() bool { return osec.data != nil || osec.gathered() }
+func (osec *outputSection) hasBytes() bool {
+	return osec.data != nil || osec.gathered() || osec.composed()
+}
 
 // byteLen is the length of the section's contents, which a malformed input
 // can make exceed its size (a gathered section's is its size).
 func (osec *outputSection) byteLen() uint64 {
-	if osec.gathered() {
+	if osec.gathered() || osec.composed() {
 		return osec.Size
 	}
 	return uint64(len(osec.data))
@@ -83,11 +134,14 @@ const fieldWindow = 16
 // off, as cubin.RelocHow.Insert does: in a borrowed section, into a
 // pending patch.
 func (osec *outputSection) patch(off uint64, typ cubin.RelocType, value, bank uint64) {
-	if osec.borrowed {
+	if osec.borrowed || osec.composed() {
 		if typ > math.MaxUint16 {
 			return // not in cubin's table: no field to insert into
 		}
 		x := osec.more()
+		if n := len(x.patches); n > 0 && uint64(x.patches[n-1].off) > off {
+			x.patchesUnsorted = true
+		}
 		x.patches = append(x.patches, patch{value, uint32(off), uint16(typ), uint8(bank)})
 		return
 	}
@@ -98,6 +152,9 @@ func (osec *outputSection) patch(off uint64, typ cubin.RelocType, value, bank ui
 // current contents (a .rel entry's implicit addend), never for writing: a
 // pending patch that may overlap the field is applied first.
 func (osec *outputSection) read(off uint64) []byte {
+	if osec.composed() {
+		return osec.readComposed(off)
+	}
 	for _, pt := range osec.patches() {
 		if at := uint64(pt.off); at < off+fieldWindow && off < at+fieldWindow {
 			osec.ownBytes()
@@ -114,6 +171,12 @@ func (osec *outputSection) read(off uint64) []byte {
 // own (a copy of the input's with every pending patch applied) if they are
 // borrowed, and rebuilding them if they were gathered.
 func (osec *outputSection) ownBytes() []byte {
+	if osec.composed() {
+		b := osec.assemble(nil, nil, nil, 0, osec.Size, nil)
+		applyPatches(b, osec.patches())
+		osec.data = b
+		osec.ext.patches, osec.ext.composed, osec.ext.patchesUnsorted = nil, false, false
+	}
 	if osec.gathered() {
 		osec.data = osec.assemble(nil, nil, nil, 0, osec.Size, osec.ext.runs)
 		osec.ext.runs = nil
@@ -127,6 +190,86 @@ func (osec *outputSection) ownBytes() []byte {
 		}
 	}
 	return osec.data
+}
+
+// readComposed is read for a composed section: the field at off is a
+// member's own bytes unless a patch is near it or it does not lie in one
+// member, when the bytes around it are assembled, with the patches over
+// them. (Materializing the section instead would read every member, and
+// fields next to each other, a debug entry's attributes, are common.)
+func (osec *outputSection) readComposed(off uint64) []byte {
+	end := min(off+fieldWindow, osec.Size)
+	if osec.patchNear(off) {
+		lo := off - min(off, fieldWindow)
+		buf := osec.assemble(nil, nil, nil, lo, min(end+fieldWindow, osec.Size), nil)
+		osec.applyPatchesIn(buf, lo, end)
+		return buf[off-lo:]
+	}
+	members := osec.Members
+	// The last member placed at or before off.
+	i, _ := slices.BinarySearchFunc(members, off+1, func(isec *inputSection, at uint64) int {
+		return cmp.Compare(isec.OutOff, at)
+	})
+	if i > 0 {
+		if isec := members[i-1]; end <= isec.OutOff+uint64(len(isec.Sec.Data)) {
+			return isec.Sec.Data[off-isec.OutOff:]
+		}
+	}
+	return osec.assemble(nil, nil, nil, off, end, nil)
+}
+
+// patchNear says whether a pending patch's field may overlap the field at
+// off (fields span at most fieldWindow bytes). Patches are mostly made in
+// offset order, when a binary search finds the nearest.
+func (osec *outputSection) patchNear(off uint64) bool {
+	patches := osec.patches()
+	near := func(pt patch) bool {
+		at := uint64(pt.off)
+		return at < off+fieldWindow && off < at+fieldWindow
+	}
+	if osec.ext == nil || osec.ext.patchesUnsorted {
+		return slices.ContainsFunc(patches, near)
+	}
+	i := patchIndex(patches, off)
+	return i < len(patches) && near(patches[i])
+}
+
+// patchIndex returns the index of the first of patches, sorted by offset,
+// whose field may reach off or beyond (its offset is at least
+// off-fieldWindow+1).
+func patchIndex(patches []patch, off uint64) int {
+	from := uint64(0)
+	if off >= fieldWindow {
+		from = off - fieldWindow + 1
+	}
+	i, _ := slices.BinarySearchFunc(patches, from, func(pt patch, at uint64) int {
+		return cmp.Compare(uint64(pt.off), at)
+	})
+	return i
+}
+
+// applyPatchesIn writes into buf, which holds the section's bytes from
+// lo, the patches whose fields start in [lo, hi), in the order they were
+// made.
+func (osec *outputSection) applyPatchesIn(buf []byte, lo, hi uint64) {
+	patches := osec.patches()
+	sorted := osec.ext == nil || !osec.ext.patchesUnsorted
+	if sorted {
+		patches = patches[patchIndex(patches, lo+fieldWindow-1):]
+	}
+	for _, pt := range patches {
+		at := uint64(pt.off)
+		if at >= hi {
+			if sorted {
+				break
+			}
+			continue
+		}
+		if at < lo {
+			continue
+		}
+		cubin.HowToRelocate(cubin.RelocType(pt.typ)).Insert(buf[at-lo:], pt.value, uint64(pt.bank))
+	}
 }
 
 // patches are the pending writes to a borrowed section's bytes.
@@ -260,6 +403,17 @@ func gatherSections(ctx *linkContext) {
 func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Writer, scratch []byte) (uint64, []byte) {
 	written := uint64(len(osec.data))
 	switch {
+	case osec.composed():
+		// Each window is assembled with fieldWindow bytes on either side,
+		// for the patches whose fields cross its edges.
+		for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
+			w1 := min(w0+gatheredWindow, osec.Size)
+			lo, hi := w0-min(w0, fieldWindow), min(w1+fieldWindow, osec.Size)
+			scratch = osec.assemble(ctx, walk, scratch, lo, hi, nil)
+			osec.applyPatchesIn(scratch, lo, w1)
+			w.Write(scratch[w0-lo : w1-lo])
+		}
+		written = osec.Size
 	case osec.gathered():
 		for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
 			scratch = osec.assemble(ctx, walk, scratch, w0, min(w0+gatheredWindow, osec.Size), osec.ext.runs)

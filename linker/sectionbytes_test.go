@@ -2,6 +2,7 @@ package linker
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -113,6 +114,87 @@ func TestCachedInputsIntactAcrossLinks(t *testing.T) {
 					t.Errorf("%s: section %s of the cached input changed", path, s.Name)
 				}
 			}
+		}
+	}
+}
+
+// A composed section (members never copied together, patches pending)
+// reads and writes the bytes that copying the members together and
+// patching the copy in place gives: fields next to each other, fields
+// patched twice, patches made out of offset order, and fields across the
+// edges of the writer's windows and of members.
+func TestComposedSectionSameBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 20 {
+		var members []*inputSection
+		var size uint64
+		for range 1 + rng.IntN(8) {
+			n := uint64(1 + rng.IntN(3*gatheredWindow/2))
+			data := make([]byte, n)
+			for i := range data {
+				data[i] = byte(rng.Uint32())
+			}
+			size = alignTo(size, 8)
+			members = append(members, &inputSection{Sec: &cubin.Section{Data: data, Size: n}, OutOff: size})
+			size += n
+		}
+		copied := &outputSection{Name: ".debug_info", Type: cubin.SHT_PROGBITS, Members: members}
+		composed := &outputSection{Name: ".debug_info", Type: cubin.SHT_PROGBITS, Members: members}
+		flat := make([]byte, size)
+		for _, isec := range members {
+			copy(flat[isec.OutOff:], isec.Sec.Data)
+		}
+		copied.setBytes(flat)
+		if !composed.composable() {
+			t.Fatal("members placed one after another are not composable")
+		}
+		composed.compose(size)
+
+		// Fields near each other, some at the windows' and members' edges.
+		var places []uint64
+		for range 300 {
+			places = append(places, uint64(rng.Int64N(int64(size-8))))
+		}
+		for w := uint64(gatheredWindow); w < size; w += gatheredWindow {
+			places = append(places, w-4, w-8, w-1, w)
+		}
+		for _, isec := range members[1:] {
+			places = append(places, isec.OutOff-4, isec.OutOff-2)
+		}
+		for i, p := range places {
+			if p+8 > size {
+				continue
+			}
+			if i%3 == 0 {
+				p = places[max(i-1, 0)] + 4 // next to the field before
+				if p+8 > size {
+					continue
+				}
+			}
+			typ := cubin.R_CUDA_64
+			if i%2 == 0 {
+				typ = cubin.R_CUDA_32
+			}
+			if got, want := le.Uint64(composed.read(p)), le.Uint64(copied.read(p)); got != want {
+				t.Fatalf("round %d: read(%#x) = %#x, want %#x", round, p, got, want)
+			}
+			v := rng.Uint64()
+			composed.patch(p, typ, v, 0)
+			copied.patch(p, typ, v, 0)
+		}
+		if !composed.composed() {
+			t.Fatal("reading and patching a composed section made it copy its members")
+		}
+		var got, want bytes.Buffer
+		if n, _ := composed.writeBytes(nil, nil, &got, nil); n != size {
+			t.Fatalf("round %d: writeBytes wrote %d bytes, want %d", round, n, size)
+		}
+		copied.writeBytes(nil, nil, &want, nil)
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("round %d: the composed section's bytes differ from the copy's", round)
+		}
+		if !bytes.Equal(composed.ownBytes(), want.Bytes()) {
+			t.Fatalf("round %d: ownBytes of the composed section differs from the copy's", round)
 		}
 	}
 }
