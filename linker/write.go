@@ -549,7 +549,7 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 	if path == "" {
 		return fmt.Errorf("no output file named")
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
@@ -572,7 +572,7 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 		werr = os.Chmod(name, 0o644)
 	}
 	if werr == nil {
-		werr = os.Rename(name, path)
+		werr = replaceFile(name, path)
 	}
 	if werr == nil {
 		done = true

@@ -61,3 +61,61 @@ func TestWriteFileAtomicPanic(t *testing.T) {
 		t.Errorf("directory holds %v after a panic", entries)
 	}
 }
+
+// TestWriteFileAtomicReplaces: writing over an earlier output (a regular
+// file, exchanged with the new one on Linux) leaves the new contents with
+// mode 0644 and no temporary; over a symbolic link, the link itself is
+// replaced, as a rename replaces it, and its target keeps its contents;
+// over a directory, the write fails and the directory stays.
+func TestWriteFileAtomicReplaces(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.cubin")
+	var cfg Config
+	for _, data := range []string{"first output", "second", "third, longer than the others"} {
+		if err := cfg.writeFileAtomic(out, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil || string(got) != data {
+			t.Fatalf("out.cubin holds %q (%v), want %q", got, err, data)
+		}
+		if st, err := os.Stat(out); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("out.cubin: mode %v (%v), want 0644", st.Mode(), err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("directory holds %v", entries)
+		}
+	}
+
+	target := filepath.Join(dir, "target")
+	link := filepath.Join(dir, "link.cubin")
+	if err := os.WriteFile(target, []byte("target"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if err := cfg.writeFileAtomic(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("link.cubin is not a regular file after the write: %v %v", st.Mode(), err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "target" {
+		t.Errorf("the link's target holds %q, want %q", got, "target")
+	}
+
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.writeFileAtomic(sub, []byte("x")); err == nil {
+		t.Error("writing over a directory succeeded")
+	}
+	if st, err := os.Stat(sub); err != nil || !st.IsDir() {
+		t.Errorf("the directory is gone: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
+		t.Errorf("directory holds %v, want out.cubin, target, link.cubin and sub", entries)
+	}
+}
