@@ -483,8 +483,11 @@ type sectionExt struct {
 	// offsets, with the patches over them (see compose).
 	composed bool
 	// patchesUnsorted: some patch was made at a lower offset than the one
-	// before it (see patchNear).
+	// before it (see applyPatchesIn).
 	patchesUnsorted bool
+	// patched marks, for a composed section, every fieldWindow-byte block
+	// a patch's field may touch (see patchNear).
+	patched []uint64
 }
 
 // more returns osec's side record, making it on first use.

@@ -58,7 +58,7 @@ func placeContributions(ctx *linkContext) {
 			osec.borrow(osec.Members[0].Sec.Data[:size])
 			continue
 		}
-		if ctx.composeMerged && osec.composable() {
+		if ctx.composeMerged && len(osec.Members) > 1 && osec.composable() {
 			osec.compose(size) // the members' bytes stay theirs (sectionbytes.go)
 			continue
 		}

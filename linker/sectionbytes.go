@@ -39,7 +39,7 @@ import (
 func (osec *outputSection) setBytes(b []byte) {
 	osec.data, osec.borrowed, osec.Size = b, false, uint64(len(b))
 	if osec.ext != nil {
-		osec.ext.patches, osec.ext.runs, osec.ext.composed, osec.ext.patchesUnsorted = nil, nil, false, false
+		osec.ext.patches, osec.ext.runs, osec.ext.composed, osec.ext.patchesUnsorted, osec.ext.patched = nil, nil, false, false, nil
 	}
 }
 
@@ -59,6 +59,7 @@ func (osec *outputSection) compose(size uint64) {
 	osec.data, osec.borrowed, osec.Size = nil, false, size
 	x := osec.more()
 	x.patches, x.runs, x.composed, x.patchesUnsorted = nil, nil, true, false
+	x.patched = make([]uint64, size/fieldWindow/64+1)
 }
 
 // composable says whether placeContributions can compose osec (see
@@ -142,6 +143,13 @@ func (osec *outputSection) patch(off uint64, typ cubin.RelocType, value, bank ui
 		if n := len(x.patches); n > 0 && uint64(x.patches[n-1].off) > off {
 			x.patchesUnsorted = true
 		}
+		if x.composed {
+			for _, b := range [2]uint64{off / fieldWindow, (off + fieldWindow - 1) / fieldWindow} {
+				if b/64 < uint64(len(x.patched)) {
+					x.patched[b/64] |= 1 << (b % 64)
+				}
+			}
+		}
 		x.patches = append(x.patches, patch{value, uint32(off), uint16(typ), uint8(bank)})
 		return
 	}
@@ -175,7 +183,7 @@ func (osec *outputSection) ownBytes() []byte {
 		b := osec.assemble(nil, nil, nil, 0, osec.Size, nil)
 		applyPatches(b, osec.patches())
 		osec.data = b
-		osec.ext.patches, osec.ext.composed, osec.ext.patchesUnsorted = nil, false, false
+		osec.ext.patches, osec.ext.composed, osec.ext.patchesUnsorted, osec.ext.patched = nil, false, false, nil
 	}
 	if osec.gathered() {
 		osec.data = osec.assemble(nil, nil, nil, 0, osec.Size, osec.ext.runs)
@@ -219,19 +227,18 @@ func (osec *outputSection) readComposed(off uint64) []byte {
 }
 
 // patchNear says whether a pending patch's field may overlap the field at
-// off (fields span at most fieldWindow bytes). Patches are mostly made in
-// offset order, when a binary search finds the nearest.
+// off, a composed section's (fields span at most fieldWindow bytes): two
+// fields that overlap share a byte, whose fieldWindow-byte block the
+// patch marked. Patches need not come in offset order (a member's .rel
+// and .rela relocations come one list after the other).
 func (osec *outputSection) patchNear(off uint64) bool {
-	patches := osec.patches()
-	near := func(pt patch) bool {
-		at := uint64(pt.off)
-		return at < off+fieldWindow && off < at+fieldWindow
+	marked := osec.ext.patched
+	for _, b := range [2]uint64{off / fieldWindow, (off + fieldWindow - 1) / fieldWindow} {
+		if b/64 < uint64(len(marked)) && marked[b/64]&(1<<(b%64)) != 0 {
+			return true
+		}
 	}
-	if osec.ext == nil || osec.ext.patchesUnsorted {
-		return slices.ContainsFunc(patches, near)
-	}
-	i := patchIndex(patches, off)
-	return i < len(patches) && near(patches[i])
+	return false
 }
 
 // patchIndex returns the index of the first of patches, sorted by offset,
