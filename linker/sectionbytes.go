@@ -369,7 +369,10 @@ const gatheredWindow = 64 << 10
 
 // gatherSections drops the assembled bytes of every section built from
 // its members, keeping the runs that differ from them, in a link of
-// gatherInputBytes of inputs or more.
+// gatherInputBytes of inputs or more. Composed sections (compose) never
+// had assembled bytes: what is left to gather are sections whose members
+// placeContributions had to copy together (bank-2 overlays at fixed
+// offsets, members that overlap).
 //
 // A smaller link keeps the bytes: there the gathering costs more than it
 // saves. It walks every input once per gathered section, and the writer
