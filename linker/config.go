@@ -145,6 +145,10 @@ type Config struct {
 	// ptxas and linked with the other inputs (lto.go).
 	LTO      bool
 	NVVMPath string
+	// NVJitLink is --nvjitlink: the libnvJitLink.so.12 that reads the
+	// IR of CUDA 12.x -dlto objects, which nvcc 12.x stores encoded
+	// (lto.go); "" looks beside NVVMPath.
+	NVJitLink string
 	// EmitPTX is -emit-ptx: with LTO, write libnvvm's PTX to Output and
 	// link nothing.
 	EmitPTX bool

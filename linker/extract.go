@@ -237,8 +237,9 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		u := group[0].unit
 		if ctx.lto.units[u] {
 			// Its IR went to libnvvm: the cubin made of all of them is
-			// linked where the first stands (lto.go).
-			if ctx.lto.obj != nil && !ctx.lto.placed {
+			// linked where the first stands (lto.go), or where
+			// ctx.lto.at says.
+			if ctx.lto.obj != nil && !ctx.lto.placed && (ctx.lto.at == nil || ctx.lto.at == u) {
 				out = append(out, ctx.lto.obj)
 				ctx.lto.placed = true
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,9 @@ type ltoState struct {
 	// input stands on the command line; placed once it is.
 	obj    *Object
 	placed bool
+	// at is the unit where obj is linked: nil for the first LTO input's
+	// (nvlink 11.8), the last one's for CUDA 12.x IR.
+	at *unit
 	// executable is ptxas's whole-program cubin when the only inputs
 	// without IR are libcudadevrt's: nvlink drops the library and writes
 	// that cubin as its output.
@@ -130,16 +134,36 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 		ctx.warnf("Ignoring -dlto option because no LTO objects found")
 		return nil
 	}
+	// CUDA 12.x IR (encoded) is read by the toolkit's nvJitLink, unless
+	// --cuda-version asks for 11.8's nvlink, which cannot read it.
+	cuda12 := cfg.CUDAVersion == 0 || cfg.CUDAVersion >= 120
+	jit := cuda12 && slices.ContainsFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&encodedIRFlag != 0 })
+	if jit {
+		if !partial && !cfg.EmitPTX {
+			// Measured: nvlink 12.4 and 12.5 refuse a link of 12.x LTO
+			// objects alone (nvlink 11.8 links them).
+			ctx.errorf("expected libcudadevrt object: nvlink 12.x links CUDA 12 -dlto objects only with libcudadevrt or with inputs built without -dlto; add -lcudadevrt, as nvcc -dlink -dlto does")
+			return nil
+		}
+		if lib, err = ctx.openNVJitLink(); err != nil {
+			ctx.report(err)
+			return nil
+		}
+		// Measured: nvlink 12.x links the cubin where the last LTO input
+		// stands (11.8: the first).
+		ctx.lto.at = ir[len(ir)-1].u
+	}
 	for _, in := range ir {
 		var data []byte
 		var err error
 		var msg string
 		switch flags := in.ir.entry.Flags; {
+		case jit:
+			// nvJitLink reads the entry as the input stores it.
+			data = in.ir.entry.Container()
 		case flags&encodedIRFlag != 0:
-			// nvcc 12.x stores its IR encoded; cudalink cannot decode it
-			// (nor can cuobjdump 12.4), whichever libnvvm is given.
-			msg = fmt.Sprintf("its NVVM IR (LTO IR version %d.%d) is stored in CUDA 12's encoded form (fatbinary flag %#x), which cudalink cannot read yet: link it with CUDA 12's nvlink (nvcc -dlink -dlto), or build it without -dlto",
-				in.ir.entry.Major, in.ir.entry.Minor, uint64(encodedIRFlag))
+			// nvlink 11.8 cannot read 12.x IR ("Uncompress failed").
+			err = fmt.Errorf("it is stored in CUDA 12's encoded form (fatbinary flag %#x), which nvlink 11.8 (--cuda-version=%s) cannot read", uint64(encodedIRFlag), versionString(cfg.CUDAVersion))
 		case flags&^knownIRFlags != 0:
 			err = fmt.Errorf("it has fatbinary flags %#x that CUDA 11.8 does not know", uint64(flags&^knownIRFlags))
 		default:
@@ -171,6 +195,9 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 		ctx.report(err)
 		return nil
 	}
+	if jit {
+		opts = nvJitLinkOptions(cfg.Arch, opts)
+	}
 	ptx, err := ctx.compileIR(lib, modules, opts)
 	if err != nil {
 		ctx.report(err)
@@ -195,6 +222,52 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 		}
 	}
 	return obj
+}
+
+// nvJitLinkOptions are nvJitLink's options for the PTX of the program
+// that nvlink's libnvvm options opts would make: the target, -lto -ptx,
+// and the rest of opts for its NVVM (-Xnvvm); measured to give libnvvm's
+// PTX, but for the release named in its comment (nvJitLink 12.4.127,
+// libnvvm 12.4.131).
+func nvJitLinkOptions(arch int, opts []string) []string {
+	out := []string{"-arch=sm_" + strconv.Itoa(arch), "-lto", "-ptx"}
+	for _, o := range opts {
+		if !strings.HasPrefix(o, "-arch=") && o != "-link-lto" {
+			out = append(out, "-Xnvvm="+o)
+		}
+	}
+	return out
+}
+
+// openNVJitLink loads the toolkit's libnvJitLink, which reads the encoded
+// IR of CUDA 12.x objects: --nvjitlink, else beside -nvvmpath's libnvvm
+// as NVIDIA lays a toolkit out (<cuda>/nvvm/lib64/libnvvm.so,
+// <cuda>/lib64/libnvJitLink.so.12) or in the nvvm directory's lib64/.
+func (ctx *linkContext) openNVJitLink() (*nvvm.Lib, error) {
+	cfg := ctx.Config
+	candidates := []string{cfg.NVJitLink}
+	if cfg.NVJitLink == "" {
+		candidates = []string{
+			filepath.Join(cfg.NVVMPath, "..", "lib64", "libnvJitLink.so.12"),
+			filepath.Join(cfg.NVVMPath, "lib64", "libnvJitLink.so.12"),
+		}
+	}
+	var err error
+	for _, path := range candidates {
+		var lib *nvvm.Lib
+		if lib, err = nvvm.Open(path); err == nil {
+			return lib, nil
+		}
+		if errors.Is(err, nvvm.ErrNoHelper) {
+			return nil, fmt.Errorf("-dlto: %w", err)
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		err = fmt.Errorf("there is no %s", strings.Join(candidates, " nor "))
+	}
+	return nil, fmt.Errorf("-dlto of CUDA 12 objects needs the toolkit's libnvJitLink, which reads the NVVM IR nvcc 12 stores encoded: %v\n"+
+		">>> pass --nvjitlink=<CUDA toolkit>/lib64/libnvJitLink.so.12 (Debian: libnvjitlink12), of the release that built the objects", err)
 }
 
 // knownIRFlags are the fatbinary entry flags of CUDA 11.8's IR entries;
@@ -309,7 +382,11 @@ func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []s
 		if err != nil {
 			var me *nvvm.ModuleError
 			if errors.As(err, &me) {
-				return nil, &linkError{File: me.Module, Msg: me.Error() + "; was it made by another CUDA toolkit than libnvvm " + lib.Path + "'s?"}
+				msg := fmt.Sprintf("%s %v: was it made by a newer CUDA toolkit than %s? link it with that toolkit's nvlink, or give cudalink its libnvvm (and for CUDA 12, its libnvJitLink)", filepath.Base(lib.Path), me, lib.Path)
+				if log = strings.TrimSpace(log); log != "" {
+					msg += "\n" + log
+				}
+				return nil, &linkError{File: me.Module, Msg: msg}
 			}
 			if log != "" {
 				err = fmt.Errorf("%v:\n%s", err, strings.TrimRight(log, "\n"))

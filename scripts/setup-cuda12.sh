@@ -10,12 +10,16 @@
 # lists and cache under /var/cache/cudalink-apt) whose mirror is the one the
 # system's own Debian sources name, read at run time. What is kept from
 # nvidia-cuda-dev: headers, libcudadevrt.a, libcudart_static.a, libculibos.a,
-# the stubs, libnvvm and libdevice. See ../shared/notes/toolkits.md.
+# the stubs, libnvvm and libdevice; and libnvJitLink (libnvjitlink12), which
+# reads the IR of 12.x -dlto objects. See ../shared/notes/toolkits.md.
 set -euo pipefail
 
 version=${1:?usage: setup-cuda12.sh 12.4|12.5}
 prefix=/opt/cuda-$version
-if [ -f "$prefix/.complete" ]; then
+# libnvJitLink reads 12.x -dlto IR (docs/ptx-and-lto.md); a prefix unpacked
+# before it was kept gets it added.
+jitlink=$prefix/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12
+if [ -f "$prefix/.complete" ] && [ -e "$jitlink" ]; then
   echo "setup: CUDA $version already in $prefix"
   exit 0
 fi
@@ -58,12 +62,25 @@ tk=$(pick nvidia-cuda-toolkit "$version.")
 dev=$(apt-cache "${apt_opts[@]}" show "nvidia-cuda-toolkit=$tk" |
   sed -n 's/^Depends:.*nvidia-cuda-dev (= \([^)]*\)).*/\1/p' | head -1)
 nvvm=$(pick libnvvm4 "$version." || true)
-echo "setup: CUDA $version: nvidia-cuda-toolkit $tk, nvidia-cuda-dev $dev${nvvm:+, libnvvm4 $nvvm}"
+nvjitlink=$(pick libnvjitlink12 "$version." || true)
+echo "setup: CUDA $version: nvidia-cuda-toolkit $tk, nvidia-cuda-dev $dev${nvvm:+, libnvvm4 $nvvm}${nvjitlink:+, libnvjitlink12 $nvjitlink}"
 
 debs=$apt_dir/debs/$version
 mkdir -p "$debs"
+if [ -f "$prefix/.complete" ]; then
+  # Unpacked before libnvJitLink was kept: add it alone.
+  [ -n "$nvjitlink" ] || { echo "setup: no libnvjitlink12 $version in the mirror" >&2; exit 1; }
+  (cd "$debs" && apt-get "${apt_opts[@]}" download -q "libnvjitlink12=$nvjitlink" >/dev/null)
+  tmp=$(mktemp -d "/opt/.cuda-$version.XXXXXX")
+  trap 'rm -rf "$tmp"' EXIT
+  dpkg-deb -x "$debs"/libnvjitlink12_*.deb "$tmp"
+  cp -a "$tmp"/usr/lib/x86_64-linux-gnu/libnvJitLink.so.* "$prefix/usr/lib/x86_64-linux-gnu/"
+  echo "setup: CUDA $version: libnvJitLink added to $prefix"
+  exit 0
+fi
 pkgs=("nvidia-cuda-toolkit=$tk" "nvidia-cuda-dev=$dev")
 [ -n "$nvvm" ] && pkgs+=("libnvvm4=$nvvm")
+[ -n "$nvjitlink" ] && pkgs+=("libnvjitlink12=$nvjitlink")
 (cd "$debs" && apt-get "${apt_opts[@]}" download -q "${pkgs[@]}" >/dev/null)
 
 tmp=$(mktemp -d "/opt/.cuda-$version.XXXXXX")
@@ -77,7 +94,7 @@ lib=$tmp/usr/lib/x86_64-linux-gnu
 find "$lib" -maxdepth 1 -type f -name '*.a' \
   ! -name libcudadevrt.a ! -name libcudart_static.a ! -name libculibos.a -delete
 find "$lib" -maxdepth 1 \( -name 'libcu*.so*' -o -name 'libnpp*' -o -name 'libnv*' \) \
-  ! -name 'libnvvm*' -delete
+  ! -name 'libnvvm*' ! -name 'libnvJitLink.so*' -delete
 # nvcc.profile beside nvcc is a link to the system's 11.8 profile: write
 # one for this prefix.
 tkdir=$tmp/usr/lib/nvidia-cuda-toolkit

@@ -280,6 +280,12 @@ var options = []*option{
 			p.cfg.Ptxas = v
 			return v, nil
 		}},
+	{long: "nvjitlink", arg: "<path>",
+		help: "The CUDA 12 toolkit's libnvJitLink.so.12, which reads CUDA 12's -dlto IR for LTO (default: <nvvmpath>/../lib64/libnvJitLink.so.12, then <nvvmpath>/lib64/libnvJitLink.so.12).",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.NVJitLink = v
+			return v, nil
+		}},
 
 	// cudalink's own, beyond nvlink: profiling the linker itself
 	// (docs/benchmarks.md). Neither changes what the link writes.

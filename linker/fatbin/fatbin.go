@@ -178,6 +178,9 @@ type Entry struct {
 	raw []byte
 	// rawOff is the offset of raw in the input.
 	rawOff uint64
+	// stored is the entry as the input holds it: its header, then its
+	// payload.
+	stored []byte
 }
 
 // Is64Bit reports whether the entry is for a 64-bit host.
@@ -186,6 +189,17 @@ func (e Entry) Is64Bit() bool { return e.Flags&Flag64Bit != 0 }
 // Raw returns the payload as stored in the container (compressed or not),
 // a window into the parsed input.
 func (e Entry) Raw() []byte { return e.raw }
+
+// Container returns a fatbinary of this entry alone, as the input stores
+// it (header and payload, compressed or encoded as they are).
+func (e Entry) Container() []byte {
+	out := make([]byte, HeaderSize, HeaderSize+len(e.stored))
+	binary.LittleEndian.PutUint32(out, Magic)
+	binary.LittleEndian.PutUint16(out[4:], Version)
+	binary.LittleEndian.PutUint16(out[6:], HeaderSize)
+	binary.LittleEndian.PutUint64(out[8:], uint64(len(e.stored)))
+	return append(out, e.stored...)
+}
 
 // String describes the entry: kind, architecture, versions, flags and ident.
 func (e Entry) String() string {
@@ -327,6 +341,7 @@ func (p *parser) entry(off, end uint64) (Entry, uint64, error) {
 
 	payload := p.data[off+hs : off+hs+payloadSize]
 	e.rawOff = off + hs
+	e.stored = p.data[off : off+hs+payloadSize]
 	switch {
 	case e.Flags&(FlagCompressedLZ4|FlagCompressedZstd) != 0:
 		if compSize == 0 || compSize > payloadSize {

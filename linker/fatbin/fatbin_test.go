@@ -330,3 +330,25 @@ func TestStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestContainer: an entry's container parses back to that entry alone,
+// with the same header fields and payload.
+func TestContainer(t *testing.T) {
+	entries := append(mustParse(t, "ident.fatbin"), mustParse(t, "all.fatbin")...)
+	for i, e := range entries {
+		again, err := Parse("one.fatbin", e.Container())
+		if err != nil {
+			t.Fatalf("entry %d: %v", i, err)
+		}
+		if len(again) != 1 {
+			t.Fatalf("entry %d: container holds %d entries", i, len(again))
+		}
+		a := again[0]
+		if a.Kind != e.Kind || a.SM != e.SM || a.Flags != e.Flags || a.Options != e.Options || a.Name != e.Name || !bytes.Equal(a.Raw(), e.Raw()) {
+			t.Errorf("entry %d: %v came back as %v", i, e, a)
+		}
+		if !bytes.Equal(mustData(t, a), mustData(t, e)) {
+			t.Errorf("entry %d: the payload differs", i)
+		}
+	}
+}

@@ -110,7 +110,7 @@ type ModuleError struct {
 
 // Error says which nvvmResult libnvvm gave.
 func (e *ModuleError) Error() string {
-	return fmt.Sprintf("libnvvm cannot read its LTO IR (%s)", ResultString(e.Status))
+	return fmt.Sprintf("cannot read its LTO IR (%s)", ResultString(e.Status))
 }
 
 // CompileError is an nvvmCompileProgram failure, with libnvvm's log.

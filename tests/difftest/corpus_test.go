@@ -569,8 +569,9 @@ func cudalinkArgs(t *testing.T, c *Case, inputs []string, out string) []string {
 // nvvmDir makes the -nvvmpath directory of an LTO case (`nvvm: yes`), as
 // regen made nvlink's: lib64/libnvvm.so and libdevice linked to the
 // toolkit's (beside its ptxas in ../nvvm, or at Debian's paths, under
-// /opt/cuda-<version> for CUDA 12). With the toolkit installed (its ptxas
-// found) and no libnvvm, the case fails.
+// /opt/cuda-<version> for CUDA 12), and for CUDA 12 lib64/libnvJitLink.so.12.
+// With the toolkit installed (its ptxas found) and no libnvvm, the case
+// fails.
 func nvvmDir(t *testing.T, c *Case, ptxas string) string {
 	t.Helper()
 	base := []string{filepath.Join(filepath.Dir(ptxas), "..", "nvvm")}
@@ -603,6 +604,17 @@ func nvvmDir(t *testing.T, c *Case, ptxas string) string {
 	}
 	if err := os.Symlink(libdevice, filepath.Join(dir, "libdevice")); err != nil {
 		t.Fatal(err)
+	}
+	// CUDA 12's IR is read by its libnvJitLink, which cudalink looks for
+	// in the nvvm directory's lib64/ too.
+	if prefix != "" {
+		jit := find("../lib64/libnvJitLink.so.12", prefix+"/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12")
+		if jit == "" {
+			t.Fatalf("case %s links CUDA %s -dlto objects, and the toolkit (%s) has no libnvJitLink.so.12: run scripts/setup-cuda12.sh %s", c.Name, c.Toolkit, ptxas, c.Toolkit)
+		}
+		if err := os.Symlink(jit, filepath.Join(dir, "lib64", "libnvJitLink.so.12")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir
 }

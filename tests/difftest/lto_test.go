@@ -3,4 +3,78 @@ package difftest
 // The -dlto cases run libnvvm in this process: package nvvm's default, the
 // helper cudalink-nvvm next to the program, is not next to a test binary.
 // (linker/nvvm's own tests cover the helper's protocol.)
-import _ "github.com/cudalink/cudalink/linker/nvvm/dl"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/cudalink/cudalink/linker/nvvm/dl"
+)
+
+// cuda12LTOLink is the arguments of the cuda12-lto-devrt-whole-program
+// link with CUDA 12.4 (its ptxas, and an -nvvmpath holding its libnvvm
+// alone), before the output and any extra option; it skips the test when
+// the case or the toolkit is missing.
+func cuda12LTOLink(t *testing.T) (args []string, dir string) {
+	t.Helper()
+	dir = filepath.Join("..", "corpus", "cuda-12.4", "cases", "cuda12-lto-devrt-whole-program")
+	prefix := "/opt/cuda-12.4/usr"
+	lib := filepath.Join(prefix, "lib", "x86_64-linux-gnu", "libnvvm.so")
+	ptxas := filepath.Join(prefix, "bin", "ptxas")
+	for _, p := range []string{filepath.Join(dir, "util.o"), lib, ptxas} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("SKIP: %v (CUDA 12.4: scripts/setup-cuda12.sh 12.4)", err)
+		}
+	}
+	nvvm := t.TempDir()
+	if err := os.Mkdir(filepath.Join(nvvm, "lib64"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(lib, filepath.Join(nvvm, "lib64", "libnvvm.so")); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--ptxas=" + ptxas, "-arch=sm_80", "-dlto", "-nvvmpath=" + nvvm,
+		filepath.Join(dir, "util.o"), filepath.Join(dir, "kern.o"), filepath.Join(dir, "..", "..", "libs", "libcudadevrt.a")}, dir
+}
+
+// TestCUDA12LTOWithoutNVJitLink: CUDA 12 -dlto objects need the toolkit's
+// libnvJitLink; without it (none beside -nvvmpath, or a --nvjitlink that
+// is not there) the link fails saying what to pass, and writes nothing.
+func TestCUDA12LTOWithoutNVJitLink(t *testing.T) {
+	args, _ := cuda12LTOLink(t)
+	for _, extra := range [][]string{nil, {"--nvjitlink=/no/such/libnvJitLink.so.12"}} {
+		out := filepath.Join(t.TempDir(), "out.cubin")
+		status, _, stderr := link(t, append(append(args, extra...), "-o", out))
+		if status != 1 {
+			t.Errorf("%v: exit status %d, want 1\n%s", extra, status, stderr)
+		}
+		for _, want := range []string{"libnvJitLink", "--nvjitlink=", "libnvjitlink12"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%v: messages lack %q:\n%s", extra, want, stderr)
+			}
+		}
+		if extra != nil && !strings.Contains(stderr, "/no/such/libnvJitLink.so.12") {
+			t.Errorf("the error does not name the --nvjitlink given:\n%s", stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: the failed link wrote %s", extra, out)
+		}
+	}
+}
+
+// TestCUDA12LTOAsCUDA118: with --cuda-version=11.8, CUDA 12 IR is what
+// nvlink 11.8 cannot read: each object is named, with what made it.
+func TestCUDA12LTOAsCUDA118(t *testing.T) {
+	args, _ := cuda12LTOLink(t)
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	status, _, stderr := link(t, append(args, "--cuda-version=11.8", "-o", out))
+	if status == 0 {
+		t.Fatalf("the link succeeded:\n%s", stderr)
+	}
+	for _, want := range []string{"util.o", "kern.o", "encoded form", "nvlink 11.8"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("messages lack %q:\n%s", want, stderr)
+		}
+	}
+}

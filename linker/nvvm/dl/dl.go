@@ -34,13 +34,20 @@ type Lib struct {
 	handle             uintptr // __nvvmHandle
 }
 
-// Open loads the libnvvm at path. The error says what dlopen said. The
-// caller serializes every call into the library (nvvm.Lib does): it keeps
-// state of its own (LLVM's).
+// Open loads the libnvvm (or libnvJitLink, see JitLink) at path. The
+// error says what dlopen said. The caller serializes every call into the
+// library (nvvm.Lib does): it keeps state of its own (LLVM's).
 func Open(path string) (nvvm.Compiler, error) {
 	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
 		return nil, err
+	}
+	if _, err := purego.Dlsym(h, "nvvmCreateProgram"); err != nil {
+		// Not libnvvm: nvJitLink, for CUDA 12's encoded IR?
+		j, jerr := openJitLink(h, path)
+		if jerr != nil || j != nil {
+			return j, jerr
+		}
 	}
 	l := &Lib{Path: path}
 	for _, f := range []struct {
