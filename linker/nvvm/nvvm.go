@@ -13,7 +13,7 @@
 // cudalink-nvvm (linker/cmd/cudalink-nvvm), started by the first Open of a
 // library and kept for the process's life (a persistent worker compiles
 // with it again and again). A program that imports package
-// linker/nvvm/dl loads libnvvm in process instead (the tests do).
+// linker/nvvm/dl loads libnvvm in process instead.
 package nvvm
 
 import (

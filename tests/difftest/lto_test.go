@@ -1,16 +1,29 @@
 package difftest
 
-// The -dlto cases run libnvvm in this process: package nvvm's default, the
-// helper cudalink-nvvm next to the program, is not next to a test binary.
-// (linker/nvvm's own tests cover the helper's protocol.)
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	_ "github.com/cudalink/cudalink/linker/nvvm/dl"
+	"github.com/cudalink/cudalink/linker/nvvm"
+	"github.com/cudalink/cudalink/linker/nvvm/dl"
 )
+
+// TestMain makes this test binary the helper of the -dlto cases, as
+// cudalink-nvvm is cudalink's (nvvm.Serve with dl.Open), so that each
+// library (libnvvm 11.8, 12.4, 12.5, libnvJitLink 12.4, 12.5) runs in a
+// process of its own as it does for cudalink: loaded together in one
+// process, nvJitLinkCreate crashed once in a whole run of the corpus.
+func TestMain(m *testing.M) {
+	if os.Getenv("CUDALINK_DIFFTEST_NVVM_HELPER") != "" {
+		os.Exit(nvvm.Serve(os.Args[1], os.Stdin, os.Stdout, dl.Open))
+	}
+	nvvm.LoadInProcess(nil) // importing dl made libraries load in process
+	os.Setenv("CUDALINK_DIFFTEST_NVVM_HELPER", "1")
+	os.Setenv("CUDALINK_NVVM_HELPER", os.Args[0])
+	os.Exit(m.Run())
+}
 
 // cuda12LTOLink is the arguments of the cuda12-lto-devrt-whole-program
 // link with CUDA 12.4 (its ptxas, and an -nvvmpath holding its libnvvm
