@@ -149,6 +149,9 @@ type Config struct {
 	// IR of CUDA 12.x -dlto objects, which nvcc 12.x stores encoded
 	// (lto.go); "" looks beside NVVMPath.
 	NVJitLink string
+	// NVVMHelper is --nvvm-helper: the cudalink-nvvm that loads those
+	// libraries; "" looks for it (package nvvm).
+	NVVMHelper string
 	// EmitPTX is -emit-ptx: with LTO, write libnvvm's PTX to Output and
 	// link nothing.
 	EmitPTX bool

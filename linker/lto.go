@@ -85,7 +85,7 @@ type ltoInput struct {
 func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs []error) *Object {
 	cfg := ctx.Config
 	libPath := filepath.Join(cfg.NVVMPath, "lib64", "libnvvm.so")
-	lib, err := nvvm.Open(libPath)
+	lib, err := nvvm.OpenWith(libPath, cfg.NVVMHelper)
 	if errors.Is(err, nvvm.ErrNoHelper) {
 		ctx.errorf("-dlto: %v", err)
 		return nil
@@ -255,7 +255,7 @@ func (ctx *linkContext) openNVJitLink() (*nvvm.Lib, error) {
 	var err error
 	for _, path := range candidates {
 		var lib *nvvm.Lib
-		if lib, err = nvvm.Open(path); err == nil {
+		if lib, err = nvvm.OpenWith(path, cfg.NVVMHelper); err == nil {
 			return lib, nil
 		}
 		if errors.Is(err, nvvm.ErrNoHelper) {

@@ -280,6 +280,12 @@ var options = []*option{
 			p.cfg.Ptxas = v
 			return v, nil
 		}},
+	{long: "nvvm-helper", arg: "<path>",
+		help: "The cudalink-nvvm helper that runs libnvvm and libnvJitLink for LTO (default: $CUDALINK_NVVM_HELPER, next to cudalink, its Bazel runfiles, then PATH).",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.NVVMHelper = v
+			return v, nil
+		}},
 	{long: "nvjitlink", arg: "<path>",
 		help: "The CUDA 12 toolkit's libnvJitLink.so.12, which reads CUDA 12's -dlto IR for LTO (default: <nvvmpath>/../lib64/libnvJitLink.so.12, then <nvvmpath>/lib64/libnvJitLink.so.12).",
 		set: func(p *parser, _, v string) (string, error) {

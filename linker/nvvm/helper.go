@@ -13,8 +13,8 @@ import (
 	"strings"
 )
 
-// HelperName is the helper's file name. Open looks for it in
-// $CUDALINK_NVVM_HELPER (a path), next to the running program (what go
+// HelperName is the helper's file name. Open looks for it (unless
+// OpenWith names it) in $CUDALINK_NVVM_HELPER (a path), next to the running program (what go
 // install and go build ./linker/cmd/... give), in the program's Bazel
 // runfiles, then in PATH.
 const HelperName = "cudalink-nvvm"
@@ -70,7 +70,7 @@ func findHelper() (string, error) {
 }
 
 // ErrNoHelper is Open's error when it finds no helper.
-var ErrNoHelper = errors.New("link-time optimization runs libnvvm in " + HelperName + ", which is neither next to cudalink nor in PATH: install it with cudalink (go install ./linker/cmd/...), or set CUDALINK_NVVM_HELPER to its path")
+var ErrNoHelper = errors.New("link-time optimization runs libnvvm in " + HelperName + ", which is neither next to cudalink nor in PATH: install it with cudalink (go install ./linker/cmd/...), or pass --nvvm-helper=PATH (or set CUDALINK_NVVM_HELPER)")
 
 // findInRunfiles returns the helper in a Bazel runfiles tree, or "".
 func findInRunfiles(dir string) string {
@@ -88,11 +88,14 @@ func findInRunfiles(dir string) string {
 	return found
 }
 
-// startHelper starts the helper on the library at path.
-func startHelper(path string) (Compiler, error) {
-	bin, err := findHelper()
-	if err != nil {
-		return nil, err
+// startHelper starts the helper (bin, or the one findHelper finds when
+// bin is "") on the library at path.
+func startHelper(path, bin string) (Compiler, error) {
+	if bin == "" {
+		var err error
+		if bin, err = findHelper(); err != nil {
+			return nil, err
+		}
 	}
 	cmd := exec.Command(bin, path)
 	stdin, err := cmd.StdinPipe()

@@ -57,7 +57,12 @@ func LoadInProcess(open func(path string) (Compiler, error)) {
 
 // Open loads the libnvvm at path. The error says what dlopen said, or
 // why the helper could not be run.
-func Open(path string) (*Lib, error) {
+func Open(path string) (*Lib, error) { return OpenWith(path, "") }
+
+// OpenWith is Open with the helper at helperPath ("": looked for as
+// HelperName says): cudalink's --nvvm-helper, which a build system gives
+// as a declared input.
+func OpenWith(path, helperPath string) (*Lib, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	if l := loaded[path]; l != nil {
@@ -68,7 +73,7 @@ func Open(path string) (*Lib, error) {
 	}
 	open := inProcess
 	if open == nil {
-		open = startHelper
+		open = func(path string) (Compiler, error) { return startHelper(path, helperPath) }
 	}
 	c, err := open(path)
 	if err != nil {

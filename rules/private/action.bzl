@@ -34,6 +34,8 @@ def link_action(
         ptxas = None,
         nvvm = None,
         nvvm_path = "",
+        nvvm_helper = None,
+        nvjitlink = None,
         lto = False,
         arches,
         objects,
@@ -67,6 +69,10 @@ def link_action(
       nvvm: depset of File or None, the toolchain's nvvm directory: inputs
         of an LTO link.
       nvvm_path: string, the -nvvmpath of nvvm.
+      nvvm_helper: FilesToRunProvider or None, cudalink-nvvm: an LTO link
+        gets --nvvm-helper and it as a tool.
+      nvjitlink: File or None, libnvJitLink.so.12: an LTO link gets
+        --nvjitlink and it as an input.
       lto: bool, -dlto -nvvmpath=nvvm_path (nvvm must be given).
       arches: list of "sm_NN", at least one.
       objects: depset of File, the inputs in link order.
@@ -103,7 +109,14 @@ def link_action(
     if lto:
         args.add("-dlto")
         args.add("-nvvmpath=" + nvvm_path)
-        inputs = depset(transitive = [objects, nvvm])
+        extra = []
+        if nvvm_helper:
+            args.add(nvvm_helper.executable, format = "--nvvm-helper=%s")
+            tools.append(nvvm_helper)
+        if nvjitlink:
+            args.add(nvjitlink, format = "--nvjitlink=%s")
+            extra.append(nvjitlink)
+        inputs = depset(extra, transitive = [objects, nvvm])
     if multi:
         args.add("-o", _multi_arch_output(arches, cubins))
     else:

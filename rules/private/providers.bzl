@@ -60,6 +60,14 @@ CudaDeviceLinkerInfo = provider(
                 "(lib64/libnvvm.so, libdevice/libdevice.10.bc) that LTO " +
                 "links (lto = True) load libnvvm from; empty when the " +
                 "toolchain has none.",
+        "nvvm_helper": "FilesToRunProvider or None: cudalink-nvvm, the " +
+                       "helper the linker runs libnvvm and libnvJitLink " +
+                       "in, given to LTO links as --nvvm-helper and a " +
+                       "tool of the action; None: the linker finds its " +
+                       "own (next to it, or in its runfiles).",
+        "nvjitlink": "File or None: the toolkit's libnvJitLink.so.12, " +
+                     "which reads the IR of CUDA 12 -dlto objects; given " +
+                     "to LTO links as --nvjitlink and an input.",
         "nvvm_path": "string: the directory of nvvm, as -nvvmpath takes " +
                      "it (the one holding lib64/libnvvm.so), relative to " +
                      "the execution root; \"\" when the toolchain has no nvvm.",

@@ -32,7 +32,9 @@ def _cuda_device_linker_toolchain_impl(ctx):
             cuda_version = ctx.attr.cuda_version,
             ptxas = ptxas,
             nvvm = depset(nvvm),
+            nvvm_helper = ctx.attr.nvvm_helper[DefaultInfo].files_to_run if ctx.attr.nvvm_helper else None,
             nvvm_path = _nvvm_path(ctx.label, nvvm),
+            nvjitlink = ctx.file.nvjitlink,
             link_stub = ctx.file.link_stub,
             runtime = ctx.attr.runtime[CcInfo] if ctx.attr.runtime else None,
         ),
@@ -86,6 +88,29 @@ cuda_device_linker_toolchain = rule(
                   "and these files as inputs. Use the release the objects " +
                   "are compiled with. Optional: without it, lto = True " +
                   "fails at analysis.",
+        ),
+        "nvjitlink": attr.label(
+            allow_single_file = True,
+            cfg = "exec",
+            doc = "The CUDA 12 toolkit's lib64/libnvJitLink.so.12 (Debian: " +
+                  "libnvjitlink12), which reads the NVVM IR that nvcc " +
+                  "12.x stores encoded: LTO links get --nvjitlink=<its " +
+                  "path> and the file as an input. Optional: without it " +
+                  "the linker looks in nvvm's lib64/ and ../lib64/, " +
+                  "which the action has only if nvvm holds it; CUDA " +
+                  "11.8 objects never need it.",
+        ),
+        "nvvm_helper": attr.label(
+            allow_single_file = True,
+            executable = True,
+            cfg = "exec",
+            doc = "cudalink-nvvm, the helper process in which the " +
+                  "linker loads libnvvm and libnvJitLink for LTO links " +
+                  "(//linker/cmd/cudalink-nvvm, or a prebuilt file): " +
+                  "LTO links get --nvvm-helper=<its path> and it as a " +
+                  "tool, so that remote execution has it. Set it with a " +
+                  "prebuilt linker; //linker/cmd/cudalink has the helper " +
+                  "in its runfiles already.",
         ),
         "runtime": attr.label(
             providers = [CcInfo],

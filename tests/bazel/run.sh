@@ -144,8 +144,8 @@ fi # lint and BUILD files: the same under any Bazel, checked in the Bazel 4.2.3 
 section "workspaces in $scratch"
 bin=$scratch/bin
 mkdir -p "$bin"
-# cudalink-nvvm, the helper that runs libnvvm for -dlto, goes next to
-# cudalink, where cudalink looks for it (the real file's directory).
+# cudalink-nvvm, the helper that runs libnvvm for -dlto, goes where
+# cudalink does not look for it: the toolchains declare it (nvvm_helper).
 if ! (cd "$root" && go build -o "$bin/cudalink" ./linker/cmd/cudalink && go build -o "$bin/cudalink-nvvm" ./linker/cmd/cudalink-nvvm); then
   fail "go build ./linker/cmd/cudalink"
   finish
@@ -229,8 +229,10 @@ layout() {
   cp "$cases/ptx-only-host-objects/a.o" "$cases/ptx-only-host-objects/b.o" "$dir/ws/ptx/"
   cp "$cases/lto-cross-file-inlining/util.o" "$cases/lto-cross-file-inlining/kern.o" "$dir/ws/lto/"
   for v in $toolkit_versions; do toolkit "$dir" "$v"; done
-  cp "$linker" "$bin/cudalink-nvvm" "$dir/ws/toolchain/"
-  chmod +x "$dir/ws/toolchain/cudalink" "$dir/ws/toolchain/cudalink-nvvm"
+  mkdir -p "$dir/ws/toolchain/helper"
+  cp "$linker" "$dir/ws/toolchain/"
+  cp "$bin/cudalink-nvvm" "$dir/ws/toolchain/helper/"
+  chmod +x "$dir/ws/toolchain/cudalink" "$dir/ws/toolchain/helper/cudalink-nvvm"
   servers+=("$dir/ws")
 }
 
@@ -644,13 +646,16 @@ else
     for f in bin/ptxas nvvm/lib64/libnvvm.so nvvm/libdevice/libdevice.10.bc; do
       echo "$links" | grep '^lto_inline.cubin ' | grep -q "cuda_11_8[^/,]*/$f" || missing+=" lto_inline:$f"
     done
+    # The helper is a declared input (not next to the prebuilt cudalink).
+    echo "$links" | grep '^lto_inline.cubin ' | grep -q "toolchain/helper/cudalink-nvvm" || missing+=" lto_inline:cudalink-nvvm"
+    echo "$params" | grep -qE -- "(^|[ #'])--nvvm-helper=toolchain/helper/cudalink-nvvm(\$|[ ,'])" || missing+=" --nvvm-helper"
     [ "$(echo "$params" | grep -cE -- "(^|[ #'])--cuda-version=11\.8(\$|[ ,'])")" = 2 ] || missing+=" --cuda-version=11.8"
     [ "$(echo "$params" | grep -cE -- "(^|[ #'])--ptxas=external/[^/]*cuda_11_8[^/]*/bin/ptxas(\$|[ ,'])")" = 2 ] || missing+=" --ptxas"
     echo "$params" | grep -qE -- "(^|[ #'])-nvvmpath=external/[^/]*cuda_11_8[^/]*/nvvm(\$|[ ,'])" || missing+=" -nvvmpath"
     echo "$params" | grep -qE -- "(^|[ #'])-dlto(\$|[ ,'])" || missing+=" -dlto"
     echo "$params" | grep -qE "$scratch|(^|[ '(\[=])/[a-z]" && missing+=" (an absolute path)"
     if [ -z "$differ" ] && [ -z "$odd" ] && [ -z "$missing" ] && [ "$(echo "$links" | grep -c .)" = 2 ]; then
-      pass "toolkits: a PTX-only and an LTO (-dlto) link in the worker with CUDA 11.8's ptxas and libnvvm as inputs: nvlink 11.8's bytes"
+      pass "toolkits: a PTX-only and an LTO (-dlto) link in the worker with CUDA 11.8's ptxas and libnvvm, and the toolchain's cudalink-nvvm, as inputs: nvlink 11.8's bytes"
     else
       echo "$links"
       fail "toolkits: outputs differ from nvlink's:${differ:- none}; not in the worker: ${odd:-none}; missing:${missing:- none}"
