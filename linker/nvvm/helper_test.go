@@ -125,3 +125,22 @@ func TestHelperOpenError(t *testing.T) {
 		t.Error("no helper: Open succeeded")
 	}
 }
+
+// TestOpenWithHelper: the helper OpenWith names (cudalink's
+// --nvvm-helper) is run without being looked for; without it, and with
+// none to find, Open says what to install or pass.
+func TestOpenWithHelper(t *testing.T) {
+	dir := useHelper(t)
+	t.Setenv("CUDALINK_NVVM_HELPER", "")
+	t.Setenv("PATH", t.TempDir())
+	if _, err := Open(dir + "/libnvvm.so"); !errors.Is(err, ErrNoHelper) || !strings.Contains(err.Error(), "--nvvm-helper") {
+		t.Fatalf("no helper to find: got %v, want ErrNoHelper naming --nvvm-helper", err)
+	}
+	lib, err := OpenWith(dir+"/libnvvm.so", os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ptx, _, err := lib.Compile([]Module{{Name: "a.o", IR: []byte{7}}}, []string{"ok"}); err != nil || string(ptx) != "a.o:1:07;ok" {
+		t.Errorf("got %q, %v", ptx, err)
+	}
+}

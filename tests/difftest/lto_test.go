@@ -91,3 +91,28 @@ func TestCUDA12LTOAsCUDA118(t *testing.T) {
 		}
 	}
 }
+
+// TestCUDA12LTOMissingPtxas: the PTX libnvvm makes needs ptxas; a
+// --ptxas that is not there fails the link, naming it, and writes
+// nothing.
+func TestCUDA12LTOMissingPtxas(t *testing.T) {
+	args, _ := cuda12LTOLink(t)
+	args[0] = "--ptxas=/no/such/ptxas"
+	args = append(args, "--nvjitlink=/opt/cuda-12.4/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12")
+	if _, err := os.Stat("/opt/cuda-12.4/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12"); err != nil {
+		t.Skipf("SKIP: %v (scripts/setup-cuda12.sh 12.4)", err)
+	}
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	status, _, stderr := link(t, append(args, "-o", out))
+	if status == 0 {
+		t.Fatalf("the link succeeded:\n%s", stderr)
+	}
+	for _, want := range []string{"lto.cubin", "--ptxas=/no/such/ptxas"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("messages lack %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the failed link wrote %s", out)
+	}
+}
