@@ -27,6 +27,29 @@ type variant struct {
 	LinkFlags  []string // after -arch=, for both linkers
 	CudalinkOK bool     // cudalink links it (every variant today; false only measures nvlink)
 	Title      string   // for tables and the plot
+	// Code, when not "": each file is an nvcc -fatbin -rdc=true fatbinary
+	// with only this code of the target's architecture ("compute" for
+	// PTX, "lto" for -dlto IR) instead of a cubin.
+	Code string
+	// LTO: both linkers get -dlto -nvvmpath=<the toolkit's libnvvm>.
+	LTO bool
+}
+
+// objectOf is the object nvcc makes of src for the variant.
+func (v variant) objectOf(src string) string {
+	if v.Code != "" {
+		return strings.TrimSuffix(src, ".cu") + ".fatbin"
+	}
+	return cubinOf(src)
+}
+
+// nvccArgs are nvcc's options for one file of the variant, before it.
+func (v variant) nvccArgs(arch string) []string {
+	if v.Code != "" {
+		num := strings.TrimPrefix(arch, "sm_")
+		return append([]string{"-fatbin", "-rdc=true", "-gencode", "arch=compute_" + num + ",code=" + v.Code + "_" + num}, v.NvccFlags...)
+	}
+	return append([]string{"-dc", "-cubin", "-arch=" + arch}, v.NvccFlags...)
 }
 
 var (
@@ -34,6 +57,10 @@ var (
 	variantDebug   = variant{Name: "G", NvccFlags: []string{"-G"}, LinkFlags: []string{"-g"}, CudalinkOK: true, Title: "-G objects linked with -g"}
 	variantChain   = variant{Name: "chain", Chain: true, CudalinkOK: true, Title: "deep cross-file call chain"}
 	variantLarge   = variant{Name: "large", Large: true, CudalinkOK: true, Title: "large files (~100 KB cubins)"}
+	// The flat program as PTX only (ptxas compiles every file) and as
+	// -dlto IR (libnvvm optimizes it as one program, ptxas compiles that).
+	variantPTX = variant{Name: "ptx", Code: "compute", CudalinkOK: true, Title: "flat call graph, PTX only (compiled by ptxas)"}
+	variantLTO = variant{Name: "lto", Code: "lto", LTO: true, CudalinkOK: true, Title: "flat call graph, -dlto IR (libnvvm, then ptxas)"}
 )
 
 // pool is the cache directory of one (arch, variant): every file of every
@@ -59,9 +86,9 @@ func cubinOf(src string) string { return strings.TrimSuffix(src, ".cu") + ".cubi
 func (p *pool) inputs(n int) []string {
 	in := make([]string, n)
 	for i := 0; i < n-1; i++ {
-		in[i] = cubinOf(p.src(i, false))
+		in[i] = p.variant.objectOf(p.src(i, false))
 	}
-	in[n-1] = cubinOf(p.src(n-1, true))
+	in[n-1] = p.variant.objectOf(p.src(n-1, true))
 	return in
 }
 
@@ -74,6 +101,9 @@ func nvccStamp(arch string, v variant) (string, error) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n%s\n%q\n", genVersion, out, arch, v.NvccFlags)
+	if v.Code != "" {
+		fmt.Fprintf(h, "code %s\n", v.Code) // (not in the stamps of cubin pools)
+	}
 	if v.Large {
 		fmt.Fprintf(h, "large\n")
 	} else if !v.Chain {
@@ -145,7 +175,7 @@ func buildPool(p *pool, sizes []int, jobs int, log func(string, ...any)) error {
 		if err != nil {
 			return err
 		}
-		if ci, err := os.Stat(cubinOf(src)); err == nil && !ci.ModTime().Before(si.ModTime()) {
+		if ci, err := os.Stat(p.variant.objectOf(src)); err == nil && !ci.ModTime().Before(si.ModTime()) {
 			return nil
 		}
 		todo = append(todo, job{src})
@@ -201,15 +231,15 @@ func buildPool(p *pool, sizes []int, jobs int, log func(string, ...any)) error {
 					return
 				}
 				src := todo[k].src
-				tmp := fmt.Sprintf("%s.tmp%d", cubinOf(src), os.Getpid())
-				args := append([]string{"-dc", "-cubin", "-arch=" + p.arch}, p.variant.NvccFlags...)
+				tmp := fmt.Sprintf("%s.tmp%d", p.variant.objectOf(src), os.Getpid())
+				args := p.variant.nvccArgs(p.arch)
 				args = append(args, filepath.Base(src), "-o", filepath.Base(tmp))
 				cmd := exec.Command("nvcc", args...)
 				cmd.Dir = p.dir
 				cmd.Env = toolEnv()
 				msg, err := cmd.CombinedOutput()
 				if err == nil {
-					err = os.Rename(tmp, cubinOf(src))
+					err = os.Rename(tmp, p.variant.objectOf(src))
 				}
 				if err != nil {
 					mu.Lock()

@@ -47,6 +47,8 @@ func main() {
 		gSizesFlag = flag.String("gn", "", "program sizes of the -G (debug) variant, linked with -g; default: the -n sizes; \"none\" to skip")
 		chainFlag  = flag.String("chain-n", "100,400", "program sizes of the deep-chain variant (nvlink needs minutes for 1600); \"none\" to skip")
 		largeFlag  = flag.String("large-n", "100,400,1600", "program sizes of the large-file variant (the performance targets are measured on it); \"none\" to skip")
+		ptxFlag    = flag.String("ptx-n", "10,100", "program sizes of the flat program as PTX only (each file compiled by ptxas); \"none\" to skip")
+		ltoFlag    = flag.String("lto-n", "10,100", "program sizes of the flat program as -dlto IR (libnvvm, then ptxas); \"none\" to skip")
 		reps       = flag.Int("reps", 5, "timed runs of each linker per program")
 		arch       = flag.String("arch", "sm_80", "target architecture")
 		cacheDir   = flag.String("cache", defaultCache(), "directory of the generated sources and cubins")
@@ -130,7 +132,8 @@ func main() {
 	variants := []struct {
 		v     variant
 		sizes []int
-	}{{variantDefault, sizes}, {variantDebug, gSizes}, {variantChain, chainSizes}, {variantLarge, largeSizes}}
+	}{{variantDefault, sizes}, {variantDebug, gSizes}, {variantChain, chainSizes}, {variantLarge, largeSizes},
+		{variantPTX, optSizes(*ptxFlag, nil)}, {variantLTO, optSizes(*ltoFlag, nil)}}
 	for _, tool := range []string{"nvcc", *nvlinkF} {
 		if _, err := exec.LookPath(tool); err != nil {
 			fail(fmt.Errorf("%s not found: the benchmark needs CUDA 11.8's nvcc and nvlink", tool))
@@ -148,9 +151,18 @@ func main() {
 	if cudalink == "" {
 		cudalink = filepath.Join(work, "cudalink")
 		log("building cudalink")
-		build := exec.Command("go", "build", "-o", cudalink, "github.com/cudalink/cudalink/linker/cmd/cudalink")
+		// cudalink-nvvm beside it: the helper -dlto loads libnvvm in.
+		build := exec.Command("go", "build", "-o", work, "github.com/cudalink/cudalink/linker/cmd/cudalink", "github.com/cudalink/cudalink/linker/cmd/cudalink-nvvm")
 		if msg, err := build.CombinedOutput(); err != nil {
 			fail(fmt.Errorf("go build cudalink: %v\n%s", err, msg))
+		}
+	}
+	nvvmDir := ""
+	for _, v := range variants {
+		if v.v.LTO && len(v.sizes) > 0 && nvvmDir == "" {
+			if nvvmDir, err = makeNVVMDir(work); err != nil {
+				fail(err)
+			}
 		}
 	}
 
@@ -173,6 +185,9 @@ func main() {
 	}
 	linkArgs := func(p *pool, n int, out string) []string {
 		args := append([]string{"-arch=" + *arch}, p.variant.LinkFlags...)
+		if p.variant.LTO {
+			args = append(args, "-dlto", "-nvvmpath="+nvvmDir)
+		}
 		args = append(args, p.inputs(n)...)
 		return append(args, "-o", out)
 	}
@@ -501,3 +516,36 @@ func loadAvg() string {
 }
 
 func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+
+// makeNVVMDir makes the -nvvmpath directory of the LTO links: what nvcc
+// 11.8 -dlink -dlto wants and Debian does not lay out (lib64/libnvvm.so,
+// libdevice/, linked to the toolkit's), from the libnvvm beside nvcc in
+// ../nvvm or at Debian's paths.
+func makeNVVMDir(work string) (string, error) {
+	nvcc, err := exec.LookPath("nvcc")
+	if err != nil {
+		return "", err
+	}
+	base := filepath.Join(filepath.Dir(nvcc), "..", "nvvm")
+	first := func(paths ...string) string {
+		for _, p := range paths {
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+		}
+		return ""
+	}
+	lib := first(filepath.Join(base, "lib64", "libnvvm.so"), "/usr/lib/x86_64-linux-gnu/libnvvm.so")
+	libdevice := first(filepath.Join(base, "libdevice"), "/usr/lib/nvidia-cuda-toolkit/libdevice")
+	if lib == "" || libdevice == "" {
+		return "", fmt.Errorf("the LTO program needs CUDA 11.8's libnvvm.so and libdevice (not beside %s nor at Debian's paths); -lto-n none skips it", nvcc)
+	}
+	dir := filepath.Join(work, "nvvm")
+	if err := os.MkdirAll(filepath.Join(dir, "lib64"), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Symlink(lib, filepath.Join(dir, "lib64", "libnvvm.so")); err != nil {
+		return "", err
+	}
+	return dir, os.Symlink(libdevice, filepath.Join(dir, "libdevice"))
+}

@@ -113,6 +113,8 @@ func drawPanel(r *results, cpu bool) (*image.RGBA, error) {
 			cs, ns = cc, nc
 		case variantLarge.Name:
 			cs, ns = cl, nl
+		case variantPTX.Name, variantLTO.Name:
+			continue // ptxas's and libnvvm's time, in the tables only
 		}
 		if has(p.Cudalink) && cs != nil {
 			cs.pts = append(cs.pts, pt(p.Objects, p.Cudalink))

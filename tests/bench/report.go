@@ -146,7 +146,7 @@ func printReport(w io.Writer, r *results) {
 	}
 
 	printSummary(w, r)
-	for _, v := range []variant{variantLarge, variantDefault, variantDebug, variantChain} {
+	for _, v := range []variant{variantLarge, variantDefault, variantDebug, variantChain, variantPTX, variantLTO} {
 		var ps []*programResult
 		for _, p := range r.Programs {
 			if p.Variant == v.Name && p.Nvlink != nil {
