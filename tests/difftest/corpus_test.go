@@ -595,7 +595,17 @@ func nvvmDir(t *testing.T, c *Case, ptxas string) string {
 	if lib == "" || libdevice == "" {
 		t.Fatalf("case %s links with -dlto, and the CUDA toolkit (%s) has no libnvvm.so or libdevice: install the toolkit's libnvvm", c.Name, ptxas)
 	}
-	dir := t.TempDir()
+	// One directory per toolkit for the whole run: each library path
+	// gets a helper process of its own, kept for the process's life.
+	nvvmDirs.Lock()
+	defer nvvmDirs.Unlock()
+	if dir := nvvmDirs.m[ptxas]; dir != "" {
+		return dir
+	}
+	dir, err := os.MkdirTemp(nvvmRoot, "nvvm-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Mkdir(filepath.Join(dir, "lib64"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -616,8 +626,19 @@ func nvvmDir(t *testing.T, c *Case, ptxas string) string {
 			t.Fatal(err)
 		}
 	}
+	nvvmDirs.m[ptxas] = dir
 	return dir
 }
+
+// nvvmDirs are the -nvvmpath directories made so far, by the ptxas of
+// their toolkit, in nvvmRoot (TestMain makes and removes it).
+var (
+	nvvmDirs struct {
+		sync.Mutex
+		m map[string]string
+	}
+	nvvmRoot string
+)
 
 func exists(path string) bool {
 	_, err := os.Stat(path)

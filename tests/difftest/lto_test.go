@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,15 @@ func TestMain(m *testing.M) {
 	nvvm.LoadInProcess(nil) // importing dl made libraries load in process
 	os.Setenv("CUDALINK_DIFFTEST_NVVM_HELPER", "1")
 	os.Setenv("CUDALINK_NVVM_HELPER", os.Args[0])
-	os.Exit(m.Run())
+	var err error
+	if nvvmRoot, err = os.MkdirTemp("", "difftest-nvvm-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	nvvmDirs.m = map[string]string{}
+	status := m.Run()
+	os.RemoveAll(nvvmRoot)
+	os.Exit(status)
 }
 
 // cuda12LTOLink is the arguments of the cuda12-lto-devrt-whole-program
