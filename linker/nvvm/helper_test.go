@@ -144,3 +144,25 @@ func TestOpenWithHelper(t *testing.T) {
 		t.Errorf("got %q, %v", ptx, err)
 	}
 }
+
+// TestStopHelpers: StopHelpers ends the helpers (and waits for them); the
+// next Open starts a new one, which works.
+func TestStopHelpers(t *testing.T) {
+	dir := useHelper(t)
+	lib, err := Open(dir + "/libnvvm.so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := lib.c.(*helper)
+	StopHelpers()
+	if h.cmd.ProcessState == nil {
+		t.Fatal("StopHelpers did not wait for the helper")
+	}
+	again, err := Open(dir + "/libnvvm.so")
+	if err != nil || again == lib {
+		t.Fatalf("Open after StopHelpers: %v (same Lib: %v)", err, again == lib)
+	}
+	if _, _, err := again.Compile([]Module{{Name: "a.o", IR: []byte{1}}}, []string{"ok"}); err != nil {
+		t.Error(err)
+	}
+}

@@ -84,6 +84,22 @@ func OpenWith(path, helperPath string) (*Lib, error) {
 	return l, nil
 }
 
+// StopHelpers ends every helper process started so far and waits for
+// it; the next Open starts another. A one-shot link calls it before it
+// exits, so that the helpers' time and memory count as the link's (a
+// process that exits without waiting leaves them to end on their own).
+func StopHelpers() {
+	mu.Lock()
+	defer mu.Unlock()
+	for path, l := range loaded {
+		if h, ok := l.c.(*helper); ok {
+			h.broken = true
+			h.stop()
+			delete(loaded, path)
+		}
+	}
+}
+
 // Compile makes one program of the modules, in order, and compiles it
 // with options; it returns the PTX (without the terminating NUL) and what
 // libnvvm logged.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cudalink/cudalink/linker"
 	"github.com/cudalink/cudalink/linker/cli"
+	"github.com/cudalink/cudalink/linker/nvvm"
 	"github.com/cudalink/cudalink/linker/worker/linkworker"
 )
 
@@ -29,5 +30,9 @@ func main() {
 		linker.RemoveTempFiles()
 		os.Exit(128 + int(sig.(syscall.Signal)))
 	}()
-	os.Exit(cli.RunOneShot(os.Args[1:], os.Stdout, os.Stderr))
+	status := cli.RunOneShot(os.Args[1:], os.Stdout, os.Stderr)
+	// The -dlto helpers end with the link, and are waited for: their time
+	// is the link's.
+	nvvm.StopHelpers()
+	os.Exit(status)
 }
