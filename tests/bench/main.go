@@ -157,6 +157,10 @@ func main() {
 			fail(fmt.Errorf("go build cudalink: %v\n%s", err, msg))
 		}
 	}
+	// The serial links run in this process: their helper is cudalink's.
+	if helper := filepath.Join(filepath.Dir(cudalink), "cudalink-nvvm"); os.Getenv("CUDALINK_NVVM_HELPER") == "" {
+		os.Setenv("CUDALINK_NVVM_HELPER", helper)
+	}
 	nvvmDir := ""
 	for _, v := range variants {
 		if v.v.LTO && len(v.sizes) > 0 && nvvmDir == "" {
