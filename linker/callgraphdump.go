@@ -72,13 +72,13 @@ func dumpCallgraph(ctx *linkContext) {
 		for _, fn := range callTree(k) {
 			reach[i][fn] = true
 		}
-		need[i] = k.ownRegs
+		need[i] = k.Regs
 	}
 	for _, fn := range ctx.Funcs { // in definition order
 		for i, k := range kernels {
-			if reach[i][fn] && fn.ownRegs > need[i] {
-				need[i] = fn.ownRegs
-				fmt.Fprintf(w, "regcount %d for %s propagated to entry %s\n", fn.ownRegs, edgName(fn.Sym.Name), edgName(k.Sym.Name))
+			if reach[i][fn] && fn.Regs > need[i] {
+				need[i] = fn.Regs
+				fmt.Fprintf(w, "regcount %d for %s propagated to entry %s\n", fn.Regs, edgName(fn.Sym.Name), edgName(k.Sym.Name))
 			}
 		}
 	}
@@ -108,7 +108,7 @@ func nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
 	if fn.AddrTaken {
 		b.WriteByte('&')
 	}
-	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.Name), fn.ownRegs)
+	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.Name), fn.Regs)
 	for i := len(fn.edges) - 1; i >= 0; i-- {
 		if c := fn.edges[i]; c.cgNode != 0 && !c.deleted {
 			fmt.Fprintf(&b, " %d", c.cgNode)

@@ -66,7 +66,10 @@ type linkContext struct {
 	// kernelShared is each kernel's shared memory, by function.order
 	// (layoutShared; see kernelMemory).
 	kernelShared []kernelMemory
-	debugLayout  debugLayout // -g's and -preserve-relocs' view of shared memory (layoutDebugInfo)
+	// resources is what each kernel needs through its call graph, by
+	// function.order (computeResources; see resourcesOf).
+	resources   []resourceUse
+	debugLayout debugLayout // -g's and -preserve-relocs' view of shared memory (layoutDebugInfo)
 	// sharedMade: the kernels -preserve-relocs keeps as functions, in the
 	// order nvlink makes their .nv.shared.<k> (layoutShared; finishNames
 	// reads it).
@@ -289,9 +292,6 @@ type symbol struct {
 	// For functions: the function's record, once mergeSections made it.
 	Func *function
 
-	// RefFile is the first file that referenced the symbol, for messages.
-	RefFile *inputFile
-
 	// A symbol is made for every name of every input, so its size
 	// matters: indices and counters are 32 bits wide, as ELF's symbol and
 	// section indices are, and the small fields are packed together.
@@ -357,9 +357,11 @@ type function struct {
 	Text     *inputSection
 	Sections []*inputSection // .nv.info.f, .nv.constant0.f, .nv.constant2.f, .nv.shared.f, ...
 
-	Callees   []*function
+	Callees []*function
+	// Regs and Barriers are the function's own register and barrier
+	// counts, from its input (buildFunctions); what a kernel needs
+	// through its call graph is computeResources' (resourcesOf).
 	Regs      int
-	ownRegs   int // the kernel's own count, before propagation
 	Barriers  int
 	FrameSize uint32
 	// clones are the local functions a -ewp image places inside this
@@ -367,9 +369,6 @@ type function struct {
 	// input's records.
 	clones   []cloneFrame
 	CRSStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
-	// crsChain is a kernel's call-return stack through its call graph.
-	crsChain uint32
-	MinStack uint32 // kernels: frame plus the deepest call chain
 	// KeptBy is the caller through which dead-code elimination reached the
 	// function; nil for roots (kernels and address-taken functions).
 	KeptBy *function
@@ -399,7 +398,6 @@ type function struct {
 
 	// The flags, together so that a large link's thousands of Functions
 	// carry no padding between them.
-	Recursive bool
 	Live      bool
 	AddrTaken bool
 	// descOnly: the address is taken only by a function descriptor

@@ -51,10 +51,10 @@ func buildNVInfo(ctx *linkContext) {
 		for j := len(fn.clones) - 1; j >= 0; j-- {
 			w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.clones[j].sym.outIndex, fn.clones[j].frame)
 		}
-		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(fn.Regs))
+		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(ctx.resourcesOf(fn).regs))
 	}
 	for _, fn := range kernels {
-		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, fn.MinStack)
+		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, ctx.resourcesOf(fn).minStack)
 	}
 	global.setBytes(w.buf)
 
@@ -219,9 +219,10 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, ise
 			externs = le.AppendUint32(externs, ext.outIndex)
 		}
 	}
+	use := ctx.resourcesOf(fn)
 	crs := fn.CRSStack
 	if fn.Sym.IsEntry() {
-		crs = fn.crsChain
+		crs = use.crsChain
 	}
 	// The records are about the input's, give or take the ones rewritten
 	// or added below: sized so, buf is allocated once.
@@ -240,7 +241,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, ise
 			}
 			r.Payload, wroteExterns = externs, true
 		case r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal:
-			if fn.Recursive {
+			if use.recursive {
 				// Unknown, in place: ptxas writes a record of 0 for
 				// recursion inside a file (sm_70 and up) and, with -G,
 				// for kernels making virtual calls.
@@ -272,7 +273,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, ise
 		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
 	}
 	switch {
-	case fn.Recursive && !wroteCRS:
+	case use.recursive && !wroteCRS:
 		// nvlink marks a recursive kernel's CRS stack as unknown.
 		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, stackUnknown)
 	case crs > 0 && !wroteCRS:

@@ -35,8 +35,8 @@ func resolveSymbols(ctx *linkContext) {
 				file.Syms[i] = sym
 				continue
 			}
-			sym := g.symbol(ctx, esym.Name)
-			if sym.RefFile == nil && sym.File == nil {
+			sym, first := g.symbol(ctx, esym.Name)
+			if first {
 				sym.firstBind = esym.Bind()
 			}
 			file.Syms[i] = sym
@@ -65,20 +65,21 @@ type globalSymbols struct {
 
 const symbolSlab = 256
 
-// symbol returns the global symbol for name, creating it on first sight.
-func (g *globalSymbols) symbol(ctx *linkContext, name string) *symbol {
-	if sym, ok := g.byName[name]; ok {
-		return sym
+// symbol returns the global symbol for name, creating it on first sight
+// (first).
+func (g *globalSymbols) symbol(ctx *linkContext, name string) (sym *symbol, first bool) {
+	if known, ok := g.byName[name]; ok {
+		return known, false
 	}
 	if len(g.slab) == 0 {
 		g.slab = make([]symbol, symbolSlab)
 	}
-	sym := &g.slab[0]
+	sym = &g.slab[0]
 	g.slab = g.slab[1:]
 	sym.Name = name
 	g.byName[name] = sym
 	ctx.Symbols = append(ctx.Symbols, sym)
-	return sym
+	return sym, true
 }
 
 // sectionOf returns the input section for a symbol's section index, nil for
@@ -133,9 +134,6 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 	esym := &file.ELF.Symbols[idx]
 	newRank := rank(esym)
 	if newRank == rankUndefined {
-		if sym.RefFile == nil {
-			sym.RefFile = file
-		}
 		if sym.File == nil && sym.Info == 0 {
 			sym.Info, sym.Other, sym.Size = esym.Info, esym.Other, esym.Size
 		}

@@ -9,36 +9,60 @@ import (
 // stackUnknown is the MIN_STACK_SIZE of a kernel whose call graph recurses.
 const stackUnknown = 0xffffffff
 
+// resourceUse is what a function needs through its call graph, as
+// computeResources propagates it (linkContext.resources); for a function
+// other than a kernel, only its own counts.
+type resourceUse struct {
+	regs, barriers int
+	// minStack is a kernel's frame plus the deepest call chain's.
+	minStack uint32
+	// crsChain is a kernel's call-return stack through its call graph.
+	crsChain  uint32
+	recursive bool // some call chain from the kernel recurses
+}
+
+// resourcesOf is what computeResources found for fn; before it runs (and
+// in a partial link), fn's own counts.
+func (ctx *linkContext) resourcesOf(fn *function) resourceUse {
+	if fn.order < len(ctx.resources) {
+		return ctx.resources[fn.order]
+	}
+	return resourceUse{regs: fn.Regs, barriers: fn.Barriers}
+}
+
 // computeResources propagates resource use through the call graph: a
 // kernel's register and barrier counts become the maximum over everything
 // it calls, and its minimum stack is its own frame plus the deepest chain of
 // callee frames. Recursion makes the stack size unknown, with nvlink's
 // warning.
 func computeResources(ctx *linkContext) {
-	for _, fn := range ctx.Funcs {
-		fn.ownRegs = fn.Regs
+	res := make([]resourceUse, len(ctx.allFuncs))
+	for _, fn := range ctx.allFuncs {
+		res[fn.order] = resourceUse{regs: fn.Regs, barriers: fn.Barriers}
 	}
 	chains := &chainMarks{marks: make([]chainMark, len(ctx.allFuncs))}
 	for _, k := range ctx.Funcs {
 		if !k.Sym.IsEntry() {
 			continue
 		}
+		use := &res[k.order]
 		for _, fn := range callTree(k) {
-			k.Regs = max(k.Regs, fn.Regs)
-			k.Barriers = max(k.Barriers, fn.Barriers)
+			use.regs = max(use.regs, res[fn.order].regs)
+			use.barriers = max(use.barriers, res[fn.order].barriers)
 		}
 		depth, recursive := chains.deepest(k, func(fn *function) uint32 { return fn.FrameSize })
-		k.crsChain, _ = chains.deepest(k, func(fn *function) uint32 { return fn.CRSStack })
+		use.crsChain, _ = chains.deepest(k, func(fn *function) uint32 { return fn.CRSStack })
 		if recursive {
-			k.MinStack = stackUnknown
-			k.Recursive = true
+			use.minStack = stackUnknown
+			use.recursive = true
 			if !ctx.Config.SuppressStackSizeWarning {
 				ctx.warnf("Stack size for entry function '%s' cannot be statically determined", k.Sym.Name)
 			}
 		} else {
-			k.MinStack = depth
+			use.minStack = depth
 		}
 	}
+	ctx.resources = res
 }
 
 // chainMarks is computeResources' table for its walks of the call graph
@@ -147,13 +171,13 @@ func reportResources(ctx *linkContext) {
 	// nvlink lists kernels from the last call graph node to the first.
 	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.cgNode > kernels[j].Sym.cgNode })
 	for _, k := range kernels {
-		reportKernel(w, k, ctx.sharedOf(k).size)
+		reportKernel(w, k, ctx.resourcesOf(k), ctx.sharedOf(k).size)
 	}
 }
 
 func info(w io.Writer, msg string) { fmt.Fprintf(w, "cudalink info    : %s\n", msg) }
 
-func reportKernel(w io.Writer, k *function, smem uint64) {
+func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64) {
 	info(w, fmt.Sprintf("Function properties for '%s':", k.Sym.Name))
 	var cmem0, cmem2 uint64
 	for _, isec := range k.Sections {
@@ -168,11 +192,11 @@ func reportKernel(w io.Writer, k *function, smem uint64) {
 	if k.bank2 != nil {
 		cmem2 = k.bank2.Size
 	}
-	stack := uint64(k.MinStack)
-	if k.Recursive {
+	stack := uint64(use.minStack)
+	if use.recursive {
 		stack = 0 // nvlink reports an unknown stack size as 0
 	}
-	line := fmt.Sprintf("used %d registers, %d stack, %d bytes smem, %d bytes cmem[0], ", k.Regs, stack, smem, cmem0)
+	line := fmt.Sprintf("used %d registers, %d stack, %d bytes smem, %d bytes cmem[0], ", use.regs, stack, smem, cmem0)
 	if cmem2 > 0 {
 		line += fmt.Sprintf("%d bytes cmem[2], ", cmem2)
 	}

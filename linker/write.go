@@ -79,7 +79,7 @@ func (ctx *linkContext) layoutImage() *image {
 			osec.Size = uint64(len(osec.rel.Relocs)) * osec.entsize()
 		}
 		if fn := osec.Func; fn != nil && osec == fn.Text.Out {
-			osec.Flags = osec.Flags&^(0xff<<20) | uint64(fn.Barriers)<<20
+			osec.Flags = osec.Flags&^(0xff<<20) | uint64(ctx.resourcesOf(fn).barriers)<<20
 		}
 	}
 	if ctx.toolkit.CompactStrings {
@@ -343,8 +343,8 @@ func (ctx *linkContext) linkInfo(osec *outputSection, symtab, strtab int32, relo
 		// count: sm_90 inputs leave it 0, and so does nvlink unless
 		// propagation changed it. nvlink 12.x keeps the input's byte.
 		regs := fn.Text.Sec.Info >> 24
-		if fn.Regs > fn.ownRegs && ctx.toolkit.PropagateTextRegs {
-			regs = uint32(fn.Regs)
+		if use := ctx.resourcesOf(fn); use.regs > fn.Regs && ctx.toolkit.PropagateTextRegs {
+			regs = uint32(use.regs)
 		}
 		link, info = uint32(symtab), regs<<24|fn.Sym.outIndex
 	}
