@@ -83,9 +83,10 @@ type linkContext struct {
 	bindlessRefs []*symbol
 
 	// unlinked are the units of the inputs that hold no image to link
-	// (host code only, whole-program code, no image for the target):
-	// their host-reference lists count all the same (hostKernelRefs), and
-	// those with relocatable device code are registered (writeHostSide).
+	// (host code only, whole-program code, no image for the target), as
+	// addInputs meets them: their host-reference lists count all the same
+	// (hostKernelRefs), and those with relocatable device code are
+	// registered (writeHostSide).
 	unlinked []unlinkedUnit
 
 	toolkit *toolkit // the nvlink release reproduced (chooseToolkit)
