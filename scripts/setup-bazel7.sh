@@ -10,8 +10,25 @@
 set -euo pipefail
 
 root=${CUDALINK_CHROOT:-/var/cache/cudalink-sid}
+# Bazel 7 and its rule packages; stardoc and Bazel's Java tools (the
+# renderer of docs/rules.md is a java_binary); buildbox (buildbox-casd).
+packages=(bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-cc bazel-rules-java bazel-rules-python
+  bazel-rules-proto bazel-rules-license bazel-features bazel-stardoc bazel-java-tools buildbox
+  ca-certificates gcc g++ git)
 if [ -f "$root/.complete" ]; then
-  echo "setup: sid chroot with Bazel 7 already in $root"
+  # A chroot of an earlier version of this script: add what it lacks.
+  missing=()
+  for p in "${packages[@]}"; do
+    [ -f "$root/var/lib/dpkg/info/$p.list" ] || [ -f "$root/var/lib/dpkg/info/$p:amd64.list" ] || missing+=("$p")
+  done
+  if [ ${#missing[@]} = 0 ]; then
+    echo "setup: sid chroot with Bazel 7 already in $root"
+    exit 0
+  fi
+  [ "$(id -u)" -eq 0 ] || { echo "setup: need root to add ${missing[*]} to $root" >&2; exit 1; }
+  echo "setup: adding ${missing[*]} to the sid chroot in $root"
+  "$(dirname "$0")/chroot-run.sh" "$root" -- /usr/bin/env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
   exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -28,9 +45,13 @@ if ! command -v debootstrap >/dev/null 2>&1; then
 fi
 
 if [ ! -x "$root/usr/bin/apt-get" ]; then
-  rm -rf "$root"
+  # --one-file-system: never into anything mounted below the chroot.
+  rm -rf --one-file-system "$root"
   mkdir -p "$(dirname "$root")"
-  debootstrap --variant=minbase sid "$root" "$mirror"
+  # In a mount namespace of its own: what debootstrap mounts in the chroot
+  # (/proc, and /dev bound from the host's in a container) goes away with
+  # it, even when it fails half-way.
+  unshare --mount --propagation private -- debootstrap --variant=minbase sid "$root" "$mirror"
 fi
 
 # The sid index on a snapshot mirror may have expired.
@@ -38,21 +59,11 @@ echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/99cudalink
 echo "deb $mirror sid main" >"$root/etc/apt/sources.list"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
-mounted=()
-cleanup() {
-  local m
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[$i]}" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-for m in proc sys dev dev/pts; do
-  mountpoint -q "$root/$m" || { mount --bind "/$m" "$root/$m" && mounted+=("$root/$m"); }
-done
-
-chroot "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
-chroot "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-  bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-cc bazel-rules-java bazel-rules-python \
-  bazel-rules-proto bazel-rules-license bazel-features buildbox ca-certificates gcc g++ git \
-  >/dev/null
+# apt-get runs through chroot-run.sh: a private /dev and /proc in a mount
+# namespace of its own, nothing of the host's mounted into the chroot.
+in_chroot() { "$(dirname "$0")/chroot-run.sh" "$root" -- /usr/bin/env DEBIAN_FRONTEND=noninteractive "$@"; }
+in_chroot apt-get update -q >/dev/null
+in_chroot apt-get install -y -q --no-install-recommends "${packages[@]}" >/dev/null
 
 touch "$root/.complete"
-echo "setup: sid chroot with $(chroot "$root" bazel --version 2>/dev/null | head -1) in $root ($(du -sxh "$root" 2>/dev/null | cut -f1))"
+echo "setup: sid chroot with $(in_chroot bazel --version 2>/dev/null | head -1) in $root ($(du -sxh "$root" 2>/dev/null | cut -f1))"

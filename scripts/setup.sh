@@ -33,8 +33,8 @@ cuda12() {
       need_root bash "$here/setup-cuda12.sh" "$v"
     fi
   done
-  if [ -f "${CUDALINK_CHROOT:-/var/cache/cudalink-sid}/.complete" ]; then
-    echo "setup: Bazel 7 chroot already in ${CUDALINK_CHROOT:-/var/cache/cudalink-sid}"
+  if [ -f "${CUDALINK_CHROOT:-/var/cache/cudalink-sid}/.complete" ] && [ "$(id -u)" -ne 0 ]; then
+    echo "setup: Bazel 7 chroot already in ${CUDALINK_CHROOT:-/var/cache/cudalink-sid} (run scripts/setup-bazel7.sh as root to add what a newer version installs)"
   else
     need_root bash "$here/setup-bazel7.sh"
   fi

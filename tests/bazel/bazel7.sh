@@ -4,10 +4,20 @@
 #
 #   bazel7_check       prints SKIP (returns 2) when the chroot is absent and
 #                      this is not root; as root it builds a missing chroot
-#   bazel7_start DIR   lays out the offline setup (below), bind-mounts what
-#                      Bazel needs into the chroot and writes DIR/bazelrc7
-#   bazel ARGS...      Bazel 7.7.1 in the chroot, in the current directory
-#   bazel7_stop        unmounts everything bazel7_start mounted
+#                      and adds what an older one lacks (setup-bazel7.sh)
+#   bazel7_start DIR   waits for any other Bazel 7 run on this machine to
+#                      end (a lock on $bazel7_chroot/.run.lock), lays out the
+#                      offline setup (below) and writes DIR/bazelrc7
+#   bazel7_run CMD...  CMD in the chroot, in the current directory (in /
+#                      when that is outside DIR and the cache), through
+#                      scripts/chroot-run.sh: a mount namespace of its own
+#                      with a private /dev and /proc, DIR and the cache
+#                      bind-mounted at the same paths; the host's mount
+#                      table and /dev are never touched
+#   bazel7_exec CMD... the same as exec, for a server: `bazel7_exec CMD &`
+#   bazel ARGS...      Bazel 7.7.1 in the chroot (bazel7_run)
+#   bazel7_stop        stops the mirror, removes the bind targets
+#                      bazel7_start made in the chroot, releases the lock
 #
 # The offline setup: rules_go and gazelle are Go modules (`go mod download`);
 # the Go SDK (go_sdk.download) is Go's own golang.org/toolchain module
@@ -25,10 +35,19 @@ bazel7_cache=${CUDALINK_BAZEL7_CACHE:-/var/cache/cudalink-bazel7}
 bazel7_rules_go=v0.59.0
 bazel7_gazelle=v0.47.0
 bazel7_go=1.26.0
-bazel7_mounts=()
+bazel7_made=()
+bazel7_lock_fd=
+bazel7_dir=
 
 bazel7_check() {
+  local out
   if [ -f "$bazel7_chroot/.complete" ] && [ "$(id -u)" = 0 ]; then
+    # A chroot of an earlier setup-bazel7.sh gets the packages it lacks.
+    out=$(bash "$(dirname "${BASH_SOURCE[0]}")/../../scripts/setup-bazel7.sh" 2>&1) || {
+      echo "$out"
+      return 1
+    }
+    case $out in *adding*) echo "$out" ;; esac
     return 0
   fi
   if [ "$(id -u)" != 0 ]; then
@@ -83,17 +102,21 @@ bazel7_sdk() {
   rm -rf "$dir" && mkdir -p "$dir" && mv "$tmp/$name" "$tmp/versions.json" "$dir/" && rm -rf "$tmp"
 }
 
-bazel7_mount() { # bazel7_mount SOURCE TARGET (TARGET inside the chroot)
-  local target=$bazel7_chroot$2
-  if [ -d "$1" ]; then mkdir -p "$target"; else mkdir -p "$(dirname "$target")" && touch "$target"; fi
-  mountpoint -q "$target" && return 0
-  mount --bind "$1" "$target" && bazel7_mounts+=("$target")
-}
-
 bazel7_start() {
   local dir=$1 m
   mkdir -p "$bazel7_cache" "$dir/home" || return 1
   bazel7_home=$dir/home
+  bazel7_dir=$dir
+  # One Bazel 7 run at a time on a machine (two do not fit on 2 cores).
+  # The lock's descriptor is closed in what bazel7_run starts, so that a
+  # Bazel server that outlives a killed run does not hold it.
+  if [ -z "$bazel7_lock_fd" ]; then
+    exec {bazel7_lock_fd}>>"$bazel7_chroot/.run.lock" || return 1
+    if ! flock -n "$bazel7_lock_fd"; then
+      echo "bazel7: waiting for another Bazel 7 run ($bazel7_chroot/.run.lock)"
+      flock "$bazel7_lock_fd" || return 1
+    fi
+  fi
   # One preparation at a time per machine.
   (
     flock 8
@@ -120,7 +143,7 @@ with open(sys.argv[2] + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
 os.rename(sys.argv[2] + ".tmp", sys.argv[2])
 server.serve_forever()
-' "$bazel7_cache/go-mirror" "$dir/mirror.port" >/dev/null 2>&1 &
+' "$bazel7_cache/go-mirror" "$dir/mirror.port" >/dev/null 2>&1 {bazel7_lock_fd}>&- &
   bazel7_mirror_pid=$!
   for _ in $(seq 100); do [ -f "$dir/mirror.port" ] && break; sleep 0.1; done
   [ -f "$dir/mirror.port" ] || return 1
@@ -150,10 +173,18 @@ EOF
     echo "common --repo_env=GOPROXY=off"
     echo "common --repo_env=GOFLAGS=-mod=mod"
   } >"$dir/bazelrc7"
-  for m in proc sys dev dev/pts; do
-    bazel7_mount "/$m" "/$m" || return 1
+  # The bind targets in the chroot; what this run makes, bazel7_stop removes.
+  local made
+  for m in "$dir" "$bazel7_cache"; do
+    made=()
+    while [ ! -d "$bazel7_chroot$m" ]; do
+      made+=("$bazel7_chroot$m")
+      m=$(dirname "$m")
+    done
+    [ ${#made[@]} = 0 ] && continue
+    mkdir -p "${made[0]}" || return 1
+    bazel7_made+=("${made[@]}")
   done
-  bazel7_mount "$dir" "$dir" && bazel7_mount "$bazel7_cache" "$bazel7_cache"
 }
 
 bazel7_stop() {
@@ -163,14 +194,47 @@ bazel7_stop() {
     wait "$bazel7_mirror_pid" 2>/dev/null
     bazel7_mirror_pid=
   fi
-  for ((i = ${#bazel7_mounts[@]} - 1; i >= 0; i--)); do
-    umount "${bazel7_mounts[$i]}" 2>/dev/null || umount -l "${bazel7_mounts[$i]}" 2>/dev/null
-    case ${bazel7_mounts[$i]} in "$bazel7_chroot"/tmp/*) rmdir "${bazel7_mounts[$i]}" 2>/dev/null ;; esac
+  # Empty directories only (rmdir), innermost first: nothing is mounted on
+  # them out here.
+  for i in "${bazel7_made[@]}"; do
+    rmdir "$i" 2>/dev/null
   done
-  bazel7_mounts=()
+  bazel7_made=()
+  if [ -n "$bazel7_lock_fd" ]; then
+    exec {bazel7_lock_fd}>&-
+    bazel7_lock_fd=
+  fi
+}
+
+# bazel7_cwd: the current directory if the chroot has it (DIR, the
+# cache), else /.
+bazel7_cwd() {
+  case $PWD/ in
+  "$bazel7_dir"/* | "$bazel7_cache"/*) echo "$PWD" ;;
+  *) echo / ;;
+  esac
+}
+
+bazel7_run() {
+  local run=("$(dirname "${BASH_SOURCE[0]}")/../../scripts/chroot-run.sh" "$bazel7_chroot"
+    --bind "$bazel7_dir" --bind "$bazel7_cache" --cwd "$(bazel7_cwd)" -- "$@")
+  if [ -n "$bazel7_lock_fd" ]; then
+    "${run[@]}" {bazel7_lock_fd}>&-
+  else
+    "${run[@]}"
+  fi
+}
+
+# bazel7_exec CMD...: bazel7_run as exec, for `bazel7_exec CMD &`: the
+# background subshell becomes CMD, so that $! is CMD's pid.
+bazel7_exec() {
+  if [ -n "$bazel7_lock_fd" ]; then
+    exec {bazel7_lock_fd}>&-
+  fi
+  exec "$(dirname "${BASH_SOURCE[0]}")/../../scripts/chroot-run.sh" "$bazel7_chroot" \
+    --bind "$bazel7_dir" --bind "$bazel7_cache" --cwd "$(bazel7_cwd)" -- "$@"
 }
 
 bazel() {
-  chroot "$bazel7_chroot" /usr/bin/env -i PATH=/usr/bin:/bin HOME="$bazel7_home" LANG=C.UTF-8 \
-    /bin/sh -c 'cd "$1" && shift && exec bazel "$@"' sh "$PWD" "$@"
+  bazel7_run /usr/bin/env -i PATH=/usr/bin:/bin HOME="$bazel7_home" LANG=C.UTF-8 bazel "$@"
 }

@@ -727,7 +727,7 @@ section "the host program (cuda_binary: device link, link.stub, cc_binary)"
 # chroot's libc under Bazel 7).
 run_built() {
   if [ $bazel7 = yes ]; then
-    chroot "$bazel7_chroot" /usr/bin/env -i PATH=/usr/bin:/bin "$@"
+    bazel7_run /usr/bin/env -i PATH=/usr/bin:/bin "$@"
   else
     "$@"
   fi
@@ -878,7 +878,7 @@ if [ $bazel7 = yes ]; then
   elif [ ! -x "$bazel7_chroot/usr/bin/buildbox-casd" ]; then
     fail "gRPC cache: no buildbox-casd in $bazel7_chroot (scripts/setup-bazel7.sh installs buildbox)"
   else
-    chroot "$bazel7_chroot" /usr/bin/env -i PATH=/usr/bin:/bin buildbox-casd --bind="127.0.0.1:$cport" \
+    bazel7_exec /usr/bin/env -i PATH=/usr/bin:/bin buildbox-casd --bind="127.0.0.1:$cport" \
       --log-level=warning "$rp/casd" >"$log/casd.txt" 2>&1 &
     casd_pid=$!
     "$bin/reapiproxy" -upstream "127.0.0.1:$cport" -port-file "$rp/proxy.port" >"$log/reapiproxy.txt" 2>&1 &
