@@ -253,6 +253,41 @@ bz() {
     "$cmd" --color=no --curses=no --noshow_progress "${extra[@]}" "$@")
 }
 
+# spawns LOG: one line per spawn of an execution log
+# (--execution_log_json_file, a stream of JSON objects), in fields:
+#   1 mnemonic  2 target  3 hit or run (disk or remote cache)  4 runner
+#   5 argv[0]  6 action digest  7 the first output's file name
+#   8 the inputs that are not objects or params files, comma-separated (-)
+#   9 params if argv is [tool, @file.params], else argv<N>
+#   10 the number of environment variables  11 abs if an argument is an
+#   absolute path, else rel
+# Missing values are "-". The one parser of execution logs here.
+spawns() {
+  python3 - "$1" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+dec, pos = json.JSONDecoder(), 0
+while pos < len(text):
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    if pos >= len(text):
+        break
+    s, pos = dec.raw_decode(text, pos)
+    out = (s.get("listedOutputs") or ["-"])[0].rsplit("/", 1)[-1]
+    # Bazel 4.2.3 logs no target: name it after its first output (the
+    # test workspace's targets are all in its root package).
+    target = s.get("targetLabel") or "//:" + out.split(".")[0]
+    args = s.get("commandArgs") or []
+    tools = sorted(i["path"] for i in s.get("inputs", []) if not i["path"].endswith((".o", ".cubin", ".a", ".params")))
+    form = "params" if len(args) == 2 and args[1].startswith("@") and args[1].endswith(".params") else "argv%d" % len(args)
+    print(s.get("mnemonic", "-"), target,
+          "hit" if s.get("remoteCacheHit") or s.get("cacheHit") else "run",  # Bazel 4, 7
+          s.get("runner", "-").replace(" ", "_"), (args or ["-"])[0],
+          (s.get("digest") or {}).get("hash", "-"), out, ",".join(tools) or "-", form,
+          len(s.get("environmentVariables") or []), "abs" if any(a.startswith("/") for a in args) else "rel")
+PY
+}
+
 one=$scratch/one
 two=$scratch/elsewhere/two
 layout "$one"
@@ -459,27 +494,6 @@ fi
 
 # --- rebuild after a change -----------------------------------------------------
 section "rebuild after a change"
-# spawns LOG: one line per spawn of an execution log (a stream of JSON
-# objects): mnemonic, target, cache hit, runner, argv[0], action digest.
-spawns() {
-  python3 - "$1" <<'PY'
-import json, sys
-text = open(sys.argv[1]).read()
-dec, pos = json.JSONDecoder(), 0
-while pos < len(text):
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    if pos >= len(text):
-        break
-    s, pos = dec.raw_decode(text, pos)
-    # Bazel 4.2.3 logs no target: name it after its first output (the
-    # test workspace's targets are all in its root package).
-    out = (s.get("listedOutputs") or ["-"])[0].rsplit("/", 1)[-1].split(".")[0]
-    print(s.get("mnemonic", "-"), s.get("targetLabel") or "//:" + out, "hit" if s.get("remoteCacheHit") or s.get("cacheHit") else "run",
-          s.get("runner", "-").replace(" ", "_"), (s.get("commandArgs") or ["-"])[0],
-          (s.get("digest") or {}).get("hash", "-"))
-PY
-}
 # a.cubin and b.cubin of two-file-cross-calls swap contents: the two
 # targets that read them link again, nothing else, and //:two_file is then
 # the command line's link of b before a.
@@ -531,39 +545,16 @@ exec_log=$scratch/exec.json
 if bz "$two" clean >/dev/null 2>&1 &&
   bz "$two" build --spawn_strategy=sandboxed --strategy=CudaDeviceLink=sandboxed --disk_cache="$disk_cache" \
     --remote_download_outputs=all --execution_log_json_file="$exec_log" "${targets[@]}" >"$log/build-cache.txt" 2>&1; then
-  # The log is a stream of JSON objects, one per spawn.
-  if result=$(python3 - "$exec_log" <<'PY'
-import json, sys
-text = open(sys.argv[1]).read()
-dec, pos, spawns = json.JSONDecoder(), 0, []
-while pos < len(text):
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    if pos >= len(text):
-        break
-    obj, pos = dec.raw_decode(text, pos)
-    spawns.append(obj)
-links = [s for s in spawns if s.get("mnemonic") == "CudaDeviceLink"]
-misses = [s for s in links if not (s.get("remoteCacheHit") or s.get("cacheHit"))]  # Bazel 4, 7
-bad = []
-for s in links:
-    args = s.get("commandArgs", [])
-    if len(args) != 2 or not args[1].startswith("@") or not args[1].endswith(".params"):
-        bad.append("argv %r is not [linker, @params]" % (args,))
-    if s.get("environmentVariables"):
-        bad.append("environment %r" % (s["environmentVariables"],))
-    if any(a.startswith("/") for a in args):
-        bad.append("absolute path in %r" % (args,))
-print("%d CudaDeviceLink spawns, %d cache misses" % (len(links), len(misses)))
-for b in bad:
-    print(b)
-sys.exit(0 if links and not misses and not bad else 1)
-PY
-  ); then
-    pass "cache: $result; each spawn is [linker, @params] with no environment"
+  links=$(spawns "$exec_log" | awk '$1 == "CudaDeviceLink"')
+  n=$(echo "$links" | grep -c .)
+  misses=$(echo "$links" | awk '$3 != "hit"' | grep -c .)
+  # Each spawn: [linker, @params], no environment, no absolute path.
+  bad=$(echo "$links" | awk '$9 != "params" || $10 != 0 || $11 != "rel"')
+  if [ "$n" -gt 0 ] && [ "$misses" = 0 ] && [ -z "$bad" ]; then
+    pass "cache: $n CudaDeviceLink spawns, all cache hits; each spawn is [linker, @params] with no environment"
   else
-    echo "$result"
-    fail "cache: the second workspace's CudaDeviceLink actions were not all disk-cache hits, or a spawn is malformed"
+    echo "$links"
+    fail "cache: $n CudaDeviceLink spawns, $misses cache misses; malformed spawns (argv, environment, absolute path): ${bad:-none}"
   fi
   for out in "${outputs[@]}"; do
     cmp -s "$one/ws/bazel-bin/$out" "$two/ws/bazel-bin/$out" || fail "cache: $out differs after the cached build"
@@ -603,26 +594,11 @@ section "toolkits: PTX and LTO links with the toolchains' ptxas and libnvvm"
 # PTX-only and LTO links are nvlink's bytes in the worker, in the sandbox
 # (which holds nothing else) of the second workspace, and come from the
 # disk cache there after a clean.
-# link_inputs LOG: for each CudaDeviceLink spawn of an execution log, the
-# first output's name, hit or run, the runner, and its inputs that are not
-# objects (the toolchain's files).
+# link_inputs LOG: for each CudaDeviceLink spawn, the first output's name,
+# hit or run, the runner, and its inputs that are not objects (the
+# toolchain's files).
 link_inputs() {
-  python3 - "$1" <<'PY'
-import json, sys
-text = open(sys.argv[1]).read()
-dec, pos = json.JSONDecoder(), 0
-while pos < len(text):
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    if pos >= len(text):
-        break
-    s, pos = dec.raw_decode(text, pos)
-    if s.get("mnemonic") != "CudaDeviceLink":
-        continue
-    out = (s.get("listedOutputs") or ["-"])[0].rsplit("/", 1)[-1]
-    tools = sorted(i["path"] for i in s.get("inputs", []) if not i["path"].endswith((".o", ".cubin", ".a", ".params")))
-    print(out, "hit" if s.get("remoteCacheHit") or s.get("cacheHit") else "run", s.get("runner", "-").replace(" ", "_"), ",".join(tools))
-PY
+  spawns "$1" | awk '$1 == "CudaDeviceLink" { print $7, $3, $4, $8 }'
 }
 tk118=$one/cuda-11.8
 if [ ! -s "$tk118/bin/ptxas" ] || [ ! -s "$tk118/nvvm/lib64/libnvvm.so" ]; then
@@ -653,7 +629,7 @@ else
     [ "$(echo "$params" | grep -cE -- "(^|[ #'])--ptxas=external/[^/]*cuda_11_8[^/]*/bin/ptxas(\$|[ ,'])")" = 2 ] || missing+=" --ptxas"
     echo "$params" | grep -qE -- "(^|[ #'])-nvvmpath=external/[^/]*cuda_11_8[^/]*/nvvm(\$|[ ,'])" || missing+=" -nvvmpath"
     echo "$params" | grep -qE -- "(^|[ #'])-dlto(\$|[ ,'])" || missing+=" -dlto"
-    echo "$params" | grep -qE "$scratch|(^|[ '(\[=])/[a-z]" && missing+=" (an absolute path)"
+    echo "$params" | grep -qE "$scratch|(^|[ '(=\[])/[a-z]" && missing+=" (an absolute path)"
     if [ -z "$differ" ] && [ -z "$odd" ] && [ -z "$missing" ] && [ "$(echo "$links" | grep -c .)" = 2 ]; then
       pass "toolkits: a PTX-only and an LTO (-dlto) link in the worker with CUDA 11.8's ptxas and libnvvm, and the toolchain's cudalink-nvvm, as inputs: nvlink 11.8's bytes"
     else
