@@ -126,7 +126,11 @@ else
 fi
 # Every external Go repository a BUILD file uses is declared for both
 # bzlmod (use_repo in MODULE.bazel) and WORKSPACE (rules/go_deps.bzl).
-repos=$(cd "$root" && grep -rhoE '"@[a-z0-9_]+//' --include=BUILD.bazel linker tests toolchain 2>/dev/null |
+# Only the BUILD files of Go packages: the test workspace's and the
+# offline stand-ins' name other repositories (platforms, local_jdk, ...).
+repos=$(cd "$root" && find linker tests toolchain -name BUILD.bazel | while read -r f; do
+  compgen -G "$(dirname "$f")/*.go" >/dev/null && cat "$f"
+done | grep -oE '"@[a-z0-9_]+//' |
   sed -E 's/"@([a-z0-9_]+)\/\//\1/' | grep -vE '^(io_bazel_rules_go|bazel_gazelle|cudalink|bazel_tools)$' | sort -u)
 undeclared=""
 for repo in $repos; do
@@ -692,13 +696,44 @@ else
   done
 fi
 
+# The toolchain picked by the target platform: //platform:cuda_12_4 names
+# CUDA 12.4 as a constraint, which two registered toolchains have as
+# target_compatible_with. The first is 12.5's for build machines of another
+# CPU (exec_compatible_with aarch64): the build must get the second,
+# 12.4's, and its link nvlink 12.4's bytes.
+section "toolchain by target platform"
+if [ ! -s "$ref/ptx_only.12.4.cubin" ]; then
+  echo "NOTE: no nvlink 12.4 reference (CUDA 12.4 not installed): the toolchain by target platform is not tested"
+else
+  pf=--platforms=//platform:cuda_12_4
+  if bz "$one" build "$pf" --strategy=CudaDeviceLink=worker //:ptx_only >"$log/platform.txt" 2>&1; then
+    plan=$(bz "$one" aquery "$pf" --include_param_files 'mnemonic("CudaDeviceLink", //:ptx_only)' 2>"$log/platform-aquery.txt")
+    problems=""
+    cmp -s "$one/ws/bazel-bin/ptx_only.cubin" "$ref/ptx_only.12.4.cubin" || problems+=" the output is not nvlink 12.4's;"
+    echo "$plan" | grep '^  Inputs: ' | grep -q "cuda_12_4[^/,]*/bin/ptxas" || problems+=" cuda_12_4's ptxas is not an input;"
+    echo "$plan" | grep -qE -- "(^|[ #'])--cuda-version=12\.4(\$|[ ,'])" || problems+=" no --cuda-version=12.4;"
+    echo "$plan" | grep -q 'cuda_12_5' && problems+=" the link uses CUDA 12.5's toolchain (exec_compatible_with aarch64);"
+    if [ -z "$problems" ]; then
+      pass "toolchain by target platform: $pf gets CUDA 12.4's toolchain (not the one for aarch64 build machines registered first): nvlink 12.4's bytes"
+    else
+      cat "$log/platform-aquery.txt"
+      fail "toolchain by target platform:$problems"
+    fi
+  else
+    tail -n 30 "$log/platform.txt"
+    fail "toolchain by target platform: bazel build $pf //:ptx_only"
+  fi
+fi
+
 # --- the host program: cuda_binary ---------------------------------------------------
 section "the host program (cuda_binary: device link, link.stub, cc_binary)"
 # //:app: the nvcc -dc objects of a cc_library, device-linked for sm_80
-# and sm_86 from its CcInfo, the registration stub compiled with 11.8's
-# link.stub, and the cc_binary with the static CUDA runtime. No GPU here:
-# the program must hold the linked cubins, the .nv_fatbin section of the
-# program nvcc -dlink and g++ make of the same objects, and run.
+# and sm_86 from its CcInfo, the registration stub compiled with the
+# toolkit's link.stub, and the cc_binary with its static CUDA runtime, with
+# the toolchain of each CUDA release (--@cudalink//toolchain:cuda_version).
+# No GPU here: the program must hold the linked cubins (that release's
+# nvlink's), the .nv_fatbin section of the program that release's nvcc
+# -dlink and g++ make of the same objects, and run.
 # run_built PROGRAM: runs a program Bazel built, where Bazel built it (the
 # chroot's libc under Bazel 7).
 run_built() {
@@ -708,56 +743,93 @@ run_built() {
     "$@"
   fi
 }
-if [ ! -s "$one/cuda-11.8/bin/crt/link.stub" ] || [ ! -s "$one/cuda-11.8/lib64/libcudart_static.a" ]; then
-  fail "cuda_binary: CUDA 11.8's link.stub or libcudart_static.a is not installed"
-elif bz "$one" build --@cudalink//toolchain:cuda_version=11.8 //:app >"$log/app.txt" 2>&1; then
+cuobjdump=$(command -v cuobjdump || true)
+[ -n "$cuobjdump" ] || echo "NOTE: cuobjdump is not installed: the cubins in the programs are not listed"
+for v in $toolkit_versions; do
+  tk=$one/cuda-$v
+  repo=cuda_$(echo "$v" | tr . _)
+  if [ ! -s "$tk/bin/crt/link.stub" ] || [ ! -s "$tk/lib64/libcudart_static.a" ]; then
+    if [ "$v" = 11.8 ]; then
+      fail "cuda_binary: CUDA 11.8's link.stub or libcudart_static.a is not installed"
+    else
+      echo "NOTE: CUDA $v's link.stub or libcudart_static.a is not installed: cuda_binary is not built with its toolchain"
+    fi
+    continue
+  fi
+  flag=--@cudalink//toolchain:cuda_version=$v
+  if ! bz "$one" build "$flag" //:app >"$log/app-$v.txt" 2>&1; then
+    tail -n 40 "$log/app-$v.txt"
+    fail "cuda_binary: bazel build $flag //:app"
+    continue
+  fi
   app=$one/ws/bazel-bin/app
   problems=""
+  # The references: the command line with that release, and its nvlink.
+  nvl=$(toolkit_prefix "$v")/bin/nvlink
+  [ -x "$nvl" ] || nvl=""
+  nvlink_same=""
   for arch in sm_80 sm_86; do
-    cmp -s "$one/ws/bazel-bin/app_dlink.$arch.cubin" "$ref/host_multi_arch.$arch.cubin" || problems+=" app_dlink.$arch.cubin is not the command line's;"
+    "$linker" --cuda-version="$v" -arch=$arch -o "$ref/app.$v.$arch.cubin" "$hostobj/a.o" "$hostobj/b.o" 2>>"$log/app-ref.txt"
+    cmp -s "$one/ws/bazel-bin/app_dlink.$arch.cubin" "$ref/app.$v.$arch.cubin" ||
+      problems+=" app_dlink.$arch.cubin is not the command line's (--cuda-version=$v);"
+    if [ -n "$nvl" ]; then
+      "$nvl" -arch=$arch -o "$ref/app.$v.$arch.nvlink.cubin" "$hostobj/a.o" "$hostobj/b.o" 2>>"$log/app-ref.txt"
+      cmp -s "$one/ws/bazel-bin/app_dlink.$arch.cubin" "$ref/app.$v.$arch.nvlink.cubin" &&
+        nvlink_same+=" $arch" || problems+=" app_dlink.$arch.cubin is not nvlink $v's;"
+    fi
   done
+  [ -n "$nvl" ] || echo "NOTE: CUDA $v's nvlink is not installed: //:app's cubins are not compared with it"
+  # The stub is compiled from that release's link.stub (copied to a .cc by
+  # a TemplateExpand) and the program linked with its runtime, and no other
+  # release's file is an input.
+  plan=$(bz "$one" aquery "$flag" 'mnemonic("TemplateExpand|CppCompile|CppLink", //:app + //:app_stub)' 2>/dev/null)
+  echo "$plan" | grep '^  Inputs: ' | grep -q "$repo[^/,]*/bin/crt/link.stub" || problems+=" the stub is not compiled from $repo's link.stub;"
+  echo "$plan" | grep '^  Inputs: ' | grep -q "$repo[^/,]*/lib64/libcudart_static.a" || problems+=" the program is not linked with $repo's runtime;"
+  others=$(echo "$plan" | grep '^  Inputs: ' | grep -oE 'cuda_[0-9]+_[0-9]+' | grep -vx "$repo" | sort -u | tr '\n' ' ')
+  [ -z "$others" ] || problems+=" inputs from other releases: $others;"
   out=$(run_built "$app" 2>&1) && [ "$out" = "app: launched k_scale" ] || problems+=" the program did not run ($out);"
-  cuobjdump=$(command -v cuobjdump || true)
   if [ -n "$cuobjdump" ]; then
-    x=$scratch/app-elf
+    x=$scratch/app-elf-$v
     mkdir -p "$x"
     listed=$("$cuobjdump" -lelf "$app" 2>&1)
     [ "$listed" = "$(printf 'ELF file    1: app.1.sm_80.cubin\nELF file    2: app.2.sm_86.cubin')" ] ||
       problems+=" cuobjdump -lelf lists: $listed;"
     (cd "$x" && "$cuobjdump" -xelf all "$app" >/dev/null 2>&1)
-    cmp -s "$x/app.1.sm_80.cubin" "$ref/host_multi_arch.sm_80.cubin" && cmp -s "$x/app.2.sm_86.cubin" "$ref/host_multi_arch.sm_86.cubin" ||
+    cmp -s "$x/app.1.sm_80.cubin" "$ref/app.$v.sm_80.cubin" && cmp -s "$x/app.2.sm_86.cubin" "$ref/app.$v.sm_86.cubin" ||
       problems+=" the cubins in the program are not the linked ones;"
-  else
-    echo "NOTE: cuobjdump is not installed: the cubins in the program are not listed"
   fi
-  if [ -n "$nvcc" ] && [ -n "$cxx" ]; then
-    nx=$scratch/app-nvcc
+  # That release's nvcc -dlink, and g++ with its runtime.
+  vnvcc=$nvcc
+  [ "$v" = 11.8 ] || vnvcc=$(toolkit_prefix "$v")/bin/nvcc
+  nvcc_same=""
+  if [ -x "$vnvcc" ] && [ -n "$cxx" ]; then
+    nx=$scratch/app-nvcc-$v
     mkdir -p "$nx"
     if (
       cd "$nx" &&
-        "$nvcc" -dlink -arch=sm_80 -gencode arch=compute_86,code=sm_86 "$hostobj/a.o" "$hostobj/b.o" -o dlink.o &&
-        "$cxx" "$here/workspace/app/main.cc" dlink.o "$hostobj/a.o" "$hostobj/b.o" -lcudart_static -ldl -lpthread -lrt -o app &&
+        "$vnvcc" -dlink -arch=sm_80 -gencode arch=compute_86,code=sm_86 "$hostobj/a.o" "$hostobj/b.o" -o dlink.o &&
+        "$cxx" "$here/workspace/app/main.cc" dlink.o "$hostobj/a.o" "$hostobj/b.o" "$tk/lib64/libcudart_static.a" \
+          -ldl -lpthread -lrt -o app &&
         objcopy -O binary --only-section=.nv_fatbin app nvcc.nv_fatbin &&
         objcopy -O binary --only-section=.nv_fatbin "$app" bazel.nv_fatbin &&
         cmp nvcc.nv_fatbin bazel.nv_fatbin
-    ) >"$log/app-nvcc.txt" 2>&1; then
-      nvcc_same=" and the .nv_fatbin of nvcc -dlink's program"
+    ) >"$log/app-nvcc-$v.txt" 2>&1; then
+      nvcc_same=", the .nv_fatbin of nvcc $v -dlink's program"
     else
-      cat "$log/app-nvcc.txt"
-      problems+=" the .nv_fatbin section is not that of the program nvcc -dlink and $cxx make;"
+      cat "$log/app-nvcc-$v.txt"
+      problems+=" the .nv_fatbin section is not that of the program nvcc $v -dlink and $cxx make;"
     fi
   else
-    echo "NOTE: nvcc or a C++ compiler is missing: the program is not compared with nvcc -dlink's"
+    echo "NOTE: CUDA $v's nvcc or a C++ compiler is missing: //:app is not compared with nvcc -dlink's program"
   fi
+  whose="the command line's"
+  [ -n "$nvlink_same" ] && whose="nvlink $v's"
   if [ -z "$problems" ]; then
-    pass "cuda_binary: //:app builds from a cc_library of nvcc -dc objects, holds the linked sm_80 and sm_86 cubins${nvcc_same:-}, and runs"
+    pass "cuda_binary: with CUDA $v's toolchain, //:app builds from a cc_library of nvcc -dc objects with $v's link.stub and runtime, holds the linked sm_80 and sm_86 cubins ($whose)$nvcc_same, and runs"
   else
-    fail "cuda_binary:$problems"
+    fail "cuda_binary with CUDA $v's toolchain:$problems"
   fi
-else
-  tail -n 40 "$log/app.txt"
-  fail "cuda_binary: bazel build //:app"
-fi
+done
 
 # --- remote cache over HTTP -------------------------------------------------------
 section "HTTP remote cache (nginx with WebDAV PUT)"
