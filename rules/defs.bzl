@@ -1,6 +1,12 @@
-"""Public API of the cudalink Bazel rules.
+"""Public API of the cudalink Bazel rules: everything here is loaded from `@cudalink//rules:defs.bzl`.
 
+[bazel.md](bazel.md) shows how the pieces fit together. This reference is stardoc's rendering of
+the doc strings (tests/bazel/doc; regenerate with tests/bazel/stardoc.sh, which
+tests/bazel/run.sh --bazel7 checks).
+
+```starlark
 load("@cudalink//rules:defs.bzl", "cuda_binary", "cuda_device_link", "cuda_device_linker_toolchain")
+```
 """
 
 load("//rules/private:binary.bzl", _cuda_binary = "cuda_binary")

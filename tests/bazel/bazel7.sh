@@ -24,6 +24,10 @@
 # repacked as go.dev's archive, reached through
 # --experimental_downloader_config; @bazel_tools' other dependencies are the
 # stand-ins in offline/bzlmod; Debian's /etc/bazel/bazelrc brings the rest.
+# stardoc (docs/rules.md, tests/bazel/doc) is Debian's bazel-stardoc; its
+# renderer, a java_binary, runs on the chroot's JDK with Bazel's Java tools
+# from bazel-java-tools (rules_java would download both); --config=stardoc
+# in the project, which depends on it.
 # The Go modules go_deps needs come from the same module cache. Everything
 # heavy stays in $CUDALINK_BAZEL7_CACHE (/var/cache/cudalink-bazel7) between
 # runs: the module cache, the modules, the SDK, Bazel's repository cache and
@@ -130,6 +134,7 @@ bazel7_start() {
   }
   mkdir -p "$dir/modules"
   cp -R "$(dirname "${BASH_SOURCE[0]}")/offline/bzlmod/." "$dir/modules/"
+  cp -R "$(dirname "${BASH_SOURCE[0]}")/offline/remotejdk21_linux" "$dir/"
   # The SDK mirror: a file server on loopback (Bazel's downloader rewrites
   # to http(s) URLs only).
   rm -f "$dir/mirror.port"
@@ -162,6 +167,15 @@ EOF
       m=${m%/}
       echo "common --override_module=${m##*/}=$m"
     done
+    # Only in a module that depends on stardoc (--config=stardoc: the
+    # project): bazel mod refuses an override of a module not in the graph.
+    echo "common:stardoc --override_module=stardoc=/usr/share/bazel/tools/stardoc"
+    local java_tools=/usr/lib/x86_64-linux-gnu/bazel/java_tools
+    echo "common --override_repository=rules_java~~toolchains~remote_java_tools=$java_tools"
+    echo "common --override_repository=rules_java~~toolchains~remote_java_tools_linux=$java_tools"
+    echo "common --override_repository=rules_java~~toolchains~remotejdk21_linux=$dir/remotejdk21_linux"
+    echo "common --java_runtime_version=local_jdk"
+    echo "common --tool_java_runtime_version=local_jdk"
     echo "common --experimental_downloader_config=$dir/downloader.cfg"
     echo "common --repository_cache=$bazel7_cache/repos"
     # go_deps' repositories come from the module cache, with no network.
