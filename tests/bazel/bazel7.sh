@@ -108,7 +108,7 @@ bazel7_sdk() {
 
 bazel7_start() {
   local dir=$1 m
-  mkdir -p "$bazel7_cache" "$dir/home" || return 1
+  mkdir -p "$bazel7_cache" "$dir/home/tmp" || return 1
   bazel7_home=$dir/home
   bazel7_dir=$dir
   # One Bazel 7 run at a time on a machine (two do not fit on 2 cores).
@@ -159,6 +159,9 @@ rewrite ^golang\.google\.cn/dl/\?mode=json.*\$ $mirror/versions.json
 rewrite ^dl\.google\.com/go/(.*)\$ $mirror/\$1
 EOF
   {
+    # The server's temporary files (a bazel-jni.* directory per server)
+    # in DIR, not in the chroot's /tmp, where they would pile up.
+    echo "startup --host_jvm_args=-Djava.io.tmpdir=$dir/home/tmp"
     echo "common --enable_bzlmod"
     echo "common --lockfile_mode=off"
     echo "common --override_module=rules_go=$bazel7_cache/modules/rules_go"
