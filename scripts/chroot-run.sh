@@ -3,6 +3,14 @@
 # touching the host's own /dev, /proc or mount table:
 #
 #   chroot-run.sh ROOT [--bind DIR]... [--cwd DIR] -- COMMAND ARGS...
+#   chroot-run.sh ROOT [--bind DIR]... --hold PIDFILE
+#   chroot-run.sh ROOT --enter PID [--cwd DIR] -- COMMAND ARGS...
+#
+# --hold sets the namespace up as below and keeps it (a process that
+# sleeps until killed, its pid in PIDFILE); --enter runs COMMAND in the
+# namespace of that process (nsenter). Commands that must see the same
+# mounts use one namespace so: a Bazel client in a namespace of its own
+# does not keep the server another one started, but shuts it down.
 #
 # The command gets a mount namespace of its own (unshare), in which ROOT
 # gets a private /dev (a tmpfs with null, zero, full, random, urandom and
@@ -13,7 +21,8 @@
 # replace the host's /dev/null. The mounts exist only in that
 # namespace: the host never sees them, two runs at the same time each have
 # their own, and they go away with the last process in the namespace (a
-# Bazel server lives on in the namespace of the client that started it).
+# Bazel server lives on in the namespace of the client that started it,
+# and the --hold process keeps it for the commands that --enter it).
 # The only change outside the namespace is a missing bind target made with
 # mkdir -p under ROOT (the caller removes what it made). The command then
 # runs in DIR --cwd (default /) as the same process (exec), so its pid is
@@ -22,30 +31,34 @@ set -euo pipefail
 
 usage() {
   echo "usage: chroot-run.sh ROOT [--bind DIR]... [--cwd DIR] -- COMMAND ARGS..." >&2
+  echo "       chroot-run.sh ROOT [--bind DIR]... --hold PIDFILE" >&2
+  echo "       chroot-run.sh ROOT --enter PID [--cwd DIR] -- COMMAND ARGS..." >&2
   exit 2
 }
 
-if [ "${1:-}" != --in-namespace ]; then
-  # Into a namespace whose mounts propagate nowhere, then again below.
-  exec unshare --mount --propagation private -- "$BASH" "$0" --in-namespace "$@"
+innamespace=no
+if [ "${1:-}" = --in-namespace ]; then
+  innamespace=yes
+  shift
 fi
-shift
-
+args=("$@")
 [ $# -ge 1 ] || usage
 root=$1
 shift
 binds=()
 cwd=/
+hold=""
+enter=""
 while [ $# -gt 0 ]; do
   case $1 in
-  --bind)
+  --bind | --cwd | --hold | --enter)
     [ $# -ge 2 ] || usage
-    binds+=("$2")
-    shift 2
-    ;;
-  --cwd)
-    [ $# -ge 2 ] || usage
-    cwd=$2
+    case $1 in
+    --bind) binds+=("$2") ;;
+    --cwd) cwd=$2 ;;
+    --hold) hold=$2 ;;
+    --enter) enter=$2 ;;
+    esac
     shift 2
     ;;
   --)
@@ -55,11 +68,18 @@ while [ $# -gt 0 ]; do
   *) usage ;;
   esac
 done
-[ $# -ge 1 ] || usage
+[ -n "$hold" ] || [ $# -ge 1 ] || usage
 [ -x "$root/usr/bin/env" ] || {
   echo "chroot-run.sh: $root is not a chroot (no usr/bin/env)" >&2
   exit 1
 }
+if [ -n "$enter" ]; then
+  exec nsenter --mount="/proc/$enter/ns/mnt" -- chroot "$root" /bin/sh -c 'cd "$1" && shift && exec "$@"' sh "$cwd" "$@"
+fi
+if [ $innamespace = no ]; then
+  # Into a namespace whose mounts propagate nowhere, then again below.
+  exec unshare --mount --propagation private -- "$BASH" "$0" --in-namespace "${args[@]}"
+fi
 
 # /dev: nothing of the host's. mknod needs nodev off on this tmpfs only.
 mount -t tmpfs -o mode=0755,nosuid,noexec,size=1m cudalink-dev "$root/dev"
@@ -93,4 +113,8 @@ for dir in "${binds[@]}"; do
   mount --bind "$dir" "$root$dir"
 done
 
+if [ -n "$hold" ]; then
+  echo $$ >"$hold.tmp" && mv "$hold.tmp" "$hold"
+  exec sleep infinity
+fi
 exec chroot "$root" /bin/sh -c 'cd "$1" && shift && exec "$@"' sh "$cwd" "$@"

@@ -10,14 +10,18 @@
 #                      offline setup (below) and writes DIR/bazelrc7
 #   bazel7_run CMD...  CMD in the chroot, in the current directory (in /
 #                      when that is outside DIR and the cache), through
-#                      scripts/chroot-run.sh: a mount namespace of its own
+#                      scripts/chroot-run.sh: in the mount namespace that
+#                      bazel7_start made for the run (chroot-run.sh --hold),
 #                      with a private /dev and /proc, DIR and the cache
 #                      bind-mounted at the same paths; the host's mount
-#                      table and /dev are never touched
+#                      table and /dev are never touched. One namespace for
+#                      all: a Bazel client in another would shut down the
+#                      server the previous command started.
 #   bazel7_exec CMD... the same as exec, for a server: `bazel7_exec CMD &`
 #   bazel ARGS...      Bazel 7.7.1 in the chroot (bazel7_run)
-#   bazel7_stop        stops the mirror, removes the bind targets
-#                      bazel7_start made in the chroot, releases the lock
+#   bazel7_stop        stops the mirror and the namespace's holder,
+#                      removes the bind targets bazel7_start made in the
+#                      chroot, releases the lock
 #
 # The offline setup: rules_go and gazelle are Go modules (`go mod download`);
 # the Go SDK (go_sdk.download) is Go's own golang.org/toolchain module
@@ -42,6 +46,7 @@ bazel7_go=1.26.0
 bazel7_made=()
 bazel7_lock_fd=
 bazel7_dir=
+bazel7_ns=
 
 bazel7_check() {
   local out
@@ -202,6 +207,15 @@ EOF
     mkdir -p "${made[0]}" || return 1
     bazel7_made+=("${made[@]}")
   done
+  # The run's mount namespace, held by a process that sleeps until
+  # bazel7_stop.
+  rm -f "$dir/namespace.pid"
+  "$(dirname "${BASH_SOURCE[0]}")/../../scripts/chroot-run.sh" "$bazel7_chroot" \
+    --bind "$dir" --bind "$bazel7_cache" --hold "$dir/namespace.pid" {bazel7_lock_fd}>&- >/dev/null 2>&1 &
+  bazel7_holder_pid=$!
+  for _ in $(seq 100); do [ -f "$dir/namespace.pid" ] && break; sleep 0.1; done
+  [ -f "$dir/namespace.pid" ] || return 1
+  bazel7_ns=$(cat "$dir/namespace.pid")
 }
 
 bazel7_stop() {
@@ -210,6 +224,12 @@ bazel7_stop() {
     kill "$bazel7_mirror_pid" 2>/dev/null
     wait "$bazel7_mirror_pid" 2>/dev/null
     bazel7_mirror_pid=
+  fi
+  if [ -n "${bazel7_holder_pid:-}" ]; then
+    kill "$bazel7_holder_pid" 2>/dev/null
+    wait "$bazel7_holder_pid" 2>/dev/null
+    bazel7_holder_pid=
+    bazel7_ns=
   fi
   # Empty directories only (rmdir), innermost first: nothing is mounted on
   # them out here.
@@ -234,7 +254,7 @@ bazel7_cwd() {
 
 bazel7_run() {
   local run=("$(dirname "${BASH_SOURCE[0]}")/../../scripts/chroot-run.sh" "$bazel7_chroot"
-    --bind "$bazel7_dir" --bind "$bazel7_cache" --cwd "$(bazel7_cwd)" -- "$@")
+    --enter "$bazel7_ns" --cwd "$(bazel7_cwd)" -- "$@")
   if [ -n "$bazel7_lock_fd" ]; then
     "${run[@]}" {bazel7_lock_fd}>&-
   else
@@ -249,7 +269,7 @@ bazel7_exec() {
     exec {bazel7_lock_fd}>&-
   fi
   exec "$(dirname "${BASH_SOURCE[0]}")/../../scripts/chroot-run.sh" "$bazel7_chroot" \
-    --bind "$bazel7_dir" --bind "$bazel7_cache" --cwd "$(bazel7_cwd)" -- "$@"
+    --enter "$bazel7_ns" --cwd "$(bazel7_cwd)" -- "$@"
 }
 
 bazel() {
