@@ -186,7 +186,9 @@ type hostRefs []string
 // count as well: a host object without the sections (from a host compiler
 // alone, or nvcc -c), given by path or in an archive, makes nvlink keep
 // every kernel, and the lists of one without an image for the target still
-// keep the kernels they name.
+// keep the kernels they name (but not libcudadevrt's: its kernel list would
+// otherwise turn "no kernel named anywhere", which keeps every kernel, into
+// an empty list that keeps none).
 func (ctx *linkContext) hostKernelRefs() hostRefs {
 	if ctx.Config.IgnoreHostInfo || ctx.usedLists() {
 		return nil
@@ -198,7 +200,11 @@ func (ctx *linkContext) hostKernelRefs() hostRefs {
 		units = append(units, file.unit)
 	}
 	for _, un := range ctx.unlinked {
-		units = append(units, un.unit)
+		// libcudadevrt without an image for the target (sm_72 has none)
+		// is never linked, and nvlink does not read its lists at all.
+		if !un.system {
+			units = append(units, un.unit)
+		}
 	}
 	for _, u := range units {
 		h := u.host
