@@ -251,10 +251,12 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, ise
 			}
 			le.PutUint32(word[:], crs)
 			r.Payload, wroteCRS = word[:], true
-		case r.Attr == cubin.EIATTR_KPARAM_INFO && r.Fmt == eifmtSVal && len(r.Payload) >= 4:
+		case (r.Attr == cubin.EIATTR_KPARAM_INFO || r.Attr == cubin.EIATTR_KPARAM_INFO_V2) && r.Fmt == eifmtSVal && len(r.Payload) >= 4:
 			// nvlink maps the parameter's index word through the file's
 			// symbol map, in which index 0 stands for the file's
-			// placeholder (see addPlaceholder): only -g keeps it.
+			// placeholder (see addPlaceholder): only -g and
+			// -preserve-relocs keep it. 12.x's records for parameters
+			// over 4 KiB (V2) are mapped the same way.
 			if ph := isec.File.placeholder; le.Uint32(r.Payload) == 0 && ph != nil && ph.outIndex != 0 {
 				le.PutUint32(w.buf[w.record(r):], ph.outIndex)
 				continue

@@ -337,6 +337,11 @@ const (
 	EIATTR_INSTR_REG_MAP               Attr = 0x40
 	EIATTR_ERROR_LAST                  Attr = 0x41
 
+	// EIATTR_KPARAM_INFO_V2 (CUDA 12) replaces EIATTR_KPARAM_INFO in the
+	// records of a kernel whose parameters pass 4 KiB (sm_70 and up):
+	// the same layout, with room for offsets and sizes up to 32 KiB.
+	EIATTR_KPARAM_INFO_V2 Attr = 0x45
+
 	// EIATTR_GEN_ERRBAR_AT_EXIT (EIFMT_NVAL, no symbol) follows each
 	// function's records in the global .nv.info of nvcc 12.5 -G objects.
 	EIATTR_GEN_ERRBAR_AT_EXIT Attr = 0x53
@@ -415,6 +420,9 @@ var attrNames = [...]string{
 func (a Attr) String() string {
 	if int(a) < len(attrNames) {
 		return attrNames[a]
+	}
+	if a == EIATTR_KPARAM_INFO_V2 {
+		return "EIATTR_KPARAM_INFO_V2"
 	}
 	if a == EIATTR_GEN_ERRBAR_AT_EXIT {
 		return "EIATTR_GEN_ERRBAR_AT_EXIT"

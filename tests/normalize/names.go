@@ -202,6 +202,7 @@ var eiattrNames = [...]string{
 	0x3f: "EIATTR_MAX_CLUSTER_RANK",
 	0x40: "EIATTR_INSTR_REG_MAP",
 	0x41: "EIATTR_ERROR_LAST",
+	0x45: "EIATTR_KPARAM_INFO_V2",  // CUDA 12, kernels with over 4 KiB of parameters
 	0x50: "EIATTR_SPARSE_MMA_MASK", // CUDA 12, on sm_90 functions
 }
 
