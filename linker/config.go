@@ -3,7 +3,17 @@ package linker
 import (
 	"context"
 	"io"
+	"strconv"
 )
+
+// ArchName is the target as -arch names it and nvlink's messages spell it:
+// sm_80, or sm_90a for the arch-specific target.
+func (cfg *Config) ArchName() string {
+	if cfg.ArchSpecific {
+		return "sm_" + strconv.Itoa(cfg.Arch) + "a"
+	}
+	return "sm_" + strconv.Itoa(cfg.Arch)
+}
 
 // Config is everything one link needs, as the command line (or a worker
 // request) states it. It holds no state of the link itself; that lives in

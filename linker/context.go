@@ -1,7 +1,6 @@
 package linker
 
 import (
-	"fmt"
 	"iter"
 	"runtime"
 
@@ -186,7 +185,7 @@ func reportArch(cfg *Config) string {
 	if !cfg.ReportArch {
 		return ""
 	}
-	return fmt.Sprintf(" (target: sm_%d)", cfg.Arch)
+	return " (target: " + cfg.ArchName() + ")"
 }
 
 // unlinkedUnit is a unit of the inputs nothing is linked from, with its

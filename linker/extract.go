@@ -267,7 +267,7 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			}
 		case !ctx.Config.SuppressArchWarning && !u.member:
 			// (nvlink says nothing about an archive member.)
-			if ctx.mergeWarnf("SM Arch ('sm_%d') not found in '%s'", target, name) {
+			if ctx.mergeWarnf("SM Arch ('%s') not found in '%s'", ctx.Config.ArchName(), name) {
 				return out
 			}
 		}

@@ -401,10 +401,10 @@ func (osec *outputSection) preserve(ctx *linkContext, r outReloc) {
 }
 
 // warnPreserveRelocs gives nvlink 11.8's warning for -preserve-relocs on
-// sm_90 (spelling included); the link goes on and writes the same kind of
+// sm_90 and sm_90a (spelling included); the link goes on and writes the same kind of
 // output as for older architectures.
 func warnPreserveRelocs(ctx *linkContext) {
 	if ctx.Config.PreserveRelocs && ctx.Config.Arch >= 90 {
-		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture 'sm_%d' and may not work as expected", ctx.Config.Arch)
+		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture '%s' and may not work as expected", ctx.Config.ArchName())
 	}
 }
