@@ -174,6 +174,18 @@ func (ctx *linkContext) ownWarnf(format string, args ...any) {
 	}
 }
 
+// onlyNonFatal says whether every error reported so far is one nvlink does
+// not call fatal (undefined references, limits exceeded): it finishes the
+// link's analysis after those, -v report included, and exits 255.
+func (ctx *linkContext) onlyNonFatal() bool {
+	if ctx.cancelled {
+		return false
+	}
+	ctx.diag.mu.Lock()
+	defer ctx.diag.mu.Unlock()
+	return ctx.diag.errors > 0 && ctx.diag.errors == ctx.diag.nonFatal
+}
+
 // failed says whether an error was reported.
 func (ctx *linkContext) failed() bool {
 	ctx.diag.mu.Lock()

@@ -58,6 +58,9 @@ func link(ctx *linkContext) error {
 	ctx.run("check undefined", reportUndefined)           // every reference kept code makes must be defined, but for what the driver provides
 	ctx.run("check LTO inputs", reportUnreadableIR)       // -dlto: IR that could not be read explains undefined references
 	if ctx.checkpoint() {
+		if ctx.onlyNonFatal() {
+			ctx.run("report resources", reportResources) // -v: nvlink reports after its non-fatal errors too
+		}
 		return ErrFailed
 	}
 	ctx.run("apply relocations", applyRelocations)              // resolve what the linker resolves, keep the rest for the driver
