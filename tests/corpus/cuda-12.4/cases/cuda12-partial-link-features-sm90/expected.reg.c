@@ -1,0 +1,6 @@
+#define NUM_PRELINKED_OBJECTS 5
+DEFINE_REGISTER_FUNC(_eeaf903e_9_launch_cu_4d76c5b9)
+DEFINE_REGISTER_FUNC(_85a9033b_8_table_cu__Z3inci)
+DEFINE_REGISTER_FUNC(_36ed741d_10_cluster_cu_7c71e0db)
+DEFINE_REGISTER_FUNC(_a882c3ff_9_params_cu_d258278a)
+DEFINE_REGISTER_FUNC(_a5feb29a_22_cuda_device_runtime_cu_f9e4211a_18603)
