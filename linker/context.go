@@ -87,6 +87,10 @@ type linkContext struct {
 	// (hostKernelRefs), and those with relocatable device code are
 	// registered (writeHostSide).
 	unlinked []unlinkedUnit
+	// droppedVersion is the newest release of the library members the
+	// link did not need (libcudadevrt's, mostly): chooseToolkit's last
+	// hint when no other input tells the release.
+	droppedVersion uint32
 
 	toolkit *toolkit // the nvlink release reproduced (chooseToolkit)
 	// unifiedTables are the __UFT/__UDT symbols the inputs declare
@@ -165,6 +169,9 @@ type Object struct {
 	ELF *cubin.File
 	// unit is the logical input the image belongs to (see extract.go).
 	unit *unit
+	// version is, for a unit with no image to link (ELF nil), the newest
+	// release its other images were written by (imageVersion).
+	version uint32
 
 	// Call graph records from .nv.callgraph, in file symbol indices.
 	calls        [][2]uint32
@@ -193,6 +200,8 @@ func reportArch(cfg *Config) string {
 type unlinkedUnit struct {
 	*unit
 	seq int
+	// version: the newest release of the unit's images (imageVersion).
+	version uint32
 }
 
 // inputFile is one object taken into a link: the shared parsed Object and

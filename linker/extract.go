@@ -48,6 +48,12 @@ type unit struct {
 	// wholeProgram: a host object with whole-program device code
 	// (.nv_fatbin, from nvcc -c), which nvlink does not link.
 	wholeProgram bool
+	// skipped are the ELF images parsing left unread (for architectures
+	// the target cannot use) and wholeFatbin the whole-program
+	// fatbinary: read only to tell which release wrote a unit nothing is
+	// linked from (imageVersion).
+	skipped     []fatbin.Entry
+	wholeFatbin []byte
 }
 
 // minInputSize is the size of the smallest input nvlink 11.8 opens that
@@ -133,6 +139,7 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 	}
 	u.host = &hostInfo{ModuleID: ho.ModuleID, Refs: ho.HostRefs, HasRefs: ho.HasHostRefs(), HasRefSections: ho.HasHostRefSections}
 	u.wholeProgram = len(ho.Fatbin) > 0
+	u.wholeFatbin = ho.Fatbin
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil
 	}
@@ -165,6 +172,7 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 		}
 		u.hasELF = true
 		if sm != 0 && !cubin.ArchCompatible(e.SM, sm) {
+			u.skipped = append(u.skipped, e)
 			continue
 		}
 		image, err := e.Data()
@@ -248,7 +256,7 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		best, ptx := chooseImage(group, target)
 		name := group[0].Name
 		if best == nil && ptx == nil {
-			out = append(out, &Object{Name: name, unit: u})
+			out = append(out, &Object{Name: name, unit: u, version: imageVersion(group)})
 		}
 		switch {
 		case ptx == nil && best == nil && u.irFor(target) != nil && !ctx.Config.LTO:
@@ -310,6 +318,41 @@ func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 		return nil, p
 	}
 	return best, nil
+}
+
+// imageVersion returns the newest e_version (the release of the tool that
+// wrote it) of the ELF images of a unit nothing is linked from: those
+// parsed for other architectures, those left unread, and the images of
+// its whole-program fatbinary; 0 if it has none. A link of such units
+// alone is still written as the release that built them would write it
+// (chooseToolkit).
+func imageVersion(group []*Object) uint32 {
+	u := group[0].unit
+	var v uint32
+	for _, obj := range group {
+		if obj.ELF != nil {
+			v = max(v, obj.ELF.Header.Version)
+		}
+	}
+	read := func(e fatbin.Entry) {
+		if data, err := e.Data(); err == nil && isELF(data) && len(data) >= 0x18 {
+			v = max(v, le.Uint32(data[0x14:]))
+		}
+	}
+	for _, e := range u.skipped {
+		read(e)
+	}
+	if len(u.wholeFatbin) > 0 {
+		// A broken whole-program fatbinary only leaves the release
+		// unknown: nvlink does not read it either.
+		entries, _ := fatbin.Parse(group[0].Name, u.wholeFatbin)
+		for _, e := range entries {
+			if e.Kind == fatbin.KindELF {
+				read(e)
+			}
+		}
+	}
+	return v
 }
 
 // ptxFor returns the unit's PTX image of the highest architecture a

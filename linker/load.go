@@ -136,7 +136,7 @@ func addInputs(ctx *linkContext) {
 				un = &u
 			}
 			if obj.ELF == nil {
-				ctx.unlinked = append(ctx.unlinked, unlinkedUnit{un, seq})
+				ctx.unlinked = append(ctx.unlinked, unlinkedUnit{un, seq, obj.version})
 				continue
 			}
 			file := newInputFile(obj, len(ctx.Files))

@@ -75,6 +75,8 @@ func extractOnDemand(ctx *linkContext) {
 		if linked[i] {
 			file.Index = len(kept)
 			kept = append(kept, file)
+		} else {
+			ctx.droppedVersion = max(ctx.droppedVersion, file.ELF.Header.Version)
 		}
 	}
 	ctx.Files = kept

@@ -118,12 +118,26 @@ func toolkitFor(v uint32) *toolkit {
 // chooseToolkit picks the nvlink release to reproduce: Config.CUDAVersion if
 // given, else the newest release any input was written by (a link of 11.8
 // and 12.4 objects is what nvlink 12.4 makes of it: 11.8's refuses the
-// 12.4 ones). It then checks every input against it, as that nvlink does.
+// 12.4 ones). Inputs nothing is linked from count too, by their images
+// for other architectures and their whole-program code: a link of only
+// such 12.4 objects is nvlink 12.4's empty cubin; with no other hint, the
+// library members the link did not need (libcudadevrt) tell it. Inputs
+// that tell nothing (g++ objects alone) are linked as 11.8's nvlink links
+// them. It then checks every linked input against the release, as that
+// nvlink does.
 func chooseToolkit(ctx *linkContext) {
 	v := ctx.Config.CUDAVersion
 	if v == 0 {
 		for _, file := range ctx.Files {
 			v = max(v, file.ELF.Header.Version)
+		}
+		for _, un := range ctx.unlinked {
+			v = max(v, un.version)
+		}
+		if v == 0 {
+			// Nothing but host code and unneeded library members:
+			// nvcc -dlink gives its own toolkit's libcudadevrt.
+			v = ctx.droppedVersion
 		}
 	}
 	ctx.toolkit = toolkitFor(v)
