@@ -400,23 +400,32 @@ func (ctx *linkContext) buildCallgraph() {
 
 // collectPrototypes lists what .nv.prototype will hold: the signature of
 // every output non-kernel function and called extern, the first time a file
-// names it, files in command-line order. A function whose address any
-// input takes is left out (ptxas leaves it out of the file that takes it;
-// nvlink also of the files that define or call it).
+// names it, files in command-line order, each file's symbols by index. The
+// signature is the first file's that gives one: a file may name a function
+// without giving it (an nvcc -c -ewp image has no .nv.prototype; its calls
+// into libcudadevrt get their slots where it names them). A function whose
+// address any input takes is left out (ptxas leaves it out of the file that
+// takes it; nvlink also of the files that define or call it).
 func (ctx *linkContext) collectPrototypes() []protoEntry {
+	sigs := map[*symbol]string{}
+	for _, file := range ctx.Files {
+		for _, proto := range file.protoList {
+			sym := file.Syms[proto.sym]
+			if _, ok := sigs[sym]; !ok && sym != nil {
+				sigs[sym] = proto.sig
+			}
+		}
+	}
 	var list []protoEntry
 	seen := map[*symbol]bool{}
 	for _, file := range ctx.Files {
-		// nvlink takes each file's entries by symbol index.
-		protos := slices.Clone(file.protoList)
-		slices.SortStableFunc(protos, func(a, b prototype) int { return cmp.Compare(a.sym, b.sym) })
-		for _, proto := range protos {
-			sym := file.Syms[proto.sym]
-			if seen[sym] || sym.IsEntry() || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
+		for _, sym := range file.Syms {
+			sig, ok := sigs[sym]
+			if !ok || seen[sym] || sym.IsEntry() || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true
-			list = append(list, protoEntry{sym, proto.sig})
+			list = append(list, protoEntry{sym, sig})
 		}
 	}
 	return list
