@@ -64,7 +64,9 @@ func extractOnDemand(ctx *linkContext) {
 			}
 			take(i)
 			changed = true
-			if ctx.Config.Verbose && ctx.Config.Stdout != nil {
+			if ctx.Config.Verbose && ctx.Config.Stdout != nil && !file.unit.system {
+				// Only for --archive-mode=on-demand: nvlink's -v says
+				// nothing of the libcudadevrt members it links.
 				slices.Sort(wanted)
 				info(ctx.Config.Stdout, "linking archive member "+file.Name+" for "+strings.Join(wanted, ", "))
 			}
