@@ -91,6 +91,9 @@ type linkContext struct {
 	// link did not need (libcudadevrt's, mostly): chooseToolkit's last
 	// hint when no other input tells the release.
 	droppedVersion uint32
+	// droppedSystem: some libcudadevrt member was left out as unneeded
+	// (reportAfterErrors).
+	droppedSystem bool
 
 	toolkit *toolkit // the nvlink release reproduced (chooseToolkit)
 	// unifiedTables are the __UFT/__UDT symbols the inputs declare

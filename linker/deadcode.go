@@ -180,31 +180,28 @@ type hostRefs []string
 
 // hostKernelRefs returns the patterns when they decide which kernels stay:
 // every input is a host object with the host-reference sections (.nvHR*,
-// which nvcc -dc writes), the lists of some input other than libcudadevrt
-// name something, and neither -kernels-used nor -variables-used was
-// given (nvlink then ignores the lists). Inputs nothing is linked from
+// which nvcc -dc writes), the kernel lists of some input other than
+// libcudadevrt name a kernel, and neither -kernels-used nor
+// -variables-used was given (nvlink then ignores the lists). Lists that
+// name only variables keep every kernel. Inputs nothing is linked from
 // count as well: a host object without the sections (from a host compiler
 // alone, or nvcc -c), given by path or in an archive, makes nvlink keep
 // every kernel, and the lists of one without an image for the target still
-// keep the kernels they name (but not libcudadevrt's: its kernel list would
-// otherwise turn "no kernel named anywhere", which keeps every kernel, into
-// an empty list that keeps none).
+// keep the kernels they name. libcudadevrt's lists (an archive named
+// libcudadevrt*, however it is given) never switch pruning on, linked,
+// kept whole (-keep-system-libraries) or without an image for the target;
+// once pruning is on they keep its own kernels.
 func (ctx *linkContext) hostKernelRefs() hostRefs {
 	if ctx.Config.IgnoreHostInfo || ctx.usedLists() {
 		return nil
 	}
-	var refs hostRefs
-	any := false
+	var refs, system hostRefs
 	units := make([]*unit, 0, len(ctx.Files)+len(ctx.unlinked))
 	for _, file := range ctx.Files {
 		units = append(units, file.unit)
 	}
 	for _, un := range ctx.unlinked {
-		// libcudadevrt without an image for the target (sm_72 has none)
-		// is never linked, and nvlink does not read its lists at all.
-		if !un.system {
-			units = append(units, un.unit)
-		}
+		units = append(units, un.unit)
 	}
 	for _, u := range units {
 		h := u.host
@@ -213,17 +210,17 @@ func (ctx *linkContext) hostKernelRefs() hostRefs {
 			// nvlink keeps every kernel.
 			return nil
 		}
-		// The lists of any input switch pruning on, archive members
-		// included, but not libcudadevrt's (an archive named
-		// libcudadevrt*, however it is given).
-		any = any || h.HasRefs && !u.system
-		refs = append(refs, h.Refs[hostobj.KernelExtern]...)
-		refs = append(refs, h.Refs[hostobj.KernelIntern]...)
+		list := &refs
+		if u.system {
+			list = &system
+		}
+		*list = append(*list, h.Refs[hostobj.KernelExtern]...)
+		*list = append(*list, h.Refs[hostobj.KernelIntern]...)
 	}
-	if !any {
+	if len(refs) == 0 {
 		return nil
 	}
-	return refs
+	return append(refs, system...)
 }
 
 // keeps says whether a kernel stays: a pattern matches it.

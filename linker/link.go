@@ -59,7 +59,7 @@ func link(ctx *linkContext) error {
 	ctx.run("check LTO inputs", reportUnreadableIR)       // -dlto: IR that could not be read explains undefined references
 	if ctx.checkpoint() {
 		if ctx.onlyNonFatal() {
-			ctx.run("report resources", reportResources) // -v: nvlink reports after its non-fatal errors too
+			ctx.run("report resources", reportAfterErrors) // -v: nvlink reports after its non-fatal errors too
 		}
 		return ErrFailed
 	}

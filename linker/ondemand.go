@@ -79,6 +79,7 @@ func extractOnDemand(ctx *linkContext) {
 			kept = append(kept, file)
 		} else {
 			ctx.droppedVersion = max(ctx.droppedVersion, file.ELF.Header.Version)
+			ctx.droppedSystem = ctx.droppedSystem || file.unit.system
 		}
 	}
 	ctx.Files = kept

@@ -141,6 +141,29 @@ func (t *chainMarks) deepest(root *function, weight func(*function) uint32) (uin
 // reportResources prints nvlink's -v report: global and constant memory
 // of the module, then for each kernel, last node first, its registers, stack and
 // memory. The lines read as nvlink's, with cudalink's name in front.
+// reportAfterErrors gives the -v report of a link that failed with errors
+// nvlink does not call fatal. nvlink removes the libcudadevrt members a
+// link does not need only once the link succeeds, so after such errors
+// its report lists every kernel of libcudadevrt too: when members were
+// left out, the report is that of the same link with them all
+// (-keep-system-libraries), whose diagnostics are the ones already given.
+func reportAfterErrors(ctx *linkContext) {
+	if !ctx.Config.Verbose || ctx.Config.Stdout == nil {
+		return
+	}
+	if !ctx.droppedSystem || ctx.Config.KeepSystemLibraries {
+		reportResources(ctx)
+		return
+	}
+	cfg := *ctx.Config
+	cfg.KeepSystemLibraries = true
+	cfg.Stderr = io.Discard
+	cfg.TimeFile, cfg.MapFile, cfg.WhyLive = "", "", nil
+	again := newContext(&cfg)
+	defer again.maps.unmapAll()
+	_ = link(again) // fails as this link did; only its report is wanted
+}
+
 func reportResources(ctx *linkContext) {
 	if !ctx.Config.Verbose || ctx.Config.Stdout == nil {
 		return
