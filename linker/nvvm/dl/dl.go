@@ -11,6 +11,7 @@ package dl
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"github.com/cudalink/cudalink/linker/nvvm"
@@ -109,8 +110,9 @@ func (l *Lib) Compile(modules []nvvm.Module, options []string) (ptx []byte, log 
 	}
 	status := l.compileProgram(prog, int32(len(options)), unsafe.Pointer(&ptrs[0]))
 	log = l.log(prog)
-	// Keep the option strings alive until libnvvm is done with them.
-	_ = cstrs
+	// ptrs holds the option strings as uintptrs, which the collector does
+	// not follow: keep them alive until the library is done with them.
+	runtime.KeepAlive(cstrs)
 	// A relocatable compile (--device-c) ends with status 100 on CUDA
 	// 11.8, and its PTX is good: nvlink takes it.
 	if status != 0 && status != 100 {

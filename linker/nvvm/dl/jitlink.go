@@ -2,6 +2,7 @@ package dl
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"unsafe"
 
@@ -87,13 +88,15 @@ func (j *JitLink) Compile(modules []nvvm.Module, options []string) (ptx []byte, 
 		cstrs[i] = append([]byte(o), 0)
 		ptrs[i] = uintptr(unsafe.Pointer(&cstrs[i][0]))
 	}
+	// ptrs holds the option strings as uintptrs, which the collector does
+	// not follow: keep them alive until the handle is gone.
+	defer runtime.KeepAlive(cstrs)
 	var h uintptr
 	// Without a CUDA driver and device (a build machine), nvJitLinkCreate
 	// notes that cuInit failed and returns NVJITLINK_ERROR_INTERNAL, yet
 	// makes the handle, which links as well: only a missing handle is a
 	// failure here.
 	status := j.create(&h, uint32(len(options)), unsafe.Pointer(&ptrs[0]))
-	_ = cstrs
 	if h == 0 {
 		return nil, "", fmt.Errorf("nvJitLinkCreate: %s", jitLinkResult(status))
 	}
