@@ -254,7 +254,7 @@ func foldConstant2(ctx *linkContext) {
 		}
 		var callees []*inputSection
 		for _, fn := range callTree(k)[1:] {
-			if fn.Sym.IsEntry() {
+			if fn.Sym.IsEntry() || fn.lostBank2 {
 				continue
 			}
 			for _, isec := range fn.Sections {
@@ -310,7 +310,7 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	made := map[*function]*outputSection{}
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		fn := ctx.Funcs[i]
-		if fn.Sym.IsEntry() {
+		if fn.Sym.IsEntry() || fn.lostBank2 {
 			continue
 		}
 		for _, isec := range fn.Sections {
@@ -437,15 +437,19 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 // it keeps, but appends the copy's bank-2 constants to the kept one's
 // (they sit unused after them in every kernel's bank), and leaves the
 // offset in the null symbol's st_value. A copy met before is emptied away
-// when a later one with fewer registers replaces it.
-func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection) {
+// when a later one with fewer registers replaces it. When the first copy
+// nvlink met had no constants (alone), the losers' constants make a
+// .nv.constant2.<f> of the function's own, which no kernel's bank takes
+// in, and the null symbol is left alone.
+func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection, alone bool) {
 	var end uint64
 	for _, c := range fn.Sections {
 		if isConstant2(c.Sec) {
 			end = alignTo(end, max(c.Sec.Addralign, 1)) + c.Sec.Size
 		}
 	}
-	if !ctx.Config.Relocatable {
+	fn.lostBank2 = fn.lostBank2 || alone
+	if !ctx.Config.Relocatable && !alone {
 		ctx.null.weakConstants = alignTo(end, max(isec.Sec.Addralign, 1))
 	}
 	isec.Func = fn

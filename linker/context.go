@@ -418,6 +418,10 @@ type function struct {
 	// ctaidZ: its .nv.info holds CTAIDZ_USED (the kernel reads
 	// blockIdx.z).
 	ctaidZ bool
+	// lostBank2: its only bank-2 constants are those of a weak copy that
+	// lost (appendLostConstants): nvlink keeps them in a .nv.constant2.<f>
+	// of the function's own, folded into no kernel's bank.
+	lostBank2 bool
 	// mergedPlain: a kernel nvlink merged as an ordinary function, one
 	// -kernels-used leaves out (registerNames).
 	mergedPlain bool

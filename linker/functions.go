@@ -26,9 +26,13 @@ func (ctx *linkContext) kernels() []*function {
 // A weak definition that lost resolution contributes nothing.
 func buildFunctions(ctx *linkContext) {
 	var all []*function
+	// Whether the first copy of each function nvlink met has bank-2
+	// constants (see appendLostConstants).
+	firstBank2 := map[*symbol]bool{}
 	for _, file := range ctx.Files {
 		byText := map[int]*function{}
 		lostTo := map[int]*function{} // a weak copy's code section -> the copy that won, met earlier
+		var bank2Of map[uint32]bool   // the code sections with bank-2 constants
 		for i, isec := range file.Sections {
 			s := isec.Sec
 			if s.Type != cubin.SHT_PROGBITS || !strings.HasPrefix(s.Name, ".text.") {
@@ -40,6 +44,17 @@ func buildFunctions(ctx *linkContext) {
 				continue
 			}
 			sym := file.Syms[symIdx]
+			if _, met := firstBank2[sym]; !met && sym != nil && sym.Bind() == cubin.STB_WEAK {
+				if bank2Of == nil {
+					bank2Of = map[uint32]bool{}
+					for _, c := range file.Sections {
+						if isConstant2(c.Sec) {
+							bank2Of[c.Sec.Info] = true
+						}
+					}
+				}
+				firstBank2[sym] = bank2Of[uint32(i)]
+			}
 			if sym.File != file || sym.Section != isec {
 				if sym.Func != nil && sym.File.Index < file.Index {
 					lostTo[i] = sym.Func
@@ -61,7 +76,7 @@ func buildFunctions(ctx *linkContext) {
 				isec.Func = fn
 				fn.Sections = append(fn.Sections, isec)
 			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !fn.Sym.IsEntry() {
-				appendLostConstants(ctx, fn, isec) // bank2.go
+				appendLostConstants(ctx, fn, isec, !firstBank2[fn.Sym]) // bank2.go
 			}
 		}
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
@@ -193,6 +208,11 @@ func linkCallGraph(ctx *linkContext) {
 	for _, file := range ctx.Files {
 		for _, c := range file.calls {
 			caller := file.Syms[c[0]].funcIn(file)
+			if caller == nil && file.replacedCopy(c[0]) {
+				// A weak copy a later one replaced: nvlink merged its
+				// calls when it met it, and they stay the symbol's.
+				caller = file.Syms[c[0]].Func
+			}
 			if caller == nil {
 				continue
 			}
@@ -269,6 +289,19 @@ func isFuncDesc(t cubin.RelocType) bool {
 		return true
 	}
 	return false
+}
+
+// replacedCopy says whether the file's symbol idx defines a weak function
+// copy that won resolution when nvlink met it, and that a later file's
+// copy then replaced (fewer registers).
+func (file *inputFile) replacedCopy(idx uint32) bool {
+	if int(idx) >= len(file.ELF.Symbols) || file.Syms[idx] == nil {
+		return false
+	}
+	esym := &file.ELF.Symbols[idx]
+	sym := file.Syms[idx]
+	return esym.Type() == cubin.STT_FUNC && esym.Bind() == cubin.STB_WEAK && esym.Shndx != cubin.SHN_UNDEF &&
+		sym.File != file && !file.skippedCopy(idx)
 }
 
 // skippedCopy says whether the file's symbol idx defines a weak function

@@ -180,8 +180,10 @@ func registerNames(ctx *linkContext) {
 				}
 				continue
 			}
-			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && s.Size == 0 {
-				continue // nvlink makes nothing of an empty relocation section
+			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && (s.Size == 0 || file.weakSkipped[s.Info]) {
+				// nvlink makes nothing of an empty relocation section, nor
+				// of one of a weak copy it skipped.
+				continue
 			}
 			key := r.sectionKey(file.Sections[s.Index])
 			r.createSection(ctx, key)

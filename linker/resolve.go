@@ -104,8 +104,9 @@ const (
 //
 //	strong (STB_GLOBAL, defined)  beats every other kind; two of them are an error
 //	weak (STB_WEAK, defined)      beats common and undefined; between two weak
-//	                              functions the one using fewer registers wins,
-//	                              then the one from newer PTX (higher virtual
+//	                              functions the one using fewer registers (as
+//	                              its code section's sh_info records them)
+//	                              wins, then the one from newer PTX (higher virtual
 //	                              architecture), then the one first on the
 //	                              command line
 //	common (SHN_COMMON)           beats undefined; between two commons the
@@ -284,17 +285,19 @@ func (file *inputFile) initialized(esym *cubin.Symbol) bool {
 	return isec != nil && cubin.HasFileData(isec.Sec.Type)
 }
 
-// regCount returns the register count the file records for a function: the
-// EIATTR_REGCOUNT record, else the register byte of its section's sh_info.
+// regCount returns the register count nvlink compares for a weak function:
+// the register byte of its code section's sh_info (0 for a device function
+// on sm_90, where only the EIATTR_REGCOUNT record says; ties then keep the
+// first copy), else that record.
 func (file *inputFile) regCount(idx int) int {
 	esym := &file.ELF.Symbols[idx]
+	if isec := file.sectionOf(esym.Shndx); isec != nil {
+		return int(isec.Sec.Info >> 24)
+	}
 	for r := range file.globalInfo() {
 		if r.Attr == cubin.EIATTR_REGCOUNT && r.symWord() && r.sym() == uint32(idx) {
 			return int(r.value())
 		}
-	}
-	if isec := file.sectionOf(esym.Shndx); isec != nil {
-		return int(isec.Sec.Info >> 24)
 	}
 	return 0
 }
