@@ -124,8 +124,7 @@ func addInputs(ctx *linkContext) {
 			ctx.report(errs[i])
 			continue
 		}
-		// nvlink treats libcudadevrt by its file name, however it is given.
-		system := strings.HasPrefix(filepath.Base(paths[i]), "libcudadevrt")
+		system := isSystemLibrary(paths[i])
 		for _, obj := range ctx.selectImages(slots[i]) {
 			seq := len(ctx.Files) + len(ctx.unlinked)
 			un := obj.unit
@@ -179,6 +178,13 @@ func warnMixedEWP(ctx *linkContext) {
 		}
 	}
 }
+
+// isSystemLibrary says whether nvlink takes an input for libcudadevrt: its
+// path (as given, or -L dir joined with lib<name>.a) contains "cudadevrt",
+// whatever the file holds. A directory named so is enough, and so is a
+// plain object: nvlink links its members (or the object) only on demand, and
+// its host reference lists do not switch kernel pruning on.
+func isSystemLibrary(path string) bool { return strings.Contains(path, "cudadevrt") }
 
 // findLibrary looks for lib<name>.a in dirs, in order.
 func findLibrary(name string, dirs []string) (string, bool) {

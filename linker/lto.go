@@ -110,7 +110,7 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 				continue // no device code at all
 			}
 			in.u = u
-			if strings.HasPrefix(filepath.Base(paths[i]), "libcudadevrt") {
+			if isSystemLibrary(paths[i]) {
 				in.u = &unit{system: true} // only its being a system library counts here
 			}
 			inputs = append(inputs, in)

@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_5e59ea2d_7_main_cu_9514e35a)
+DEFINE_REGISTER_FUNC(_f880a48b_20_cudadevrt_helpers_cu_f2eafb31)
