@@ -111,7 +111,9 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 			}
 			in.u = u
 			if isSystemLibrary(paths[i]) {
-				in.u = &unit{system: true} // only its being a system library counts here
+				sys := *u
+				sys.system = true
+				in.u = &sys
 			}
 			inputs = append(inputs, in)
 		}
@@ -198,7 +200,13 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 	if jit {
 		opts = nvJitLinkOptions(cfg.Arch, opts)
 	}
-	ptx, err := ctx.compileIR(lib, modules, opts)
+	// libnvvm is handed the host references (-host-ref-file), as nvlink
+	// 11.8 does; 12.x's nvJitLink path is not known to take them.
+	hostRefs := ""
+	if !force && !jit {
+		hostRefs = ltoHostRefs(inputs)
+	}
+	ptx, err := ctx.compileIR(lib, modules, opts, hostRefs)
 	if err != nil {
 		ctx.report(err)
 		return nil
@@ -373,11 +381,73 @@ func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]strin
 	return opts, maxReg, nil
 }
 
+// ltoHostRefs is the host-reference file nvlink gives libnvvm with
+// -host-ref-file after -has-global-host-info, so that libnvvm drops the
+// kernels and variables no host code uses ("Info: no reference to kernel
+// ..."): one line per non-empty kind, in the order EK, IK, EC, IC, EG, IG
+// (external and internal kernels, __constant__ and __device__ variables),
+// each entry "<length>:<pattern> ", the entries of every input (archive
+// members and libcudadevrt included) in the reverse of command-line and
+// section order. nvlink writes none ("") when no input but libcudadevrt
+// lists anything.
+func ltoHostRefs(inputs []ltoInput) string {
+	any := false
+	for _, in := range inputs {
+		any = any || in.u.host != nil && in.u.host.HasRefs && !in.u.system
+	}
+	if !any {
+		return ""
+	}
+	kinds := []struct {
+		tag  string
+		kind hostobj.RefKind
+	}{
+		{"EK", hostobj.KernelExtern}, {"IK", hostobj.KernelIntern},
+		{"EC", hostobj.ConstantExtern}, {"IC", hostobj.ConstantIntern},
+		{"EG", hostobj.DeviceExtern}, {"IG", hostobj.DeviceIntern},
+	}
+	var b strings.Builder
+	for _, k := range kinds {
+		var items []string
+		for _, in := range inputs {
+			if h := in.u.host; h != nil {
+				items = append(items, h.Refs[k.kind]...)
+			}
+		}
+		if len(items) == 0 {
+			continue
+		}
+		b.WriteString(k.tag + ": ")
+		for i := len(items) - 1; i >= 0; i-- {
+			fmt.Fprintf(&b, "%d:%s ", len(items[i]), items[i])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // compileIR runs libnvvm, through the cache when there is one: the key
-// names the library (path, size, modification time), the options and
-// every module's name and IR.
-func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []string) ([]byte, error) {
+// names the library (path, size, modification time), the options, the
+// host-reference file's text and every module's name and IR. hostRefs,
+// when not empty, goes to libnvvm in a temporary file (-host-ref-file).
+func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []string, hostRefs string) ([]byte, error) {
 	compile := func() (*Compiled, error) {
+		opts := opts
+		if hostRefs != "" {
+			f, err := os.CreateTemp("", "cudalink-hostref-")
+			if err != nil {
+				return nil, fmt.Errorf("link-time optimization: the host-reference file: %w", err)
+			}
+			defer os.Remove(f.Name())
+			_, err = f.WriteString(hostRefs)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return nil, fmt.Errorf("link-time optimization: the host-reference file: %w", err)
+			}
+			opts = append(slices.Clip(opts), "-host-ref-file="+f.Name())
+		}
 		ptx, log, err := lib.Compile(modules, opts)
 		if err != nil {
 			var me *nvvm.ModuleError
@@ -398,7 +468,7 @@ func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []s
 	var res *Compiled
 	var err error
 	if cache, ok := ctx.Config.Cache.(CompileCache); ok {
-		res, err = cache.Compiled(nvvmKey(lib.Path, modules, opts), compile)
+		res, err = cache.Compiled(nvvmKey(lib.Path, modules, append(slices.Clip(opts), "\x00host-refs:"+hostRefs)), compile)
 	} else {
 		res, err = compile()
 	}
@@ -481,12 +551,13 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 			break
 		}
 		if host == nil {
-			host = &hostInfo{ModuleID: h.ModuleID}
+			host = &hostInfo{ModuleID: h.ModuleID, HasRefSections: true}
 		}
+		host.HasRefSections = host.HasRefSections && h.HasRefSections
 		for k := range hostobj.NumRefKinds {
 			host.Refs[k] = append(host.Refs[k], h.Refs[k]...)
 		}
-		host.HasRefs = host.HasRefs || h.HasRefs && !in.u.member
+		host.HasRefs = host.HasRefs || h.HasRefs && !in.u.system
 	}
 	u.host = host
 	obj.unit = u
