@@ -82,6 +82,11 @@ func (d *diagnostics) print(kind, msg string) {
 			msg += "\n" + rest
 		}
 	}
+	if kind == "info" {
+		// nvlink prints its info messages as its -v report lines.
+		fmt.Fprintf(d.w, "cudalink info    : %s\n", msg)
+		return
+	}
 	fmt.Fprintf(d.w, "cudalink: %s: %s\n", kind, msg)
 }
 

@@ -475,12 +475,11 @@ func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []s
 	if err != nil {
 		return nil, err
 	}
-	if log := strings.TrimRight(string(res.Messages), "\n"); log != "" {
-		for line := range strings.SplitSeq(log, "\n") {
-			if line != "" {
-				ctx.infof("%s", line)
-			}
-		}
+	// nvlink prints libnvvm's log as one info message, as libnvvm wrote
+	// it: its first line after the prefix, the others bare, and the
+	// log's own final newline (an empty line).
+	if log := string(res.Messages); strings.TrimSpace(log) != "" {
+		ctx.infof("%s", log)
 	}
 	return res.Cubin, nil
 }
