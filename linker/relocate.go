@@ -210,6 +210,12 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		// A debug section's view of dynamic shared memory.
 		if !ctx.debugSymbols() {
 			debugUnknown(osec, p, r.Type, a)
+			if ctx.Config.PreserveRelocs && ctx.debugLayout.of(sym) == publishedDynamic {
+				// sm_90's -preserve-relocs defines the array in
+				// .nv_debug.shared (layoutDebugInfo): nvlink keeps
+				// the resolution against it.
+				osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})
+			}
 			return
 		}
 		osec.patch(p, r.Type, how.Select(sym.Value+uint64(a)), 0)
