@@ -99,6 +99,10 @@ func addInputs(ctx *linkContext) {
 		return
 	}
 	paths, slots, errs := read.paths, read.objs, read.errs
+	// devrtFirst: the first input with device code was libcudadevrt
+	// (nvlink takes it for the system library whether or not it has an
+	// image for the target); see unexpectedAfterDevrt.
+	devrtFirst, sawDevice := false, false
 	for i := range paths {
 		if paths[i] == "" {
 			continue
@@ -125,7 +129,17 @@ func addInputs(ctx *linkContext) {
 			continue
 		}
 		system := isSystemLibrary(paths[i])
-		for _, obj := range ctx.selectImages(slots[i]) {
+		objs := ctx.selectImages(slots[i])
+		linked := slices.ContainsFunc(objs, func(obj *Object) bool { return obj.ELF != nil })
+		if system && !sawDevice {
+			devrtFirst = true
+		}
+		if devrtFirst && !system && linked {
+			ctx.report(&linkError{File: paths[i], Msg: unexpectedAfterDevrt})
+			return
+		}
+		sawDevice = sawDevice || system || linked
+		for _, obj := range objs {
 			seq := len(ctx.Files) + len(ctx.unlinked)
 			un := obj.unit
 			if system {
@@ -178,6 +192,13 @@ func warnMixedEWP(ctx *linkContext) {
 		}
 	}
 }
+
+// unexpectedAfterDevrt is nvlink's fatal error for an input with device
+// code after libcudadevrt when libcudadevrt came first: libcudadevrt (or
+// any input named so) given before every object, an object after it. An
+// object before libcudadevrt makes any order fine; -l libraries count where
+// they stand among the files.
+const unexpectedAfterDevrt = "unexpected object after cudadevrt"
 
 // isSystemLibrary says whether nvlink takes an input for libcudadevrt: its
 // path (as given, or -L dir joined with lib<name>.a) contains "cudadevrt",

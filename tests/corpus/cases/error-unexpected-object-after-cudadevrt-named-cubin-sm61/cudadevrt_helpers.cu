@@ -1,0 +1,2 @@
+// A helper library whose file name says cudadevrt.
+__device__ int helper_twice(int x) { return 2 * x; }
