@@ -32,11 +32,13 @@ func placeContributions(ctx *linkContext) {
 	var walk inputWalk // merged sections are copied from the inputs
 	for _, osec := range ctx.OutSections {
 		var size uint64
+		callees := false // a kernel's bank 2 holds a callee's constants
 		for _, isec := range osec.Members {
 			align := max(isec.Sec.Addralign, 1)
 			if osec.fixedOffsets {
 				isec.OutOff = ctx.bank2.fixedOff[isec]
 				size = max(size, isec.OutOff+isec.Sec.Size)
+				callees = callees || isec.Func == nil || !isec.Func.Sym.IsEntry()
 			} else {
 				size = alignTo(size, align)
 				isec.OutOff = size
@@ -44,8 +46,11 @@ func placeContributions(ctx *linkContext) {
 			}
 			osec.Addralign = max(osec.Addralign, align)
 		}
-		if osec.fixedOffsets {
-			// A kernel's bank 2 ends at its alignment (overlayConstant2).
+		if osec.fixedOffsets && callees {
+			// A kernel's bank 2 that took callees' constants ends at its
+			// alignment (overlayConstant2); one of the kernel's own
+			// constants alone keeps their size (0x1c at alignment 8), as
+			// nvlink 11.8 leaves it.
 			size = alignTo(size, max(osec.Addralign, 1))
 		}
 		osec.Size = size
