@@ -204,6 +204,7 @@ var foreign = map[string]string{
 	"--strategy": "bazel", "--worker_max_instances": "bazel", "--worker_extra_flag": "bazel",
 	"--experimental_worker_cancellation": "bazel", "--experimental_worker_allow_json_protocol": "bazel",
 	"--override_module": "bazel", "--experimental_downloader_config": "bazel", "--noenable_workspace": "bazel",
+	"--platforms": "bazel", "--java_runtime_version": "bazel", "--tool_java_runtime_version": "bazel",
 	"-reps": "tests/bench", "-worker-reps": "tests/bench", "-verify": "tests/bench", "-ptx-n": "tests/bench", "-lto-n": "tests/bench", "-diffdir": "tests/bench", "-cpuprofile": "tests/bench", "-launch": "tests/bench",
 	"-j": "tests/corpus/regen", "-list": "tests/corpus/regen", "-update": "go test", "-run": "go test",
 	"-short": "go test", "-v": "go test", "-count": "go test",
