@@ -45,7 +45,23 @@ type helper struct {
 	out    *bufio.Reader
 	stderr *strings.Builder
 	broken bool // the pipe failed: the process is of no more use
+
+	// oneShot: the helper answers one request and exits (its library
+	// said so, see OneShot); path and bin start the next one.
+	oneShot   bool
+	path, bin string
 }
+
+// OneShot is what a Compiler implements when its library must not serve
+// a second compile in the same process: the helper then exits after one
+// request, and the next request starts another helper.
+type OneShot interface {
+	OneShot() bool
+}
+
+// oneShotHello is the message of a helper's greeting that says it
+// answers one request.
+const oneShotHello = "one-shot"
 
 // findHelper returns the helper's path (see HelperName).
 func findHelper() (string, error) {
@@ -106,7 +122,7 @@ func startHelper(path, bin string) (Compiler, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &helper{cmd: cmd, in: bufio.NewWriter(stdin), stdin: stdin, out: bufio.NewReader(stdout), stderr: &strings.Builder{}}
+	h := &helper{cmd: cmd, in: bufio.NewWriter(stdin), stdin: stdin, out: bufio.NewReader(stdout), stderr: &strings.Builder{}, path: path, bin: bin}
 	cmd.Stderr = h.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -120,13 +136,25 @@ func startHelper(path, bin string) (Compiler, error) {
 		h.stop()
 		return nil, errors.New(msg)
 	}
+	h.oneShot = msg == oneShotHello
 	return h, nil
 }
 
 // Compile sends one compile request and reads its response.
 func (h *helper) Compile(modules []Module, options []string) ([]byte, string, error) {
+	if h.broken && h.oneShot {
+		// The last request ended the helper, as it said it would.
+		next, err := startHelper(h.path, h.bin)
+		if err != nil {
+			return nil, "", err
+		}
+		*h = *next.(*helper)
+	}
 	if h.broken {
 		return nil, "", errors.New(HelperName + " has stopped")
+	}
+	if h.oneShot {
+		defer func() { h.broken = true; h.stop() }()
 	}
 	w := &writer{w: h.in}
 	w.uint(uint64(len(options)))
@@ -193,8 +221,16 @@ func Serve(path string, in io.Reader, out io.Writer, open func(path string) (Com
 		bw.Flush()
 		return 1
 	}
+	oneShot := false
+	if o, ok := c.(OneShot); ok {
+		oneShot = o.OneShot()
+	}
 	w.byte(0)
-	w.string("")
+	if oneShot {
+		w.string(oneShotHello)
+	} else {
+		w.string("")
+	}
 	if bw.Flush() != nil {
 		return 1
 	}
@@ -243,6 +279,9 @@ func Serve(path string, in io.Reader, out io.Writer, open func(path string) (Com
 		w.string(msg)
 		if w.err != nil || bw.Flush() != nil {
 			return 1
+		}
+		if oneShot {
+			return 0
 		}
 	}
 }

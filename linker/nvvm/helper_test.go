@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 			if strings.HasPrefix(filepath.Base(path), "bad") {
 				return nil, errors.New("dlopen says no: " + path)
 			}
+			if strings.HasPrefix(filepath.Base(path), "oneshot") {
+				return oneShotCompiler{}, nil
+			}
 			return fakeCompiler{}, nil
 		}))
 	}
@@ -47,6 +50,42 @@ func (fakeCompiler) Compile(modules []Module, options []string) ([]byte, string,
 		os.Exit(3)
 	}
 	return nil, "", errors.New("something else: " + options[0])
+}
+
+// oneShotCompiler is a library that serves one compile per process (as
+// nvJitLink must): its PTX is the helper's process id.
+type oneShotCompiler struct{}
+
+func (oneShotCompiler) Compile([]Module, []string) ([]byte, string, error) {
+	return []byte(fmt.Sprint(os.Getpid())), "", nil
+}
+
+func (oneShotCompiler) OneShot() bool { return true }
+
+// TestHelperOneShot checks that a library that says OneShot gets a new
+// helper process for every compile, through the same Lib, and that each
+// answers.
+func TestHelperOneShot(t *testing.T) {
+	dir := useHelper(t)
+	if err := os.WriteFile(dir+"/oneshot-libnvJitLink.so", []byte("not a library"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := Open(dir + "/oneshot-libnvJitLink.so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer StopHelpers()
+	seen := map[string]bool{}
+	for i := range 3 {
+		pid, _, err := lib.Compile([]Module{{Name: "a.o", IR: []byte{1}}}, []string{"x"})
+		if err != nil {
+			t.Fatalf("compile %d: %v", i, err)
+		}
+		if seen[string(pid)] || len(pid) == 0 {
+			t.Fatalf("compile %d ran in helper %q again (seen %v)", i, pid, seen)
+		}
+		seen[string(pid)] = true
+	}
 }
 
 func useHelper(t *testing.T) string {

@@ -107,7 +107,7 @@ func (l *Lib) Compile(modules []Module, options []string) (ptx []byte, log strin
 	mu.Lock()
 	defer mu.Unlock()
 	ptx, log, err = l.c.Compile(modules, options)
-	if h, ok := l.c.(*helper); ok && h.broken {
+	if h, ok := l.c.(*helper); ok && h.broken && !h.oneShot {
 		// The helper is gone (libnvvm crashed it): the next Open starts
 		// another.
 		delete(loaded, l.Path)

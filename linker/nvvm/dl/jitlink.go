@@ -125,6 +125,13 @@ func (j *JitLink) Compile(modules []nvvm.Module, options []string) (ptx []byte, 
 	return trimNUL(buf), log, nil
 }
 
+// OneShot says that a helper process serves one nvJitLink link and exits
+// (nvvm.OneShot): nvJitLinkCreate and nvJitLinkDestroy crash at random
+// (SIGSEGV) in a process that has linked before; a process that links
+// once never did (40 of 40 one-shot links of a CUDA 12.5 case, against a
+// crash in most runs of the 12.x LTO corpus through one helper).
+func (j *JitLink) OneShot() bool { return true }
+
 // errors is the error log without the note about cuInit that every link
 // on a machine without a CUDA device gets.
 func (j *JitLink) errors(h uintptr) string {
