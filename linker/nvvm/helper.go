@@ -56,6 +56,7 @@ type helper struct {
 // a second compile in the same process: the helper then exits after one
 // request, and the next request starts another helper.
 type OneShot interface {
+	// OneShot says whether the helper must exit after one request.
 	OneShot() bool
 }
 
