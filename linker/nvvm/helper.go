@@ -203,8 +203,13 @@ func (h *helper) fail(err error) error {
 	return fmt.Errorf("%s: %v", HelperName, err)
 }
 
-// stop ends the helper: its input ends, and it exits.
+// stop ends the helper: its input ends, and it exits. A helper already
+// waited for (a one-shot helper after its request, then StopHelpers) is
+// left alone.
 func (h *helper) stop() {
+	if h.cmd.ProcessState != nil {
+		return
+	}
 	h.stdin.Close()
 	h.cmd.Wait()
 }
