@@ -161,6 +161,8 @@ corpus_cases="two-file-cross-calls many-files-24 kernels-used-list kernels-used-
 # One target per CUDA 12 release: the corpus's cubins of that release
 # (tests/corpus/cuda-<v>), which the linker recognises by their e_version.
 cuda12_versions="12.4 12.5"
+# The CUDA 12 LTO link of the toolkits check (its objects in lto/<release>/).
+lto12_case=cuda12-lto-partial-plain-last
 
 # The CUDA toolkits the versioned toolchains take their files from:
 # 11.8 installed in /usr, 12.x unpacked in /opt/cuda-<release>/usr.
@@ -192,6 +194,7 @@ toolkit() {
 bin/ptxas bin/ptxas
 lib/x86_64-linux-gnu/libnvvm.so nvvm/lib64/libnvvm.so
 lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc nvvm/libdevice/libdevice.10.bc
+lib/x86_64-linux-gnu/libnvJitLink.so.12 lib64/libnvJitLink.so.12
 lib/nvidia-cuda-toolkit/bin/crt/link.stub bin/crt/link.stub
 include/crt/host_defines.h include/crt/host_defines.h
 include/fatbinary_section.h include/fatbinary_section.h
@@ -223,6 +226,10 @@ layout() {
   mkdir -p "$dir/ws/ptx" "$dir/ws/lto"
   cp "$cases/ptx-only-host-objects/a.o" "$cases/ptx-only-host-objects/b.o" "$dir/ws/ptx/"
   cp "$cases/lto-cross-file-inlining/util.o" "$cases/lto-cross-file-inlining/kern.o" "$dir/ws/lto/"
+  for v in $cuda12_versions; do
+    mkdir -p "$dir/ws/lto/$v"
+    cp "$root/tests/corpus/cuda-$v/cases/$lto12_case"/{util,kern,plain}.o "$dir/ws/lto/$v/"
+  done
   for v in $toolkit_versions; do toolkit "$dir" "$v"; done
   mkdir -p "$dir/ws/toolchain/helper"
   cp "$linker" "$dir/ws/toolchain/"
@@ -683,6 +690,51 @@ else
     else
       tail -n 30 "$log/tk-nvlink-$v.txt" "$log/tk-$v.txt"
       fail "toolkits: the PTX-only link with CUDA $v's toolchain"
+    fi
+  done
+  # CUDA 12 LTO: the toolchain of the release gives the link its
+  # libnvJitLink (nvjitlink), libnvvm and cudalink-nvvm as declared inputs,
+  # by relative path; the output is that nvlink's (the corpus's expected
+  # cubin), in the worker of the first workspace and in the sandbox of the
+  # second, which holds only the declared inputs (without the nvjitlink
+  # attribute cudalink would look for nvvm/../lib64/libnvJitLink.so.12,
+  # which is not there).
+  for v in $cuda12_versions; do
+    repo=cuda_$(echo "$v" | tr . _)
+    want=$root/tests/corpus/cuda-$v/cases/$lto12_case/expected.cubin
+    if [ ! -s "$one/cuda-$v/lib64/libnvJitLink.so.12" ] || [ ! -s "$one/cuda-$v/nvvm/lib64/libnvvm.so" ]; then
+      echo "NOTE: CUDA $v's libnvJitLink or libnvvm is not installed ($(toolkit_prefix "$v")/lib/x86_64-linux-gnu): its LTO link is not tested"
+      continue
+    fi
+    vf=--@cudalink//toolchain:cuda_version=$v
+    if bz "$one" build "$vf" --strategy=CudaDeviceLink=worker --execution_log_json_file="$scratch/tk-lto-$v.json" \
+      "//:lto_$repo" >"$log/tk-lto-$v.txt" 2>&1; then
+      links=$(link_inputs "$scratch/tk-lto-$v.json")
+      params=$(bz "$one" aquery "$vf" --include_param_files "mnemonic(\"CudaDeviceLink\", //:lto_$repo)" 2>/dev/null)
+      problems=""
+      cmp -s "$one/ws/bazel-bin/lto_$repo.cubin" "$want" || problems+=" the output is not nvlink $v's ($want);"
+      [ "$(echo "$links" | grep -c "^lto_$repo.cubin run worker")" = 1 ] || problems+=" not one link run in the worker;"
+      for f in lib64/libnvJitLink.so.12 nvvm/lib64/libnvvm.so nvvm/libdevice/libdevice.10.bc bin/ptxas; do
+        echo "$links" | grep "^lto_$repo.cubin " | grep -q "$repo[^/,]*/$f" || problems+=" $f is not an input;"
+      done
+      echo "$links" | grep "^lto_$repo.cubin " | grep -q "toolchain/helper/cudalink-nvvm" || problems+=" cudalink-nvvm is not an input;"
+      echo "$params" | grep -qE -- "(^|[ #'])--nvjitlink=external/[^/]*$repo[^/]*/lib64/libnvJitLink\.so\.12(\$|[ ,'])" || problems+=" no relative --nvjitlink;"
+      echo "$params" | grep -qE -- "(^|[ #'])-nvvmpath=external/[^/]*$repo[^/]*/nvvm(\$|[ ,'])" || problems+=" no relative -nvvmpath;"
+      echo "$params" | grep -qE -- "(^|[ #'])--cuda-version=$v(\$|[ ,'])" || problems+=" no --cuda-version=$v;"
+      echo "$params" | grep -qE "$scratch|(^|[ '(=\[])/[a-z]" && problems+=" an absolute path;"
+      if [ -z "$problems" ] &&
+        bz "$two" build "$vf" --spawn_strategy=sandboxed --strategy=CudaDeviceLink=sandboxed "//:lto_$repo" \
+          >"$log/tk-lto-two-$v.txt" 2>&1 &&
+        cmp -s "$two/ws/bazel-bin/lto_$repo.cubin" "$want"; then
+        pass "toolkits: a CUDA $v LTO link (-dlto, $lto12_case) with the toolchain's libnvJitLink, libnvvm and cudalink-nvvm as inputs: nvlink $v's bytes, in the worker and in the sandbox of the second workspace"
+      else
+        echo "$links"
+        tail -n 30 "$log/tk-lto-two-$v.txt" 2>/dev/null
+        fail "toolkits: the CUDA $v LTO link:${problems:- the sandboxed build in the second workspace failed or differs}"
+      fi
+    else
+      tail -n 30 "$log/tk-lto-$v.txt"
+      fail "toolkits: bazel build of the CUDA $v LTO link"
     fi
   done
 fi
