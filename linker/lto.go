@@ -197,14 +197,17 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 		ctx.report(err)
 		return nil
 	}
-	if jit {
-		opts = nvJitLinkOptions(cfg.Arch, opts)
+	// The host references: nvlink 11.8 writes them to a file for libnvvm
+	// (-host-ref-file), 12.x gives them as options.
+	var refs *ltoRefs
+	if !force {
+		refs = ctx.ltoHostRefs(inputs)
 	}
-	// libnvvm is handed the host references (-host-ref-file), as nvlink
-	// 11.8 does; 12.x's nvJitLink path is not known to take them.
 	hostRefs := ""
-	if !force && !jit {
-		hostRefs = ltoHostRefs(inputs)
+	if jit {
+		opts = nvJitLinkOptions(cfg.Arch, append(opts, refs.options()...))
+	} else {
+		hostRefs = refs.file()
 	}
 	ptx, err := ctx.compileIR(lib, modules, opts, hostRefs)
 	if err != nil {
@@ -300,7 +303,8 @@ func ltoModuleName(in ltoInput) string {
 // --force-device-c when an input other than libcudadevrt has no IR;
 // -maxreg=N (nvlink's -maxrregcount, else the objects'); -generate-line-info
 // when an object was built with -lineinfo; -g with nvlink's -g;
-// -has-global-host-info unless --force-device-c. It also returns the
+// -has-global-host-info unless --force-device-c or -ignore-host-info
+// without -kernels-used and -variables-used. It also returns the
 // register limit ptxas gets.
 func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]string, int, error) {
 	cfg := ctx.Config
@@ -375,55 +379,122 @@ func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]strin
 	if cfg.Debug {
 		opts = append(opts, "-g")
 	}
-	if !force {
+	if !force && (!cfg.IgnoreHostInfo || ctx.usedLists()) {
 		opts = append(opts, "-has-global-host-info")
 	}
 	return opts, maxReg, nil
 }
 
-// ltoHostRefs is the host-reference file nvlink gives libnvvm with
-// -host-ref-file after -has-global-host-info, so that libnvvm drops the
-// kernels and variables no host code uses ("Info: no reference to kernel
-// ..."): one line per non-empty kind, in the order EK, IK, EC, IC, EG, IG
-// (external and internal kernels, __constant__ and __device__ variables),
-// each entry "<length>:<pattern> ", the entries of every input (archive
-// members and libcudadevrt included) in the reverse of command-line and
-// section order. nvlink writes none ("") when no input but libcudadevrt
-// lists anything.
-func ltoHostRefs(inputs []ltoInput) string {
-	any := false
-	for _, in := range inputs {
-		any = any || in.u.host != nil && in.u.host.HasRefs && !in.u.system
-	}
-	if !any {
-		return ""
-	}
-	kinds := []struct {
-		tag  string
-		kind hostobj.RefKind
-	}{
-		{"EK", hostobj.KernelExtern}, {"IK", hostobj.KernelIntern},
-		{"EC", hostobj.ConstantExtern}, {"IC", hostobj.ConstantIntern},
-		{"EG", hostobj.DeviceExtern}, {"IG", hostobj.DeviceIntern},
-	}
-	var b strings.Builder
-	for _, k := range kinds {
-		var items []string
-		for _, in := range inputs {
-			if h := in.u.host; h != nil {
-				items = append(items, h.Refs[k.kind]...)
+// ltoRefs are the names host code uses that nvlink hands libnvvm after
+// -has-global-host-info, so that libnvvm drops the kernels and variables
+// nothing names ("Info: no reference to kernel ..."), by kind in the order
+// EK, IK, EC, IC, EG, IG (external and internal kernels, __constant__ and
+// __device__ variables). nil: none. Each kind's entries are kept in
+// command-line order (of the names given, or of the inputs and their
+// sections); lifo marks the kinds nvlink 11.8's file lists last first.
+type ltoRefs struct {
+	kinds [len(ltoRefKinds)][]string
+	lifo  [len(ltoRefKinds)]bool
+}
+
+// ltoRefKinds are the kinds of host references in nvlink's order, with the
+// tag of nvlink 11.8's file and the letters of nvlink 12.x's options.
+var ltoRefKinds = [...]struct {
+	tag  string
+	kind hostobj.RefKind
+}{
+	{"EK", hostobj.KernelExtern}, {"IK", hostobj.KernelIntern},
+	{"EC", hostobj.ConstantExtern}, {"IC", hostobj.ConstantIntern},
+	{"EG", hostobj.DeviceExtern}, {"IG", hostobj.DeviceIntern},
+}
+
+// ltoHostRefs are the host references of an LTO link whose libnvvm options
+// end with -has-global-host-info (measured with nvlink 11.8, 12.4 and
+// 12.5 at libnvvm's boundary):
+//   - with -kernels-used or -variables-used, those names and nothing of
+//     the inputs, each as the pattern "*name*" (a name is matched as a
+//     substring, as the lists are without -dlto): the kernels as both
+//     kinds of kernel, the variables as all four kinds of variable; a
+//     list not given contributes nothing (-variables-used alone names no
+//     kernel). -ignore-host-info does not change this.
+//   - else, unless -ignore-host-info, the lists of every input (archive
+//     members and libcudadevrt included), when some input other than
+//     libcudadevrt lists anything.
+func (ctx *linkContext) ltoHostRefs(inputs []ltoInput) *ltoRefs {
+	cfg := ctx.Config
+	refs := &ltoRefs{}
+	if ctx.usedLists() {
+		for i, k := range ltoRefKinds {
+			names := cfg.KernelsUsed
+			if k.kind != hostobj.KernelExtern && k.kind != hostobj.KernelIntern {
+				names, refs.lifo[i] = cfg.VariablesUsed, true
+			}
+			for _, n := range names {
+				refs.kinds[i] = append(refs.kinds[i], "*"+n+"*")
 			}
 		}
+		return refs
+	}
+	if cfg.IgnoreHostInfo || !slices.ContainsFunc(inputs, func(in ltoInput) bool {
+		return in.u.host != nil && in.u.host.HasRefs && !in.u.system
+	}) {
+		return nil
+	}
+	for i, k := range ltoRefKinds {
+		refs.lifo[i] = true
+		for _, in := range inputs {
+			if h := in.u.host; h != nil {
+				refs.kinds[i] = append(refs.kinds[i], h.Refs[k.kind]...)
+			}
+		}
+	}
+	return refs
+}
+
+// file is nvlink 11.8's host-reference file (-host-ref-file): one line
+// per non-empty kind, "<tag>: " and each entry as "<length>:<pattern> ".
+func (r *ltoRefs) file() string {
+	if r == nil {
+		return ""
+	}
+	var b strings.Builder
+	for i, k := range ltoRefKinds {
+		items := r.kinds[i]
 		if len(items) == 0 {
 			continue
 		}
 		b.WriteString(k.tag + ": ")
-		for i := len(items) - 1; i >= 0; i-- {
-			fmt.Fprintf(&b, "%d:%s ", len(items[i]), items[i])
+		for j := range items {
+			if r.lifo[i] {
+				j = len(items) - 1 - j
+			}
+			fmt.Fprintf(&b, "%d:%s ", len(items[j]), items[j])
 		}
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// options are nvlink 12.x's libnvvm options for the same references:
+// -host-ref-<kind>=<pattern>,... per non-empty kind, each pattern once,
+// in command-line order.
+func (r *ltoRefs) options() []string {
+	if r == nil {
+		return nil
+	}
+	var opts []string
+	for i, k := range ltoRefKinds {
+		var items []string
+		for _, p := range r.kinds[i] {
+			if !slices.Contains(items, p) {
+				items = append(items, p)
+			}
+		}
+		if len(items) > 0 {
+			opts = append(opts, "-host-ref-"+strings.ToLower(k.tag)+"="+strings.Join(items, ","))
+		}
+	}
+	return opts
 }
 
 // compileIR runs libnvvm, through the cache when there is one: the key

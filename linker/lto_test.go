@@ -3,6 +3,8 @@ package linker
 import (
 	"slices"
 	"testing"
+
+	"github.com/cudalink/cudalink/linker/hostobj"
 )
 
 // TestNVJitLinkOptions: nvJitLink gets the target, -lto -ptx, then every
@@ -13,5 +15,69 @@ func TestNVJitLinkOptions(t *testing.T) {
 	want := []string{"-arch=sm_90", "-lto", "-ptx", "-Xnvvm=-ftz=0", "-Xnvvm=-prec-div=1", "-Xnvvm=--device-c", "-Xnvvm=-maxreg=32", "-Xnvvm=-g"}
 	if !slices.Equal(got, want) {
 		t.Errorf("nvJitLinkOptions = %q, want %q", got, want)
+	}
+}
+
+// TestLTOHostRefs: the host references of an LTO link as nvlink 11.8
+// writes them to its -host-ref-file and nvlink 12.4 gives them to libnvvm
+// as options (both read off real runs: strace of nvlink 11.8's file, gdb
+// at nvvmCompileProgram for 12.4). nvlink 12.4 lists the objects' patterns
+// each once but not in command-line order (_Z8launched* first here, for
+// any order of the inputs); the order does not change libnvvm's output
+// (the same bytes for three orders of four objects), so cudalink keeps the
+// command line's.
+func TestLTOHostRefs(t *testing.T) {
+	hostObj := func(system bool, refs map[hostobj.RefKind][]string) ltoInput {
+		h := &hostInfo{}
+		for k, l := range refs {
+			h.Refs[k] = l
+			h.HasRefs = h.HasRefs || len(l) > 0
+		}
+		return ltoInput{u: &unit{host: h, system: system}}
+	}
+	kernels := hostObj(false, nil)
+	host2 := hostObj(false, map[hostobj.RefKind][]string{
+		hostobj.KernelExtern: {"_Z14never_launched*", "_Z8launched*"}, hostobj.DeviceExtern: {"counter"}})
+	host := hostObj(false, map[hostobj.RefKind][]string{hostobj.KernelExtern: {"_Z8launched*"}})
+	devrt := hostObj(true, map[hostobj.RefKind][]string{hostobj.KernelIntern: {"*16memset_3d_device*", "*16memcpy_3d_device*"}})
+	for _, c := range []struct {
+		name     string
+		cfg      Config
+		inputs   []ltoInput
+		file     string
+		options  []string
+		noGlobal bool // no -has-global-host-info
+	}{
+		{name: "objects", inputs: []ltoInput{kernels, host2, host, devrt},
+			file:    "EK: 12:_Z8launched* 12:_Z8launched* 19:_Z14never_launched* \nIK: 20:*16memcpy_3d_device* 20:*16memset_3d_device* \nEG: 7:counter \n",
+			options: []string{"-host-ref-ek=_Z14never_launched*,_Z8launched*", "-host-ref-ik=*16memset_3d_device*,*16memcpy_3d_device*", "-host-ref-eg=counter"}},
+		// libcudadevrt's lists alone give none.
+		{name: "devrt only", inputs: []ltoInput{kernels, devrt}},
+		{name: "ignore host info", cfg: Config{IgnoreHostInfo: true}, inputs: []ltoInput{kernels, host}, noGlobal: true},
+		// -kernels-used=b,a,c; -variables-used=b -variables-used=a,c.
+		{name: "lists", cfg: Config{KernelsUsed: []string{"b", "a", "c"}, VariablesUsed: []string{"b", "a", "c"}, IgnoreHostInfo: true},
+			inputs: []ltoInput{kernels, host},
+			file:   "EK: 3:*b* 3:*a* 3:*c* \nIK: 3:*b* 3:*a* 3:*c* \nEC: 3:*c* 3:*a* 3:*b* \nIC: 3:*c* 3:*a* 3:*b* \nEG: 3:*c* 3:*a* 3:*b* \nIG: 3:*c* 3:*a* 3:*b* \n",
+			options: []string{"-host-ref-ek=*b*,*a*,*c*", "-host-ref-ik=*b*,*a*,*c*", "-host-ref-ec=*b*,*a*,*c*", "-host-ref-ic=*b*,*a*,*c*",
+				"-host-ref-eg=*b*,*a*,*c*", "-host-ref-ig=*b*,*a*,*c*"}},
+		{name: "variables only", cfg: Config{VariablesUsed: []string{"x"}}, inputs: []ltoInput{kernels, host},
+			file:    "EC: 3:*x* \nIC: 3:*x* \nEG: 3:*x* \nIG: 3:*x* \n",
+			options: []string{"-host-ref-ec=*x*", "-host-ref-ic=*x*", "-host-ref-eg=*x*", "-host-ref-ig=*x*"}},
+	} {
+		ctx := &linkContext{Config: &c.cfg}
+		refs := ctx.ltoHostRefs(c.inputs)
+		if got := refs.file(); got != c.file {
+			t.Errorf("%s: file %q, want %q", c.name, got, c.file)
+		}
+		if got := refs.options(); !slices.Equal(got, c.options) {
+			t.Errorf("%s: options %q, want %q", c.name, got, c.options)
+		}
+		opts, _, err := ctx.nvvmOptions(nil, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(opts, "-has-global-host-info"); got == c.noGlobal {
+			t.Errorf("%s: -has-global-host-info in %q: %v", c.name, opts, got)
+		}
 	}
 }

@@ -138,11 +138,11 @@ func (p *parser) check() error {
 		return fmt.Errorf("link target of '%s' is a virtual target that is not JIT-able; use an 'sm_' target instead", p.arch)
 	case p.lto && !p.nvvmpath:
 		return errNoNVVMPath
-	case p.lto && (len(cfg.KernelsUsed) > 0 || len(cfg.VariablesUsed) > 0):
-		// nvlink hands libnvvm a file of the used names (-host-ref-file).
-		return errors.New("-kernels-used and -variables-used with -dlto are not supported yet")
 	case p.lto && cfg.Relocatable:
-		return errors.New("-r (--relocatable) with -dlto is not supported: make the partial link without -dlto")
+		// nvlink's -r is --host-relocatable-link, which changes nothing
+		// (11.8, 12.4, 12.5: the same bytes with or without it);
+		// cudalink's -r is a partial link, which runs no libnvvm.
+		return errors.New("-r (--relocatable) with -dlto is not supported: cudalink's -r is a partial link, which does not optimize at link time; make the partial link without -dlto, or, for nvlink's -r (nvcc -r passes it as --host-relocatable-link, which changes nothing), write --host-relocatable-link")
 	case p.notYet != "":
 		return fmt.Errorf("option '%s' is not supported yet", p.notYet)
 	case strings.HasPrefix(p.arch, "compute_"):

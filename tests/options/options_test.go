@@ -214,7 +214,8 @@ var foreign = map[string]string{
 	"-ftz": "libnvvm", "-prec-div": "libnvvm", "-prec-sqrt": "libnvvm", "-fma": "libnvvm",
 	"-link-lto": "libnvvm", "--device-c": "libnvvm", "--force-device-c": "libnvvm", "-maxreg": "libnvvm",
 	"-generate-line-info": "libnvvm", "-has-global-host-info": "libnvvm", "-host-ref-file": "libnvvm",
-	"-prec_div": "cicc", "-prec_sqrt": "cicc", "-fmad": "cicc",
+	"-host-ref-ek": "libnvvm",
+	"-prec_div":    "cicc", "-prec_sqrt": "cicc", "-fmad": "cicc",
 	// nvJitLink's (nvJitLinkCreate), named in docs/ptx-and-lto.md
 	"-ptx": "nvJitLink", "-Xnvvm": "nvJitLink",
 }
