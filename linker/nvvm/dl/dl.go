@@ -102,17 +102,10 @@ func (l *Lib) Compile(modules []nvvm.Module, options []string) (ptx []byte, log 
 			return nil, "", &nvvm.ModuleError{Module: m.Name, Status: int(int32(r))}
 		}
 	}
-	cstrs := make([][]byte, len(options))
-	ptrs := make([]uintptr, len(options)+1)
-	for i, o := range options {
-		cstrs[i] = append([]byte(o), 0)
-		ptrs[i] = uintptr(unsafe.Pointer(&cstrs[i][0]))
-	}
-	status := l.compileProgram(prog, int32(len(options)), unsafe.Pointer(&ptrs[0]))
+	opts, keep := cStrings(options)
+	status := l.compileProgram(prog, int32(len(options)), opts)
+	runtime.KeepAlive(keep)
 	log = l.log(prog)
-	// ptrs holds the option strings as uintptrs, which the collector does
-	// not follow: keep them alive until the library is done with them.
-	runtime.KeepAlive(cstrs)
 	// A relocatable compile (--device-c) ends with status 100 on CUDA
 	// 11.8, and its PTX is good: nvlink takes it.
 	if status != 0 && status != 100 {
@@ -147,4 +140,18 @@ func trimNUL(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// cStrings returns strs as C's char *[]: an array of pointers to
+// NUL-terminated copies, and a NULL after them. The array holds the copies
+// as uintptrs, which the collector does not follow: the caller keeps keep
+// alive (runtime.KeepAlive) until the library is done with the array.
+func cStrings(strs []string) (array unsafe.Pointer, keep [][]byte) {
+	keep = make([][]byte, len(strs))
+	ptrs := make([]uintptr, len(strs)+1)
+	for i, s := range strs {
+		keep[i] = append([]byte(s), 0)
+		ptrs[i] = uintptr(unsafe.Pointer(&keep[i][0]))
+	}
+	return unsafe.Pointer(&ptrs[0]), keep
 }

@@ -82,21 +82,15 @@ func openJitLink(h uintptr, path string) (*JitLink, error) {
 // is an error that holds nvJitLink's error log; a module nvJitLink
 // refuses is a *nvvm.ModuleError.
 func (j *JitLink) Compile(modules []nvvm.Module, options []string) (ptx []byte, log string, err error) {
-	cstrs := make([][]byte, len(options))
-	ptrs := make([]uintptr, len(options)+1)
-	for i, o := range options {
-		cstrs[i] = append([]byte(o), 0)
-		ptrs[i] = uintptr(unsafe.Pointer(&cstrs[i][0]))
-	}
-	// ptrs holds the option strings as uintptrs, which the collector does
-	// not follow: keep them alive until the handle is gone.
-	defer runtime.KeepAlive(cstrs)
+	// The handle may refer to the options until it is gone.
+	opts, keep := cStrings(options)
+	defer runtime.KeepAlive(keep)
 	var h uintptr
 	// Without a CUDA driver and device (a build machine), nvJitLinkCreate
 	// notes that cuInit failed and returns NVJITLINK_ERROR_INTERNAL, yet
 	// makes the handle, which links as well: only a missing handle is a
 	// failure here.
-	status := j.create(&h, uint32(len(options)), unsafe.Pointer(&ptrs[0]))
+	status := j.create(&h, uint32(len(options)), opts)
 	if h == 0 {
 		return nil, "", fmt.Errorf("nvJitLinkCreate: %s", jitLinkResult(status))
 	}
