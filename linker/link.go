@@ -25,7 +25,7 @@ func link(ctx *linkContext) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	if ctx.Config.EmitPTX {
+	if ctx.emitsPTX() {
 		return ctx.runErr("write PTX", writeEmittedPTX) // -emit-ptx: libnvvm's PTX is the output
 	}
 	if ctx.lto.executable != nil {

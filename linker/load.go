@@ -86,7 +86,7 @@ func compileDeviceCode(ctx *linkContext) {
 // program.
 func (ctx *linkContext) ltoTookLink() bool {
 	cfg := ctx.Config
-	return cfg.LTO && (ctx.lto.units == nil || cfg.EmitPTX || ctx.lto.executable != nil)
+	return cfg.LTO && (ctx.lto.units == nil || ctx.emitsPTX() || ctx.lto.executable != nil)
 }
 
 // addInputs makes the link's input files of what readInputs read, in

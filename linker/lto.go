@@ -57,6 +57,24 @@ type ltoState struct {
 	// unreadable are the LTO inputs whose IR could not be read, reported
 	// with the undefined references they cause, as nvlink does.
 	unreadable []error
+	// ignored: no input had IR that could be read, so the link goes on
+	// as without -dlto (nvlink's "Ignoring -dlto option"), -emit-ptx
+	// included.
+	ignored bool
+}
+
+// ignoreLTO is nvlink's answer to a -dlto link without IR it can read: a
+// warning, and the link goes on as without -dlto; -emit-ptx then writes
+// the linked cubin (measured with nvlink 11.8).
+func (ctx *linkContext) ignoreLTO() {
+	ctx.warnf("Ignoring -dlto option because no LTO objects found")
+	ctx.lto.ignored = true
+}
+
+// emitsPTX says whether the output is libnvvm's PTX (-emit-ptx with IR to
+// compile).
+func (ctx *linkContext) emitsPTX() bool {
+	return ctx.Config.EmitPTX && !ctx.lto.ignored
 }
 
 // ltoObjectName is how nvlink names the cubin compiled from libnvvm's PTX
@@ -133,7 +151,7 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 		}
 	}
 	if len(ir) == 0 {
-		ctx.warnf("Ignoring -dlto option because no LTO objects found")
+		ctx.ignoreLTO()
 		return nil
 	}
 	// CUDA 12.x IR (encoded) is read by the toolkit's nvJitLink, unless
@@ -186,11 +204,14 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 		modules = append(modules, nvvm.Module{Name: ltoModuleName(in), IR: data})
 	}
 	if len(modules) == 0 {
+		// Measured: nvlink 11.8 then links the rest as without -dlto
+		// (exit 0, an empty program if there is no rest).
+		ctx.ignoreLTO()
 		return nil
 	}
 	if len(ctx.lto.unreadable) > 0 && cfg.EmitPTX {
+		// The PTX of the IR that could be read is written (nvlink 11.8).
 		reportUnreadableIR(ctx)
-		return nil
 	}
 	opts, maxReg, err := ctx.nvvmOptions(ir, partial, force)
 	if err != nil {
@@ -648,12 +669,23 @@ func writeLTOExecutable(ctx *linkContext) error {
 	return nil
 }
 
-// reportUnreadableIR reports the LTO inputs whose IR could not be read;
-// it runs with the undefined references, which they explain.
+// reportUnreadableIR reports the LTO inputs whose IR could not be read:
+// as errors when the link fails anyway (they explain its undefined
+// references), else as warnings. nvlink 11.8 leaves such an input out
+// ("Uncompress failed") and, when nothing else fails, exits 0 with the
+// rest linked: an empty program if that is all (measured with CUDA 12.4
+// objects, alone or with libcudadevrt or a non-LTO object, and with
+// -emit-ptx).
 func reportUnreadableIR(ctx *linkContext) {
+	failed := ctx.failed()
 	for _, err := range ctx.lto.unreadable {
-		ctx.report(err)
+		if failed {
+			ctx.report(err)
+		} else {
+			ctx.warnf("%v", err)
+		}
 	}
+	ctx.lto.unreadable = nil
 }
 
 // infof prints one of nvlink's "info" messages; -w does not silence them,

@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,17 +87,66 @@ func TestCUDA12LTOWithoutNVJitLink(t *testing.T) {
 }
 
 // TestCUDA12LTOAsCUDA118: with --cuda-version=11.8, CUDA 12 IR is what
-// nvlink 11.8 cannot read: each object is named, with what made it.
+// nvlink 11.8 cannot read ("Uncompress failed"). nvlink 11.8 leaves such
+// objects out and, when nothing else fails, links the rest and exits 0:
+// with its libcudadevrt alone, an empty program. cudalink writes the same
+// bytes (testdata/cuda12-ir-as-cuda118/expected.cubin: nvlink 11.8's, of
+// cuda12-lto-devrt-whole-program's CUDA 12.4 objects and
+// tests/corpus/libs/libcudadevrt.a, -arch=sm_80 -dlto) and says why as
+// warnings naming each object. With an object that calls into them
+// (user.o, nvcc 11.8 -dc) the undefined reference fails the link (exit
+// 255, as nvlink's), and the reason is an error.
 func TestCUDA12LTOAsCUDA118(t *testing.T) {
-	args, _ := cuda12LTOLink(t)
-	out := filepath.Join(t.TempDir(), "out.cubin")
-	status, _, stderr := link(t, append(args, "--cuda-version=11.8", "-o", out))
-	if status == 0 {
-		t.Fatalf("the link succeeded:\n%s", stderr)
+	dir := filepath.Join("..", "corpus", "cuda-12.4", "cases", "cuda12-lto-devrt-whole-program")
+	data := filepath.Join("testdata", "cuda12-ir-as-cuda118")
+	lib := "/usr/lib/x86_64-linux-gnu/libnvvm.so"
+	for _, p := range []string{filepath.Join(dir, "util.o"), lib} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("SKIP: %v", err)
+		}
 	}
-	for _, want := range []string{"util.o", "kern.o", "encoded form", "nvlink 11.8"} {
+	nvvm := t.TempDir()
+	if err := os.Mkdir(filepath.Join(nvvm, "lib64"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(lib, filepath.Join(nvvm, "lib64", "libnvvm.so")); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--cuda-version=11.8", "-arch=sm_80", "-dlto", "-nvvmpath=" + nvvm, filepath.Join(dir, "util.o")}
+
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	status, _, stderr := link(t, append(args, filepath.Join(dir, "kern.o"), filepath.Join("..", "corpus", "libs", "libcudadevrt.a"), "-o", out))
+	if status != 0 {
+		t.Fatalf("exit status %d, want 0 (nvlink 11.8's):\n%s", status, stderr)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(data, "expected.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the output (%d bytes) is not nvlink 11.8's (%d bytes)", len(got), len(want))
+	}
+	for _, want := range []string{"warning: Ignoring -dlto option because no LTO objects found", "in " + filepath.Join(dir, "util.o"),
+		"in " + filepath.Join(dir, "kern.o"), "encoded form", "nvlink 11.8"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("messages lack %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "error") {
+		t.Errorf("a link that succeeds reports an error:\n%s", stderr)
+	}
+
+	status, _, stderr = link(t, append(args, filepath.Join(data, "user.o"), "-o", out+"2"))
+	if status != 255 {
+		t.Errorf("with user.o: exit status %d, want 255 (nvlink 11.8's: undefined reference)\n%s", status, stderr)
+	}
+	for _, want := range []string{"_Z5scaleff", "error: cannot read its NVVM IR", "in " + filepath.Join(dir, "util.o")} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("with user.o: messages lack %q:\n%s", want, stderr)
 		}
 	}
 }
