@@ -62,10 +62,9 @@ func benchPasses() []benchPass {
 			createMetadataSections(ctx)
 			finishNames(ctx)
 			keepLostParams(ctx)
-			buildSymbolTable(ctx)
 		})},
-		{"nvinfo", step(buildNVInfo)},
 		{"indices", step(assignIndices)},
+		{"nvinfo", step(buildNVInfo)},
 		{"write", writeOutput},
 	}
 }

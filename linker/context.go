@@ -46,15 +46,19 @@ type linkContext struct {
 	tables outputTables // the string and symbol tables, from assignIndices
 
 	// The output symbol table (index 0 is the null symbol) and its first
-	// global (buildSymbolTable; buildRelocatableMetadata for -r), and the
+	// global (assignIndices; buildRelocatableMetadata for -r), and the
 	// string table the writer emits (names are added from registerNames
-	// on; compacted by buildSymbolTable).
+	// on; compacted by assignIndices).
 	symtab      []outSym
 	firstGlobal int
 	strtab      stringTable
 	null        nullSymbol // what nvlink leaves in the null symbol's st_value
 
 	prototypes []protoEntry // what .nv.prototype holds (createMetadataSections; buildNVInfo reads it)
+	// infoOrder: the functions of the module .nv.info, with nil for an
+	// ERRBAR record (see infoOrder), in the inputs' order
+	// (createMetadataSections; buildNVInfo writes them in reverse).
+	infoOrder []*function
 	// indirectBlocks are the call graph edges indirect call sites
 	// materialised, ordered once symbols are created (orderIndirectEdges).
 	indirectBlocks []indirectBlock

@@ -3,6 +3,7 @@ package linker
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -10,18 +11,20 @@ import (
 // outputTables are the sections assignIndices adds to the output, which
 // the writer fills: the section-name and symbol-name string tables, the
 // symbol table and, past 65,279 sections, .symtab_shndx (else nil).
-// assignIndices is their one writer.
+// assignIndices is their one writer (assignRelocatableIndices for -r).
 type outputTables struct {
 	shstrtab, strtab, symtab, symtabShndx *outputSection
 }
 
-// assignIndices fixes the output's section list and order: it drops the
-// sections nothing was left in (relocation sections whose entries were
-// all resolved, an empty .nv.prototype or module .nv.info), adds the
-// string and symbol tables, and numbers the sections in nvlink's order.
-// Symbol indices are final since buildSymbolTable; section indices are
-// final from here on.
+// assignIndices is where symbol and section indices become final. It
+// builds the symbol table (buildSymbolTable), then fixes the output's
+// section list and order: it drops the relocation sections whose entries
+// were all resolved, adds the string and symbol tables, and numbers the
+// sections in nvlink's order. Every section the output has exists by now:
+// the metadata sections buildNVInfo fills afterwards were created, only
+// when they will hold something, by createMetadataSections.
 func assignIndices(ctx *linkContext) {
+	buildSymbolTable(ctx)
 	// Drop relocation sections whose entries were all resolved.
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {
@@ -35,12 +38,6 @@ func assignIndices(ctx *linkContext) {
 		}
 		if osec.isReloc() && len(osec.rel.Relocs) == 0 {
 			continue
-		}
-		if osec.Type == cubin.SHT_CUDA_PROTOTYPE && osec.Size == 0 {
-			continue
-		}
-		if osec.Type == cubin.SHT_CUDA_INFO && osec.Func == nil && osec.Size == 0 {
-			continue // no function survived: nvlink writes no empty .nv.info
 		}
 		kept = append(kept, osec)
 	}
@@ -81,4 +78,42 @@ func sortOutputSections(ctx *linkContext) {
 		ctx.OutSections[i] = k.osec
 		k.osec.Index = int32(i + 1) // 0 is the null section
 	}
+}
+
+// assignRelocatableIndices is assignIndices for a partial link (-r): it
+// builds the symbol table (buildRelocatableSymtab), makes the module
+// .nv.info when some input record survives, drops the relocation sections
+// left empty (but those an input had empty: keepEmpty), adds the string
+// and symbol tables and numbers the sections as nvcc orders them: by
+// group (relocatableGroup), in creation order within a group, which is
+// the inputs' order. Symbol and section indices are final from here on.
+func assignRelocatableIndices(ctx *linkContext) {
+	buildRelocatableSymtab(ctx)
+	if ctx.moduleInfoKept() {
+		ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
+	}
+	kept := ctx.OutSections[:0]
+	for _, osec := range ctx.OutSections {
+		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.rel.Relocs) == 0 && !ctx.keepEmpty[osec] {
+			continue
+		}
+		kept = append(kept, osec)
+	}
+	shstrtab := &outputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	strtab := &outputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
+	symtab := &outputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
+	header := []*outputSection{shstrtab, strtab, symtab}
+	var symtabShndx *outputSection
+	if len(kept)+len(header)+2 >= cubin.SHN_LORESERVE {
+		symtabShndx = &outputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
+		header = append(header, symtabShndx)
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		return kept[i].relocatableGroup() < kept[j].relocatableGroup()
+	})
+	ctx.OutSections = append(header, kept...)
+	for i, osec := range ctx.OutSections {
+		osec.Index = int32(i + 1)
+	}
+	ctx.tables = outputTables{shstrtab: shstrtab, strtab: strtab, symtab: symtab, symtabShndx: symtabShndx}
 }

@@ -65,16 +65,15 @@ func link(ctx *linkContext) error {
 	}
 	ctx.run("apply relocations", applyRelocations)              // resolve what the linker resolves, keep the rest for the driver
 	ctx.run("gather sections", gatherSections)                  // merged sections keep only the bytes relocation changed
-	ctx.run("create metadata sections", createMetadataSections) // .nv.callgraph, .nv.prototype, .nv.rel.action exist from here on
+	ctx.run("create metadata sections", createMetadataSections) // .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action exist from here on
 	ctx.run("finish names", finishNames)                        // the names nvlink creates after merging every input
 	ctx.run("keep lost parameters", keepLostParams)             // -preserve-relocs: a losing weak kernel's _param moves to the winner
-	ctx.run("build symbol table", buildSymbolTable)             // symbol indices are final from here on
+	ctx.run("assign indices", assignIndices)                    // the symbol table and section order: symbol and section indices are final from here on
 	ctx.run("build metadata", buildNVInfo)                      // fill .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
 	ctx.run("report resources", reportResources) // -v: nvlink's per-function resource lines
-	ctx.run("assign indices", assignIndices)     // section indices are final from here on
 	if err := ctx.runErr("write output", writeOutput); err != nil {
 		return err
 	}
@@ -108,11 +107,13 @@ func linkRelocatable(ctx *linkContext) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("build functions", buildFunctions)           // the chosen definition of each function, with its sections
-	ctx.run("merge sections", mergeRelocatable)          // per-function sections kept, memory spaces merged by name
-	ctx.run("lay out sections", layoutRelocatable)       // contributions placed in merged sections; symbol values moved
-	ctx.run("retarget relocations", retargetRelocations) // every relocation kept, moved to merged sections and symbols
-	ctx.run("build metadata", buildRelocatableMetadata)  // .symtab, .nv.info*, .nv.callgraph, .nv.prototype remapped
+	ctx.run("build functions", buildFunctions)                             // the chosen definition of each function, with its sections
+	ctx.run("merge sections", mergeRelocatable)                            // per-function sections kept, memory spaces merged by name
+	ctx.run("lay out sections", layoutRelocatable)                         // contributions placed in merged sections; symbol values moved
+	ctx.run("retarget relocations", retargetRelocations)                   // every relocation kept, moved to merged sections and symbols
+	ctx.run("create metadata sections", createRelocatableMetadataSections) // .nv.callgraph and .nv.prototype take the inputs' place
+	ctx.run("assign indices", assignRelocatableIndices)                    // .symtab and section order: symbol and section indices are final from here on
+	ctx.run("build metadata", buildRelocatableMetadata)                    // .nv.info*, .nv.callgraph, .nv.prototype remapped
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

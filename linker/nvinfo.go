@@ -15,11 +15,9 @@ import (
 // EXTERNS pruned to what is still undefined, the merged .nv.callgraph with
 // indirect edges materialised, .nv.prototype and .nv.rel.action.
 func buildNVInfo(ctx *linkContext) {
-	global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
-	global.Addralign = 4
 	// nvlink lists functions in the reverse of the order the inputs'
 	// .nv.info records name them.
-	order := infoOrder(ctx)
+	order := ctx.infoOrder
 	// MIN_STACK_SIZE per kernel, by output symbol index. A kernel
 	// -kernels-used leaves out but device code launches (address-taken)
 	// keeps its own metadata; when -kernels-used names a single kernel,
@@ -56,7 +54,10 @@ func buildNVInfo(ctx *linkContext) {
 	for _, fn := range kernels {
 		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, ctx.resourcesOf(fn).minStack)
 	}
-	global.setBytes(w.buf)
+	if global := ctx.outByName.get(".nv.info"); global != nil {
+		global.setBytes(w.buf)
+		global.Addralign = 4
+	}
 
 	var moduleExterns []*symbol // with a single kernel, see rebuildFunctionInfo
 	var single *function

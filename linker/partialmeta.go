@@ -4,8 +4,8 @@ import (
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
-// buildRelocatableMetadata builds, for a partial link, the symbol table and
-// the metadata sections in terms of the output's symbols: the module-wide
+// buildRelocatableMetadata fills, for a partial link, the metadata
+// sections in terms of the output's symbols: the module-wide
 // .nv.info (each input's records, in input order), each function's
 // .nv.info.f (its records in their order), .nv.callgraph (each group's
 // entries, in input order) and .nv.prototype. Nothing is recomputed: the
@@ -13,30 +13,19 @@ import (
 // inputs', so that the final link sees what it would have seen in the
 // inputs themselves. Records and edges of a weak function that lost
 // resolution are dropped with its sections.
+//
+// The symbol table and the sections it fills exist already
+// (createRelocatableMetadataSections, assignRelocatableIndices).
 func buildRelocatableMetadata(ctx *linkContext) {
-	// The rebuilt metadata sections take the input ones' place, so that
-	// the inputs' section symbols for them map to the output's.
-	for _, file := range ctx.Files {
-		for _, isec := range file.Sections {
-			if s := isec.Sec; s.Type == cubin.SHT_CUDA_CALLGRAPH || s.Type == cubin.SHT_CUDA_PROTOTYPE {
-				isec.Out = ctx.outSection(s.Name, s.Type, 0)
+	if global := ctx.outByName.get(".nv.info"); global != nil {
+		var w infoWriter
+		for _, file := range ctx.Files {
+			for r := range file.globalInfo() {
+				if r, ok := ctx.remapInfo(file, r); ok {
+					w.record(r)
+				}
 			}
 		}
-	}
-	buildRelocatableSymtab(ctx)
-
-	var w infoWriter
-	for _, file := range ctx.Files {
-		for r := range file.globalInfo() {
-			if r, ok := ctx.remapInfo(file, r); ok {
-				w.record(r)
-			}
-		}
-	}
-	if len(w.buf) > 0 {
-		// Inputs without functions (only data) have no .nv.info, nor
-		// does their partial output.
-		global := ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 		global.setBytes(w.buf)
 		global.Addralign = 4
 	}
@@ -64,6 +53,45 @@ func buildRelocatableMetadata(ctx *linkContext) {
 		}
 	}
 	ctx.buildRelocatableCallgraph()
+}
+
+// createRelocatableMetadataSections creates, for a partial link, the
+// .nv.callgraph and .nv.prototype that buildRelocatableMetadata fills. They
+// take the input ones' place, so that the inputs' section symbols for them
+// map to the output's. 12.x's call graph, with its fifth group, is written
+// even when no input has one; the module .nv.info waits for the symbol
+// table (assignRelocatableIndices).
+func createRelocatableMetadataSections(ctx *linkContext) {
+	records, protos := false, false
+	for _, file := range ctx.Files {
+		for _, isec := range file.Sections {
+			if s := isec.Sec; s.Type == cubin.SHT_CUDA_CALLGRAPH || s.Type == cubin.SHT_CUDA_PROTOTYPE {
+				isec.Out = ctx.outSection(s.Name, s.Type, 0)
+			}
+		}
+		records = records || len(file.calls)+len(file.addrTaken)+len(file.indirect)+len(file.refs) > 0
+		protos = protos || len(file.protoList) > 0
+	}
+	if records || ctx.toolkit.IndirectGroup {
+		ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
+	}
+	if protos {
+		ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
+	}
+}
+
+// moduleInfoKept says whether some record of the inputs' module .nv.info
+// names what the output keeps: inputs without functions (only data) have
+// no .nv.info, nor does their partial output. The symbol table is built.
+func (ctx *linkContext) moduleInfoKept() bool {
+	for _, file := range ctx.Files {
+		for r := range file.globalInfo() {
+			if _, ok := ctx.remapInfo(file, r); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // buildRelocatableSymtab orders the output symbols as nvcc creates them:
@@ -223,8 +251,7 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 			}
 		}
 	}
-	if osec := ctx.outByName.get(".nv.callgraph"); osec != nil || len(b) > 32 {
-		osec = ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
+	if osec := ctx.outByName.get(".nv.callgraph"); osec != nil {
 		osec.setBytes(b)
 		osec.Addralign = 4
 	}
@@ -242,8 +269,7 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 			p = le.AppendUint32(p, ctx.strtab.add(proto.sig))
 		}
 	}
-	if osec := ctx.outByName.get(".nv.prototype"); osec != nil || len(p) > 0 {
-		osec = ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
+	if osec := ctx.outByName.get(".nv.prototype"); osec != nil {
 		osec.setBytes(p)
 		osec.Addralign = 4
 	}

@@ -7,11 +7,18 @@ import (
 )
 
 // createMetadataSections creates the metadata sections that buildNVInfo
-// fills (.nv.callgraph, .nv.prototype when some function has a
-// prototype, .nv.rel.action), so that they exist when names are finished
-// and get their section symbols; it also marks the externals kept code
-// references and collects the prototypes.
+// fills (the module .nv.info when some function or record goes in it,
+// .nv.callgraph, .nv.prototype when some function has a prototype,
+// .nv.rel.action), so that they exist when names are finished, get their
+// section symbols and are numbered (assignIndices) before they are
+// filled; it also marks the externals kept code references and collects
+// what .nv.info and .nv.prototype list.
 func createMetadataSections(ctx *linkContext) {
+	ctx.infoOrder = infoOrder(ctx)
+	if len(ctx.infoOrder) > 0 {
+		// With no function left, nvlink writes no module .nv.info.
+		ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
+	}
 	ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
 	for _, fn := range ctx.Funcs {
 		for _, ext := range fn.Externs {
@@ -26,10 +33,10 @@ func createMetadataSections(ctx *linkContext) {
 }
 
 // buildSymbolTable decides which symbols the output keeps and in what
-// order, and gives each its output index. Locals come first (section
-// symbols in the order nvlink creates them, then other locals), then
-// globals in first-seen order; .symtab's sh_info is the first global.
-// Symbol indices are final from here on.
+// order, and gives each its output index (the first half of
+// assignIndices). Locals come first (section symbols in the order nvlink
+// creates them, then other locals), then globals in first-seen order;
+// .symtab's sh_info is the first global.
 //
 // Dropped: parameter-block (_param), shared-variable and OCG constant
 // locals, which nvlink folds away; symbols of removed functions and of

@@ -1,8 +1,6 @@
 package linker
 
 import (
-	"sort"
-
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
@@ -34,48 +32,9 @@ func (osec *outputSection) relocatableGroup() int {
 	return osec.group()
 }
 
-// inputsHaveModuleInfo says whether an input has a module-wide .nv.info
-// (nvcc writes none for a file without functions).
-func (ctx *linkContext) inputsHaveModuleInfo() bool {
-	for _, file := range ctx.Files {
-		for _, isec := range file.Sections {
-			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Sec.Name == ".nv.info" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // buildRelocatableImage returns the bytes of the relocatable output.
 func (ctx *linkContext) buildRelocatableImage() []byte {
-	kept := ctx.OutSections[:0]
-	for _, osec := range ctx.OutSections {
-		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.rel.Relocs) == 0 && !ctx.keepEmpty[osec] {
-			continue
-		}
-		if osec.Type == cubin.SHT_CUDA_INFO && osec.Func == nil && osec.Size == 0 && !ctx.inputsHaveModuleInfo() {
-			continue // inputs without functions have no .nv.info, nor has their partial link
-		}
-		kept = append(kept, osec)
-	}
-	shstrtab := &outputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	strtab := &outputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	symtab := &outputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
-	header := []*outputSection{shstrtab, strtab, symtab}
-	var symtabShndx *outputSection
-	if len(kept)+len(header)+2 >= cubin.SHN_LORESERVE {
-		symtabShndx = &outputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
-		header = append(header, symtabShndx)
-	}
-	// Creation order within a group: sections as the inputs had them.
-	sort.SliceStable(kept, func(i, j int) bool {
-		return kept[i].relocatableGroup() < kept[j].relocatableGroup()
-	})
-	ctx.OutSections = append(header, kept...)
-	for i, osec := range ctx.OutSections {
-		osec.Index = int32(i + 1)
-	}
+	shstrtab, strtab, symtab, symtabShndx := ctx.tables.shstrtab, ctx.tables.strtab, ctx.tables.symtab, ctx.tables.symtabShndx
 	// sh_link and sh_info are computed as the headers are written (see
 	// linkInfo); the barrier count in the code's flags stays the input's.
 	for _, osec := range ctx.OutSections {
