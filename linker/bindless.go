@@ -71,7 +71,6 @@ func assignBindlessSlots(ctx *linkContext) {
 	for _, sym := range refs {
 		ctx.bindless[sym] = end
 		end += ctx.bindlessSlotSize(sym)
-		sym.referencedLive = true
 	}
 	if end > math.MaxUint32 {
 		// The slots' relocations hold 32-bit places (outReloc).

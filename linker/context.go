@@ -55,6 +55,13 @@ type linkContext struct {
 	null        nullSymbol // what nvlink leaves in the null symbol's st_value
 
 	prototypes []protoEntry // what .nv.prototype holds (createMetadataSections; buildNVInfo reads it)
+	// driverRefs are the undefined symbols that relocations kept for the
+	// driver name (applyRelocations).
+	driverRefs symbolSet
+	// referenced are the undefined symbols kept code still references,
+	// which the output keeps (createMetadataSections, from driverRefs,
+	// the kept functions' EXTERNS and bindlessRefs; see keepGlobal).
+	referenced symbolSet
 	// infoOrder: the functions of the module .nv.info, with nil for an
 	// ERRBAR record (see infoOrder), in the inputs' order
 	// (createMetadataSections; buildNVInfo writes them in reverse).
@@ -328,10 +335,8 @@ type symbol struct {
 	// names first seen weak with the locals.
 	firstBind uint8
 
-	Local bool
-	// referencedLive: an undefined symbol that kept code still references.
-	referencedLive bool
-	deleted        bool // a function removed by dead-code elimination
+	Local   bool
+	deleted bool // a function removed by dead-code elimination
 	// demoted: a kernel -preserve-relocs keeps as an ordinary function
 	// because the lists prune it, or one -g -suppress-debug-info keeps
 	// after merging it as one (its symbol keeps STO_CUDA_ENTRY).

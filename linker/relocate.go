@@ -192,7 +192,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		// driver gets the plain type (R_CUDA_UNIFIED -> R_CUDA_64).
 		out := outReloc{Offset: uint32(p), Type: cubin.UnifiedBase(r.Type), Sym: sym, Addend: r.Addend}
 		if !sym.Defined() {
-			sym.referencedLive = true
+			ctx.driverRefs.add(sym)
 		}
 		if sym.Type() == cubin.STT_SECTION && sym.Section != nil && sym.Section.OutOff != 0 {
 			// A section symbol now names the merged section: move the

@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -20,16 +21,55 @@ func createMetadataSections(ctx *linkContext) {
 		ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	}
 	ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
-	for _, fn := range ctx.Funcs {
-		for _, ext := range fn.Externs {
-			ext.referencedLive = true
-		}
-	}
+	ctx.referenced = referencedUndefined(ctx)
 	ctx.prototypes = ctx.collectPrototypes()
 	if len(ctx.prototypes) > 0 {
 		ctx.outSection(".nv.prototype", cubin.SHT_CUDA_PROTOTYPE, 0)
 	}
 	ctx.outSection(".nv.rel.action", cubin.SHT_CUDA_RELOCINFO, 0)
+}
+
+// referencedUndefined returns the undefined symbols that kept code still
+// references, which the output keeps: the functions a kept function's
+// EXTERNS name, textures and surfaces that have a bindless slot
+// (assignBindlessSlots), and the symbols of relocations kept for the
+// driver (applyRelocations' driverRefs).
+func referencedUndefined(ctx *linkContext) symbolSet {
+	set := ctx.driverRefs.clone()
+	for _, fn := range ctx.Funcs {
+		for _, ext := range fn.Externs {
+			set.add(ext)
+		}
+	}
+	for _, sym := range ctx.bindlessRefs {
+		set.add(sym)
+	}
+	return set
+}
+
+// symbolSet is a set of symbols.
+type symbolSet map[*symbol]struct{}
+
+// add puts sym in the set, making the set on first use.
+func (s *symbolSet) add(sym *symbol) {
+	if *s == nil {
+		*s = symbolSet{}
+	}
+	(*s)[sym] = struct{}{}
+}
+
+// has says whether sym is in the set.
+func (s symbolSet) has(sym *symbol) bool {
+	_, ok := s[sym]
+	return ok
+}
+
+// clone returns a copy of the set (nil for an empty one).
+func (s symbolSet) clone() symbolSet {
+	if len(s) == 0 {
+		return nil
+	}
+	return maps.Clone(s)
 }
 
 // buildSymbolTable decides which symbols the output keeps and in what
@@ -193,7 +233,7 @@ func (ctx *linkContext) keepGlobal(sym *symbol) bool {
 		return true
 	}
 	if !sym.Defined() {
-		return sym.referencedLive
+		return ctx.referenced.has(sym)
 	}
 	if sym.IsFunc() {
 		return sym.Func != nil
