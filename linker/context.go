@@ -2,6 +2,7 @@ package linker
 
 import (
 	"iter"
+	"maps"
 	"runtime"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -431,9 +432,6 @@ type function struct {
 	// lost (appendLostConstants): nvlink keeps them in a .nv.constant2.<f>
 	// of the function's own, folded into no kernel's bank.
 	lostBank2 bool
-	// mergedPlain: a kernel nvlink merged as an ordinary function, one
-	// -kernels-used leaves out (registerNames).
-	mergedPlain bool
 	// why is what dead-code elimination decided and why; pruned, for a
 	// kernel, what the lists decide for it (0 when they keep it), which a
 	// -preserve-relocs link overrides.
@@ -560,4 +558,46 @@ type outReloc struct {
 	Addend int64
 	Offset uint32
 	Type   cubin.RelocType
+}
+
+// symbolSet is a set of symbols.
+type symbolSet map[*symbol]struct{}
+
+// add puts sym in the set, making the set on first use.
+func (s *symbolSet) add(sym *symbol) {
+	if *s == nil {
+		*s = symbolSet{}
+	}
+	(*s)[sym] = struct{}{}
+}
+
+// has says whether sym is in the set.
+func (s symbolSet) has(sym *symbol) bool {
+	_, ok := s[sym]
+	return ok
+}
+
+// clone returns a copy of the set (nil for an empty one).
+func (s symbolSet) clone() symbolSet {
+	if len(s) == 0 {
+		return nil
+	}
+	return maps.Clone(s)
+}
+
+// functionSet is a set of functions.
+type functionSet map[*function]struct{}
+
+// add puts fn in the set, making the set on first use.
+func (s *functionSet) add(fn *function) {
+	if *s == nil {
+		*s = functionSet{}
+	}
+	(*s)[fn] = struct{}{}
+}
+
+// has says whether fn is in the set.
+func (s functionSet) has(fn *function) bool {
+	_, ok := s[fn]
+	return ok
 }

@@ -48,7 +48,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		// and stays one: its callees' registers, barriers, stack and
 		// bank-2 constants are not its own.
 		for _, fn := range ctx.Funcs {
-			if fn.mergedPlain {
+			if ctx.names.mergedPlain.has(fn) {
 				fn.Sym.demoted = true
 			}
 		}

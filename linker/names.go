@@ -104,7 +104,7 @@ func registerNames(ctx *linkContext) {
 					r.createSection(ctx, r.funcKey(sym.Func, ".nv.info."+esym.Name))
 					r.createSection(ctx, r.funcKey(sym.Func, ".nv.shared."+esym.Name))
 				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym != nil && sym.Func != nil {
-					sym.Func.mergedPlain = true
+					r.mergedPlain.add(sym.Func)
 				}
 			}
 		}
@@ -285,6 +285,10 @@ type nameRegistry struct {
 	// another function took first.
 	textOwner map[string]*symbol
 	dupFuncs  map[*function]bool
+	// mergedPlain are the kernels nvlink merged as ordinary functions,
+	// those -kernels-used leaves out (-g -suppress-debug-info keeps them
+	// as such: eliminateDeadCode).
+	mergedPlain functionSet
 	// local holds local and weak symbols and section symbols (by name) in
 	// creation order; global holds global-binding symbols.
 	local   []createdSym

@@ -1,7 +1,6 @@
 package linker
 
 import (
-	"maps"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -45,31 +44,6 @@ func referencedUndefined(ctx *linkContext) symbolSet {
 		set.add(sym)
 	}
 	return set
-}
-
-// symbolSet is a set of symbols.
-type symbolSet map[*symbol]struct{}
-
-// add puts sym in the set, making the set on first use.
-func (s *symbolSet) add(sym *symbol) {
-	if *s == nil {
-		*s = symbolSet{}
-	}
-	(*s)[sym] = struct{}{}
-}
-
-// has says whether sym is in the set.
-func (s symbolSet) has(sym *symbol) bool {
-	_, ok := s[sym]
-	return ok
-}
-
-// clone returns a copy of the set (nil for an empty one).
-func (s symbolSet) clone() symbolSet {
-	if len(s) == 0 {
-		return nil
-	}
-	return maps.Clone(s)
 }
 
 // buildSymbolTable decides which symbols the output keeps and in what
