@@ -77,12 +77,14 @@ func assignBindlessSlots(ctx *linkContext) {
 		ctx.report(&linkError{Section: ".nv.constant0", Msg: fmt.Sprintf("bindless slots end at 0x%x, past 4 GiB", end)})
 		return
 	}
+	ctx.bindlessSlots = map[*function]slotCount{}
 	for _, k := range bindlessKernels(ctx) {
 		osec := k.bank0()
 		if osec == nil {
 			continue
 		}
 		osec.grow(end - osec.byteLen())
+		var n slotCount
 		for _, sym := range refs {
 			typ := cubin.R_CUDA_TEX_HEADER_INDEX
 			if sym.Type() == cubin.STT_CUDA_SURFACE {
@@ -90,14 +92,19 @@ func assignBindlessSlots(ctx *linkContext) {
 				if ctx.keplerSurfaces() {
 					typ = cubin.R_CUDA_SURF_HW_DESC
 				}
-				k.surfaces++
+				n.surfaces++
 			} else {
-				k.textures++
+				n.textures++
 			}
 			osec.keep(ctx, false, outReloc{Offset: uint32(ctx.bindless[sym]), Type: typ, Sym: sym})
 		}
+		ctx.bindlessSlots[k] = n
 	}
 }
+
+// slotCount is how many texture and surface slots a kernel's bank 0 has
+// (the -v report gives them).
+type slotCount struct{ textures, surfaces int }
 
 // keplerSurfaces says whether a surface reference's slot holds the
 // surface's hardware descriptor, as on Kepler (sm_35, sm_37): 32 bytes the

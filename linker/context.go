@@ -92,6 +92,9 @@ type linkContext struct {
 	// assignBindlessSlots writes them; applyRelocations reads them.
 	bindless     map[*symbol]uint64
 	bindlessRefs []*symbol
+	// bindlessSlots: the kernels that have the slots, and how many of
+	// each kind (assignBindlessSlots; the -v report reads them).
+	bindlessSlots map[*function]slotCount
 
 	// unlinked are the units of the inputs that hold no image to link
 	// (host code only, whole-program code, no image for the target), as
@@ -414,9 +417,7 @@ type function struct {
 	refs []*symbol
 
 	bank2 *outputSection // a kernel's .nv.constant2.<k>, with its callees' constants
-	// Bindless slots in a kernel's bank 0 (see assignBindlessSlots).
-	textures, surfaces int
-	order              int // index in linkContext.allFuncs: creation order
+	order int            // index in linkContext.allFuncs: creation order
 
 	// The flags, together so that a large link's thousands of Functions
 	// carry no padding between them.

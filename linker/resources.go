@@ -194,13 +194,13 @@ func reportResources(ctx *linkContext) {
 	// nvlink lists kernels from the last call graph node to the first.
 	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.cgNode > kernels[j].Sym.cgNode })
 	for _, k := range kernels {
-		reportKernel(w, k, ctx.resourcesOf(k), ctx.sharedOf(k).size)
+		reportKernel(w, k, ctx.resourcesOf(k), ctx.sharedOf(k).size, ctx.bindlessSlots[k])
 	}
 }
 
 func info(w io.Writer, msg string) { fmt.Fprintf(w, "cudalink info    : %s\n", msg) }
 
-func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64) {
+func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64, slots slotCount) {
 	info(w, fmt.Sprintf("Function properties for '%s':", k.Sym.Name))
 	var cmem0, cmem2 uint64
 	for _, isec := range k.Sections {
@@ -224,11 +224,11 @@ func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64) {
 		line += fmt.Sprintf("%d bytes cmem[2], ", cmem2)
 	}
 	line += "0 bytes lmem"
-	if k.textures > 0 {
-		line += fmt.Sprintf(", %d textures", k.textures)
+	if slots.textures > 0 {
+		line += fmt.Sprintf(", %d textures", slots.textures)
 	}
-	if k.surfaces > 0 {
-		line += fmt.Sprintf(", %d surfaces", k.surfaces)
+	if slots.surfaces > 0 {
+		line += fmt.Sprintf(", %d surfaces", slots.surfaces)
 	}
 	info(w, line)
 }
