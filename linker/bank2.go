@@ -215,6 +215,9 @@ type bank2Overlay struct {
 	// fixedOff are the offsets overlayConstant2 chose for the members of
 	// sections with fixedOffsets.
 	fixedOff map[*inputSection]uint64
+	// banks are the kernels' .nv.constant2.<k>, each with its callees'
+	// constants (foldConstant2); a kernel without bank 2 has none.
+	banks map[*function]*outputSection
 }
 
 func isConstant2(s *cubin.Section) bool {
@@ -288,7 +291,12 @@ func foldConstant2(ctx *linkContext) {
 				Msg: fmt.Sprintf("entry function uses too much data for compiler-generated constants (0x%x bytes in bank 2, 0x%x max); "+
 					"recompile with -Xptxas --disable-optimizer-constants", bank2Size(osec.Members), maxBank2)})
 		}
-		k.bank2 = osec
+		if osec != nil {
+			if ctx.bank2.banks == nil {
+				ctx.bank2.banks = map[*function]*outputSection{}
+			}
+			ctx.bank2.banks[k] = osec
+		}
 	}
 	overlayConstant2(ctx)
 }
@@ -348,8 +356,8 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 // where other kernels' constants sit. Banks whose contributions share
 // bytes (over 64 KiB) keep foldConstant2's sequential layout.
 func overlayConstant2(ctx *linkContext) {
-	for _, fn := range ctx.Funcs {
-		if fn.bank2 != nil && fn.bank2.twinned {
+	for _, osec := range ctx.bank2.banks {
+		if osec.twinned {
 			return
 		}
 	}
@@ -358,7 +366,7 @@ func overlayConstant2(ctx *linkContext) {
 	reachers := map[*inputSection][]*function{}
 	var callees []*inputSection
 	for _, k := range ctx.Funcs {
-		osec := k.bank2
+		osec := ctx.bank2.banks[k]
 		if !k.Sym.IsEntry() || osec == nil {
 			continue
 		}
@@ -395,7 +403,8 @@ func overlayConstant2(ctx *linkContext) {
 		}
 	}
 	for k, align := range aligns {
-		k.bank2.Addralign = max(k.bank2.Addralign, align)
+		osec := ctx.bank2.banks[k]
+		osec.Addralign = max(osec.Addralign, align)
 	}
 }
 

@@ -35,7 +35,7 @@ type linkContext struct {
 	// keepEmpty: -r keeps these relocation sections, empty in an input
 	// (nvcc writes some; retargetRelocations).
 	keepEmpty map[*outputSection]bool
-	bank2     bank2Overlay // how kernels' bank-2 sections share contributions (mergeSections)
+	bank2     bank2Overlay // each kernel's bank-2 section, and how they share contributions (mergeSections)
 
 	// Funcs are the functions (buildFunctions), the live ones after
 	// dead-code elimination (eliminateDeadCode), in output order.
@@ -416,8 +416,7 @@ type function struct {
 	// launches), in the order recorded.
 	refs []*symbol
 
-	bank2 *outputSection // a kernel's .nv.constant2.<k>, with its callees' constants
-	order int            // index in linkContext.allFuncs: creation order
+	order int // index in linkContext.allFuncs: creation order
 
 	// The flags, together so that a large link's thousands of Functions
 	// carry no padding between them.

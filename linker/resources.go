@@ -194,13 +194,13 @@ func reportResources(ctx *linkContext) {
 	// nvlink lists kernels from the last call graph node to the first.
 	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.cgNode > kernels[j].Sym.cgNode })
 	for _, k := range kernels {
-		reportKernel(w, k, ctx.resourcesOf(k), ctx.sharedOf(k).size, ctx.bindlessSlots[k])
+		reportKernel(w, k, ctx.resourcesOf(k), ctx.sharedOf(k).size, ctx.bank2.banks[k], ctx.bindlessSlots[k])
 	}
 }
 
 func info(w io.Writer, msg string) { fmt.Fprintf(w, "cudalink info    : %s\n", msg) }
 
-func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64, slots slotCount) {
+func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64, bank2 *outputSection, slots slotCount) {
 	info(w, fmt.Sprintf("Function properties for '%s':", k.Sym.Name))
 	var cmem0, cmem2 uint64
 	for _, isec := range k.Sections {
@@ -212,8 +212,8 @@ func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64, slots 
 			cmem0 = isec.Out.Size
 		}
 	}
-	if k.bank2 != nil {
-		cmem2 = k.bank2.Size
+	if bank2 != nil {
+		cmem2 = bank2.Size
 	}
 	stack := uint64(use.minStack)
 	if use.recursive {
