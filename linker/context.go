@@ -43,6 +43,9 @@ type linkContext struct {
 	// allFuncs are every function definition, live or not, for --map and
 	// --why-live (eliminateDeadCode).
 	allFuncs []*function
+	// deadCode is what dead-code elimination decided for each function
+	// and why, by function.order (eliminateDeadCode; see decisionOf).
+	deadCode []deadCodeRecord
 
 	tables outputTables // the string and symbol tables, from assignIndices
 
@@ -394,10 +397,7 @@ type function struct {
 	// input's records.
 	clones   []cloneFrame
 	CRSStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
-	// KeptBy is the caller through which dead-code elimination reached the
-	// function; nil for roots (kernels and address-taken functions).
-	KeptBy *function
-	proto  string // prototype of an address-taken function
+	proto    string // prototype of an address-taken function
 	// atGroup orders .nv.callgraph's address-taken list: twice the index
 	// of the input that first takes the address, plus 1 when that is by a
 	// function descriptor only.

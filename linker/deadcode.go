@@ -19,9 +19,10 @@ import (
 // kept, also with -variables-used (see kernelUsed).
 // The reason each function is kept or removed is recorded (function.why,
 // function.pruned and, for a function kept because a kept one calls it,
-// function.KeptBy), so --why-live and --map can follow the chain back to
-// a root or say what removed it.
+// the caller: linkContext.deadCode), so --why-live and --map can follow
+// the chain back to a root or say what removed it.
 func eliminateDeadCode(ctx *linkContext) {
+	ctx.deadCode = make([]deadCodeRecord, len(ctx.Funcs)) // by function.order: every function yet
 	hostRefs := ctx.hostKernelRefs()
 	for _, fn := range ctx.Funcs {
 		switch {
@@ -76,7 +77,7 @@ func eliminateDeadCode(ctx *linkContext) {
 			if !callee.Live {
 				callee.Live = true
 				callee.why = keptCalled
-				callee.KeptBy = fn
+				ctx.deadCode[callee.order].keptBy = fn
 				stack = append(stack, callee)
 			}
 		}
@@ -102,6 +103,25 @@ func eliminateDeadCode(ctx *linkContext) {
 	ctx.Funcs = live
 }
 
+// deadCodeRecord is what eliminateDeadCode, its one writer, decided for
+// one function and why; --why-live, --map and the metadata read it
+// (decisionOf).
+type deadCodeRecord struct {
+	// keptBy is the caller through which dead-code elimination reached
+	// the function; nil for roots (kernels and address-taken functions)
+	// and removed functions.
+	keptBy *function
+}
+
+// decisionOf returns what dead-code elimination decided for fn: the zero
+// record before it ran, and in a partial link, which runs none.
+func (ctx *linkContext) decisionOf(fn *function) deadCodeRecord {
+	if fn.order >= len(ctx.deadCode) {
+		return deadCodeRecord{}
+	}
+	return ctx.deadCode[fn.order]
+}
+
 // liveness is what dead-code elimination decided for a function, and why.
 type liveness uint8
 
@@ -109,7 +129,7 @@ const (
 	keptKernel    liveness = iota + 1 // a kernel the lists (or the host references) keep, or every kernel
 	keptAddrTaken                     // its address is taken: a pointer may call it from anywhere
 	keptAll                           // -g or -preserve-relocs keeps every function
-	keptCalled                        // a kept function calls it (function.KeptBy)
+	keptCalled                        // a kept function calls it (deadCodeRecord.keptBy)
 	// A kernel -kernels-used names not (or -variables-used alone, which
 	// keeps no kernel).
 	removedByKernelsUsed

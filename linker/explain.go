@@ -17,7 +17,7 @@ import (
 // explainLink answers --why-live and writes the --map file. Dead-code
 // elimination recorded, for every function, what it decided and why
 // (function.why), and for a function kept because a kept one calls it,
-// that caller (function.KeptBy), so both fall out of the link's state.
+// that caller (deadCodeRecord.keptBy), so both fall out of the link's state.
 func explainLink(ctx *linkContext) error {
 	if len(ctx.Config.WhyLive) > 0 && ctx.Config.Stdout != nil {
 		targets := ctx.explainTargets()
@@ -265,11 +265,11 @@ func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 		return
 	}
 	fmt.Fprintf(w, "%s is kept:\n", head)
-	for f := fn; f != nil; f = f.KeptBy {
+	for f := fn; f != nil; f = ctx.decisionOf(f).keptBy {
 		name := demangled(f.Sym.Name)
 		switch f.why {
 		case keptCalled:
-			fmt.Fprintf(w, ">>> %s is called by %s\n", name, demangled(f.KeptBy.Sym.Name))
+			fmt.Fprintf(w, ">>> %s is called by %s\n", name, demangled(ctx.decisionOf(f).keptBy.Sym.Name))
 		case keptKernel:
 			fmt.Fprintf(w, ">>> %s is a kernel (%s)%s\n", name, f.Text.File.Name, ctx.kernelKeptBy(f))
 		case keptAddrTaken:
