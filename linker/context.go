@@ -432,10 +432,9 @@ type function struct {
 	// lost (appendLostConstants): nvlink keeps them in a .nv.constant2.<f>
 	// of the function's own, folded into no kernel's bank.
 	lostBank2 bool
-	// why is what dead-code elimination decided and why; pruned, for a
-	// kernel, what the lists decide for it (0 when they keep it), which a
-	// -preserve-relocs link overrides.
-	why, pruned liveness
+	// pruned, for a kernel, what the lists decide for it (0 when they
+	// keep it), which a -preserve-relocs link overrides.
+	pruned liveness
 }
 
 // outputSection is one section of the output file. A large link has tens

@@ -17,7 +17,7 @@ import (
 // -ignore-host-info) and the functions whose address is taken (a device
 // function pointer may be called from anywhere). Variables are always
 // kept, also with -variables-used (see kernelUsed).
-// The reason each function is kept or removed is recorded (function.why,
+// The reason each function is kept or removed is recorded (why and
 // function.pruned and, for a function kept because a kept one calls it,
 // the caller: linkContext.deadCode), so --why-live and --map can follow
 // the chain back to a root or say what removed it.
@@ -56,13 +56,14 @@ func eliminateDeadCode(ctx *linkContext) {
 	}
 	var stack []*function
 	for _, fn := range ctx.Funcs {
+		d := &ctx.deadCode[fn.order]
 		switch {
 		case fn.Sym.IsEntry() && fn.pruned == 0:
-			fn.why = keptKernel
+			d.why = keptKernel
 		case fn.AddrTaken:
-			fn.why = keptAddrTaken
+			d.why = keptAddrTaken
 		case ctx.keepsAll():
-			fn.why = keptAll
+			d.why = keptAll
 		default:
 			continue
 		}
@@ -76,17 +77,16 @@ func eliminateDeadCode(ctx *linkContext) {
 		for _, callee := range fn.Callees {
 			if !callee.Live {
 				callee.Live = true
-				callee.why = keptCalled
-				ctx.deadCode[callee.order].keptBy = fn
+				ctx.deadCode[callee.order] = deadCodeRecord{why: keptCalled, keptBy: fn}
 				stack = append(stack, callee)
 			}
 		}
 	}
 	for _, fn := range ctx.Funcs {
-		if !fn.Live {
-			fn.why = fn.pruned
-			if fn.why == 0 {
-				fn.why = removedUnreachable
+		if d := &ctx.deadCode[fn.order]; !fn.Live {
+			d.why = fn.pruned
+			if d.why == 0 {
+				d.why = removedUnreachable
 			}
 		}
 	}
@@ -107,6 +107,8 @@ func eliminateDeadCode(ctx *linkContext) {
 // one function and why; --why-live, --map and the metadata read it
 // (decisionOf).
 type deadCodeRecord struct {
+	// why: kept or removed, and why.
+	why liveness
 	// keptBy is the caller through which dead-code elimination reached
 	// the function; nil for roots (kernels and address-taken functions)
 	// and removed functions.

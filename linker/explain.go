@@ -16,7 +16,7 @@ import (
 
 // explainLink answers --why-live and writes the --map file. Dead-code
 // elimination recorded, for every function, what it decided and why
-// (function.why), and for a function kept because a kept one calls it,
+// (deadCodeRecord.why), and for a function kept because a kept one calls it,
 // that caller (deadCodeRecord.keptBy), so both fall out of the link's state.
 func explainLink(ctx *linkContext) error {
 	if len(ctx.Config.WhyLive) > 0 && ctx.Config.Stdout != nil {
@@ -251,7 +251,7 @@ func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 	head := fmt.Sprintf("cudalink: %s in %s", t.display(), t.file.Name)
 	if !fn.Live {
 		fmt.Fprintf(w, "%s is not kept: %s\n", head, ctx.removalReason(fn))
-		if fn.why == removedUnreachable {
+		if ctx.decisionOf(fn).why == removedUnreachable {
 			var callers []string
 			for _, f := range ctx.allFuncs {
 				if slices.Contains(f.Callees, fn) {
@@ -267,7 +267,7 @@ func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 	fmt.Fprintf(w, "%s is kept:\n", head)
 	for f := fn; f != nil; f = ctx.decisionOf(f).keptBy {
 		name := demangled(f.Sym.Name)
-		switch f.why {
+		switch ctx.decisionOf(f).why {
 		case keptCalled:
 			fmt.Fprintf(w, ">>> %s is called by %s\n", name, demangled(ctx.decisionOf(f).keptBy.Sym.Name))
 		case keptKernel:
@@ -383,12 +383,12 @@ func demangledNote(name string) string {
 
 // removedTag names, in the link map, what removed a function.
 func (ctx *linkContext) removedTag(fn *function) string {
-	switch {
-	case fn.why == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
+	switch why := ctx.decisionOf(fn).why; {
+	case why == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
 		return "variables-used"
-	case fn.why == removedByKernelsUsed:
+	case why == removedByKernelsUsed:
 		return "kernels-used"
-	case fn.why == removedByHostRefs:
+	case why == removedByHostRefs:
 		return "host-reference-pruning"
 	}
 	return "unreachable"
