@@ -432,9 +432,6 @@ type function struct {
 	// lost (appendLostConstants): nvlink keeps them in a .nv.constant2.<f>
 	// of the function's own, folded into no kernel's bank.
 	lostBank2 bool
-	// pruned, for a kernel, what the lists decide for it (0 when they
-	// keep it), which a -preserve-relocs link overrides.
-	pruned liveness
 }
 
 // outputSection is one section of the output file. A large link has tens

@@ -17,9 +17,9 @@ import (
 // -ignore-host-info) and the functions whose address is taken (a device
 // function pointer may be called from anywhere). Variables are always
 // kept, also with -variables-used (see kernelUsed).
-// The reason each function is kept or removed is recorded (why and
-// function.pruned and, for a function kept because a kept one calls it,
-// the caller: linkContext.deadCode), so --why-live and --map can follow
+// The reason each function is kept or removed is recorded
+// (linkContext.deadCode: why, pruned and, for a function kept because a
+// kept one calls it, the caller), so --why-live and --map can follow
 // the chain back to a root or say what removed it.
 func eliminateDeadCode(ctx *linkContext) {
 	ctx.deadCode = make([]deadCodeRecord, len(ctx.Funcs)) // by function.order: every function yet
@@ -28,9 +28,9 @@ func eliminateDeadCode(ctx *linkContext) {
 		switch {
 		case !fn.Sym.IsEntry():
 		case !ctx.kernelUsed(fn.Sym.Name):
-			fn.pruned = removedByKernelsUsed
+			ctx.deadCode[fn.order].pruned = removedByKernelsUsed
 		case !hostRefs.keeps(fn):
-			fn.pruned = removedByHostRefs
+			ctx.deadCode[fn.order].pruned = removedByHostRefs
 		}
 	}
 	if ctx.Config.PreserveRelocs && !ctx.Config.Debug {
@@ -38,7 +38,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		// no kernel metadata, but the symbol stays a kernel's, and its
 		// own shared memory is laid out as a kernel's (layoutShared).
 		for _, fn := range ctx.Funcs {
-			if fn.pruned != 0 && !fn.AddrTaken {
+			if ctx.deadCode[fn.order].pruned != 0 && !fn.AddrTaken {
 				fn.Sym.demoted = true
 			}
 		}
@@ -58,7 +58,7 @@ func eliminateDeadCode(ctx *linkContext) {
 	for _, fn := range ctx.Funcs {
 		d := &ctx.deadCode[fn.order]
 		switch {
-		case fn.Sym.IsEntry() && fn.pruned == 0:
+		case fn.Sym.IsEntry() && d.pruned == 0:
 			d.why = keptKernel
 		case fn.AddrTaken:
 			d.why = keptAddrTaken
@@ -77,14 +77,15 @@ func eliminateDeadCode(ctx *linkContext) {
 		for _, callee := range fn.Callees {
 			if !callee.Live {
 				callee.Live = true
-				ctx.deadCode[callee.order] = deadCodeRecord{why: keptCalled, keptBy: fn}
+				d := &ctx.deadCode[callee.order]
+				d.why, d.keptBy = keptCalled, fn
 				stack = append(stack, callee)
 			}
 		}
 	}
 	for _, fn := range ctx.Funcs {
 		if d := &ctx.deadCode[fn.order]; !fn.Live {
-			d.why = fn.pruned
+			d.why = d.pruned
 			if d.why == 0 {
 				d.why = removedUnreachable
 			}
@@ -109,6 +110,9 @@ func eliminateDeadCode(ctx *linkContext) {
 type deadCodeRecord struct {
 	// why: kept or removed, and why.
 	why liveness
+	// pruned, for a kernel, what the lists decide for it (0 when they
+	// keep it), which a -preserve-relocs link overrides.
+	pruned liveness
 	// keptBy is the caller through which dead-code elimination reached
 	// the function; nil for roots (kernels and address-taken functions)
 	// and removed functions.

@@ -280,7 +280,7 @@ func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 				opt = "-g"
 			}
 			fmt.Fprintf(w, ">>> %s is in a link with %s, which keeps every function (%s)\n", name, opt, f.Text.File.Name)
-			if f.pruned != 0 && f.Sym.demoted {
+			if ctx.decisionOf(f).pruned != 0 && f.Sym.demoted {
 				fmt.Fprintf(w, ">>> it stays as an ordinary function, not as a kernel, because %s\n", ctx.removalReason(f))
 			}
 		}
@@ -308,12 +308,12 @@ func (ctx *linkContext) kernelKeptBy(fn *function) string {
 // removalReason says why dead-code elimination removed a function (or,
 // under -preserve-relocs, why it would have removed a kernel).
 func (ctx *linkContext) removalReason(fn *function) string {
-	switch {
-	case fn.pruned == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
+	switch pruned := ctx.decisionOf(fn).pruned; {
+	case pruned == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
 		return "it is a kernel, and -variables-used without -kernels-used keeps no kernel (as nvlink 11.8 does)"
-	case fn.pruned == removedByKernelsUsed:
+	case pruned == removedByKernelsUsed:
 		return "it is a kernel, removed by -kernels-used: its name contains none of " + quoteList(ctx.Config.KernelsUsed)
-	case fn.pruned == removedByHostRefs:
+	case pruned == removedByHostRefs:
 		return "it is a kernel no host object references (host-reference pruning: nvlink keeps only the kernels the host code of the inputs launches; -ignore-host-info keeps them all)"
 	}
 	return "no kept function calls it and its address is not taken"

@@ -30,7 +30,7 @@ func buildNVInfo(ctx *linkContext) {
 		// not: every kernel stays, but only those pruning would keep get
 		// MIN_STACK_SIZE.
 		kernels = slices.DeleteFunc(kernels, func(fn *function) bool {
-			return fn.pruned != 0 || !ctx.kernelNamed(fn.Sym.Name)
+			return ctx.decisionOf(fn).pruned != 0 || !ctx.kernelNamed(fn.Sym.Name)
 		})
 	}
 	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *function) bool { return !ctx.kernelUsed(fn.Sym.Name) }); len(used) == 1 {
