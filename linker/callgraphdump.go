@@ -55,7 +55,7 @@ func dumpCallgraph(ctx *linkContext) {
 		}
 	}
 	for i, sym := range ctx.names.nodes {
-		line := nodeLine(sym, calledLive)
+		line := nodeLine(&ctx.names, sym, calledLive)
 		if sym != nil && sym.placeholder && ctx.keepsAll() {
 			line = " ->" // -g and -preserve-relocs keep it: an undefined function with no name
 		}
@@ -64,7 +64,7 @@ func dumpCallgraph(ctx *linkContext) {
 
 	// Register propagation, in nvlink's order.
 	kernels := ctx.kernels()
-	slices.SortFunc(kernels, func(a, b *function) int { return int(b.Sym.cgNode - a.Sym.cgNode) })
+	slices.SortFunc(kernels, func(a, b *function) int { return int(ctx.names.nodeOf(b.Sym) - ctx.names.nodeOf(a.Sym)) })
 	reach := make([]map[*function]bool, len(kernels))
 	need := make([]int, len(kernels))
 	for i, k := range kernels {
@@ -92,8 +92,8 @@ func liveFunc(sym *symbol) *function {
 	return sym.Func
 }
 
-// nodeLine is the text after "N: " for one node.
-func nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
+// nodeLine is the text after "N: " for one node; names numbers the nodes.
+func nodeLine(names *nameRegistry, sym *symbol, calledLive map[*symbol]bool) string {
 	fn := liveFunc(sym)
 	if fn == nil {
 		if sym != nil && !sym.Defined() && calledLive[sym] {
@@ -110,8 +110,8 @@ func nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
 	}
 	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.Name), fn.Regs)
 	for i := len(fn.edges) - 1; i >= 0; i-- {
-		if c := fn.edges[i]; c.cgNode != 0 && !c.deleted {
-			fmt.Fprintf(&b, " %d", c.cgNode)
+		if c := fn.edges[i]; names.nodeOf(c) != 0 && !c.deleted {
+			fmt.Fprintf(&b, " %d", names.nodeOf(c))
 		}
 	}
 	return b.String()

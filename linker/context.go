@@ -329,10 +329,7 @@ type symbol struct {
 	esymIndex int32  // index of the chosen definition in File's symbol table
 	// created is when registerNames saw the symbol first (1-based): the
 	// order nvlink creates symbols in, which also orders call-graph callers.
-	created int32
-	// cgNode is the function's node number in nvlink's call graph (see
-	// nameRegistry.nodes); 0 for other symbols.
-	cgNode   int32
+	created  int32
 	outIndex uint32
 
 	Info  uint8 // binding and type of the chosen definition (or reference)

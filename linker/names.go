@@ -48,6 +48,7 @@ func registerNames(ctx *linkContext) {
 	ctx.strtab.reserve(secBytes + symBytes)
 	r.textOwner = map[string]*symbol{}
 	r.dupFuncs = map[*function]bool{}
+	r.node = map[*symbol]int32{}
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {
 		r.shstrtab.add(name)
 		ctx.strtab.add(name)
@@ -88,9 +89,9 @@ func registerNames(ctx *linkContext) {
 				// The nameless function takes a call graph node.
 				r.nodes = append(r.nodes, file.placeholder)
 			}
-			if sym != nil && sym.cgNode == 0 {
+			if _, ok := r.node[sym]; sym != nil && !ok {
 				r.nodes = append(r.nodes, sym)
-				sym.cgNode = int32(len(r.nodes))
+				r.node[sym] = int32(len(r.nodes))
 			}
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
@@ -304,7 +305,15 @@ type nameRegistry struct {
 	// first new undefined one. --dump-callgraph prints them by
 	// number.
 	nodes []*symbol
+	// node is each function symbol's node number, its index in nodes
+	// plus 1 (see nodeOf).
+	node map[*symbol]int32
 }
+
+// nodeOf is sym's node number in nvlink's call graph (see
+// nameRegistry.nodes); 0 for a symbol that is not a function, or in a
+// link that made no call graph (-r).
+func (r *nameRegistry) nodeOf(sym *symbol) int32 { return r.node[sym] }
 
 // createdSym is a symbol, or the section symbol of the section called
 // section.

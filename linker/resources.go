@@ -192,7 +192,7 @@ func reportResources(ctx *linkContext) {
 		}
 	}
 	// nvlink lists kernels from the last call graph node to the first.
-	sort.Slice(kernels, func(i, j int) bool { return kernels[i].Sym.cgNode > kernels[j].Sym.cgNode })
+	sort.Slice(kernels, func(i, j int) bool { return ctx.names.nodeOf(kernels[i].Sym) > ctx.names.nodeOf(kernels[j].Sym) })
 	for _, k := range kernels {
 		reportKernel(w, k, ctx.resourcesOf(k), ctx.sharedOf(k).size, ctx.bank2.banks[k], ctx.bindlessSlots[k])
 	}
