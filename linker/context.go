@@ -339,8 +339,12 @@ type symbol struct {
 	// names first seen weak with the locals.
 	firstBind uint8
 
-	Local   bool
-	deleted bool // a function removed by dead-code elimination
+	Local bool
+	// deleted: not in the output, a function dead-code elimination removed
+	// or a symbol of a section that travels with a function not kept
+	// (mergeSections). It stays here, not in a side table: relocation
+	// reads it for every relocation.
+	deleted bool
 	// demoted: a kernel -preserve-relocs keeps as an ordinary function
 	// because the lists prune it, or one -g -suppress-debug-info keeps
 	// after merging it as one (its symbol keeps STO_CUDA_ENTRY).

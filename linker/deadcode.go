@@ -97,8 +97,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		if fn.Live {
 			live = append(live, fn)
 		} else {
-			fn.Sym.Func = nil
-			fn.Sym.deleted = true
+			fn.Sym.Func = nil // mergeSections marks it deleted
 		}
 	}
 	ctx.Funcs = live

@@ -58,6 +58,14 @@ func mergeSections(ctx *linkContext) {
 			ctx.relSection(rs.Section.Name, target.Out, rs.Rela)
 		}
 	}
+	// What is not in the output: the functions dead-code elimination
+	// removed, and the other symbols of sections that travel with a
+	// function that is not kept.
+	for _, fn := range ctx.allFuncs {
+		if !fn.Live {
+			fn.Sym.deleted = true
+		}
+	}
 	for _, sym := range ctx.Symbols {
 		if sym.Section != nil && sym.Section.Out == nil && sym.Func == nil && classify(sym.Section.Sec) == classFunction {
 			sym.deleted = true
