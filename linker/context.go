@@ -329,7 +329,10 @@ type symbol struct {
 	esymIndex int32  // index of the chosen definition in File's symbol table
 	// created is when registerNames saw the symbol first (1-based): the
 	// order nvlink creates symbols in, which also orders call-graph callers.
-	created  int32
+	created int32
+	// outIndex is the symbol's index in the output .symtab, 0 if the
+	// output drops it (assignIndices; assignRelocatableIndices for -r).
+	// Every record and relocation written reads it.
 	outIndex uint32
 
 	Info  uint8 // binding and type of the chosen definition (or reference)
@@ -347,9 +350,9 @@ type symbol struct {
 	deleted bool
 	// demoted: a kernel -preserve-relocs keeps as an ordinary function
 	// because the lists prune it, or one -g -suppress-debug-info keeps
-	// after merging it as one (its symbol keeps STO_CUDA_ENTRY).
+	// after merging it as one (its symbol keeps STO_CUDA_ENTRY); set by
+	// eliminateDeadCode, read through IsEntry everywhere.
 	demoted     bool
-	Live        bool // kept in the output
 	placeholder bool // an unnamed local function of addPlaceholder
 	// clone: a local function ptxas -ewp inlined into a kernel's code
 	// ($kernel$function, inside the kernel's .text); kept with the kernel.
