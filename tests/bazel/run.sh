@@ -311,7 +311,7 @@ section "end to end"
 # targets are built in both workspaces (repro, cache); register_cubins,
 # whose module list names the cubins by absolute path, only here.
 targets=(//:two_file //:many_files //:kernels_used //:linkopts //:multi_arch //:host_objects //:host_multi_arch
-  //:two_file_cuda_12_4 //:two_file_cuda_12_5)
+  //:two_file_cuda_12_4 //:two_file_cuda_12_5 //:from_rdc_objects //:from_rdc_library)
 disk_cache=$scratch/disk_cache
 local_flags=(--spawn_strategy=local --strategy=CudaDeviceLink=local --disk_cache="$disk_cache")
 if bz "$one" build "${local_flags[@]}" "${targets[@]}" //:register_cubins >"$log/build-one.txt" 2>&1; then
@@ -345,6 +345,8 @@ execroot=$(bz "$one" info execution_root 2>/dev/null)
       --embedded-fatbin "$ref/host_multi_arch.fatbin.c" --register-link-binaries "$ref/host_multi_arch.reg.c" "${ho[@]}" &&
     "$linker" -arch=sm_80 -o "$ref/two_file_cuda_12_4.cubin" cuda-12.4/two-file-cross-calls/a.cubin cuda-12.4/two-file-cross-calls/b.cubin &&
     "$linker" -arch=sm_80 -o "$ref/two_file_cuda_12_5.cubin" cuda-12.5/two-file-cross-calls/a.cubin cuda-12.5/two-file-cross-calls/b.cubin &&
+    "$linker" -arch=sm_80 -o "$ref/from_rdc_objects.cubin" "${ho[@]}" &&
+    cp "$ref/from_rdc_objects.cubin" "$ref/from_rdc_library.cubin" &&
     cd "$execroot" &&
     "$linker" -arch=sm_80 -o "$ref/register_cubins.cubin" --register-link-binaries "$ref/register_cubins.reg.c" \
       cases/two-file-cross-calls/a.cubin cases/two-file-cross-calls/b.cubin
@@ -357,7 +359,8 @@ outputs=(two_file.cubin many_files.cubin kernels_used.cubin linkopts.cubin
   multi_arch.sm_80.cubin multi_arch.sm_86.cubin multi_arch.fatbin multi_arch.fatbin.c
   host_objects.cubin host_objects.fatbin host_objects.fatbin.c host_objects.reg.c
   host_multi_arch.sm_80.cubin host_multi_arch.sm_86.cubin host_multi_arch.fatbin
-  host_multi_arch.fatbin.c host_multi_arch.reg.c two_file_cuda_12_4.cubin two_file_cuda_12_5.cubin)
+  host_multi_arch.fatbin.c host_multi_arch.reg.c two_file_cuda_12_4.cubin two_file_cuda_12_5.cubin
+  from_rdc_objects.cubin from_rdc_library.cubin)
 differ=""
 for out in "${outputs[@]}" register_cubins.cubin register_cubins.reg.c; do
   cmp -s "$one/ws/bazel-bin/$out" "$ref/$out" || differ+=" $out"
@@ -865,10 +868,33 @@ for v in $toolkit_versions; do
   else
     echo "NOTE: CUDA $v's nvcc or a C++ compiler is missing: //:app is not compared with nvcc -dlink's program"
   fi
+  # The same program from relocatable device code in a CcInfo that
+  # cc_common made (rdc.bzl's rdc_library, as rules_cuda's cuda_library
+  # makes one), with 11.8's toolchain: the same cubins and .nv_fatbin as
+  # //:app's, and it runs.
+  rdc_same=""
+  if [ "$v" = 11.8 ]; then
+    if bz "$one" build "$flag" //:app_rdc >"$log/app-rdc.txt" 2>&1; then
+      rapp=$one/ws/bazel-bin/app_rdc
+      for arch in sm_80 sm_86; do
+        cmp -s "$one/ws/bazel-bin/app_rdc_dlink.$arch.cubin" "$ref/app.$v.$arch.cubin" ||
+          problems+=" app_rdc_dlink.$arch.cubin is not the command line's;"
+      done
+      objcopy -O binary --only-section=.nv_fatbin "$app" "$scratch/app.nv_fatbin" &&
+        objcopy -O binary --only-section=.nv_fatbin "$rapp" "$scratch/app_rdc.nv_fatbin" &&
+        cmp -s "$scratch/app.nv_fatbin" "$scratch/app_rdc.nv_fatbin" ||
+        problems+=" //:app_rdc's .nv_fatbin is not //:app's;"
+      out=$(run_built "$rapp" 2>&1) && [ "$out" = "app: launched k_scale" ] || problems+=" //:app_rdc did not run ($out);"
+      rdc_same="; so does //:app_rdc, from an rdc_library's CcInfo (the same cubins and .nv_fatbin)"
+    else
+      tail -n 40 "$log/app-rdc.txt"
+      problems+=" bazel build $flag //:app_rdc failed;"
+    fi
+  fi
   whose="the command line's"
   [ -n "$nvlink_same" ] && whose="nvlink $v's"
   if [ -z "$problems" ]; then
-    pass "cuda_binary: with CUDA $v's toolchain, //:app builds from a cc_library of nvcc -dc objects with $v's link.stub and runtime, holds the linked sm_80 and sm_86 cubins ($whose)$nvcc_same, and runs"
+    pass "cuda_binary: with CUDA $v's toolchain, //:app builds from a cc_library of nvcc -dc objects with $v's link.stub and runtime, holds the linked sm_80 and sm_86 cubins ($whose)$nvcc_same, and runs$rdc_same"
   else
     fail "cuda_binary with CUDA $v's toolchain:$problems"
   fi
