@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds a Debian sid chroot with Debian's Bazel 7 (bazel-bootstrap and the
 # bazel-* rule packages) and buildbox (buildbox-casd), which need a newer libc
-# than this Debian 12 machine has. Idempotent: does nothing when
-# $CUDALINK_CHROOT/.complete exists. Root only; nothing is written outside
-# the chroot directory (default /var/cache/cudalink-sid).
+# than this Debian 12 machine has. Idempotent: when
+# $CUDALINK_CHROOT/.complete exists it only adds packages a newer version
+# of this script lists and removes what earlier test runs left in the
+# chroot's /tmp (prune, below). Root only; nothing is written outside the
+# chroot directory (default /var/cache/cudalink-sid).
 #
 # The mirror is the one the system's own Debian sources name, read at run
 # time. See ../shared/notes/toolkits.md for what Bazel 7 needs offline.
@@ -15,7 +17,33 @@ root=${CUDALINK_CHROOT:-/var/cache/cudalink-sid}
 packages=(bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-cc bazel-rules-java bazel-rules-python
   bazel-rules-proto bazel-rules-license bazel-features bazel-stardoc bazel-java-tools buildbox
   ca-certificates gcc g++ git)
+# prune: the bazel-jni.* directories (the JNI library a Bazel 7 server
+# unpacks, about 1 MB each) that runs before tests/bazel/bazel7.sh gave the
+# server a temporary directory of its own left in the chroot's /tmp, one
+# per server start. Only while no Bazel 7 run holds the chroot's run lock;
+# nothing the caches (/var/cache/cudalink-bazel7, output bases) need is
+# there.
+prune() {
+  [ -d "$root/tmp" ] && [ "$(id -u)" -eq 0 ] || return 0
+  local lock n kb
+  exec {lock}>>"$root/.run.lock" || return 0
+  if flock -n "$lock"; then
+    n=$(find "$root/tmp" -mindepth 1 -maxdepth 1 -type d -name 'bazel-jni.*' | wc -l)
+    if [ "$n" -gt 0 ]; then
+      kb=$(du -sk "$root"/tmp/bazel-jni.* | awk '{ s += $1 } END { print s }')
+      find "$root/tmp" -mindepth 1 -maxdepth 1 -type d -name 'bazel-jni.*' -exec rm -rf --one-file-system {} +
+      echo "setup: removed $n bazel-jni directories of earlier runs ($((kb / 1024)) MB) from $root/tmp"
+    fi
+    # ... and the empty bind targets of runs that were killed before
+    # they could remove them.
+    find "$root/tmp" -mindepth 1 -maxdepth 1 -type d \( -name 'cudalink-bazel.*' -o -name 'cudalink-stardoc.*' \) \
+      -empty -delete
+  fi
+  exec {lock}>&-
+}
+
 if [ -f "$root/.complete" ]; then
+  prune
   # A chroot of an earlier version of this script: add what it lacks.
   missing=()
   for p in "${packages[@]}"; do

@@ -56,7 +56,7 @@ bazel7_check() {
       echo "$out"
       return 1
     }
-    case $out in *adding*) echo "$out" ;; esac
+    case $out in *adding* | *removed*) echo "$out" ;; esac
     return 0
   fi
   if [ "$(id -u)" != 0 ]; then
