@@ -28,8 +28,11 @@
 #   gRPC cache  buildbox-casd (REAPI) behind reapiproxy as --remote_cache:
 #               the second copy gets every link from it, under the same
 #               action keys as the first
-#   default     the test workspace as a user's module on the default
-#               toolchain (cudalink from source), in the worker
+#   docs        the bzlmod setup docs/bazel.md gives, as written, builds
+#               (the toolchain's cudalink by rules_go); the docs' .bazelrc
+#               lines are the run's
+#   default     that module without the flag: cudalink's default toolchain
+#               (cudalink from source) links in the worker
 # It prints SKIP and exits 0 when there is no chroot and it is not root.
 set -uo pipefail
 
@@ -84,6 +87,15 @@ cleanup() {
 trap cleanup EXIT
 [ $bazel7 = yes ] && section "Bazel 7 offline setup (cache: $bazel7_cache)"
 bazel_setup "$scratch"
+# What a Bazel 7 run leaves in the chroot's /tmp: nothing (the servers'
+# bazel-jni.* directories go to the scratch directory, bazel7.sh). The
+# JVMs' hsperfdata_<user> directory is reused and its files go with them;
+# the scratch directory's bind target is the run's, removed by bazel_stop.
+chroot_tmp() {
+  [ $bazel7 = yes ] && find "$bazel7_chroot/tmp" -mindepth 1 -maxdepth 1 ! -name 'hsperfdata_*' \
+    ! -path "$bazel7_chroot$scratch" | sort
+}
+chroot_tmp_before=$(chroot_tmp)
 
 if [ $bazel7 = no ]; then
 # --- lint ----------------------------------------------------------------
@@ -133,7 +145,18 @@ if [ -z "$undeclared" ]; then
 else
   fail "Go repositories used but not declared:$undeclared (run tests/bazel/gazelle.sh; add use_repo entries)"
 fi
-fi # lint and BUILD files: the same under any Bazel, checked in the Bazel 4.2.3 run
+# docs/rules.md is stardoc's output, which only the --bazel7 run can make
+# and compare (Bazel 4.2.3 has no stardoc offline); here, without Bazel:
+# it has a section for each name rules/defs.bzl exports, and no other.
+exported=$(sed -nE 's/^([A-Za-z_][A-Za-z0-9_]*) = _.*/\1/p' "$root/rules/defs.bzl" | sort)
+documented=$(sed -nE 's/^## ([A-Za-z_][A-Za-z0-9_]*)$/\1/p' "$root/docs/rules.md" | sort)
+if [ -n "$exported" ] && [ "$exported" = "$documented" ]; then
+  pass "docs/rules.md has a section for each of the $(echo "$exported" | grep -c .) names rules/defs.bzl exports (run.sh --bazel7 compares it with stardoc's)"
+else
+  diff <(echo "$exported") <(echo "$documented")
+  fail "docs/rules.md does not document what rules/defs.bzl exports (regenerate: bash tests/bazel/stardoc.sh, as root)"
+fi
+fi # lint, BUILD files and the reference's names: the same under any Bazel, checked in the Bazel 4.2.3 run
 
 # --- workspaces --------------------------------------------------------------
 section "workspaces in $scratch"
@@ -239,16 +262,16 @@ layout() {
 }
 
 # bz DIR COMMAND ARGS...: bazel in DIR/ws with DIR's own output_user_root.
-# Under Bazel 7 the test workspace is a module that registers no toolchain
-# of its own: the checks name the prebuilt one with --extra_toolchains, but
-# for the default toolchain's (bz_default).
+# Under Bazel 7 the test workspace is a module that registers only the
+# toolchains of the CUDA releases (picked by the flag): the checks name the
+# prebuilt one for builds that name no release with --extra_toolchains.
 bz() {
   local dir=$1
   shift
   local cmd=$1
   shift
   local extra=()
-  if [ $bazel7 = yes ] && [ "${BZ_DEFAULT_TOOLCHAIN:-}" != 1 ]; then
+  if [ $bazel7 = yes ]; then
     case $cmd in build | test | aquery | cquery) extra=(--extra_toolchains=//toolchain:test_toolchain) ;; esac
   fi
   (cd "$dir/ws" && bazel --output_user_root="$dir/root" --bazelrc="$rc" --max_idle_secs=300 \
@@ -495,6 +518,104 @@ if [ -z "$nv_diff" ]; then
   pass "e2e: $nv_same outputs byte-identical to NVIDIA's (nvlink 11.8, 12.4 and 12.5 in the corpus${nvlink:+, nvlink}${fatbinary:+, fatbinary})"
 else
   fail "e2e: differ from NVIDIA's:$nv_diff"
+fi
+
+# --- the copy-paste setups of docs/bazel.md -------------------------------------
+section "the setups of docs/bazel.md, as written"
+# The blocks docs/bazel.md marks <!-- tested: SETUP FILE --> are written
+# byte for byte into user/, next to cudalink/, offline/ and cuda-11.8/ as
+# the docs lay them out, and the block "SETUP command" is run there: the
+# bzlmod setup under Bazel 7 (its toolchain builds cudalink with rules_go),
+# the WORKSPACE one under Bazel 4.2.3 (a prebuilt cudalink). The link of
+# PTX-only nvcc -dc objects must be nvlink 11.8's, by the toolchain's ptxas.
+docs=$root/docs/bazel.md
+doc_block() { # doc_block NAME: the fenced block after <!-- tested: NAME -->
+  awk -v m="<!-- tested: $1 -->" '$0 == m { f = 1; next } f == 1 && /^```/ { f = 2; next } f == 2 && /^```/ { exit } f == 2 { print }' "$docs"
+}
+docsws=$one/user
+mkdir -p "$docsws/toolchain"
+if [ $bazel7 = yes ]; then
+  setup=bzlmod
+  doc_files=(MODULE.bazel toolchain/BUILD.bazel BUILD.bazel WORKSPACE.bzlmod)
+else
+  setup=workspace
+  doc_files=(WORKSPACE toolchain/BUILD.bazel)
+  doc_block "bzlmod BUILD.bazel" >"$docsws/BUILD.bazel"
+  cp "$linker" "$docsws/toolchain/cudalink"
+fi
+docs_problems=""
+for f in "${doc_files[@]}"; do
+  doc_block "$setup $f" >"$docsws/$f"
+  [ -s "$docsws/$f" ] || docs_problems+=" no block <!-- tested: $setup $f -->;"
+done
+[ -s "$docsws/BUILD.bazel" ] || docs_problems+=" no block <!-- tested: bzlmod BUILD.bazel -->;"
+cp "$cases/ptx-only-host-objects/a.o" "$cases/ptx-only-host-objects/b.o" "$docsws/"
+read -r -a words <<<"$(doc_block "$setup command")"
+[ "${words[0]:-}" = bazel ] && [ "${words[1]:-}" = build ] || docs_problems+=" the block <!-- tested: $setup command --> is not a bazel build;"
+servers+=("$docsws")
+# bu ARGS...: bazel in user/, with the run's output_user_root and bazelrc.
+bu() {
+  (cd "$docsws" && bazel --output_user_root="$one/root" --bazelrc="$rc" --max_idle_secs=300 "$@")
+}
+# docs_build: the docs' command in user/. Under Bazel 7 it runs last, in
+# the section of the default toolchain, which uses the same module (one
+# rules_go setup for both, not two: each takes minutes).
+docs_build() {
+  local problems=$docs_problems links want_linker
+  if [ -z "$problems" ]; then
+    local extra=(--color=no --curses=no --noshow_progress --execution_log_json_file="$scratch/docs.json")
+    [ $bazel7 = yes ] && extra+=(--disk_cache="$bazel7_cache/disk")
+    if bu build "${extra[@]}" "${words[@]:2}" >"$log/docs-setup.txt" 2>&1; then
+      links=$(spawns "$scratch/docs.json" | awk '$1 == "CudaDeviceLink"')
+      want_linker='^toolchain/cudalink$'
+      [ $bazel7 = yes ] && want_linker='external/cudalink~/linker/cmd/cudalink/'
+      cmp -s "$docsws/bazel-bin/kernels.cubin" "$cases/ptx-only-host-objects/expected.cubin" ||
+        problems+=" //:kernels is not nvlink 11.8's link;"
+      [ "$(echo "$links" | grep -c .)" = 1 ] && echo "$links" | awk -v l="$want_linker" '$5 ~ l && $8 ~ /cuda_11_8[^\/,]*\/bin\/ptxas/' | grep -q . ||
+        problems+=" want one link by $want_linker with cuda_11_8's ptxas as an input (got: ${links:-none});"
+    else
+      tail -30 "$log/docs-setup.txt"
+      problems+=" the build failed;"
+    fi
+  fi
+  if [ -z "$problems" ]; then
+    pass "docs/bazel.md: the $setup setup (${doc_files[*]}) as written builds offline with '${words[*]}': nvlink 11.8's bytes, by $([ $bazel7 = yes ] && echo "cudalink built by rules_go" || echo "the prebuilt cudalink") with 11.8's ptxas"
+  else
+    fail "docs/bazel.md: the $setup setup:$problems"
+  fi
+}
+[ $bazel7 = no ] && docs_build
+if [ $bazel7 = yes ]; then
+  # The docs' .bazelrc lines are what bazel7.sh writes, with its paths for
+  # /path/to/...; it adds only the lines for caches, the lockfile, the
+  # server's temporary directory and stardoc's Java setup.
+  docs_rc=$(doc_block bazelrc | sed 's/[[:space:]]*#.*//')
+  missing=""
+  while IFS= read -r l; do
+    [ -z "$l" ] && continue
+    case $l in
+    */path/to/*) grep -qF -- "${l%%/path/to/*}" "$rc" || missing+=" '$l'" ;;
+    *) grep -qxF -- "$l" "$rc" || missing+=" '$l'" ;;
+    esac
+  done <<<"$docs_rc"
+  undocumented=""
+  while IFS= read -r r; do
+    case $r in
+    "startup --host_jvm_args=-Djava.io.tmpdir="* | "common --lockfile_mode=off" | "common --repository_cache="* | \
+      "common --repo_env=GOCACHE="* | "common:stardoc "* | *rules_java~~* | "common --java_runtime_version="* | \
+      "common --tool_java_runtime_version="*) continue ;;
+    esac
+    found=no
+    while IFS= read -r l; do
+      [ -n "$l" ] && case $r in "${l%%/path/to/*}"*) found=yes ;; esac
+    done <<<"$docs_rc"
+    [ $found = yes ] || undocumented+=" '$r'"
+  done <"$rc"
+  if [ -z "$missing" ] && [ -z "$undocumented" ]; then
+    pass "docs/bazel.md: the offline .bazelrc lines ($(echo "$docs_rc" | grep -c .)) are those of the runs' bazelrc"
+  else
+    fail "docs/bazel.md: the offline .bazelrc: not in the runs' bazelrc:${missing:- none}; in it but not in the docs:${undocumented:- none}"
+  fi
 fi
 
 # --- rebuild after a change -----------------------------------------------------
@@ -1167,36 +1288,53 @@ if [ $bazel7 = yes ]; then
       pass "docs: the bzl_library targets build; docs/rules.md is stardoc's rendering of rules/defs.bzl ($(grep -c '^## ' "$root/docs/rules.md") rules, macros and providers)"
     else
       diff "$root/docs/rules.md" "$project/bazel-bin/tests/bazel/doc/rules.md" | head -40
-      fail "docs: docs/rules.md is out of date (regenerate: tests/bazel/stardoc.sh)"
+      fail "docs: docs/rules.md is out of date (regenerate: bash tests/bazel/stardoc.sh, as root)"
     fi
   else
     tail -20 "$log/stardoc.txt"
     fail "docs: the bzl_library targets and stardoc (//tests/bazel/doc:rules_md)"
   fi
 
-  # --- the default toolchain in a user's module -------------------------------
-  section "the default toolchain (cudalink from source) in the test workspace as a user's module"
-  default_targets=(//:two_file //:many_files //:multi_arch //:host_objects)
-  if BZ_DEFAULT_TOOLCHAIN=1 bz "$one" build --disk_cache="$bazel7_cache/disk" \
+  # --- the docs' user module, and the default toolchain in it ---------------------
+  section "the bzlmod setup of docs/bazel.md, and cudalink's default toolchain (from source) in it"
+  docs_build
+  # The same module without the flag gets cudalink's default toolchain:
+  # the test workspace's targets, copied into the package e2e/ after the
+  # docs' build (its //... would take them, and their CUDA 12 cubins are
+  # not for 11.8's toolchain), link in the worker by the cudalink rules_go
+  # builds, byte-identical to the command line.
+  mkdir -p "$docsws/e2e"
+  cp -R "$one/ws/BUILD.bazel" "$one/ws/rdc.bzl" "$one/ws/cases" "$one/ws/hostobj" "$docsws/e2e/"
+  default_targets=(//e2e:two_file //e2e:many_files //e2e:multi_arch //e2e:host_objects)
+  if bu build --color=no --curses=no --noshow_progress --disk_cache="$bazel7_cache/disk" \
     --modify_execution_info=CudaDeviceLink=+no-cache --strategy=CudaDeviceLink=worker \
     --execution_log_json_file="$scratch/default.json" "${default_targets[@]}" >"$log/default.txt" 2>&1; then
     differ=""
     for out in two_file.cubin many_files.cubin multi_arch.sm_80.cubin multi_arch.sm_86.cubin multi_arch.fatbin \
       multi_arch.fatbin.c host_objects.cubin host_objects.fatbin host_objects.fatbin.c host_objects.reg.c; do
-      cmp -s "$one/ws/bazel-bin/$out" "$ref/$out" || differ+=" $out"
+      cmp -s "$docsws/bazel-bin/e2e/$out" "$ref/$out" || differ+=" $out"
     done
     links=$(spawns "$scratch/default.json" | awk '$1 == "CudaDeviceLink"')
     n=$(echo "$links" | grep -c .)
     odd=$(echo "$links" | awk '$3 != "run" || $4 !~ /worker/ || $5 !~ /external\/cudalink~\/linker\/cmd\/cudalink\// { print }')
     if [ -z "$differ" ] && [ "$n" = ${#default_targets[@]} ] && [ -z "$odd" ]; then
-      pass "default toolchain: $n links by cudalink built from source ($(echo "$links" | awk '{ print $5; exit }')), in the worker, byte-identical to the command line's"
+      pass "default toolchain: in the docs' module without the flag, $n links by cudalink built from source ($(echo "$links" | awk '{ print $5; exit }')), in the worker, byte-identical to the command line's"
     else
       echo "$links"
       fail "default toolchain: outputs differ:${differ:- none}; want ${#default_targets[@]} worker links by the cudalink built from source"
     fi
   else
     tail -40 "$log/default.txt"
-    fail "default toolchain: bazel build in the user's module"
+    fail "default toolchain: bazel build in the docs' module"
+  fi
+
+  section "the chroot's /tmp"
+  left=$(comm -13 <(echo "$chroot_tmp_before") <(chroot_tmp))
+  if [ -z "$left" ]; then
+    pass "the run left nothing in $bazel7_chroot/tmp"
+  else
+    echo "$left" | head
+    fail "the run left $(echo "$left" | grep -c .) entries in $bazel7_chroot/tmp"
   fi
 fi
 
