@@ -1,7 +1,6 @@
 package linker
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -321,9 +320,22 @@ func join(left, inner string) string {
 	return left + " " + inner
 }
 
-// cdtorCode finds the constructor or destructor variant in a mangled name:
-// the last C1/C2/D0/D1/D2 before the end of a nested name or a template.
-var cdtorCode = regexp.MustCompile(`[CD][0-5][EI]`)
+// lastCdtorCode returns the constructor or destructor variant in a mangled
+// name: the last C<digit>/D<digit> (digit 0 to 5) before the end of a
+// nested name (E) or a template (I), such as "C2" or "D0"; "" if there is
+// none. (Matches of [CD][0-5][EI] cannot overlap, so the last one is the
+// last position where the pattern holds. A hand-written scan: a regexp
+// compiled at start-up cost every link its compile and the regexp
+// packages' pages.)
+func lastCdtorCode(mangled string) string {
+	for i := len(mangled) - 3; i >= 0; i-- {
+		c, d, e := mangled[i], mangled[i+1], mangled[i+2]
+		if (c == 'C' || c == 'D') && d >= '0' && d <= '5' && (e == 'E' || e == 'I') {
+			return mangled[i : i+2]
+		}
+	}
+	return ""
+}
 
 // cdtorVariant returns the suffix EDG writes after a constructor or
 // destructor that is not the complete-object one.
@@ -348,11 +360,7 @@ func cdtorVariant(mangled string, a demangle.AST) string {
 	default:
 		return ""
 	}
-	m := cdtorCode.FindAllString(mangled, -1)
-	if len(m) == 0 {
-		return ""
-	}
-	switch m[len(m)-1][:2] {
+	switch lastCdtorCode(mangled) {
 	case "C2", "D2":
 		return " [subobject]"
 	case "D0":
