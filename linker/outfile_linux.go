@@ -4,8 +4,10 @@ package linker
 
 import (
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -34,6 +36,112 @@ func createTemp(dir, pattern string) (*os.File, error) {
 			return nil, &os.PathError{Op: "createtemp", Path: name, Err: err}
 		}
 	}
+}
+
+// createTempOutput opens an unnamed file in dir (O_TMPFILE), which
+// vanishes if the process ends before it is named; on a file system
+// without O_TMPFILE, a named temporary file.
+func createTempOutput(dir, pattern string) (*tempOutput, error) {
+	fd, err := syscall.Open(dir, syscall.O_RDWR|oTmpfile|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return newNamedTemp(dir, pattern)
+	}
+	// The name is the pattern's, for messages; the file has none yet.
+	return &tempOutput{f: os.NewFile(uintptr(fd), filepath.Join(dir, pattern))}, nil
+}
+
+// oTmpfile is O_TMPFILE (__O_TMPFILE | O_DIRECTORY), the same on every
+// Linux architecture Go supports but alpha, sparc and parisc.
+const oTmpfile = 0o20000000 | syscall.O_DIRECTORY
+
+// publish gives the finished unnamed file t the name path: a hard link
+// from its /proc/self/fd entry (linkat with AT_SYMLINK_FOLLOW, which needs
+// no privilege). When path exists, the link is made under a temporary
+// name that replaceFile then moves to path (a signal in the microseconds
+// between the two leaves that name behind). Where /proc is not mounted,
+// t is copied into a named temporary file.
+func (t *tempOutput) publish(path string) error {
+	proc := "/proc/self/fd/" + strconv.Itoa(int(t.f.Fd()))
+	err := linkat(proc, path)
+	if err == nil {
+		return t.f.Close()
+	}
+	dir, pattern := filepath.Dir(path), "."+filepath.Base(path)+".tmp*"
+	if !errors.Is(err, syscall.EEXIST) {
+		if err := t.copyToNamed(dir, pattern); err != nil {
+			return err
+		}
+		return t.replace(path)
+	}
+	defer t.f.Close()
+	prefix := pattern[:len(pattern)-1]
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := linkat(proc, name)
+		if err == nil {
+			if err := replaceFile(name, path); err != nil {
+				os.Remove(name)
+				return err
+			}
+			return nil
+		}
+		if !errors.Is(err, syscall.EEXIST) || try == 10000 {
+			return &os.LinkError{Op: "link", Old: proc, New: name, Err: err}
+		}
+	}
+}
+
+// copyToNamed copies the unnamed file t into a new named temporary file
+// and makes that t's file.
+func (t *tempOutput) copyToNamed(dir, pattern string) error {
+	named, err := newNamedTemp(dir, pattern)
+	if err != nil {
+		t.f.Close()
+		return err
+	}
+	if _, err = t.f.Seek(0, io.SeekStart); err == nil {
+		_, err = io.Copy(named.f, t.f)
+	}
+	if err == nil {
+		err = named.f.Chmod(0o644)
+	}
+	t.f.Close()
+	if err != nil {
+		named.discard()
+		return err
+	}
+	*t = *named
+	return nil
+}
+
+// linkat makes newpath a hard link to the file the symbolic link oldpath
+// (a /proc/self/fd entry) names.
+func linkat(oldpath, newpath string) error {
+	const atSymlinkFollow = 0x400
+	cwd := -100 // AT_FDCWD
+	po, err := syscall.BytePtrFromString(oldpath)
+	if err != nil {
+		return err
+	}
+	pn, err := syscall.BytePtrFromString(newpath)
+	if err != nil {
+		return err
+	}
+	_, _, errno := syscall.Syscall6(syscall.SYS_LINKAT, uintptr(cwd), uintptr(unsafe.Pointer(po)), uintptr(cwd), uintptr(unsafe.Pointer(pn)), atSymlinkFollow, 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// endBySignal ends the process as sig would have ended it, had nothing
+// caught it.
+func endBySignal(sig os.Signal) {
+	signal.Reset(sig)
+	if s, ok := sig.(syscall.Signal); ok {
+		syscall.Kill(os.Getpid(), s)
+	}
+	os.Exit(1)
 }
 
 func lastStar(s string) int {

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -532,8 +534,8 @@ func appendSymbol(b []byte, s elfSym) []byte {
 const symbolsPerWrite = 1024
 
 // writeFileAtomic writes data to a temporary file in path's directory and
-// renames it to path. While it exists, the temporary file is registered so
-// that RemoveTempFiles (called on SIGINT/SIGTERM) can delete it.
+// renames it to path, so a reader sees either the old file or the whole new
+// one, and an interrupted link leaves nothing behind (see tempOutput).
 func (cfg *Config) writeFileAtomic(path string, data []byte) error {
 	return cfg.writeFileAtomicWith(path, func(w io.Writer) error {
 		_, err := w.Write(data)
@@ -549,30 +551,22 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 	if path == "" {
 		return fmt.Errorf("no output file named")
 	}
-	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := createTempOutput(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	tempFiles.Store(name, struct{}{})
-	defer tempFiles.Delete(name)
 	done := false
 	defer func() {
 		if !done { // an error, or a panic in write
-			tmp.Close()
-			os.Remove(name)
+			tmp.discard()
 		}
 	}()
-	werr = write(tmp)
-	cerr := tmp.Close()
+	werr = write(tmp.f)
 	if werr == nil {
-		werr = cerr
+		werr = tmp.f.Chmod(0o644)
 	}
 	if werr == nil {
-		werr = os.Chmod(name, 0o644)
-	}
-	if werr == nil {
-		werr = replaceFile(name, path)
+		werr = tmp.replace(path)
 	}
 	if werr == nil {
 		done = true
@@ -581,14 +575,80 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 	return werr
 }
 
-// tempFiles holds the temporary output files being written. It is the one
-// piece of process-wide state: a signal ends the whole process, whichever
-// link wrote the file.
-var tempFiles sync.Map
+// A tempOutput is an output file being written. Where the system allows it
+// (Linux, a file system with O_TMPFILE) the file has no name until it is
+// finished, so a link that is interrupted leaves nothing behind without
+// any signal handling; else it is a named temporary file in the same
+// directory, registered in tempFiles while it exists.
+type tempOutput struct {
+	f    *os.File
+	name string // "" while the file is unnamed
+}
 
-// RemoveTempFiles deletes every temporary output file still being written,
-// so an interrupted link leaves nothing behind. The command calls it when
-// SIGINT or SIGTERM arrives, before exiting.
+// discard closes and removes an unfinished output.
+func (t *tempOutput) discard() {
+	t.f.Close()
+	if t.name != "" {
+		os.Remove(t.name)
+		unregisterTemp(t.name)
+	}
+}
+
+// replace closes the finished output and moves it to path (replaceFile).
+func (t *tempOutput) replace(path string) error {
+	if t.name == "" {
+		return t.publish(path)
+	}
+	defer unregisterTemp(t.name)
+	err := t.f.Close()
+	if err == nil {
+		err = replaceFile(t.name, path)
+	}
+	if err != nil {
+		os.Remove(t.name)
+	}
+	return err
+}
+
+// newNamedTemp creates a named temporary output file and registers it.
+func newNamedTemp(dir, pattern string) (*tempOutput, error) {
+	f, err := createTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	registerTemp(f.Name())
+	return &tempOutput{f: f, name: f.Name()}, nil
+}
+
+// tempFiles holds the named temporary output files being written, and
+// watchSignals starts, with the first of them, the goroutine that removes
+// them on SIGINT or SIGTERM. They are the one piece of process-wide state:
+// a signal ends the whole process, whichever link wrote the file. Watching
+// for signals costs the runtime two threads (os/signal), a tenth of a
+// 10-object link's CPU time, so it starts only when a named file exists.
+var (
+	tempFiles    sync.Map
+	watchSignals sync.Once
+)
+
+func registerTemp(name string) {
+	tempFiles.Store(name, struct{}{})
+	watchSignals.Do(func() {
+		signals := make(chan os.Signal, 1)
+		signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+		go func() {
+			sig := <-signals
+			RemoveTempFiles()
+			endBySignal(sig)
+		}()
+	})
+}
+
+func unregisterTemp(name string) { tempFiles.Delete(name) }
+
+// RemoveTempFiles deletes every named temporary output file still being
+// written, so an interrupted link leaves nothing behind. It runs when
+// SIGINT or SIGTERM arrives while one exists.
 func RemoveTempFiles() {
 	tempFiles.Range(func(name, _ any) bool {
 		os.Remove(name.(string))

@@ -5,11 +5,8 @@ package main
 
 import (
 	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 
-	"github.com/cudalink/cudalink/linker"
 	"github.com/cudalink/cudalink/linker/cli"
 	"github.com/cudalink/cudalink/linker/nvvm"
 	"github.com/cudalink/cudalink/linker/worker/linkworker"
@@ -21,15 +18,9 @@ func main() {
 		// command line, and then sends link requests on stdin.
 		os.Exit(linkworker.Main(os.Args[1:]))
 	}
-	// An interrupted link leaves no partial output: the temporary file is
-	// removed before the process ends with the signal's conventional status.
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		sig := <-signals
-		linker.RemoveTempFiles()
-		os.Exit(128 + int(sig.(syscall.Signal)))
-	}()
+	// An interrupted link leaves no partial output: the output is written
+	// to an unnamed file, or a named temporary one that a signal removes
+	// (linker.RemoveTempFiles).
 	status := cli.RunOneShot(os.Args[1:], os.Stdout, os.Stderr)
 	// The -dlto helpers end with the link, and are waited for: their time
 	// is the link's.
