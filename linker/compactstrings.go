@@ -82,13 +82,18 @@ func compactStrings(ctx *linkContext) {
 	}
 	var fresh stringTable
 	fresh.reserve(len(old.buf))
-	if len(noProto) > 0 {
-		// An address-taken function without a prototype (a kernel
-		// device code launches) gets an empty string of its own, first.
-		fresh.buf = append(fresh.buf, 0)
-		fresh.empty = 1
-		for _, w := range noProto {
-			le.PutUint32(w, fresh.empty)
+	// An address-taken function without a prototype (a kernel device
+	// code launches, libcudadevrt's kernels) gets an empty string of its
+	// own, among the prototype strings where nvlink made it; one that
+	// only a function descriptor names, first.
+	emptyAt := uint32(1)
+	if ctx.names.protoEmptyAt != 0 {
+		emptyAt = ctx.names.protoEmptyAt
+	}
+	protoEmpty := func(off uint32) {
+		if len(noProto) > 0 && fresh.empty == 0 && off >= emptyAt {
+			fresh.empty = uint32(len(fresh.buf))
+			fresh.buf = append(fresh.buf, 0)
 		}
 	}
 	moved := map[uint32]uint32{}
@@ -96,6 +101,9 @@ func compactStrings(ctx *linkContext) {
 	for g := 1; g <= 3; g++ {
 		off := uint32(1)
 		for _, s := range strs {
+			if g == 1 {
+				protoEmpty(off)
+			}
 			switch {
 			case s == "" && g == 2 && keptPlaceholder && off == old.empty && fresh.empty == 0:
 				// The placeholders' empty name (addPlaceholder), a
@@ -107,6 +115,12 @@ func compactStrings(ctx *linkContext) {
 			}
 			off += uint32(len(s)) + 1
 		}
+		if g == 1 {
+			protoEmpty(off)
+		}
+	}
+	for _, w := range noProto {
+		le.PutUint32(w, fresh.empty)
 	}
 	for _, w := range protoWords {
 		off := le.Uint32(w)

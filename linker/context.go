@@ -402,10 +402,6 @@ type function struct {
 	clones   []cloneFrame
 	CRSStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
 	proto    string // prototype of an address-taken function
-	// atGroup orders .nv.callgraph's address-taken list: twice the index
-	// of the input that first takes the address, plus 1 when that is by a
-	// function descriptor only.
-	atGroup int
 	// IndirectProtos are the prototypes of its indirect call sites, last
 	// site first.
 	IndirectProtos []string

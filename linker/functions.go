@@ -163,7 +163,7 @@ func (sym *symbol) funcIn(file *inputFile) *function {
 func linkCallGraph(ctx *linkContext) {
 	byProto := map[string][]*function{}
 	var walk inputWalk // relocations are read from the inputs
-	for fi, file := range ctx.Files {
+	for _, file := range ctx.Files {
 		// nvlink takes each file's address-taken functions by symbol index.
 		addrTaken := slices.Clone(file.addrTaken)
 		slices.SortStableFunc(addrTaken, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
@@ -177,7 +177,6 @@ func linkCallGraph(ctx *linkContext) {
 			}
 			if !fn.AddrTaken {
 				ctx.addrTaken = append(ctx.addrTaken, fn)
-				fn.atGroup = 2 * fi
 			}
 			fn.AddrTaken = true
 			p := file.protoStrings[at[1]]
@@ -186,8 +185,8 @@ func linkCallGraph(ctx *linkContext) {
 		}
 		// A function descriptor relocation takes its function's address
 		// too: on sm_90 ptxas lists no kernel a kernel launches (its
-		// descriptor is all the code holds), and nvlink adds it after the
-		// file's own list, with prototype offset 0 (buildCallgraph orders each group).
+		// descriptor is all the code holds), and nvlink adds it with
+		// prototype offset 0 (buildCallgraph orders the list).
 		var descs []uint32
 		walk.visit(ctx, file)
 		for _, rs := range file.ELF.Relocs {
@@ -201,7 +200,7 @@ func linkCallGraph(ctx *linkContext) {
 		for _, idx := range descs {
 			if fn := file.Syms[idx].Func; fn != nil && !fn.AddrTaken {
 				ctx.addrTaken = append(ctx.addrTaken, fn)
-				fn.AddrTaken, fn.descOnly, fn.atGroup = true, true, 2*fi+1
+				fn.AddrTaken, fn.descOnly = true, true
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,9 @@ func registerNames(ctx *linkContext) {
 	r.createSection(ctx, ".nv.info")
 	launched := map[*symbol]bool{} // functions earlier inputs take the address of
 	var walk inputWalk             // relocations are read from the inputs
+	r.fileStart = make([]int32, len(ctx.Files))
 	for i, file := range ctx.Files {
+		r.fileStart[i] = int32(r.created) + 1
 		if i > 0 {
 			markLaunched(ctx.Files[i-1], launched)
 		}
@@ -167,6 +170,11 @@ func registerNames(ctx *linkContext) {
 				for _, at := range file.addrTaken {
 					if p := file.protoStrings[at[1]]; p != "" {
 						ctx.strtab.add(p)
+					} else if r.protoEmptyAt == 0 {
+						// nvlink 12.x names a function listed without a
+						// prototype by an empty string of its own, made
+						// here (compactStrings keeps it if used).
+						r.protoEmptyAt = uint32(len(ctx.strtab.buf))
 					}
 				}
 				for _, site := range file.indirect {
@@ -299,6 +307,14 @@ type nameRegistry struct {
 	// symbol is in .strtab, at emptyOff.
 	emptyName bool
 	emptyOff  uint32
+	// protoEmptyAt is where in .strtab's creation order nvlink 12.x made
+	// the empty prototype string of the first address-taken function an
+	// input lists without one (libcudadevrt's kernels, a kernel device
+	// code launches): the offset the next string got; 0 if none did.
+	protoEmptyAt uint32
+	// fileStart[i] is the created number (symbol.created) of the first
+	// symbol input i made, if it made any.
+	fileStart []int32
 	// nodes are nvlink's call graph nodes, numbered from 1: every function
 	// symbol as first met, inputs in order and each in symbol-table order,
 	// and the nameless function (addPlaceholder) met with an input's
@@ -419,6 +435,16 @@ func (r *nameRegistry) createHolder(ctx *linkContext, name string) {
 	ctx.strtab.add(".rel" + name)
 	r.createSection(ctx, name)
 	r.createSection(ctx, ".rel"+name)
+}
+
+// createdIn returns the index of the input that made sym first (len(inputs)
+// for a symbol registerNames never saw).
+func (r *nameRegistry) createdIn(sym *symbol) int {
+	if sym.created == 0 {
+		return len(r.fileStart)
+	}
+	i, _ := slices.BinarySearch(r.fileStart, sym.created+1)
+	return i - 1
 }
 
 func (r *nameRegistry) addSymbol(ctx *linkContext, sym *symbol) {

@@ -364,11 +364,12 @@ func (ctx *linkContext) buildCallgraph() {
 		}
 	}
 	pair(0, cgAddrTaken)
-	// Input by input (its own list, then its descriptor-only ones), each
-	// group in output symbol order.
+	// Input by input, each function under the input that made its symbol
+	// first (which defines it or first names it, not the one that takes
+	// its address), each input's in output symbol order.
 	addrTaken := slices.Clone(ctx.addrTaken)
 	slices.SortStableFunc(addrTaken, func(a, b *function) int {
-		return cmp.Or(cmp.Compare(a.atGroup, b.atGroup), cmp.Compare(a.Sym.outIndex, b.Sym.outIndex))
+		return cmp.Or(cmp.Compare(ctx.names.createdIn(a.Sym), ctx.names.createdIn(b.Sym)), cmp.Compare(a.Sym.outIndex, b.Sym.outIndex))
 	})
 	for _, fn := range addrTaken {
 		switch {
