@@ -251,7 +251,7 @@ var options = []*option{
 
 	// cudalink's own, beyond nvlink: which nvlink release to reproduce.
 	{long: "cuda-version", arg: "<version>", allowed: strings.Fields(linker.SupportedToolkits()),
-		help: "Link as this release's nvlink does (" + linker.SupportedToolkits() + "); default: the newest release that wrote an input (the cubins record it in e_version).",
+		help: "Link as this release's nvlink does (" + linker.SupportedToolkits() + "); default: the newest release that wrote an input (the cubins record it in e_version), 11.8 when no input tells (g++ objects alone: the releases differ in the empty cubin they write).",
 		set: func(p *parser, _, v string) (string, error) {
 			n, err := linker.ParseToolkit(v)
 			if err != nil {

@@ -56,7 +56,10 @@ cuda_device_linker_toolchain = rule(
                   "default): the linker takes the newest release that " +
                   "wrote an input (cubins record it in e_version). Set it " +
                   "to the toolkit the objects are compiled with to have an " +
-                  "object of a newer one refused, as that nvlink does.",
+                  "object of a newer one refused, as that nvlink does, " +
+                  "and to have a link whose inputs hold no device code " +
+                  "(g++ objects alone, which record no release) give " +
+                  "that nvlink's empty cubin rather than 11.8's.",
         ),
         "linker": attr.label(
             mandatory = True,
