@@ -111,6 +111,19 @@ bazel7_sdk() {
   rm -rf "$dir" && mkdir -p "$dir" && mv "$tmp/$name" "$tmp/versions.json" "$dir/" && rm -rf "$tmp"
 }
 
+# bazel7_trim_gocache keeps the Go build cache (gazelle's go_repository
+# tools, built in a repository rule) under 2 GiB by removing the entries
+# used longest ago. Each run builds in a new output base, so the cache gains
+# 100-450 MB of keys no later run asks for, and Go itself keeps them five
+# days. Go refreshes a used entry's modification time (at most hourly), so
+# the oldest modification times are the entries unused longest.
+bazel7_trim_gocache() {
+  [ -d "$bazel7_cache/gocache" ] || return 0
+  find "$bazel7_cache/gocache" -type f -name '*-[ad]' -printf '%T@ %s %p\n' |
+    sort -rn | awk -v limit=$((2 << 30)) '{ total += $2 } total > limit { print $3 }' |
+    xargs -r rm -f
+}
+
 bazel7_start() {
   local dir=$1 m
   mkdir -p "$bazel7_cache" "$dir/home/tmp" || return 1
@@ -132,7 +145,8 @@ bazel7_start() {
     bazel7_module github.com/bazelbuild/rules_go "$bazel7_rules_go" "$bazel7_cache/modules/rules_go" &&
       bazel7_module github.com/bazelbuild/bazel-gazelle "$bazel7_gazelle" "$bazel7_cache/modules/gazelle" vendor &&
       bazel7_sdk &&
-      (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && GOMODCACHE=$bazel7_cache/gomod GOFLAGS=-mod=mod go mod download)
+      (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && GOMODCACHE=$bazel7_cache/gomod GOFLAGS=-mod=mod go mod download) &&
+      bazel7_trim_gocache
   ) 8>"$bazel7_cache/.lock" || {
     echo "bazel7: preparing the offline modules in $bazel7_cache failed"
     return 1
