@@ -1,7 +1,9 @@
 package linker
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -331,7 +333,7 @@ func mayStayUndefined(sym *symbol) bool {
 }
 
 // reportUndefined reports every global that no input defines, with every
-// file that references it, in first-seen order. As nvlink 11.8 does, it
+// file that references it, in the order nvlink 11.8 reports them. As nvlink 11.8 does, it
 // runs once dead code is removed and after --dump-callgraph's output: a
 // function that only removed code calls is no error (and is left out of
 // the output), while an undefined variable is one wherever it is used.
@@ -356,10 +358,20 @@ func reportUndefined(ctx *linkContext) {
 			}
 		}
 	}
+	var undefined []*symbol
 	for _, sym := range ctx.Symbols {
 		if sym.File == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) && (!sym.IsFunc() || used[sym]) {
-			ctx.reportUndefinedSymbol(sym)
+			undefined = append(undefined, sym)
 		}
+	}
+	// nvlink reports them in the order it created the names (see
+	// registerNames): input by input, a file's functions in symbol-table
+	// order before its other symbols.
+	slices.SortStableFunc(undefined, func(a, b *symbol) int {
+		return cmp.Compare(uint32(a.created-1), uint32(b.created-1)) // names never created last
+	})
+	for _, sym := range undefined {
+		ctx.reportUndefinedSymbol(sym)
 	}
 }
 

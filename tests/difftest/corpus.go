@@ -444,3 +444,34 @@ func QuotedTokens(messages string) []string {
 	sort.Strings(toks)
 	return toks
 }
+
+// nvlinkUndefined matches nvlink's report of an undefined symbol.
+var nvlinkUndefined = regexp.MustCompile(`(?m)Undefined reference to '([^']*)'`)
+
+// cudalinkUndefined matches cudalink's: the name, demangled with the
+// mangled one after it in parentheses, or as it is.
+var cudalinkUndefined = regexp.MustCompile(`(?m)undefined device symbol: (.*)$`)
+
+// UndefinedOrder lists the symbols nvlink's (or cudalink's) messages report
+// undefined, in the order first reported, by their mangled names.
+func UndefinedOrder(messages string) []string {
+	seen := map[string]bool{}
+	var names []string
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	for _, m := range nvlinkUndefined.FindAllStringSubmatch(messages, -1) {
+		add(m[1])
+	}
+	for _, m := range cudalinkUndefined.FindAllStringSubmatch(messages, -1) {
+		name := m[1]
+		if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
+			name = name[i+2 : len(name)-1]
+		}
+		add(name)
+	}
+	return names
+}

@@ -411,6 +411,9 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	if len(missing) > 0 {
 		t.Errorf("cudalink's messages do not mention %q\ncudalink says:\n%s\nnvlink says:\n%s", missing, stderr, c.Messages)
 	}
+	if want, got := UndefinedOrder(c.Messages), UndefinedOrder(stderr); len(want) > 1 && !slices.Equal(got, want) {
+		t.Errorf("cudalink reports the undefined symbols in the order %q, nvlink in the order %q", got, want)
+	}
 }
 
 // checkUnchanged fails the test if the linker created, changed or removed
