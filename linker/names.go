@@ -49,7 +49,8 @@ func registerNames(ctx *linkContext) {
 	ctx.strtab.reserve(secBytes + symBytes)
 	r.textOwner = map[string]*symbol{}
 	r.dupFuncs = map[*function]bool{}
-	r.node = map[*symbol]int32{}
+	// Every defined function takes a node, and the few undefined ones.
+	r.node = make(map[*symbol]int32, len(ctx.Funcs)+len(ctx.Funcs)/8)
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {
 		r.shstrtab.add(name)
 		ctx.strtab.add(name)
