@@ -55,7 +55,7 @@ func dumpCallgraph(ctx *linkContext) {
 		}
 	}
 	for i, sym := range ctx.names.nodes {
-		line := nodeLine(&ctx.names, sym, calledLive)
+		line := ctx.nodeLine(sym, calledLive)
 		if sym != nil && sym.placeholder && ctx.keepsAll() {
 			line = " ->" // -g and -preserve-relocs keep it: an undefined function with no name
 		}
@@ -85,16 +85,16 @@ func dumpCallgraph(ctx *linkContext) {
 }
 
 // liveFunc returns the kept function a node stands for, or nil.
-func liveFunc(sym *symbol) *function {
-	if sym == nil || sym.deleted || sym.Func == nil || !sym.Func.Live {
+func (ctx *linkContext) liveFunc(sym *symbol) *function {
+	if sym == nil || sym.deleted || sym.Func == nil || !ctx.isLive(sym.Func) {
 		return nil
 	}
 	return sym.Func
 }
 
-// nodeLine is the text after "N: " for one node; names numbers the nodes.
-func nodeLine(names *nameRegistry, sym *symbol, calledLive map[*symbol]bool) string {
-	fn := liveFunc(sym)
+// nodeLine is the text after "N: " for one node.
+func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
+	fn := ctx.liveFunc(sym)
 	if fn == nil {
 		if sym != nil && !sym.Defined() && calledLive[sym] {
 			return edgName(sym.Name) + " ->"
@@ -110,8 +110,8 @@ func nodeLine(names *nameRegistry, sym *symbol, calledLive map[*symbol]bool) str
 	}
 	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.Name), fn.Regs)
 	for i := len(fn.edges) - 1; i >= 0; i-- {
-		if c := fn.edges[i]; names.nodeOf(c) != 0 && !c.deleted {
-			fmt.Fprintf(&b, " %d", names.nodeOf(c))
+		if c := fn.edges[i]; ctx.names.nodeOf(c) != 0 && !c.deleted {
+			fmt.Fprintf(&b, " %d", ctx.names.nodeOf(c))
 		}
 	}
 	return b.String()

@@ -151,7 +151,7 @@ func compactSectionNames(ctx *linkContext) {
 		drop[name] = !live[name]
 	}
 	for _, fn := range ctx.allFuncs {
-		if fn.Live {
+		if ctx.isLive(fn) {
 			// A function's bank 2 folded into its kernels' is removed.
 			for _, isec := range fn.Sections {
 				if name := isec.Sec.Name; strings.HasPrefix(name, ".nv.constant2.") && !live[name] {

@@ -420,7 +420,6 @@ type function struct {
 
 	// The flags, together so that a large link's thousands of Functions
 	// carry no padding between them.
-	Live      bool
 	AddrTaken bool
 	// descOnly: the address is taken only by a function descriptor
 	// relocation; nvlink lists it with prototype offset 0.

@@ -67,7 +67,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		default:
 			continue
 		}
-		fn.Live = true
+		d.live = true
 		stack = append(stack, fn)
 	}
 	// Iterative flood: deep or recursive call graphs cannot overflow.
@@ -75,16 +75,14 @@ func eliminateDeadCode(ctx *linkContext) {
 		fn := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, callee := range fn.Callees {
-			if !callee.Live {
-				callee.Live = true
-				d := &ctx.deadCode[callee.order]
-				d.why, d.keptBy = keptCalled, fn
+			if d := &ctx.deadCode[callee.order]; !d.live {
+				d.live, d.why, d.keptBy = true, keptCalled, fn
 				stack = append(stack, callee)
 			}
 		}
 	}
 	for _, fn := range ctx.Funcs {
-		if d := &ctx.deadCode[fn.order]; !fn.Live {
+		if d := &ctx.deadCode[fn.order]; !d.live {
 			d.why = d.pruned
 			if d.why == 0 {
 				d.why = removedUnreachable
@@ -94,7 +92,7 @@ func eliminateDeadCode(ctx *linkContext) {
 	ctx.allFuncs = slices.Clone(ctx.Funcs)
 	live := ctx.Funcs[:0]
 	for _, fn := range ctx.Funcs {
-		if fn.Live {
+		if ctx.isLive(fn) {
 			live = append(live, fn)
 		} else {
 			fn.Sym.Func = nil // mergeSections marks it deleted
@@ -107,6 +105,7 @@ func eliminateDeadCode(ctx *linkContext) {
 // one function and why; --why-live, --map and the metadata read it
 // (decisionOf).
 type deadCodeRecord struct {
+	live bool // kept in the output
 	// why: kept or removed, and why.
 	why liveness
 	// pruned, for a kernel, what the lists decide for it (0 when they
@@ -125,6 +124,12 @@ func (ctx *linkContext) decisionOf(fn *function) deadCodeRecord {
 		return deadCodeRecord{}
 	}
 	return ctx.deadCode[fn.order]
+}
+
+// isLive says whether dead-code elimination kept fn: false before it
+// ran, and in a partial link.
+func (ctx *linkContext) isLive(fn *function) bool {
+	return fn.order < len(ctx.deadCode) && ctx.deadCode[fn.order].live
 }
 
 // liveness is what dead-code elimination decided for a function, and why.
@@ -299,7 +304,7 @@ func warnUncalledAddressTaken(ctx *linkContext) {
 		}
 	}
 	for _, sym := range ctx.names.nodes {
-		if fn := liveFunc(sym); fn != nil && fn.AddrTaken && !fn.Sym.IsEntry() && !called[fn] {
+		if fn := ctx.liveFunc(sym); fn != nil && fn.AddrTaken && !fn.Sym.IsEntry() && !called[fn] {
 			ctx.warnf("Function '%s' has address taken but no calls to it found", fn.Sym.Name)
 		}
 	}

@@ -249,7 +249,7 @@ func (ctx *linkContext) whyLive(w io.Writer, query string, targets []*explainTar
 func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 	fn := t.fn
 	head := fmt.Sprintf("cudalink: %s in %s", t.display(), t.file.Name)
-	if !fn.Live {
+	if !ctx.isLive(fn) {
 		fmt.Fprintf(w, "%s is not kept: %s\n", head, ctx.removalReason(fn))
 		if ctx.decisionOf(fn).why == removedUnreachable {
 			var callers []string
@@ -432,7 +432,7 @@ func (ctx *linkContext) writeMap(out io.Writer) {
 		"# a kernel no host object references; unreachable: no kept function calls it)\n")
 	var removed []string
 	for _, fn := range ctx.allFuncs {
-		if !fn.Live {
+		if !ctx.isLive(fn) {
 			removed = append(removed, fmt.Sprintf("%s %s %s%s", fn.Sym.Name, fn.Text.File.Name, ctx.removedTag(fn), demangledNote(fn.Sym.Name)))
 		}
 	}

@@ -25,7 +25,7 @@ func mergeSections(ctx *linkContext) {
 	}
 	for _, file := range ctx.Files {
 		for _, isec := range file.Sections {
-			if fn := isec.Func; fn != nil && fn.Live && isec == fn.Text {
+			if fn := isec.Func; fn != nil && ctx.isLive(fn) && isec == fn.Text {
 				ctx.addFunctionSections(fn)
 			}
 		}
@@ -62,7 +62,7 @@ func mergeSections(ctx *linkContext) {
 	// removed, and the other symbols of sections that travel with a
 	// function that is not kept.
 	for _, fn := range ctx.allFuncs {
-		if !fn.Live {
+		if !ctx.isLive(fn) {
 			fn.Sym.deleted = true
 		}
 	}

@@ -119,7 +119,7 @@ func infoOrder(ctx *linkContext) []*function {
 			if !r.symWord() {
 				continue
 			}
-			if fn := file.Syms[r.sym()].funcIn(file); fn != nil && fn.Live && !seen[fn.order] {
+			if fn := file.Syms[r.sym()].funcIn(file); fn != nil && ctx.isLive(fn) && !seen[fn.order] {
 				seen[fn.order] = true
 				order = append(order, fn)
 			}
@@ -373,9 +373,9 @@ func (ctx *linkContext) buildCallgraph() {
 	})
 	for _, fn := range addrTaken {
 		switch {
-		case fn.Live && fn.descOnly:
+		case ctx.isLive(fn) && fn.descOnly:
 			pair(fn.Sym.outIndex, 0)
-		case fn.Live:
+		case ctx.isLive(fn):
 			pair(fn.Sym.outIndex, ctx.strtab.add(fn.proto))
 		}
 	}

@@ -225,7 +225,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	if osec.Flags&cubin.SHF_ALLOC == 0 && (ctx.sharedVars.deleted[sym] ||
-		sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !sym.Section.Func.Live) {
+		sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !ctx.isLive(sym.Section.Func)) {
 		// A debug section's view of a shared variable nvlink deleted (no
 		// code uses it), or of one of a removed kernel: nvlink takes its
 		// address as unknown.

@@ -348,7 +348,7 @@ func reportUndefined(ctx *linkContext) {
 	for _, file := range ctx.Files {
 		walk.visit(ctx, file)
 		for _, isec := range file.Sections {
-			if isec.Func != nil && !isec.Func.Live {
+			if isec.Func != nil && !ctx.isLive(isec.Func) {
 				continue
 			}
 			for r := range isec.Relocs() {
