@@ -87,7 +87,10 @@ run_go_tests() {
   [ "$quick" -eq 1 ] && args=(-short "${quick_packages[@]}")
   # A package's whole run may take longer than go test's default 10
   # minutes on a busy 2-core machine (the differential tests).
-  go test -count=1 -timeout 40m -v "${args[@]}" >"$logs/go-test.log" 2>&1 &
+  # The log exists before tail opens it: the background job's redirection
+  # may run after tail starts, which then prints nothing at all.
+  : >"$logs/go-test.log"
+  go test -count=1 -timeout 40m -v "${args[@]}" >>"$logs/go-test.log" 2>&1 &
   local pid=$!
   tail -n +1 -f --pid="$pid" "$logs/go-test.log" |
     grep --line-buffered -E '^(ok |FAIL|--- FAIL|panic:)|^    --- FAIL|corpus_test.go:[0-9]+: (CUDA [0-9.]+ )?(cases|byte-identical)|preserve_test.go:[0-9]+: ok cases'
