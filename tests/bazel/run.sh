@@ -750,12 +750,12 @@ else
     done
     # The helper is a declared input (not next to the prebuilt cudalink).
     echo "$links" | grep '^lto_inline.cubin ' | grep -q "toolchain/helper/cudalink-nvvm" || missing+=" lto_inline:cudalink-nvvm"
-    echo "$params" | grep -qE -- "(^|[ #'])--nvvm-helper=toolchain/helper/cudalink-nvvm(\$|[ ,'])" || missing+=" --nvvm-helper"
+    grep -qE -- "(^|[ #'])--nvvm-helper=toolchain/helper/cudalink-nvvm(\$|[ ,'])" <<<"$params" || missing+=" --nvvm-helper"
     [ "$(echo "$params" | grep -cE -- "(^|[ #'])--cuda-version=11\.8(\$|[ ,'])")" = 2 ] || missing+=" --cuda-version=11.8"
     [ "$(echo "$params" | grep -cE -- "(^|[ #'])--ptxas=external/[^/]*cuda_11_8[^/]*/bin/ptxas(\$|[ ,'])")" = 2 ] || missing+=" --ptxas"
-    echo "$params" | grep -qE -- "(^|[ #'])-nvvmpath=external/[^/]*cuda_11_8[^/]*/nvvm(\$|[ ,'])" || missing+=" -nvvmpath"
-    echo "$params" | grep -qE -- "(^|[ #'])-dlto(\$|[ ,'])" || missing+=" -dlto"
-    echo "$params" | grep -qE "$scratch|(^|[ '(=\[])/[a-z]" && missing+=" (an absolute path)"
+    grep -qE -- "(^|[ #'])-nvvmpath=external/[^/]*cuda_11_8[^/]*/nvvm(\$|[ ,'])" <<<"$params" || missing+=" -nvvmpath"
+    grep -qE -- "(^|[ #'])-dlto(\$|[ ,'])" <<<"$params" || missing+=" -dlto"
+    grep -qE "$scratch|(^|[ '(=\[])/[a-z]" <<<"$params" && missing+=" (an absolute path)"
     if [ -z "$differ" ] && [ -z "$odd" ] && [ -z "$missing" ] && [ "$(echo "$links" | grep -c .)" = 2 ]; then
       pass "toolkits: a PTX-only and an LTO (-dlto) link in the worker with CUDA 11.8's ptxas and libnvvm, and the toolchain's cudalink-nvvm, as inputs: nvlink 11.8's bytes"
     else
@@ -842,10 +842,10 @@ else
         echo "$links" | grep "^lto_$repo.cubin " | grep -q "$repo[^/,]*/$f" || problems+=" $f is not an input;"
       done
       echo "$links" | grep "^lto_$repo.cubin " | grep -q "toolchain/helper/cudalink-nvvm" || problems+=" cudalink-nvvm is not an input;"
-      echo "$params" | grep -qE -- "(^|[ #'])--nvjitlink=external/[^/]*$repo[^/]*/lib64/libnvJitLink\.so\.12(\$|[ ,'])" || problems+=" no relative --nvjitlink;"
-      echo "$params" | grep -qE -- "(^|[ #'])-nvvmpath=external/[^/]*$repo[^/]*/nvvm(\$|[ ,'])" || problems+=" no relative -nvvmpath;"
-      echo "$params" | grep -qE -- "(^|[ #'])--cuda-version=$v(\$|[ ,'])" || problems+=" no --cuda-version=$v;"
-      echo "$params" | grep -qE "$scratch|(^|[ '(=\[])/[a-z]" && problems+=" an absolute path;"
+      grep -qE -- "(^|[ #'])--nvjitlink=external/[^/]*$repo[^/]*/lib64/libnvJitLink\.so\.12(\$|[ ,'])" <<<"$params" || problems+=" no relative --nvjitlink;"
+      grep -qE -- "(^|[ #'])-nvvmpath=external/[^/]*$repo[^/]*/nvvm(\$|[ ,'])" <<<"$params" || problems+=" no relative -nvvmpath;"
+      grep -qE -- "(^|[ #'])--cuda-version=$v(\$|[ ,'])" <<<"$params" || problems+=" no --cuda-version=$v;"
+      grep -qE "$scratch|(^|[ '(=\[])/[a-z]" <<<"$params" && problems+=" an absolute path;"
       if [ -z "$problems" ] &&
         bz "$two" build "$vf" --spawn_strategy=sandboxed --strategy=CudaDeviceLink=sandboxed "//:lto_$repo" \
           >"$log/tk-lto-two-$v.txt" 2>&1 &&
@@ -878,8 +878,8 @@ else
     problems=""
     cmp -s "$one/ws/bazel-bin/ptx_only.cubin" "$ref/ptx_only.12.4.cubin" || problems+=" the output is not nvlink 12.4's;"
     echo "$plan" | grep '^  Inputs: ' | grep -q "cuda_12_4[^/,]*/bin/ptxas" || problems+=" cuda_12_4's ptxas is not an input;"
-    echo "$plan" | grep -qE -- "(^|[ #'])--cuda-version=12\.4(\$|[ ,'])" || problems+=" no --cuda-version=12.4;"
-    echo "$plan" | grep -q 'cuda_12_5' && problems+=" the link uses CUDA 12.5's toolchain (exec_compatible_with aarch64);"
+    grep -qE -- "(^|[ #'])--cuda-version=12\.4(\$|[ ,'])" <<<"$plan" || problems+=" no --cuda-version=12.4;"
+    grep -q 'cuda_12_5' <<<"$plan" && problems+=" the link uses CUDA 12.5's toolchain (exec_compatible_with aarch64);"
     if [ -z "$problems" ]; then
       pass "toolchain by target platform: $pf gets CUDA 12.4's toolchain (not the one for aarch64 build machines registered first): nvlink 12.4's bytes"
     else
