@@ -22,18 +22,31 @@ import (
 // the poller's start (an epoll instance, an eventfd and six more system
 // calls) and its later polling.
 func createTemp(dir, pattern string) (*os.File, error) {
+	fd := -1
+	name, err := claimTempName(dir, pattern, func(name string) (err error) {
+		fd, err = syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
+		return err
+	})
+	if err != nil {
+		return nil, &os.PathError{Op: "createtemp", Path: name, Err: err}
+	}
+	return os.NewFile(uintptr(fd), name), nil
+}
+
+// claimTempName tries names in dir made of pattern with the last "*"
+// replaced by a random number, as os.CreateTemp does, until claim makes
+// one its own (claim fails with EEXIST while the name is taken). It
+// returns the name claim took, or the last one tried with claim's error.
+func claimTempName(dir, pattern string, claim func(name string) error) (string, error) {
 	prefix, suffix := pattern, ""
 	if i := lastStar(pattern); i >= 0 {
 		prefix, suffix = pattern[:i], pattern[i+1:]
 	}
 	for try := 0; ; try++ {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
-		fd, err := syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
-		if err == nil {
-			return os.NewFile(uintptr(fd), name), nil
-		}
-		if !errors.Is(err, syscall.EEXIST) || try == 10000 {
-			return nil, &os.PathError{Op: "createtemp", Path: name, Err: err}
+		err := claim(name)
+		if err == nil || !errors.Is(err, syscall.EEXIST) || try == 10000 {
+			return name, err
 		}
 	}
 }
@@ -74,21 +87,15 @@ func (t *tempOutput) publish(path string) error {
 		return t.replace(path)
 	}
 	defer t.f.Close()
-	prefix := pattern[:len(pattern)-1]
-	for try := 0; ; try++ {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
-		err := linkat(proc, name)
-		if err == nil {
-			if err := replaceFile(name, path); err != nil {
-				os.Remove(name)
-				return err
-			}
-			return nil
-		}
-		if !errors.Is(err, syscall.EEXIST) || try == 10000 {
-			return &os.LinkError{Op: "link", Old: proc, New: name, Err: err}
-		}
+	name, err := claimTempName(dir, pattern, func(name string) error { return linkat(proc, name) })
+	if err != nil {
+		return &os.LinkError{Op: "link", Old: proc, New: name, Err: err}
 	}
+	if err := replaceFile(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
 }
 
 // copyToNamed copies the unnamed file t into a new named temporary file
