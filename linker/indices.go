@@ -42,20 +42,29 @@ func assignIndices(ctx *linkContext) {
 		kept = append(kept, osec)
 	}
 	ctx.OutSections = kept
-	shstrtab := &outputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	strtab := &outputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	symtab := &outputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
-	header := []*outputSection{shstrtab, strtab, symtab}
-	// Past 65,279 sections, section indices no longer fit st_shndx: they
-	// go to .symtab_shndx, and e_shnum/e_shstrndx to section 0.
-	var symtabShndx *outputSection
-	if len(ctx.OutSections)+len(header)+2 >= cubin.SHN_LORESERVE {
-		symtabShndx = &outputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
-		header = append(header, symtabShndx)
-	}
+	var header []*outputSection
+	ctx.tables, header = newOutputTables(len(kept))
 	ctx.OutSections = slices.Insert(ctx.OutSections, 0, header...) // in place: the array has room
 	sortOutputSections(ctx)
-	ctx.tables = outputTables{shstrtab: shstrtab, strtab: strtab, symtab: symtab, symtabShndx: symtabShndx}
+}
+
+// newOutputTables makes the string and symbol tables of an output with n
+// other sections and, past 65,279 sections in all, .symtab_shndx: section
+// indices then no longer fit st_shndx, so they go to .symtab_shndx, and
+// e_shnum/e_shstrndx to section 0. It also returns them in the order they
+// come before the other sections.
+func newOutputTables(n int) (outputTables, []*outputSection) {
+	t := outputTables{
+		shstrtab: &outputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1},
+		strtab:   &outputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1},
+		symtab:   &outputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8},
+	}
+	header := []*outputSection{t.shstrtab, t.strtab, t.symtab}
+	if n+len(header)+2 >= cubin.SHN_LORESERVE {
+		t.symtabShndx = &outputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
+		header = append(header, t.symtabShndx)
+	}
+	return t, header
 }
 
 // sortOutputSections puts the output sections in nvlink's order: by group,
@@ -99,15 +108,8 @@ func assignRelocatableIndices(ctx *linkContext) {
 		}
 		kept = append(kept, osec)
 	}
-	shstrtab := &outputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	strtab := &outputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1}
-	symtab := &outputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8}
-	header := []*outputSection{shstrtab, strtab, symtab}
-	var symtabShndx *outputSection
-	if len(kept)+len(header)+2 >= cubin.SHN_LORESERVE {
-		symtabShndx = &outputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
-		header = append(header, symtabShndx)
-	}
+	var header []*outputSection
+	ctx.tables, header = newOutputTables(len(kept))
 	sort.SliceStable(kept, func(i, j int) bool {
 		return kept[i].relocatableGroup() < kept[j].relocatableGroup()
 	})
@@ -115,5 +117,4 @@ func assignRelocatableIndices(ctx *linkContext) {
 	for i, osec := range ctx.OutSections {
 		osec.Index = int32(i + 1)
 	}
-	ctx.tables = outputTables{shstrtab: shstrtab, strtab: strtab, symtab: symtab, symtabShndx: symtabShndx}
 }
