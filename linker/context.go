@@ -555,44 +555,33 @@ type outReloc struct {
 	Type   cubin.RelocType
 }
 
-// symbolSet is a set of symbols.
-type symbolSet map[*symbol]struct{}
+// A set holds each of its members once; the nil set is empty.
+type set[T comparable] map[T]struct{}
 
-// add puts sym in the set, making the set on first use.
-func (s *symbolSet) add(sym *symbol) {
+// symbolSet is a set of symbols, functionSet one of functions.
+type (
+	symbolSet   = set[*symbol]
+	functionSet = set[*function]
+)
+
+// add puts x in the set, making the set on first use.
+func (s *set[T]) add(x T) {
 	if *s == nil {
-		*s = symbolSet{}
+		*s = set[T]{}
 	}
-	(*s)[sym] = struct{}{}
+	(*s)[x] = struct{}{}
 }
 
-// has says whether sym is in the set.
-func (s symbolSet) has(sym *symbol) bool {
-	_, ok := s[sym]
+// has says whether x is in the set.
+func (s set[T]) has(x T) bool {
+	_, ok := s[x]
 	return ok
 }
 
 // clone returns a copy of the set (nil for an empty one).
-func (s symbolSet) clone() symbolSet {
+func (s set[T]) clone() set[T] {
 	if len(s) == 0 {
 		return nil
 	}
 	return maps.Clone(s)
-}
-
-// functionSet is a set of functions.
-type functionSet map[*function]struct{}
-
-// add puts fn in the set, making the set on first use.
-func (s *functionSet) add(fn *function) {
-	if *s == nil {
-		*s = functionSet{}
-	}
-	(*s)[fn] = struct{}{}
-}
-
-// has says whether fn is in the set.
-func (s functionSet) has(fn *function) bool {
-	_, ok := s[fn]
-	return ok
 }
