@@ -139,9 +139,10 @@ type nullSymbol struct {
 	// weakConstants is the offset at which nvlink appended a losing weak
 	// copy's bank-2 constants to the kept copy's (buildFunctions).
 	weakConstants uint64
-	// lastConstant is the offset of the last input's __constant__ data
-	// when nvlink merges it again after pruning (layoutSections); it
-	// replaces weakConstants when remerged is set.
+	// lastConstant is where nvlink's second merge of the __constant__
+	// data after pruning placed the last contribution it counts and did
+	// not fold (remergeConstants); it replaces weakConstants when remerged
+	// is set.
 	lastConstant uint64
 	remerged     bool
 	// ewpReserves is the sum of sm_90's shared-memory reserves of the

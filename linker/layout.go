@@ -8,13 +8,6 @@ import "github.com/cudalink/cudalink/linker/cubin"
 // each at its own alignment; shared memory is laid out per kernel.
 func layoutSections(ctx *linkContext) {
 	placeContributions(ctx)
-	if c3 := ctx.outByName.get(".nv.constant3"); ctx.remergesConstants() && len(c3.Members) > 0 {
-		// When it prunes kernels or variables, nvlink merges the
-		// __constant__ data again (TEMP_MERGED_CONSTANTS, see finishNames)
-		// and leaves the offset of the last input's contribution in the
-		// null symbol's st_value.
-		ctx.null.lastConstant, ctx.null.remerged = c3.Members[len(c3.Members)-1].OutOff, true
-	}
 	for _, file := range ctx.Files {
 		for j, sym := range file.Syms {
 			if file.defines(sym, j) && sym.Section != nil && sym.Section.Out != nil && sym.Type() != cubin.STT_SECTION {

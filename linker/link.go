@@ -64,6 +64,7 @@ func link(ctx *linkContext) error {
 		return ErrFailed
 	}
 	ctx.run("apply relocations", applyRelocations)              // resolve what the linker resolves, keep the rest for the driver
+	ctx.run("merge constants again", remergeConstants)          // after pruning, nvlink's second merge of bank 3 folds repeated data
 	ctx.run("gather sections", gatherSections)                  // merged sections keep only the bytes relocation changed
 	ctx.run("create metadata sections", createMetadataSections) // .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action exist from here on
 	ctx.run("finish names", finishNames)                        // the names nvlink creates after merging every input

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_3fd7a29e_8_ptr_a_cu_2ea6cc24)
+DEFINE_REGISTER_FUNC(_2d620d70_8_ptr_b_cu_b7af9d9e)
+DEFINE_REGISTER_FUNC(_f5f13bf6_7_tail_cu_tail_lut)

@@ -1,0 +1,10 @@
+#define NUM_PRELINKED_OBJECTS 9
+DEFINE_REGISTER_FUNC(_b1d99c96_8_lut_a_cu_lut_a)
+DEFINE_REGISTER_FUNC(_a36c3378_8_lut_b_cu_lut_b)
+DEFINE_REGISTER_FUNC(_fd290e94_8_odd_a_cu_odd_a)
+DEFINE_REGISTER_FUNC(_ef9ca17a_8_odd_b_cu_odd_b)
+DEFINE_REGISTER_FUNC(_e1bbfc7b_8_zeros_cu_cf9feba6)
+DEFINE_REGISTER_FUNC(_7272dbe3_8_bytes_cu_0f47ee2b)
+DEFINE_REGISTER_FUNC(_2b7a8ae7_8_wts_a_cu_wts_a)
+DEFINE_REGISTER_FUNC(_39cf2509_8_wts_b_cu_wts_b)
+DEFINE_REGISTER_FUNC(_5bdeda31_6_big_cu_03835947)
