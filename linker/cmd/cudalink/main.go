@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cli"
+	_ "github.com/cudalink/cudalink/linker/cmd/cudalink/internal/start" // first: see its doc
 	"github.com/cudalink/cudalink/linker/nvvm"
 	"github.com/cudalink/cudalink/linker/worker/linkworker"
 )
