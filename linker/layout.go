@@ -79,30 +79,73 @@ func alignTo(v, a uint64) uint64 {
 
 // callTree returns fn and every function it reaches, in a fixed order.
 // The walk's marks are its own (a bit per function.order), so walks may
-// run at once.
+// run at once. They are a sparse bitmap: a tree is a few functions spread
+// over the link's thousands, and a dense one, as long as the highest
+// order in the tree, made every walk cost the number of functions in the
+// link / 64 (kernels x functions / 64 a pass: the part of the large
+// program's link that grew fastest from 400 to 1,600 objects).
 func callTree(fn *function) []*function {
-	var seen []uint64
-	mark := func(fn *function) bool {
-		w, b := fn.order/64, uint64(1)<<(fn.order%64)
-		for w >= len(seen) {
-			seen = append(seen, 0)
-		}
-		if seen[w]&b != 0 {
-			return false
-		}
-		seen[w] |= b
-		return true
-	}
-	mark(fn)
+	var seen sparseBits
+	seen.mark(fn.order)
 	list := []*function{fn}
 	for i := 0; i < len(list); i++ {
 		for _, c := range list[i].Callees {
-			if mark(c) {
+			if seen.mark(c.order) {
 				list = append(list, c)
 			}
 		}
 	}
 	return list
+}
+
+// sparseBits is a set of small integers kept as the 64-bit words that
+// have a bit set: searched in order while there are few, through a map
+// once there are more.
+type sparseBits struct {
+	at    []int    // the words' indices (n/64)
+	bits  []uint64 // their bits
+	index map[int]int
+}
+
+// sparseBitsScan is how many words sparseBits searches in order before
+// it indexes them.
+const sparseBitsScan = 16
+
+// mark adds n to the set and says whether it was not in it.
+func (s *sparseBits) mark(n int) bool {
+	w, b := n/64, uint64(1)<<(n%64)
+	i := -1
+	if s.index != nil {
+		if j, ok := s.index[w]; ok {
+			i = j
+		}
+	} else {
+		for j, x := range s.at {
+			if x == w {
+				i = j
+				break
+			}
+		}
+	}
+	if i < 0 {
+		i = len(s.at)
+		s.at = append(s.at, w)
+		s.bits = append(s.bits, 0)
+		switch {
+		case s.index != nil:
+			s.index[w] = i
+		case len(s.at) > sparseBitsScan:
+			s.index = make(map[int]int, 2*len(s.at))
+			for j, x := range s.at {
+				s.index[x] = j
+			}
+		}
+	}
+	if s.bits[i]&b != 0 {
+		return false
+	}
+	s.bits[i] |= b
+	return true
 }
 
 // listMergeSort sorts list as nvlink's linked-list merge sort does: it
