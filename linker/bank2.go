@@ -235,6 +235,7 @@ func isConstant2(s *cubin.Section) bool {
 // its "too much data for compiler-generated constants" error.
 func foldConstant2(ctx *linkContext) {
 	made := makeKernelBanks(ctx)
+	var trees treeWalker
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		k := ctx.Funcs[i]
 		if k.Sym.demoted {
@@ -256,7 +257,7 @@ func foldConstant2(ctx *linkContext) {
 			osec = own.Out
 		}
 		var callees []*inputSection
-		for _, fn := range callTree(k)[1:] {
+		for _, fn := range trees.walk(k)[1:] {
 			if fn.Sym.IsEntry() || fn.lostBank2 {
 				continue
 			}
@@ -308,9 +309,10 @@ func foldConstant2(ctx *linkContext) {
 // the first.
 func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	reaching := map[*function][]*function{} // a function -> the kernels reaching it, last first
+	var trees treeWalker
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		if k := ctx.Funcs[i]; k.Sym.IsEntry() {
-			for _, fn := range callTree(k)[1:] {
+			for _, fn := range trees.walk(k)[1:] {
 				reaching[fn] = append(reaching[fn], k)
 			}
 		}

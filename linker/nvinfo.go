@@ -79,13 +79,14 @@ func buildNVInfo(ctx *linkContext) {
 		}
 	}
 	var recs []infoRecord // rebuildFunctionInfo's buffer, reused
+	var trees treeWalker  // and its walker
 	for _, fn := range ctx.Funcs {
 		for _, isec := range fn.Sections {
 			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Out != nil {
 				if fn == single {
-					ctx.rebuildFunctionInfo(&recs, fn, isec, moduleExterns, ctaidZ)
+					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, moduleExterns, ctaidZ)
 				} else {
-					ctx.rebuildFunctionInfo(&recs, fn, isec, nil, false)
+					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, nil, false)
 				}
 			}
 		}
@@ -190,7 +191,7 @@ func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 // (kept by -g or -preserve-relocs);
 // unless that is just what its own record lists (then the record stays as
 // it is), the record is dropped and the new list goes at the end.
-func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, isec *inputSection, moduleExterns []*symbol, ctaidZ bool) {
+func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker, fn *function, isec *inputSection, moduleExterns []*symbol, ctaidZ bool) {
 	recs, err := isec.File.appendFunctionInfo((*buf)[:0], isec.Sec)
 	*buf = recs
 	if err != nil {
@@ -202,7 +203,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, fn *function, ise
 	var externs []byte
 	tree := []*function{fn}
 	if fn.Sym.IsEntry() {
-		tree = externsOrder(fn)
+		tree = externsOrder(trees, fn)
 	}
 	var seen []*symbol
 	for _, f := range tree {
@@ -469,8 +470,9 @@ func mustHex(s string) []byte {
 // externsOrder returns fn and the functions it reaches in the order nvlink
 // gathers their EXTERNS: fn first, then the others in function order (the
 // order of their .nv.info sections), whatever the call graph's order.
-func externsOrder(fn *function) []*function {
-	rest := callTree(fn)[1:]
-	slices.SortStableFunc(rest, func(a, b *function) int { return cmp.Compare(a.order, b.order) })
-	return append([]*function{fn}, rest...)
+// The list is the walker's, until its next walk.
+func externsOrder(trees *treeWalker, fn *function) []*function {
+	tree := trees.walk(fn)
+	slices.SortStableFunc(tree[1:], func(a, b *function) int { return cmp.Compare(a.order, b.order) })
+	return tree
 }

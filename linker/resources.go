@@ -41,12 +41,13 @@ func computeResources(ctx *linkContext) {
 		res[fn.order] = resourceUse{regs: fn.Regs, barriers: fn.Barriers}
 	}
 	chains := &chainMarks{marks: make([]chainMark, len(ctx.allFuncs))}
+	var trees treeWalker
 	for _, k := range ctx.Funcs {
 		if !k.Sym.IsEntry() {
 			continue
 		}
 		use := &res[k.order]
-		for _, fn := range callTree(k) {
+		for _, fn := range trees.walk(k) {
 			use.regs = max(use.regs, res[fn.order].regs)
 			use.barriers = max(use.barriers, res[fn.order].barriers)
 		}
@@ -72,6 +73,14 @@ func computeResources(ctx *linkContext) {
 type chainMarks struct {
 	walk  uint32
 	marks []chainMark
+	stack []chainFrame // deepest's, reused
+}
+
+// chainFrame is a function on deepest's path and the next of its callees
+// to visit.
+type chainFrame struct {
+	fn   *function
+	next int
 }
 
 type chainMark struct {
@@ -105,11 +114,8 @@ func (t *chainMarks) deepest(root *function, weight func(*function) uint32) (uin
 		return unvisited
 	}
 	recursive := false
-	type frame struct {
-		fn   *function
-		next int
-	}
-	stack := []frame{{root, 0}}
+	stack := append(t.stack[:0], chainFrame{root, 0})
+	defer func() { t.stack = stack[:0] }()
 	mark(root).state = onPath
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
@@ -121,7 +127,7 @@ func (t *chainMarks) deepest(root *function, weight func(*function) uint32) (uin
 				recursive = true
 			case unvisited:
 				mark(c).state = onPath
-				stack = append(stack, frame{c, 0})
+				stack = append(stack, chainFrame{c, 0})
 			}
 			continue
 		}
