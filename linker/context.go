@@ -122,6 +122,7 @@ type linkContext struct {
 	gc            collectorState // how the process collects garbage for this link (collector.go)
 	gatherFrom    int            // gatherSections gathers from this many bytes of inputs (gatherInputBytes; tests set 0)
 	composeMerged bool           // placeContributions composes merged sections instead of copying them (tests clear it)
+	composedFrom  int            // writeTo writes composed sections input by input from this many bytes of inputs (composedByInputBytes; tests set 0)
 	times         []passTime     // how long each pass took, for --time (run, runErr)
 	output        []byte         // the image (writeOutput, writeLTOExecutable)
 	maps          fileMaps       // inputs mapped for this link (no object cache)
@@ -178,6 +179,7 @@ func newContext(cfg *Config) *linkContext {
 		toolkit:       toolkitFor(cfg.CUDAVersion),
 		gatherFrom:    gatherInputBytes,
 		composeMerged: true,
+		composedFrom:  composedByInputBytes,
 	}
 }
 

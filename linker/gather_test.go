@@ -2,6 +2,7 @@ package linker
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -74,6 +75,66 @@ func TestGatheredSameBytes(t *testing.T) {
 			}
 			if !bytes.Equal(kept, composed) {
 				t.Errorf("composing %d sections changed the output (%d bytes, %d kept)", n, len(composed), len(kept))
+			}
+		})
+	}
+}
+
+// TestComposedInputByInput: a link written to a file with its composed
+// sections written input by input (writeComposed, from composedFrom bytes
+// of inputs: composedByInputBytes, more than any corpus case) writes the
+// bytes the same link writes section by section.
+func TestComposedInputByInput(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		debug bool
+	}{
+		{"many-files-24", false},
+		{"debug-G-assert-two-files", false},
+		{"debug-g-assert-two-files", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			paths, err := filepath.Glob(filepath.Join("..", "tests", "corpus", "cases", c.name, "*.cubin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ins []Input
+			for _, p := range paths {
+				if filepath.Base(p) != "expected.cubin" {
+					ins = append(ins, Input{Path: p})
+				}
+			}
+			if len(ins) < 2 {
+				t.Fatalf("%s has %d input cubins", c.name, len(ins))
+			}
+			linkTo := func(name string, composedFrom int) ([]byte, int) {
+				ctx := newBenchContext(ins, 80)
+				ctx.Config.Debug = c.debug
+				ctx.Config.Output = filepath.Join(t.TempDir(), name)
+				ctx.composedFrom = composedFrom
+				defer ctx.maps.unmapAll()
+				if err := link(ctx); err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for _, osec := range ctx.OutSections {
+					if _, ok := osec.memberPatches(); ok && osec.composed() {
+						n++
+					}
+				}
+				out, err := os.ReadFile(ctx.Config.Output)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out, n
+			}
+			bySection, _ := linkTo("by-section.cubin", composedByInputBytes)
+			byInput, n := linkTo("by-input.cubin", 0)
+			if n == 0 {
+				t.Fatal("no composed section could be written input by input")
+			}
+			if !bytes.Equal(bySection, byInput) {
+				t.Errorf("writing %d composed sections input by input changed the output (%d bytes, %d section by section)", n, len(byInput), len(bySection))
 			}
 		})
 	}

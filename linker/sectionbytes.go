@@ -444,6 +444,41 @@ func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Wr
 	return written, scratch
 }
 
+// memberPatches splits a composed section's patches by member (each
+// member's are those whose fields lie within its bytes, in order), for a
+// writer that writes the members one by one (writeComposed). It says
+// false when they cannot be split so: patches not in offset order,
+// members out of order or overlapping, a member of no input, a patch
+// outside every member or crossing a member's end.
+func (osec *outputSection) memberPatches() ([][]patch, bool) {
+	if osec.ext != nil && osec.ext.patchesUnsorted {
+		return nil, false
+	}
+	patches := osec.patches()
+	split := make([][]patch, len(osec.Members))
+	var end uint64 // where the members so far end
+	for j, isec := range osec.Members {
+		start := isec.OutOff
+		if isec.File == nil || start < end {
+			return nil, false
+		}
+		end = start + uint64(len(isec.Sec.Data))
+		n := 0
+		for n < len(patches) && uint64(patches[n].off) < end {
+			pt := patches[n]
+			if uint64(pt.off) < start || uint64(pt.off)+cubin.HowToRelocate(cubin.RelocType(pt.typ)).Span() > end {
+				return nil, false
+			}
+			n++
+		}
+		split[j], patches = patches[:n], patches[n:]
+	}
+	if len(patches) > 0 {
+		return nil, false // patches past the last member
+	}
+	return split, true
+}
+
 // gathered says whether osec's bytes are to be rebuilt from its members
 // (see changedRuns).
 func (osec *outputSection) gathered() bool {
