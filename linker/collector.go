@@ -96,12 +96,15 @@ func isDebugSection(name string) bool {
 //     (as much again as the live heap) only raises the peak: collecting at
 //     25% growth takes the peak resident set of the 400-object large
 //     benchmark program from about 59 to 52 MiB for 0.08 s more time.
-//   - Very large inputs (hugeInputBytes and more): 50% growth. The
-//     collector's work grows faster than the link's (it marks a larger
-//     heap in each cycle), and nvlink's own peak grows faster still: on
-//     the 1,600-object large program (159 MB of inputs; nvlink 389 MB)
-//     50% instead of 25% takes the CPU time from 2.46 to 1.99 s and the
-//     peak from 172 to 191 MiB.
+//   - Very large inputs (hugeInputBytes and more): 100% growth, the
+//     runtime's default. The collector's work grows faster than the
+//     link's (it marks a larger heap in each cycle), and nvlink's own
+//     peak grows faster still: on the 1,600-object large program (159 MB
+//     of inputs; nvlink 389 MB) 50% instead of 25% took the CPU time from
+//     2.46 to 1.99 s and the peak from 172 to 191 MiB; once callTree no
+//     longer made garbage in proportion to the link's functions, 100%
+//     instead of 50% takes it from 1.50 to 1.40 s, the peak 150 MiB
+//     either way (collectGarbage bounds it; 3 interleaved runs each).
 //   - In between, the default.
 func tuneCollector(ctx *linkContext) {
 	if !ctx.Config.OneShot || os.Getenv("GOGC") != "" {
@@ -144,7 +147,7 @@ const (
 	largeInputBytes      = 32 << 20
 	largeInputGCPercent  = 25
 	hugeInputBytes       = 128 << 20
-	hugeInputGCPercent   = 50
+	hugeInputGCPercent   = 100
 	smallInputBytes      = 4 << 20
 	smallLinkMemoryLimit = 64 << 20
 )
