@@ -16,7 +16,8 @@ import (
 )
 
 // createTemp creates a new file in dir named pattern with the last "*"
-// replaced by a random string, as os.CreateTemp does, but opened with a
+// replaced by a random string, as os.CreateTemp does, but with mode 0666
+// less the umask, the mode nvlink gives its outputs, and opened with a
 // plain system call: an *os.File that os opens is registered with the
 // runtime's poller, which for a regular file only costs a one-shot link
 // the poller's start (an epoll instance, an eventfd and six more system
@@ -24,7 +25,7 @@ import (
 func createTemp(dir, pattern string) (*os.File, error) {
 	fd := -1
 	name, err := claimTempName(dir, pattern, func(name string) (err error) {
-		fd, err = syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
+		fd, err = syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o666)
 		return err
 	})
 	if err != nil {
@@ -53,9 +54,10 @@ func claimTempName(dir, pattern string, claim func(name string) error) (string, 
 
 // createTempOutput opens an unnamed file in dir (O_TMPFILE), which
 // vanishes if the process ends before it is named; on a file system
-// without O_TMPFILE, a named temporary file.
+// without O_TMPFILE, a named temporary file. Either has mode 0666 less
+// the umask, as nvlink's outputs.
 func createTempOutput(dir, pattern string) (*tempOutput, error) {
-	fd, err := syscall.Open(dir, syscall.O_RDWR|oTmpfile|syscall.O_CLOEXEC, 0o600)
+	fd, err := syscall.Open(dir, syscall.O_RDWR|oTmpfile|syscall.O_CLOEXEC, 0o666)
 	if err != nil {
 		return newNamedTemp(dir, pattern)
 	}
@@ -98,8 +100,8 @@ func (t *tempOutput) publish(path string) error {
 	return nil
 }
 
-// copyToNamed copies the unnamed file t into a new named temporary file
-// and makes that t's file.
+// copyToNamed copies the unnamed file t, contents and mode, into a new
+// named temporary file and makes that t's file.
 func (t *tempOutput) copyToNamed(dir, pattern string) error {
 	named, err := newNamedTemp(dir, pattern)
 	if err != nil {
@@ -110,7 +112,10 @@ func (t *tempOutput) copyToNamed(dir, pattern string) error {
 		_, err = io.Copy(named.f, t.f)
 	}
 	if err == nil {
-		err = named.f.Chmod(0o644)
+		var fi os.FileInfo
+		if fi, err = t.f.Stat(); err == nil {
+			err = named.f.Chmod(fi.Mode().Perm())
+		}
 	}
 	t.f.Close()
 	if err != nil {

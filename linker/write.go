@@ -653,7 +653,7 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 	}()
 	werr = write(tmp.f)
 	if werr == nil {
-		werr = tmp.f.Chmod(0o644)
+		werr = keepMode(tmp.f, path)
 	}
 	if werr == nil {
 		werr = tmp.replace(path)
@@ -663,6 +663,18 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 		cfg.written.add(path)
 	}
 	return werr
+}
+
+// keepMode gives the new output f the permissions of the regular file it
+// replaces at path, as nvlink's writing over that file in place keeps
+// them; a new output keeps the mode it was created with, 0666 less the
+// umask, as nvlink's.
+func keepMode(f *os.File, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	return f.Chmod(fi.Mode().Perm())
 }
 
 // A tempOutput is an output file being written. Where the system allows it
