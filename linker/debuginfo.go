@@ -146,6 +146,9 @@ func layoutDebugInfo(ctx *linkContext) {
 	if anyDyn {
 		osec.Addralign = max(osec.Addralign, 16)
 	}
+	if ctx.Config.PreserveRelocs && ctx.sharedReserve() > 0 {
+		preserveEWPShared(ctx, osec)
+	}
 	if preservedDynamic && len(g.globals) > 0 {
 		d.dynamicShift = ctx.sharedReserve()
 		for _, sym := range ctx.Symbols {
@@ -166,6 +169,32 @@ func layoutDebugInfo(ctx *linkContext) {
 	for _, sym := range ctx.Symbols {
 		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
 			d.publish(sym, publishedDynamic)
+		}
+	}
+}
+
+// preserveEWPShared: -preserve-relocs on sm_90 keeps the symbols a -ewp
+// -G image names in its .nv_debug.shared, its file-scope variables (even
+// those nvlink deletes) and its extern __shared__ array, in the output's
+// .nv_debug.shared at the image's own offsets, those -g did not publish
+// already (on sm_75 and sm_80 it keeps none).
+func preserveEWPShared(ctx *linkContext, osec *outputSection) {
+	d := &ctx.debugLayout
+	for _, file := range ctx.Files {
+		if file.ELF.Header.Type != cubin.ET_CUDA_EWP {
+			continue
+		}
+		for j, esym := range file.ELF.Symbols {
+			sym := file.Syms[j]
+			if sym == nil || esym.Type() == cubin.STT_SECTION || int(esym.Shndx) >= len(file.ELF.Sections) ||
+				file.ELF.Sections[esym.Shndx].Name != ".nv_debug.shared" || d.of(sym) != notPublished {
+				continue
+			}
+			d.publish(sym, preservedShared)
+			sym.Value = esym.Value // not where layoutShared put a global
+			if sym.Section != nil {
+				sym.Section.Out = osec
+			}
 		}
 	}
 }

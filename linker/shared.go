@@ -447,11 +447,15 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			osec.Func = k
 			own = &inputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
 		}
-		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && own.File.ELF.Header.Type == cubin.ET_CUDA_EWP) {
-			// A -ewp image's kernel without shared memory gets none. One
-			// with some names no variable there: nvlink moves "them" by
-			// the reserve through symbol 0, whose st_value grows by it.
-			if own.File.ELF.Header.Type == cubin.ET_CUDA_EWP {
+		ewp := own.File.ELF.Header.Type == cubin.ET_CUDA_EWP
+		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && ewp && !hasDebugShared(own.File)) {
+			// A -ewp image's kernel without shared memory gets none, but
+			// in a -G image (one with .nv_debug.shared), whose empty
+			// section a kernel with only dynamic memory, or with only
+			// file-scope variables its callees use, still has. One with
+			// some names no variable there: nvlink moves "them" by the
+			// reserve through symbol 0, whose st_value grows by it.
+			if ewp && end > 0 {
 				ctx.null.ewpReserves += r
 			}
 			end += r
@@ -576,6 +580,12 @@ func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
 	}
 }
 
+// hasDebugShared says whether an input has a .nv_debug.shared section, as
+// a -ewp image compiled with -G has.
+func hasDebugShared(file *inputFile) bool {
+	return slices.ContainsFunc(file.ELF.Sections, func(s *cubin.Section) bool { return s.Name == ".nv_debug.shared" })
+}
+
 // anyDynamic says whether an input declares extern __shared__ memory;
 // nvlink then writes an empty .nv_debug.shared, even when no kernel that
 // uses it survives.
@@ -588,7 +598,7 @@ func anyDynamic(ctx *linkContext) bool {
 	// A -ewp image names no extern __shared__ array; compiled with -G it
 	// has an empty .nv_debug.shared when it uses one.
 	for _, file := range ctx.Files {
-		if file.ELF.Header.Type == cubin.ET_CUDA_EWP && slices.ContainsFunc(file.ELF.Sections, func(s *cubin.Section) bool { return s.Name == ".nv_debug.shared" }) {
+		if file.ELF.Header.Type == cubin.ET_CUDA_EWP && hasDebugShared(file) {
 			return true
 		}
 	}

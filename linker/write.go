@@ -590,7 +590,9 @@ func (ctx *linkContext) outSymbol(e outSym) elfSym {
 			break
 		}
 		s.value, s.size = sym.Value, sym.Size
-		if how == publishedShared || how == preservedShared {
+		if (how == publishedShared || how == preservedShared) && !ewpDebugShared(sym) {
+			// sm_90's reserve moves the shared variables, but not those
+			// a -ewp -G image names in its .nv_debug.shared.
 			s.value += ctx.sharedReserve()
 		}
 		switch {
@@ -663,6 +665,16 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 		cfg.written.add(path)
 	}
 	return werr
+}
+
+// ewpDebugShared says whether sym is one a -ewp -G image defines in its
+// .nv_debug.shared (its file-scope __shared__ variables and extern
+// __shared__ array).
+func ewpDebugShared(sym *symbol) bool {
+	if sym.File == nil || sym.File.ELF.Header.Type != cubin.ET_CUDA_EWP || int(sym.Shndx) >= len(sym.File.ELF.Sections) {
+		return false
+	}
+	return sym.File.ELF.Sections[sym.Shndx].Name == ".nv_debug.shared"
 }
 
 // keepMode gives the new output f the permissions of the regular file it
