@@ -404,7 +404,10 @@ type function struct {
 	// input's records.
 	clones   []cloneFrame
 	CRSStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
-	proto    string // prototype of an address-taken function
+	// mbarriers is EIATTR_NUM_MBARRIERS of the function itself: the
+	// shared-memory barriers it initialises (sm_80 and up).
+	mbarriers uint32
+	proto     string // prototype of an address-taken function
 	// IndirectProtos are the prototypes of its indirect call sites, last
 	// site first.
 	IndirectProtos []string

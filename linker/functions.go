@@ -122,6 +122,9 @@ func buildFunctions(ctx *linkContext) {
 				if r.Attr == cubin.EIATTR_CTAIDZ_USED {
 					fn.ctaidZ = true
 				}
+				if r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal {
+					fn.mbarriers = uint32(le.Uint16(r.Payload))
+				}
 				if r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal {
 					for off := 0; off+4 <= len(r.Payload); off += 4 {
 						if idx := le.Uint32(r.Payload[off:]); idx != 0 && int(idx) < len(isec.File.Syms) {

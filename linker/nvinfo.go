@@ -221,6 +221,15 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			externs = le.AppendUint32(externs, ext.outIndex)
 		}
 	}
+	// A kernel's NUM_MBARRIERS counts the mbarriers of every function of
+	// its call tree, each once (its own included): nvlink rewrites the
+	// kernel's record or adds one.
+	var mbarriers uint32
+	if fn.Sym.IsEntry() {
+		for _, f := range tree {
+			mbarriers += f.mbarriers
+		}
+	}
 	use := ctx.resourcesOf(fn)
 	crs := fn.CRSStack
 	if fn.Sym.IsEntry() {
@@ -229,7 +238,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// The records are about the input's, give or take the ones rewritten
 	// or added below: sized so, buf is allocated once.
 	w := infoWriter{buf: make([]byte, 0, len(isec.Sec.Data)+len(externs)+24)}
-	wroteExterns, wroteCRS := false, false
+	wroteExterns, wroteCRS, wroteMbarriers := false, false, false
 	var word [4]byte // a one-word payload
 	for i := len(recs) - 1; i >= 0; i-- {
 		r := recs[i]
@@ -242,6 +251,10 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 				continue
 			}
 			r.Payload, wroteExterns = externs, true
+		case r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal && fn.Sym.IsEntry():
+			var h [2]byte
+			le.PutUint16(h[:], uint16(mbarriers))
+			r.Payload, wroteMbarriers = h[:], true
 		case r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal:
 			if use.recursive {
 				// Unknown, in place: ptxas writes a record of 0 for
@@ -283,8 +296,34 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	case crs > 0 && !wroteCRS:
 		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, crs)
 	}
+	// The records a kernel gets from its call tree come after, in the
+	// order nvlink meets them: function by function (the kernel, then its
+	// callees in input order), each function's records in its own order.
+	var added []treeRecord
 	if len(externs) > 0 && !wroteExterns {
-		w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
+		added = append(added, ctx.firstInTree(tree, cubin.EIATTR_EXTERNS, func(f *function) bool {
+			return slices.ContainsFunc(f.Externs, func(ext *symbol) bool { return ext.outIndex != 0 && ext.staysExtern() })
+		}))
+	}
+	if mbarriers > 0 && !wroteMbarriers {
+		added = append(added, ctx.firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.mbarriers > 0 }))
+	}
+	if fn.Sym.IsEntry() && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
+		// A kernel whose callee reads blockIdx.z reads it too.
+		added = append(added, ctx.firstInTree(tree, cubin.EIATTR_CTAIDZ_USED, func(f *function) bool { return f.ctaidZ }))
+	}
+	slices.SortStableFunc(added, func(a, b treeRecord) int { return cmp.Or(cmp.Compare(a.fn, b.fn), cmp.Compare(a.rec, b.rec)) })
+	for _, a := range added {
+		switch a.attr {
+		case cubin.EIATTR_EXTERNS:
+			w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
+		case cubin.EIATTR_NUM_MBARRIERS:
+			var h [2]byte
+			le.PutUint16(h[:], uint16(mbarriers))
+			w.record(infoRecord{Fmt: eifmtHVal, Attr: cubin.EIATTR_NUM_MBARRIERS, Payload: h[:]})
+		case cubin.EIATTR_CTAIDZ_USED:
+			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
+		}
 	}
 	if fn.Sym.IsEntry() && ctx.Config.Arch < 70 && reachesCNP(fn) {
 		// Before Volta the driver wraps a kernel that calls into the
@@ -465,6 +504,41 @@ func mustHex(s string) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// A treeRecord is a record a kernel gets from its call tree (EXTERNS,
+// NUM_MBARRIERS, CTAIDZ_USED), placed where nvlink first meets it: fn is
+// the index in the tree of the first function that has it, rec the index
+// of that function's own record (-1 for externs it names without one).
+type treeRecord struct {
+	attr    cubin.Attr
+	fn, rec int
+}
+
+// firstInTree finds the first function of tree that has, and the place
+// of its record attr among its own records.
+func (ctx *linkContext) firstInTree(tree []*function, attr cubin.Attr, has func(*function) bool) treeRecord {
+	for i, f := range tree {
+		if !has(f) {
+			continue
+		}
+		for _, isec := range f.Sections {
+			if isec.Sec.Type != cubin.SHT_CUDA_INFO {
+				continue
+			}
+			recs, err := isec.File.appendFunctionInfo(nil, isec.Sec)
+			if err != nil {
+				continue // reported when the records were first read
+			}
+			for j, r := range recs {
+				if r.Attr == attr {
+					return treeRecord{attr, i, j}
+				}
+			}
+		}
+		return treeRecord{attr, i, -1}
+	}
+	return treeRecord{attr, len(tree), 0}
 }
 
 // externsOrder returns fn and the functions it reaches in the order nvlink

@@ -1,0 +1,1 @@
+__device__ __noinline__ int fz(int *p) { return blockIdx.z + p[2]; }

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_ecce3caf_5_z4_cu_fbe442de)
+DEFINE_REGISTER_FUNC(_850e8bb3_4_a_cu_f15c1522)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)
