@@ -7,6 +7,37 @@ import (
 	"testing"
 )
 
+// gatherCases are the corpus cases linked both ways by the tests below:
+// many inputs, and -G and -g debug sections.
+var gatherCases = []struct {
+	name  string
+	debug bool
+}{
+	{"many-files-24", false},
+	{"debug-G-assert-two-files", false},
+	{"debug-g-assert-two-files", true},
+}
+
+// caseCubins returns the input cubins of the corpus case name, in the
+// case's order, without its expected.cubin.
+func caseCubins(t *testing.T, name string) []Input {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "tests", "corpus", "cases", name, "*.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ins []Input
+	for _, p := range paths {
+		if filepath.Base(p) != "expected.cubin" {
+			ins = append(ins, Input{Path: p})
+		}
+	}
+	if len(ins) < 2 {
+		t.Fatalf("%s has %d input cubins", name, len(ins))
+	}
+	return ins
+}
+
 // TestGatheredSameBytes: a link that gathers its merged sections
 // (gatherSections: the bytes dropped after relocation, rebuilt by the
 // writer from the inputs and the changed runs), and one that composes
@@ -16,28 +47,9 @@ import (
 // than any corpus case, so the corpus alone would never take that path:
 // here the same cases are linked both ways.
 func TestGatheredSameBytes(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		debug bool
-	}{
-		{"many-files-24", false},
-		{"debug-G-assert-two-files", false},
-		{"debug-g-assert-two-files", true},
-	} {
+	for _, c := range gatherCases {
 		t.Run(c.name, func(t *testing.T) {
-			paths, err := filepath.Glob(filepath.Join("..", "tests", "corpus", "cases", c.name, "*.cubin"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ins []Input
-			for _, p := range paths {
-				if filepath.Base(p) != "expected.cubin" {
-					ins = append(ins, Input{Path: p})
-				}
-			}
-			if len(ins) < 2 {
-				t.Fatalf("%s has %d input cubins", c.name, len(ins))
-			}
+			ins := caseCubins(t, c.name)
 			// linkWith links the case with merged sections copied together
 			// and gathered from gatherFrom bytes of inputs, or composed
 			// (compose), and counts the sections gathered or composed.
@@ -85,28 +97,9 @@ func TestGatheredSameBytes(t *testing.T) {
 // of inputs: composedByInputBytes, more than any corpus case) writes the
 // bytes the same link writes section by section.
 func TestComposedInputByInput(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		debug bool
-	}{
-		{"many-files-24", false},
-		{"debug-G-assert-two-files", false},
-		{"debug-g-assert-two-files", true},
-	} {
+	for _, c := range gatherCases {
 		t.Run(c.name, func(t *testing.T) {
-			paths, err := filepath.Glob(filepath.Join("..", "tests", "corpus", "cases", c.name, "*.cubin"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ins []Input
-			for _, p := range paths {
-				if filepath.Base(p) != "expected.cubin" {
-					ins = append(ins, Input{Path: p})
-				}
-			}
-			if len(ins) < 2 {
-				t.Fatalf("%s has %d input cubins", c.name, len(ins))
-			}
+			ins := caseCubins(t, c.name)
 			linkTo := func(name string, composedFrom int) ([]byte, int) {
 				ctx := newBenchContext(ins, 80)
 				ctx.Config.Debug = c.debug
