@@ -6,9 +6,9 @@ import (
 	"strconv"
 )
 
-// ArchName is the target as -arch names it and nvlink's messages spell it:
+// archName is the target as -arch names it and nvlink's messages spell it:
 // sm_80, or sm_90a for the arch-specific target.
-func (cfg *Config) ArchName() string {
+func (cfg *Config) archName() string {
 	if cfg.ArchSpecific {
 		return "sm_" + strconv.Itoa(cfg.Arch) + "a"
 	}

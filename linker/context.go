@@ -216,7 +216,7 @@ func reportArch(cfg *Config) string {
 	if !cfg.ReportArch {
 		return ""
 	}
-	return " (target: " + cfg.ArchName() + ")"
+	return " (target: " + cfg.archName() + ")"
 }
 
 // unlinkedUnit is a unit of the inputs nothing is linked from, with its

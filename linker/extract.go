@@ -275,7 +275,7 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			}
 		case !ctx.Config.SuppressArchWarning && !u.member:
 			// (nvlink says nothing about an archive member.)
-			if ctx.mergeWarnf("SM Arch ('%s') not found in '%s'", ctx.Config.ArchName(), name) {
+			if ctx.mergeWarnf("SM Arch ('%s') not found in '%s'", ctx.Config.archName(), name) {
 				return out
 			}
 		}

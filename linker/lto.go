@@ -198,7 +198,7 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 			// ("SM Arch not found") and the link goes on to its undefined
 			// references.
 			ctx.lto.unreadable = append(ctx.lto.unreadable, &linkError{File: in.name, nonFatal: true, Msg: msg})
-			ctx.warnf("SM Arch ('%s') not found in '%s'", cfg.ArchName(), in.name)
+			ctx.warnf("SM Arch ('%s') not found in '%s'", cfg.archName(), in.name)
 			continue
 		}
 		modules = append(modules, nvvm.Module{Name: ltoModuleName(in), IR: data})

@@ -411,6 +411,6 @@ func (osec *outputSection) preserve(ctx *linkContext, r outReloc) {
 // output as for older architectures.
 func warnPreserveRelocs(ctx *linkContext) {
 	if ctx.Config.PreserveRelocs && ctx.Config.Arch >= 90 {
-		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture '%s' and may not work as expected", ctx.Config.ArchName())
+		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture '%s' and may not work as expected", ctx.Config.archName())
 	}
 }
