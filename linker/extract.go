@@ -335,8 +335,10 @@ func imageVersion(group []*Object) uint32 {
 		}
 	}
 	read := func(e fatbin.Entry) {
-		if data, err := e.Data(); err == nil && isELF(data) && len(data) >= 0x18 {
-			v = max(v, le.Uint32(data[0x14:]))
+		if data, err := e.Data(); err == nil {
+			if h, err := cubin.ParseHeader(group[0].Name, data); err == nil {
+				v = max(v, h.Version)
+			}
 		}
 	}
 	for _, e := range u.skipped {

@@ -364,28 +364,35 @@ func IsCubin(data []byte) bool {
 		le.Uint16(data[18:]) == EM_CUDA
 }
 
-// Parse reads a cubin from data. name is used in errors only.
-func Parse(name string, data []byte) (*File, error) {
-	f := &File{Name: name, Data: data}
-	bad := func(off uint64, format string, args ...any) error {
+// ParseHeader reads only the ELF header of a cubin, for a caller that needs
+// no more of the file than that (the release an image was written by).
+// name is used in errors only.
+func ParseHeader(name string, data []byte) (Header, error) {
+	var h Header
+	err := parseHeader(&h, data, func(off uint64, format string, args ...any) error {
 		return &FormatError{File: name, Off: off, Msg: fmt.Sprintf(format, args...)}
-	}
+	})
+	return h, err
+}
+
+// parseHeader checks the ELF identification and machine of data and
+// decodes its header into h.
+func parseHeader(h *Header, data []byte, bad badFunc) error {
 	if len(data) < ehdrSize {
 		if len(data) == 0 {
-			return nil, bad(0, "empty file")
+			return bad(0, "empty file")
 		}
-		return nil, bad(0, "file is %d bytes, shorter than an ELF header", len(data))
+		return bad(0, "file is %d bytes, shorter than an ELF header", len(data))
 	}
 	if string(data[:4]) != "\x7fELF" {
-		return nil, bad(0, "not an ELF file")
+		return bad(0, "not an ELF file")
 	}
 	if data[4] != 2 {
-		return nil, bad(4, "ELF class %d is not ELF64", data[4])
+		return bad(4, "ELF class %d is not ELF64", data[4])
 	}
 	if data[5] != 1 {
-		return nil, bad(5, "ELF data encoding %d is not little-endian", data[5])
+		return bad(5, "ELF data encoding %d is not little-endian", data[5])
 	}
-	h := &f.Header
 	h.OSABI = data[7]
 	h.ABIVersion = data[8]
 	h.Type = le.Uint16(data[16:])
@@ -394,7 +401,19 @@ func Parse(name string, data []byte) (*File, error) {
 	h.Entry = le.Uint64(data[24:])
 	h.Flags = le.Uint32(data[48:])
 	if h.Machine != EM_CUDA {
-		return nil, bad(18, "e_machine %d is not EM_CUDA (190)", h.Machine)
+		return bad(18, "e_machine %d is not EM_CUDA (190)", h.Machine)
+	}
+	return nil
+}
+
+// Parse reads a cubin from data. name is used in errors only.
+func Parse(name string, data []byte) (*File, error) {
+	f := &File{Name: name, Data: data}
+	bad := func(off uint64, format string, args ...any) error {
+		return &FormatError{File: name, Off: off, Msg: fmt.Sprintf(format, args...)}
+	}
+	if err := parseHeader(&f.Header, data, bad); err != nil {
+		return nil, err
 	}
 	shoff := le.Uint64(data[40:])
 	shentsize := le.Uint16(data[58:])

@@ -75,6 +75,25 @@ func TestParseMalformed(t *testing.T) {
 	}
 }
 
+// TestParseHeader: the header alone reads as Parse reads it, from the
+// header's bytes only, and a damaged identification is a *FormatError.
+func TestParseHeader(t *testing.T) {
+	f := parseSample(t)
+	h, err := ParseHeader(sample, f.Data[:ehdrSize])
+	if err != nil || h != f.Header {
+		t.Errorf("ParseHeader: %+v, %v; Parse: %+v", h, err, f.Header)
+	}
+	if h.Version == 0 {
+		t.Error("the sample's e_version reads 0")
+	}
+	for name, data := range map[string][]byte{"empty": {}, "short": f.Data[:ehdrSize-1], "not ELF": []byte(strings.Repeat("x", ehdrSize))} {
+		var fe *FormatError
+		if _, err := ParseHeader("bad.cubin", data); !errors.As(err, &fe) || fe.File != "bad.cubin" {
+			t.Errorf("%s: got %v, want a FormatError naming bad.cubin", name, err)
+		}
+	}
+}
+
 // TestSectionRelocs: a section's relocations are those of every .rel and
 // .rela section that targets it, in file order, and HasRelocs agrees. The
 // sample has sections patched by both a .rel and a .rela section, which
