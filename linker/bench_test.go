@@ -44,7 +44,7 @@ func benchPasses() []benchPass {
 	return []benchPass{
 		{"load", step(func(ctx *linkContext) {
 			readInputs(ctx)
-			compileDeviceCode(ctx)
+			compilePTXImages(ctx)
 			addInputs(ctx)
 			extractOnDemand(ctx)
 			checkArchitectures(ctx)

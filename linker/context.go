@@ -127,7 +127,7 @@ type linkContext struct {
 	output        []byte         // the image (writeOutput, writeLTOExecutable)
 	maps          fileMaps       // inputs mapped for this link (no object cache)
 	read          *readFiles     // from readInputs to addInputs
-	// ptxJobs are the PTX images compiled for this link: compileDeviceCode
+	// ptxJobs are the PTX images compiled for this link: compilePTXImages
 	// writes them, addInputs takes their cubins (ptxcompile.go).
 	ptxJobs map[*ptxImage]*ptxJob
 	// lto is the state of link-time optimization (lto.go).

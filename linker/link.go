@@ -11,10 +11,13 @@ func link(ctx *linkContext) error {
 	if ctx.Config.Relocatable {
 		return linkRelocatable(ctx)
 	}
-	ctx.run("check options", warnPreserveRelocs)      // nvlink's warning for -preserve-relocs on sm_90
-	ctx.run("read inputs", readInputs)                // parse every input in parallel; archives are indexed
-	ctx.run("compile device code", compileDeviceCode) // -dlto IR through libnvvm, PTX through ptxas, in parallel
-	ctx.run("add inputs", addInputs)                  // each unit's image for the target joins the link, in command-line order
+	ctx.run("check options", warnPreserveRelocs)               // nvlink's warning for -preserve-relocs on sm_90
+	ctx.run("read inputs", readInputs)                         // parse every input in parallel; archives are indexed
+	ctx.run("gather LTO inputs", gatherLTOInputs)              // -dlto: libnvvm loaded, every unit's IR for the target read into one program
+	ctx.run("report unreadable IR", reportUnreadableBeforePTX) // -dlto -emit-ptx: IR that could not be read, reported before the rest compiles
+	ctx.run("optimize link time", optimizeLinkTime)            // -dlto: libnvvm compiles the program to PTX, ptxas that PTX to lto.cubin
+	ctx.run("compile PTX", compilePTXImages)                   // ptxas compiles the PTX images addInputs will choose, in parallel
+	ctx.run("add inputs", addInputs)                           // each unit's image for the target joins the link, in command-line order
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
@@ -91,9 +94,12 @@ func link(ctx *linkContext) error {
 // no shared-memory layout, bank-2 folding or resource propagation, and no
 // relocation is applied. See docs/partial.md.
 func linkRelocatable(ctx *linkContext) error {
-	ctx.run("read inputs", readInputs)                // as a full link: cubins, host objects, archives
-	ctx.run("compile device code", compileDeviceCode) // -dlto IR through libnvvm, PTX through ptxas
-	ctx.run("add inputs", addInputs)                  // each unit's image for the target, in command-line order
+	ctx.run("read inputs", readInputs)                         // as a full link: cubins, host objects, archives
+	ctx.run("gather LTO inputs", gatherLTOInputs)              // -dlto: every unit's IR for the target read into one program
+	ctx.run("report unreadable IR", reportUnreadableBeforePTX) // -dlto -emit-ptx: IR that could not be read
+	ctx.run("optimize link time", optimizeLinkTime)            // -dlto: libnvvm and ptxas make lto.cubin
+	ctx.run("compile PTX", compilePTXImages)                   // ptxas compiles the PTX images addInputs will choose
+	ctx.run("add inputs", addInputs)                           // each unit's image for the target, in command-line order
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

@@ -14,8 +14,8 @@ import (
 
 // readFiles is what readInputs read, by command-line position: the path
 // (empty for a -l library that was not found), the objects parsed from it
-// and the error reading it. readInputs writes it; compileDeviceCode and
-// addInputs read it, and addInputs drops it.
+// and the error reading it. readInputs writes it; gatherLTOInputs,
+// compilePTXImages and addInputs read it, and addInputs drops it.
 type readFiles struct {
 	paths []string
 	objs  [][]*Object
@@ -66,21 +66,13 @@ func readInputs(ctx *linkContext) {
 	ctx.read = &readFiles{paths, slots, errs}
 }
 
-// compileDeviceCode compiles what the inputs hold as IR or PTX: with
-// -dlto, the IR of every LTO input becomes one cubin through libnvvm and
-// ptxas, linked where the first of them stands (lto.go); then ptxas
-// compiles, in parallel, the PTX that addInputs will choose
-// (ptxcompile.go).
-func compileDeviceCode(ctx *linkContext) {
+// compilePTXImages has ptxas compile, in parallel, the PTX images that
+// addInputs will choose (ptxcompile.go), unless -dlto left nothing to
+// link.
+func compilePTXImages(ctx *linkContext) {
 	read := ctx.read
-	if read == nil {
+	if read == nil || ctx.ltoTookLink() {
 		return
-	}
-	if ctx.Config.LTO {
-		ctx.lto.obj = ctx.optimizeLinkTime(read.paths, read.objs, read.errs)
-		if ctx.ltoTookLink() {
-			return
-		}
 	}
 	ctx.compilePTX(read.objs)
 }

@@ -39,28 +39,35 @@ func (u *unit) irFor(target int) *irImage {
 }
 
 // ltoState is what link-time optimization leaves for the rest of the
-// link.
+// link. Each field names the one step that writes it.
 type ltoState struct {
-	units map[*unit]bool // units whose IR went to libnvvm: nothing else of them is linked
-	ptx   []byte         // what libnvvm made (-emit-ptx writes it)
-	// obj is the cubin compiled from ptx, linked where the first LTO
-	// input stands on the command line; placed once it is.
-	obj    *Object
-	placed bool
+	// units are those whose IR went to libnvvm: nothing else of them is
+	// linked (gatherLTOInputs; nil when libnvvm could not be loaded).
+	units map[*unit]bool
+	// program is the IR to compile, nil if there is none
+	// (gatherLTOInputs).
+	program *ltoProgram
 	// at is the unit where obj is linked: nil for the first LTO input's
-	// (nvlink 11.8), the last one's for CUDA 12.x IR.
+	// (nvlink 11.8), the last one's for CUDA 12.x IR (gatherLTOInputs).
 	at *unit
-	// executable is ptxas's whole-program cubin when the only inputs
-	// without IR are libcudadevrt's: nvlink drops the library and writes
-	// that cubin as its output.
-	executable []byte
-	// unreadable are the LTO inputs whose IR could not be read, reported
-	// with the undefined references they cause, as nvlink does.
+	// unreadable are the LTO inputs whose IR could not be read
+	// (gatherLTOInputs), reported with the undefined references they
+	// cause, as nvlink does (reportUnreadableIR empties it).
 	unreadable []error
 	// ignored: no input had IR that could be read, so the link goes on
 	// as without -dlto (nvlink's "Ignoring -dlto option"), -emit-ptx
-	// included.
+	// included (gatherLTOInputs, through ignoreLTO).
 	ignored bool
+	ptx     []byte // what libnvvm made, which -emit-ptx writes (optimizeLinkTime)
+	// obj is the cubin compiled from ptx, linked where the first LTO
+	// input stands on the command line (optimizeLinkTime); placed once
+	// selectImages placed it.
+	obj    *Object
+	placed bool
+	// executable is ptxas's whole-program cubin when the only inputs
+	// without IR are libcudadevrt's: nvlink drops the library and writes
+	// that cubin as its output (optimizeLinkTime).
+	executable []byte
 }
 
 // ignoreLTO is nvlink's answer to a -dlto link without IR it can read: a
@@ -91,27 +98,43 @@ type ltoInput struct {
 	ir   *irImage // nil: linked as it is (partial LTO)
 }
 
-// optimizeLinkTime is nvlink 11.8's -dlto (measured with a logging
-// stand-in for libnvvm): libnvvm is loaded from -nvvmpath first, whatever
-// the inputs; the IR of every unit that has IR for the target (host
-// objects, fatbinaries, archive members, in command-line order) is added
-// to one program, which libnvvm optimizes as a whole (cross-file
-// inlining) and compiles to PTX; ptxas compiles that PTX (-Xptxas,
-// -maxrregcount, -g) and the cubin, lto.cubin, is linked first, before the
-// inputs that have no IR. Those make the compile relocatable ("partial
-// LTO"). It returns the object to link, or nil.
-func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs []error) *Object {
+// ltoProgram is the program -dlto compiles, as gatherLTOInputs read it
+// for optimizeLinkTime.
+type ltoProgram struct {
+	lib     *nvvm.Lib     // libnvvm, or nvJitLink for CUDA 12.x IR
+	inputs  []ltoInput    // every unit with device code, in command-line order
+	ir      []ltoInput    // those with IR for the target
+	modules []nvvm.Module // the IR of those that could be read
+	// partial: some input has no IR, so the compile is relocatable;
+	// force: one of them is not libcudadevrt's ("partial LTO").
+	partial, force bool
+	jit            bool // CUDA 12.x IR, which nvJitLink reads
+}
+
+// gatherLTOInputs is the first half of nvlink 11.8's -dlto (measured with
+// a logging stand-in for libnvvm): libnvvm is loaded from -nvvmpath first,
+// whatever the inputs; the IR of every unit that has IR for the target
+// (host objects, fatbinaries, archive members, in command-line order) is
+// read into one program (ltoState.program) for optimizeLinkTime. IR that
+// cannot be read is left out and reported (ltoState.unreadable); with no
+// IR left, the link goes on as without -dlto.
+func gatherLTOInputs(ctx *linkContext) {
 	cfg := ctx.Config
+	read := ctx.read
+	if !cfg.LTO || read == nil {
+		return
+	}
+	paths, slots, errs := read.paths, read.objs, read.errs
 	libPath := filepath.Join(cfg.NVVMPath, "lib64", "libnvvm.so")
 	lib, err := nvvm.OpenWith(libPath, cfg.NVVMHelper)
 	if errors.Is(err, nvvm.ErrNoHelper) {
 		ctx.errorf("-dlto: %v", err)
-		return nil
+		return
 	}
 	if err != nil {
 		ctx.errorf("-dlto needs the CUDA toolkit's libnvvm, which cannot be loaded from %s: %v\n"+
 			">>> pass -nvvmpath=<CUDA toolkit>/nvvm, the directory holding lib64/libnvvm.so and libdevice/ (as nvcc -dlink -dlto does), or install the toolkit's libnvvm", libPath, err)
-		return nil
+		return
 	}
 	ctx.lto.units = map[*unit]bool{}
 	var inputs []ltoInput
@@ -152,7 +175,7 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 	}
 	if len(ir) == 0 {
 		ctx.ignoreLTO()
-		return nil
+		return
 	}
 	// CUDA 12.x IR (encoded) is read by the toolkit's nvJitLink, unless
 	// --cuda-version asks for 11.8's nvlink, which cannot read it.
@@ -163,11 +186,11 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 			// Measured: nvlink 12.4 and 12.5 refuse a link of 12.x LTO
 			// objects alone (nvlink 11.8 links them).
 			ctx.errorf("expected libcudadevrt object: nvlink 12.x links CUDA 12 -dlto objects only with libcudadevrt or with inputs built without -dlto; add -lcudadevrt, as nvcc -dlink -dlto does")
-			return nil
+			return
 		}
 		if lib, err = ctx.openNVJitLink(); err != nil {
 			ctx.report(err)
-			return nil
+			return
 		}
 		// Measured: nvlink 12.x links the cubin where the last LTO input
 		// stands (11.8: the first).
@@ -207,16 +230,36 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 		// Measured: nvlink 11.8 then links the rest as without -dlto
 		// (exit 0, an empty program if there is no rest).
 		ctx.ignoreLTO()
-		return nil
+		return
 	}
-	if len(ctx.lto.unreadable) > 0 && cfg.EmitPTX {
-		// The PTX of the IR that could be read is written (nvlink 11.8).
+	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit}
+}
+
+// reportUnreadableBeforePTX: with -emit-ptx, nvlink 11.8 reports the IR
+// it could not read before it compiles the rest, whose PTX it writes.
+func reportUnreadableBeforePTX(ctx *linkContext) {
+	if ctx.lto.program != nil && ctx.Config.EmitPTX {
 		reportUnreadableIR(ctx)
 	}
+}
+
+// optimizeLinkTime is the second half of nvlink 11.8's -dlto: libnvvm
+// optimizes the program gatherLTOInputs read as a whole (cross-file
+// inlining) and compiles it to PTX (ltoState.ptx, which -emit-ptx
+// writes); ptxas compiles that PTX (-Xptxas, -maxrregcount, -g) and the
+// cubin, lto.cubin (ltoState.obj), is linked first, before the inputs
+// that have no IR. Those make the compile relocatable ("partial LTO").
+func optimizeLinkTime(ctx *linkContext) {
+	p := ctx.lto.program
+	if p == nil {
+		return
+	}
+	cfg := ctx.Config
+	lib, inputs, ir, modules, partial, force, jit := p.lib, p.inputs, p.ir, p.modules, p.partial, p.force, p.jit
 	opts, maxReg, err := ctx.nvvmOptions(ir, partial, force)
 	if err != nil {
 		ctx.report(err)
-		return nil
+		return
 	}
 	// The host references: nvlink 11.8 writes them to a file for libnvvm
 	// (-host-ref-file), 12.x gives them as options.
@@ -233,11 +276,11 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 	ptx, err := ctx.compileIR(lib, modules, opts, hostRefs)
 	if err != nil {
 		ctx.report(err)
-		return nil
+		return
 	}
 	ctx.lto.ptx = ptx
 	if cfg.EmitPTX {
-		return nil
+		return
 	}
 	// Measured: with libcudadevrt as the only input without IR, nvlink
 	// has ptxas compile a whole program (no -c) and writes that cubin,
@@ -246,14 +289,10 @@ func (ctx *linkContext) optimizeLinkTime(paths []string, slots [][]*Object, errs
 	whole := partial && !force
 	obj, exe := ctx.compileLTOPTX(ptx, maxReg, ir, whole)
 	if whole && exe != nil {
+		// libcudadevrt is not linked: Link writes exe and stops.
 		ctx.lto.executable = exe
-		for _, in := range inputs {
-			if in.ir == nil {
-				ctx.lto.units[in.u] = true // libcudadevrt is not linked
-			}
-		}
 	}
-	return obj
+	ctx.lto.obj = obj
 }
 
 // nvJitLinkOptions are nvJitLink's options for the PTX of the program
