@@ -173,8 +173,9 @@ func TestDocComments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	total := 0
-	for _, dir := range packages(t, root) {
+	total, checked := 0, 0
+	dirs := packages(t, root)
+	for _, dir := range dirs {
 		fset := token.NewFileSet()
 		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
@@ -182,19 +183,31 @@ func TestDocComments(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, dir)
 		pkgs := map[string][]*ast.File{} // package name -> its files
+		var tests []*ast.File
 		for _, name := range names {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
 			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !ast.IsGenerated(f) { // protoc's output documents what it documents
+			switch {
+			case strings.HasSuffix(name, "_test.go"):
+				tests = append(tests, f)
+			case !ast.IsGenerated(f): // protoc's output documents what it documents
 				pkgs[f.Name.Name] = append(pkgs[f.Name.Name], f)
 			}
 		}
+		if len(pkgs) == 0 && len(tests) > 0 {
+			// A package of tests alone (tests/difftest, ...) says what
+			// it tests in a package comment of one of its test files;
+			// its exported names, if any, are its tests'.
+			checked++
+			if !slices.ContainsFunc(tests, func(f *ast.File) bool { return f.Doc != nil }) {
+				t.Errorf("%s: package %s (tests only) has no package comment", rel, tests[0].Name.Name)
+			}
+			continue
+		}
 		for pkg, files := range pkgs {
+			checked++
 			if !slices.ContainsFunc(files, func(f *ast.File) bool { return f.Doc != nil }) {
 				t.Errorf("%s: package %s has no package comment", rel, pkg)
 			}
@@ -209,6 +222,14 @@ func TestDocComments(t *testing.T) {
 	if total > 0 {
 		t.Logf("%d exported names without a doc comment", total)
 	}
+	// A broken walk would check nothing: it must reach the linker's
+	// packages, the commands' and the packages of tests alone.
+	for _, want := range []string{"linker", "linker/cubin", "linker/cmd/cudalink", "tests/difftest", "tests/doccheck"} {
+		if !slices.Contains(dirs, filepath.Join(root, want)) {
+			t.Errorf("the walk misses the package in %s", want)
+		}
+	}
+	t.Logf("%d packages checked", checked)
 }
 
 // TestUndocumentedFinds checks the checker on a file with every kind of
