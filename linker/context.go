@@ -47,13 +47,18 @@ type linkContext struct {
 	// and why, by function.order (eliminateDeadCode; see decisionOf).
 	deadCode []deadCodeRecord
 
-	tables outputTables // the string and symbol tables, from assignIndices
+	// tables are the string and symbol tables' output sections. One step
+	// writes them in each kind of link: assignIndices, or
+	// assignRelocatableIndices for -r.
+	tables outputTables
 
 	// The output symbol table (index 0 is the null symbol) and its first
-	// global (assignIndices; buildRelocatableMetadata for -r), and the
-	// string table the writer emits (names are added from registerNames
-	// on; compacted by assignIndices).
-	symtab      []outSym
+	// global: one step writes them in each kind of link, buildSymbolTable
+	// (in assignIndices), or buildRelocatableSymtab (in
+	// assignRelocatableIndices) for -r, each appending through
+	// outputSymbols.add. And the string table the writer emits (names are
+	// added from registerNames on; compacted by buildSymbolTable).
+	symtab      outputSymbols
 	firstGlobal int
 	strtab      stringTable
 	null        nullSymbol // what nvlink leaves in the null symbol's st_value
@@ -71,7 +76,8 @@ type linkContext struct {
 	// (createMetadataSections; buildNVInfo writes them in reverse).
 	infoOrder []*function
 	// indirectBlocks are the call graph edges indirect call sites
-	// materialised, ordered once symbols are created (orderIndirectEdges).
+	// materialised (buildFunctions), which orderIndirectEdges orders once
+	// symbols are created, then drops.
 	indirectBlocks []indirectBlock
 	addrTaken      []*function  // address-taken functions in nvlink's order (buildFunctions)
 	names          nameRegistry // nvlink's creation order, from registerNames
@@ -124,7 +130,7 @@ type linkContext struct {
 	composeMerged bool           // placeContributions composes merged sections instead of copying them (tests clear it)
 	composedFrom  int            // writeTo writes composed sections input by input from this many bytes of inputs (composedByInputBytes; tests set 0)
 	times         []passTime     // how long each pass took, for --time (run, runErr)
-	output        []byte         // the image (writeOutput, writeLTOExecutable)
+	output        []byte         // the image: the one of writeOutput, writeRelocatable (-r) or writeLTOExecutable that runs
 	maps          fileMaps       // inputs mapped for this link (no object cache)
 	read          *readFiles     // from readInputs to addInputs
 	// ptxJobs are the PTX images compiled for this link: compilePTXImages
@@ -331,11 +337,19 @@ type symbol struct {
 	Shndx     uint32 // the defining section's index in File, or a special SHN_*
 	esymIndex int32  // index of the chosen definition in File's symbol table
 	// created is when registerNames saw the symbol first (1-based): the
-	// order nvlink creates symbols in, which also orders call-graph callers.
+	// order nvlink creates symbols in, which also orders call-graph
+	// callers. Its one writer is nameRegistry.addSymbol (registerNames).
+	// It stays on the symbol, not in a side table: the sorts of callers,
+	// edges and bindless references read it at every comparison, and
+	// symbols have no dense number a table could be indexed by.
 	created int32
 	// outIndex is the symbol's index in the output .symtab, 0 if the
-	// output drops it (assignIndices; assignRelocatableIndices for -r).
-	// Every record and relocation written reads it.
+	// output drops it. Its one writer is outputSymbols.add, through which
+	// the symbol table's builders (buildSymbolTable in assignIndices;
+	// buildRelocatableSymtab in assignRelocatableIndices for -r) append
+	// each symbol. It stays on the symbol: every .nv.info record and
+	// relocation written reads it, where a side table would cost a map
+	// lookup each.
 	outIndex uint32
 
 	Info  uint8 // binding and type of the chosen definition (or reference)
@@ -347,14 +361,16 @@ type symbol struct {
 
 	Local bool
 	// deleted: not in the output, a function dead-code elimination removed
-	// or a symbol of a section that travels with a function not kept
-	// (mergeSections). It stays here, not in a side table: relocation
-	// reads it for every relocation.
+	// or a symbol of a section that travels with a function not kept.
+	// Its one writer is mergeSections. It stays here, not in a side
+	// table: relocation reads it for every relocation.
 	deleted bool
 	// demoted: a kernel -preserve-relocs keeps as an ordinary function
 	// because the lists prune it, or one -g -suppress-debug-info keeps
-	// after merging it as one (its symbol keeps STO_CUDA_ENTRY); set by
-	// eliminateDeadCode, read through IsEntry everywhere.
+	// after merging it as one (its symbol keeps STO_CUDA_ENTRY). Its one
+	// writer is eliminateDeadCode. It stays on the symbol because it
+	// changes what the symbol is: IsEntry reads it, which every pass
+	// asks of symbols without a link context at hand.
 	demoted     bool
 	placeholder bool // an unnamed local function of addPlaceholder
 	// clone: a local function ptxas -ewp inlined into a kernel's code
@@ -458,7 +474,7 @@ type outputSection struct {
 	// writer's (see linkInfo).
 	Index    int32
 	Type     uint32
-	symIndex uint32 // index of the section symbol, 0 if none
+	symIndex uint32 // index of the section symbol, 0 if none (outputSymbols.addSection, its one writer)
 
 	// fixedOffsets: members sit at linkContext.bank2.fixedOff (bank 2 overlays), with
 	// zeros between them.

@@ -102,11 +102,10 @@ func (ctx *linkContext) moduleInfoKept() bool {
 // .symtab's sh_info is, as nvcc writes it, the index of the first
 // STB_GLOBAL symbol.
 func buildRelocatableSymtab(ctx *linkContext) {
-	ctx.symtab = []outSym{{}}
+	ctx.symtab = outputSymbols{{}}
 	ctx.firstGlobal = 0
 	add := func(sym *symbol) {
-		sym.outIndex = uint32(len(ctx.symtab))
-		ctx.symtab = append(ctx.symtab, outSym{sym: sym})
+		ctx.symtab.add(sym)
 		if ctx.firstGlobal == 0 && !sym.Local && sym.Bind() == cubin.STB_GLOBAL {
 			ctx.firstGlobal = int(sym.outIndex)
 		}
@@ -122,8 +121,7 @@ func buildRelocatableSymtab(ctx *linkContext) {
 				}
 			case sym.Type() == cubin.STT_SECTION:
 				if osec := sym.sectionOut(); osec != nil && osec.symIndex == 0 {
-					osec.symIndex = uint32(len(ctx.symtab))
-					ctx.symtab = append(ctx.symtab, outSym{sec: osec})
+					ctx.symtab.addSection(osec)
 				}
 			case sym.Section == nil || sym.Section.Out != nil:
 				add(sym)

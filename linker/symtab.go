@@ -56,7 +56,7 @@ func referencedUndefined(ctx *linkContext) symbolSet {
 // locals, which nvlink folds away; symbols of removed functions and of
 // sections that did not survive.
 func buildSymbolTable(ctx *linkContext) {
-	ctx.symtab = []outSym{{}}
+	ctx.symtab = outputSymbols{{}}
 	addSection := func(osec *outputSection) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO || isRelocType(osec.Type) {
 			return
@@ -67,13 +67,9 @@ func buildSymbolTable(ctx *linkContext) {
 			// section symbol, which it made when it met the section.
 			return
 		}
-		osec.symIndex = uint32(len(ctx.symtab))
-		ctx.symtab = append(ctx.symtab, outSym{sec: osec})
+		ctx.symtab.addSection(osec)
 	}
-	add := func(sym *symbol) {
-		sym.outIndex = uint32(len(ctx.symtab))
-		ctx.symtab = append(ctx.symtab, outSym{sym: sym})
-	}
+	add := ctx.symtab.add
 	for _, c := range ctx.names.local {
 		if c.isSection {
 			addSection(ctx.outByName.get(c.section))
@@ -134,6 +130,23 @@ func forgetFunctionSections(ctx *linkContext) {
 type outSym struct {
 	sym *symbol
 	sec *outputSection // a section symbol's section; sym is nil
+}
+
+// outputSymbols is the output .symtab, index 0 the null symbol.
+type outputSymbols []outSym
+
+// add appends sym and gives it its output index: the one writer of
+// symbol.outIndex, for a full link's and a partial link's symbol table.
+func (t *outputSymbols) add(sym *symbol) {
+	sym.outIndex = uint32(len(*t))
+	*t = append(*t, outSym{sym: sym})
+}
+
+// addSection appends osec's section symbol and gives the section its
+// output symbol index: the one writer of outputSection.symIndex.
+func (t *outputSymbols) addSection(osec *outputSection) {
+	osec.symIndex = uint32(len(*t))
+	*t = append(*t, outSym{sec: osec})
 }
 
 // keepLostParams moves the _param symbol of a weak kernel that lost
