@@ -328,7 +328,10 @@ type symbol struct {
 	File    *inputFile
 	Section *inputSection
 
-	// For functions: the function's record, once mergeSections made it.
+	// For functions: the function's record (buildFunctions). Two steps
+	// write it: buildFunctions sets it, and eliminateDeadCode clears it
+	// for a function it removes, so that every later pass sees only live
+	// records (mergeSections then marks such a symbol deleted).
 	Func *function
 
 	// A symbol is made for every name of every input, so its size
