@@ -111,10 +111,11 @@ type linkContext struct {
 	// (hostKernelRefs), and those with relocatable device code are
 	// registered (writeHostSide).
 	unlinked []unlinkedUnit
-	// droppedVersion is the newest release of the library members the
-	// link did not need (libcudadevrt's, mostly): chooseToolkit's last
-	// hint when no other input tells the release.
-	droppedVersion uint32
+	// loaded are the inputs' images in command-line order before the
+	// library members the link did not need (libcudadevrt's, mostly) were
+	// dropped (extractOnDemand; nil before): those members tell the
+	// release and are checked against it too, as nvlink checks them.
+	loaded []*inputFile
 	// droppedSystem: some libcudadevrt member was left out as unneeded
 	// (reportAfterErrors).
 	droppedSystem bool

@@ -72,13 +72,13 @@ func extractOnDemand(ctx *linkContext) {
 			}
 		}
 	}
+	ctx.loaded = slices.Clone(ctx.Files)
 	kept := ctx.Files[:0]
 	for i, file := range ctx.Files {
 		if linked[i] {
 			file.Index = len(kept)
 			kept = append(kept, file)
 		} else {
-			ctx.droppedVersion = max(ctx.droppedVersion, file.ELF.Header.Version)
 			ctx.droppedSystem = ctx.droppedSystem || file.unit.system
 		}
 	}

@@ -119,35 +119,37 @@ func toolkitFor(v uint32) *toolkit {
 // given, else the newest release any input was written by (a link of 11.8
 // and 12.4 objects is what nvlink 12.4 makes of it: 11.8's refuses the
 // 12.4 ones). Inputs nothing is linked from count too, by their images
-// for other architectures and their whole-program code: a link of only
-// such 12.4 objects is nvlink 12.4's empty cubin; with no other hint, the
-// library members the link did not need (libcudadevrt) tell it. Inputs
-// that tell nothing (g++ objects alone) are linked as 11.8's nvlink links
-// them. It then checks every linked input against the release, as that
-// nvlink does.
+// for other architectures and their whole-program code, and so do the
+// library members the link did not need (nvcc -dlink gives its own
+// toolkit's libcudadevrt, and nvlink 11.8 refuses 12.4's even unused).
+// Inputs that tell nothing (g++ objects alone) are linked as 11.8's nvlink
+// links them. It then checks every input image against the release, as
+// that nvlink does: the first one newer than it, in command-line order, is
+// a fatal error ("Input file 'b.cubin' newer than toolkit (124 vs 118)").
 func chooseToolkit(ctx *linkContext) {
+	files := ctx.Files
+	if ctx.loaded != nil {
+		files = ctx.loaded
+	}
 	v := ctx.Config.CUDAVersion
 	if v == 0 {
-		for _, file := range ctx.Files {
+		for _, file := range files {
 			v = max(v, file.ELF.Header.Version)
 		}
 		for _, un := range ctx.unlinked {
 			v = max(v, un.version)
 		}
-		if v == 0 {
-			// Nothing but host code and unneeded library members:
-			// nvcc -dlink gives its own toolkit's libcudadevrt.
-			v = ctx.droppedVersion
-		}
 	}
 	ctx.toolkit = toolkitFor(v)
 	tk := ctx.toolkit
+	for _, file := range files {
+		if fv := file.ELF.Header.Version; fv > tk.Version {
+			ctx.report(&linkError{File: file.nvlinkName(), Msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.Version, versionString(fv))})
+			return
+		}
+	}
 	for _, file := range ctx.Files {
-		fv := file.ELF.Header.Version
-		switch {
-		case fv > tk.Version:
-			ctx.report(&linkError{File: file.Name, Msg: fmt.Sprintf("input is newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.Version, versionString(fv))})
-		case tk.MinSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.MinSM90Version:
+		if fv := file.ELF.Header.Version; tk.MinSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.MinSM90Version {
 			ctx.report(&linkError{File: file.Name, Msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.MinSM90Version), versionString(fv), tk)})
 		}
 	}

@@ -56,6 +56,12 @@ type Case struct {
 	// RegFile), and nvlink's list is expected.reg.c.
 	RegisterLinkBinaries bool
 
+	// CUDAVersion (`cuda-version: yes`) gives cudalink
+	// --cuda-version=<Toolkit>, the release whose nvlink ran: for inputs
+	// of a newer release, which that nvlink refuses and cudalink by
+	// default links as the newer one's nvlink does.
+	CUDAVersion bool
+
 	// From expected.txt:
 	ExitStatus int    // nvlink's exit status
 	Messages   string // nvlink's stderr+stdout
@@ -376,6 +382,11 @@ func LoadToolkitCase(srcDir, genDir, toolkit string) (*Case, error) {
 				return nil, fmt.Errorf("%s/case.txt:%d: register-link-binaries: %q, want yes", c.Name, n, val)
 			}
 			c.RegisterLinkBinaries = true
+		case "cuda-version":
+			if val != "yes" {
+				return nil, fmt.Errorf("%s/case.txt:%d: cuda-version: %q, want yes", c.Name, n, val)
+			}
+			c.CUDAVersion = true
 		case "nvvm":
 			if val != "yes" {
 				return nil, fmt.Errorf("%s/case.txt:%d: nvvm: %q, want yes", c.Name, n, val)

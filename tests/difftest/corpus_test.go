@@ -545,6 +545,9 @@ func TestArchivedKernels(t *testing.T) {
 func cudalinkArgs(t *testing.T, c *Case, inputs []string, out string) []string {
 	t.Helper()
 	args := c.Args(inputs, out)
+	if c.CUDAVersion {
+		args = append([]string{"--cuda-version=" + c.Toolkit}, args...)
+	}
 	if !c.Ptxas {
 		return append([]string{"--ptxas=/nonexistent/ptxas-not-declared-in-case.txt"}, args...)
 	}

@@ -383,6 +383,11 @@ func parseCase(dir string) (*caseSpec, error) {
 				return nil, bad("want yes (or leave the key out)")
 			}
 			c.regLink = true
+		case "cuda-version":
+			// difftest only: cudalink gets --cuda-version=<toolkit>.
+			if val != "yes" {
+				return nil, bad("want yes (or leave the key out)")
+			}
 		case "link":
 			c.link = fields
 			c.linkSet = true

@@ -1,0 +1,1 @@
+__device__ int h(int x) { return x - 7; }

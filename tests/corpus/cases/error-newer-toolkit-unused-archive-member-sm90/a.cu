@@ -1,0 +1,2 @@
+__device__ int g(int x);
+__global__ void k(int *p){ p[0]=g(p[1]); }

@@ -1,0 +1,1 @@
+__device__ int g(int x){ return x*3; }

@@ -1,0 +1,1 @@
+__device__ int unused_fn(int x){ return x+1; }
