@@ -759,7 +759,11 @@ func partialErrors(t *testing.T, tk toolkit, cases []*difftest.Case) {
 		t.Run(c.Name, func(t *testing.T) {
 			tmp := partialTempDir(t)
 			full, part := filepath.Join(tmp, "full.cubin"), filepath.Join(tmp, "partial.cubin")
-			fullStatus, fullMsgs := runToolkitCudalink(t, tk, c.Dir, c.Args(c.Inputs, full))
+			fullArgs := c.Args(c.Inputs, full)
+			if c.CUDAVersion {
+				fullArgs = append([]string{"--cuda-version=" + c.Toolkit}, fullArgs...)
+			}
+			fullStatus, fullMsgs := runToolkitCudalink(t, tk, c.Dir, fullArgs)
 			if fullStatus == 0 {
 				if c.Differs {
 					return // cudalink links what nvlink refuses (archives of cubins)
@@ -767,6 +771,9 @@ func partialErrors(t *testing.T, tk toolkit, cases []*difftest.Case) {
 				t.Fatalf("the full link succeeded")
 			}
 			args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
+			if c.CUDAVersion {
+				args = append(args, "--cuda-version="+c.Toolkit)
+			}
 			args = append(append(args, c.Inputs...), "-o", part)
 			status, msgs := runToolkitCudalink(t, tk, c.Dir, args)
 			if status != 0 {
