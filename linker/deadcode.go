@@ -14,8 +14,9 @@ import (
 // Roots are the kernels (with -kernels-used, only those whose mangled name
 // contains one of its strings; otherwise, when every input is a host
 // object, only those its host code references, as nvlink does unless
-// -ignore-host-info) and the functions whose address is taken (a device
-// function pointer may be called from anywhere). Variables are always
+// -ignore-host-info). The functions whose address is taken are kept too
+// (a device function pointer may be called from anywhere), but their
+// callees only when a kept kernel reaches them. Variables are always
 // kept, also with -variables-used (see kernelUsed).
 // The reason each function is kept or removed is recorded
 // (linkContext.deadCode: why, pruned and, for a function kept because a
@@ -54,7 +55,13 @@ func eliminateDeadCode(ctx *linkContext) {
 			}
 		}
 	}
+	// An address-taken function is kept, but nvlink (11.8 and 12.x) only
+	// follows its calls when a kept kernel reaches it: one that nothing
+	// kept calls keeps its own callees only if something else does (with
+	// -variables-used alone, or a -kernels-used kernel that does not call
+	// it, a -G virtual destructor's call to the base one dangles).
 	var stack []*function
+	flooded := make([]bool, len(ctx.deadCode))
 	for _, fn := range ctx.Funcs {
 		d := &ctx.deadCode[fn.order]
 		switch {
@@ -62,12 +69,15 @@ func eliminateDeadCode(ctx *linkContext) {
 			d.why = keptKernel
 		case fn.AddrTaken:
 			d.why = keptAddrTaken
+			d.live = true
+			continue
 		case ctx.keepsAll():
 			d.why = keptAll
 		default:
 			continue
 		}
 		d.live = true
+		flooded[fn.order] = true
 		stack = append(stack, fn)
 	}
 	// Iterative flood: deep or recursive call graphs cannot overflow.
@@ -75,10 +85,14 @@ func eliminateDeadCode(ctx *linkContext) {
 		fn := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, callee := range fn.Callees {
+			if flooded[callee.order] {
+				continue
+			}
+			flooded[callee.order] = true
 			if d := &ctx.deadCode[callee.order]; !d.live {
 				d.live, d.why, d.keptBy = true, keptCalled, fn
-				stack = append(stack, callee)
 			}
+			stack = append(stack, callee)
 		}
 	}
 	for _, fn := range ctx.Funcs {
