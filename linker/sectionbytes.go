@@ -181,7 +181,7 @@ func (osec *outputSection) read(off uint64) []byte {
 func (osec *outputSection) ownBytes() []byte {
 	if osec.composed() {
 		b := osec.assemble(nil, nil, nil, 0, osec.Size, nil)
-		applyPatches(b, osec.patches())
+		applyPatches(b, 0, osec.patches())
 		osec.data = b
 		osec.ext.patches, osec.ext.composed, osec.ext.patchesUnsorted, osec.ext.patched = nil, false, false, nil
 	}
@@ -191,7 +191,7 @@ func (osec *outputSection) ownBytes() []byte {
 	}
 	if osec.borrowed {
 		b := append([]byte(nil), osec.data...)
-		applyPatches(b, osec.patches())
+		applyPatches(b, 0, osec.patches())
 		osec.data, osec.borrowed = b, false
 		if osec.ext != nil {
 			osec.ext.patches = nil
@@ -295,10 +295,11 @@ func (osec *outputSection) clipPatches() {
 	}
 }
 
-// applyPatches writes every patch into b, in the order they were made.
-func applyPatches(b []byte, patches []patch) {
+// applyPatches writes every patch into b, which holds the section's bytes
+// from offset from, in the order they were made.
+func applyPatches(b []byte, from uint64, patches []patch) {
 	for _, pt := range patches {
-		cubin.HowToRelocate(cubin.RelocType(pt.typ)).Insert(b[pt.off:], pt.value, uint64(pt.bank))
+		cubin.HowToRelocate(cubin.RelocType(pt.typ)).Insert(b[uint64(pt.off)-from:], pt.value, uint64(pt.bank))
 	}
 }
 
@@ -433,7 +434,7 @@ func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Wr
 	case len(osec.patches()) > 0:
 		// A borrowed section with relocated fields: patch a copy.
 		scratch = append(scratch[:0], osec.data...)
-		applyPatches(scratch, osec.patches())
+		applyPatches(scratch, 0, osec.patches())
 		w.Write(scratch)
 	default:
 		w.Write(osec.data)

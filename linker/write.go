@@ -335,9 +335,7 @@ func (img *image) writeComposed(file io.WriterAt, later []laterSection, walk *in
 	for _, p := range pieces {
 		walk.visit(img.ctx, p.isec.File)
 		buf = append(buf[:0], p.isec.Sec.Data...)
-		for _, pt := range p.patches {
-			cubin.HowToRelocate(cubin.RelocType(pt.typ)).Insert(buf[uint64(pt.off)-p.isec.OutOff:], pt.value, uint64(pt.bank))
-		}
+		applyPatches(buf, p.isec.OutOff, p.patches)
 		if _, err := file.WriteAt(buf, int64(p.at)); err != nil {
 			return err
 		}
