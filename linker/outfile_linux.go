@@ -5,7 +5,6 @@ package linker
 import (
 	"errors"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,24 +31,6 @@ func createTemp(dir, pattern string) (*os.File, error) {
 		return nil, &os.PathError{Op: "createtemp", Path: name, Err: err}
 	}
 	return os.NewFile(uintptr(fd), name), nil
-}
-
-// claimTempName tries names in dir made of pattern with the last "*"
-// replaced by a random number, as os.CreateTemp does, until claim makes
-// one its own (claim fails with EEXIST while the name is taken). It
-// returns the name claim took, or the last one tried with claim's error.
-func claimTempName(dir, pattern string, claim func(name string) error) (string, error) {
-	prefix, suffix := pattern, ""
-	if i := lastStar(pattern); i >= 0 {
-		prefix, suffix = pattern[:i], pattern[i+1:]
-	}
-	for try := 0; ; try++ {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
-		err := claim(name)
-		if err == nil || !errors.Is(err, syscall.EEXIST) || try == 10000 {
-			return name, err
-		}
-	}
 }
 
 // createTempOutput opens an unnamed file in dir (O_TMPFILE), which
@@ -154,15 +135,6 @@ func endBySignal(sig os.Signal) {
 		syscall.Kill(os.Getpid(), s)
 	}
 	os.Exit(1)
-}
-
-func lastStar(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '*' {
-			return i
-		}
-	}
-	return -1
 }
 
 // replaceFile moves the finished temporary output tmp to path, which a

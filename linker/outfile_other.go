@@ -4,11 +4,7 @@ package linker
 
 import (
 	"errors"
-	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -18,17 +14,12 @@ func replaceFile(tmp, path string) error { return os.Rename(tmp, path) }
 // createTemp is os.CreateTemp, but the file has mode 0666 less the umask,
 // the mode nvlink gives its outputs, where os.CreateTemp's has 0600.
 func createTemp(dir, pattern string) (*os.File, error) {
-	prefix, suffix := pattern, ""
-	if i := strings.LastIndexByte(pattern, '*'); i >= 0 {
-		prefix, suffix = pattern[:i], pattern[i+1:]
-	}
-	for try := 0; ; try++ {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if err == nil || !errors.Is(err, os.ErrExist) || try == 10000 {
-			return f, err
-		}
-	}
+	var f *os.File
+	_, err := claimTempName(dir, pattern, func(name string) (err error) {
+		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		return err
+	})
+	return f, err
 }
 
 // createTempOutput creates a named temporary output file.

@@ -1,0 +1,29 @@
+package linker
+
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// claimTempName tries names in dir made of pattern with the last "*"
+// replaced by a random number, as os.CreateTemp does, until claim makes
+// one its own (claim's error is fs.ErrExist while the name is taken). It
+// returns the name claim took, or the last one tried with claim's error.
+// It serves createTemp, and publish's naming of an unnamed output.
+func claimTempName(dir, pattern string, claim func(name string) error) (string, error) {
+	prefix, suffix := pattern, ""
+	if i := strings.LastIndexByte(pattern, '*'); i >= 0 {
+		prefix, suffix = pattern[:i], pattern[i+1:]
+	}
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		err := claim(name)
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 10000 {
+			return name, err
+		}
+	}
+}
