@@ -170,10 +170,10 @@ func gatherLTOInputs(ctx *linkContext) {
 			partial = true
 		default:
 			partial, force = true, true
-			ctx.infof("requested LTO but '%s' not built for LTO so doing partial LTO", in.name)
 		}
 	}
 	if len(ir) == 0 {
+		ctx.announcePartial(inputs, -1)
 		ctx.ignoreLTO()
 		return
 	}
@@ -181,6 +181,18 @@ func gatherLTOInputs(ctx *linkContext) {
 	// --cuda-version asks for 11.8's nvlink, which cannot read it.
 	cuda12 := cfg.CUDAVersion == 0 || cfg.CUDAVersion >= 120
 	jit := cuda12 && slices.ContainsFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&encodedIRFlag != 0 })
+	// nvlink reads the inputs in command-line order and says, as it
+	// meets each, that an input without IR makes the LTO partial, and
+	// that one whose IR it cannot read is skipped (measured with 11.8:
+	// "Uncompress failed" and "SM Arch not found" between the info lines
+	// of the inputs around it). nvlink 12.x stops at IR its libnvvm
+	// refuses, before the info lines of the inputs after it (measured
+	// with 12.4 on 12.5 objects); nvJitLink reads the program at once,
+	// so those lines wait for it (optimizeLinkTime, announcePartial).
+	firstIR := slices.IndexFunc(inputs, func(in ltoInput) bool { return in.ir != nil })
+	if jit {
+		ctx.announcePartial(inputs[:firstIR], -1)
+	}
 	if jit {
 		if !partial && !cfg.EmitPTX {
 			// Measured: nvlink 12.4 and 12.5 refuse a link of 12.x LTO
@@ -196,7 +208,13 @@ func gatherLTOInputs(ctx *linkContext) {
 		// stands (11.8: the first).
 		ctx.lto.at = ir[len(ir)-1].u
 	}
-	for _, in := range ir {
+	for _, in := range inputs[firstIR:] {
+		if in.ir == nil {
+			if !jit {
+				ctx.announcePartial([]ltoInput{in}, -1)
+			}
+			continue
+		}
 		var data []byte
 		var err error
 		var msg string
@@ -235,6 +253,21 @@ func gatherLTOInputs(ctx *linkContext) {
 	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit}
 }
 
+// announcePartial prints nvlink's info line for each input of inputs
+// that has no IR and is not libcudadevrt (a partial LTO), in order, up
+// to inputs[stop] (all of them when stop < 0): nvlink 12.x stops reading
+// at IR its libnvvm refuses.
+func (ctx *linkContext) announcePartial(inputs []ltoInput, stop int) {
+	if stop >= 0 {
+		inputs = inputs[:stop]
+	}
+	for _, in := range inputs {
+		if in.ir == nil && !in.u.system {
+			ctx.infof("requested LTO but '%s' not built for LTO so doing partial LTO", in.name)
+		}
+	}
+}
+
 // reportUnreadableBeforePTX: with -emit-ptx, nvlink 11.8 reports the IR
 // it could not read before it compiles the rest, whose PTX it writes.
 func reportUnreadableBeforePTX(ctx *linkContext) {
@@ -256,8 +289,16 @@ func optimizeLinkTime(ctx *linkContext) {
 	}
 	cfg := ctx.Config
 	lib, inputs, ir, modules, partial, force, jit := p.lib, p.inputs, p.ir, p.modules, p.partial, p.force, p.jit
+	// The info lines of partial LTO that wait for nvJitLink to read
+	// the program (gatherLTOInputs): those of the inputs after the
+	// first with IR.
+	var later []ltoInput
+	if jit {
+		later = inputs[slices.IndexFunc(inputs, func(in ltoInput) bool { return in.ir != nil }):]
+	}
 	opts, maxReg, err := ctx.nvvmOptions(ir, partial, force)
 	if err != nil {
+		ctx.announcePartial(later, -1)
 		ctx.report(err)
 		return
 	}
@@ -273,10 +314,21 @@ func optimizeLinkTime(ctx *linkContext) {
 	} else {
 		hostRefs = refs.file()
 	}
-	ptx, err := ctx.compileIR(lib, modules, opts, hostRefs)
+	ptx, log, err := ctx.compileIR(lib, modules, opts, hostRefs)
+	refused := -1
+	if le := (*linkError)(nil); errors.As(err, &le) {
+		refused = slices.IndexFunc(later, func(in ltoInput) bool { return in.ir != nil && ltoModuleName(in) == le.File })
+	}
+	ctx.announcePartial(later, refused)
 	if err != nil {
 		ctx.report(err)
 		return
+	}
+	// nvlink prints libnvvm's log as one info message, as libnvvm wrote
+	// it: its first line after the prefix, the others bare, and the
+	// log's own final newline (an empty line).
+	if strings.TrimSpace(log) != "" {
+		ctx.infof("%s", log)
 	}
 	ctx.lto.ptx = ptx
 	if cfg.EmitPTX {
@@ -561,7 +613,9 @@ func (r *ltoRefs) options() []string {
 // names the library (path, size, modification time), the options, the
 // host-reference file's text and every module's name and IR. hostRefs,
 // when not empty, goes to libnvvm in a temporary file (-host-ref-file).
-func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []string, hostRefs string) ([]byte, error) {
+// It returns libnvvm's PTX and its log; a module libnvvm refuses is a
+// *linkError naming it.
+func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []string, hostRefs string) (ptx []byte, log string, err error) {
 	compile := func() (*Compiled, error) {
 		opts := opts
 		if hostRefs != "" {
@@ -597,22 +651,15 @@ func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []s
 		return &Compiled{Cubin: ptx, Messages: []byte(log)}, nil
 	}
 	var res *Compiled
-	var err error
 	if cache, ok := ctx.Config.Cache.(CompileCache); ok {
 		res, err = cache.Compiled(nvvmKey(lib.Path, modules, append(slices.Clip(opts), "\x00host-refs:"+hostRefs)), compile)
 	} else {
 		res, err = compile()
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	// nvlink prints libnvvm's log as one info message, as libnvvm wrote
-	// it: its first line after the prefix, the others bare, and the
-	// log's own final newline (an empty line).
-	if log := string(res.Messages); strings.TrimSpace(log) != "" {
-		ctx.infof("%s", log)
-	}
-	return res.Cubin, nil
+	return res.Cubin, string(res.Messages), nil
 }
 
 // nvvmKey names one libnvvm compile.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,13 +141,85 @@ func TestCUDA12LTOAsCUDA118(t *testing.T) {
 		t.Errorf("a link that succeeds reports an error:\n%s", stderr)
 	}
 
-	status, _, stderr = link(t, append(args, filepath.Join(data, "user.o"), "-o", out+"2"))
+	// user.o between them: nvlink 11.8 says what it does of each input
+	// as it reads it (util.o skipped, user.o making the LTO partial,
+	// kern.o skipped), then that no IR is left.
+	user := filepath.Join(data, "user.o")
+	status, _, stderr = link(t, append(args, user, filepath.Join(dir, "kern.o"), "-o", out+"2"))
 	if status != 255 {
 		t.Errorf("with user.o: exit status %d, want 255 (nvlink 11.8's: undefined reference)\n%s", status, stderr)
 	}
 	for _, want := range []string{"_Z5scaleff", "error: cannot read its NVVM IR", "in " + filepath.Join(dir, "util.o")} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("with user.o: messages lack %q:\n%s", want, stderr)
+		}
+	}
+	checkOrder(t, stderr,
+		"SM Arch ('sm_80') not found in '"+filepath.Join(dir, "util.o")+"'",
+		"requested LTO but '"+user+"' not built for LTO so doing partial LTO",
+		"SM Arch ('sm_80') not found in '"+filepath.Join(dir, "kern.o")+"'",
+		"Ignoring -dlto option because no LTO objects found",
+		"undefined device symbol")
+}
+
+// checkOrder requires each of want in messages, in that order.
+func checkOrder(t *testing.T, messages string, want ...string) {
+	t.Helper()
+	rest := messages
+	for _, w := range want {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Errorf("messages lack %q after the ones before it in %q:\n%s", w, want, messages)
+			return
+		}
+		rest = rest[i+len(w):]
+	}
+}
+
+// TestCUDA12LTONewerIRPartial: nvlink 12.4 reads a partial LTO's inputs
+// in command-line order and stops at IR of a newer release ("elfLink nvvm
+// error", exit 1): the info line of an input without IR before it is
+// printed, not that of one after it (measured: nvlink 12.4 with
+// cuda12-error-lto-ir-newer-toolkit's 12.5 objects and
+// cuda12-lto-partial-plain-last's 12.4 plain.o and util.o).
+func TestCUDA12LTONewerIRPartial(t *testing.T) {
+	args, _ := cuda12LTOLink(t)
+	nvjitlink := "/opt/cuda-12.4/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12"
+	newer := filepath.Join("..", "corpus", "cuda-12.4", "cases", "cuda12-error-lto-ir-newer-toolkit")
+	plain := filepath.Join("..", "corpus", "cuda-12.4", "cases", "cuda12-lto-partial-plain-last")
+	for _, p := range []string{nvjitlink, filepath.Join(newer, "util.o"), filepath.Join(plain, "plain.o")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("SKIP: %v (scripts/setup-cuda12.sh 12.4)", err)
+		}
+	}
+	base := append(slices.Clip(args[:4]), "--nvjitlink="+nvjitlink, args[6]) // options, libcudadevrt
+	info := func(name string) string {
+		return "requested LTO but '" + name + "' not built for LTO so doing partial LTO"
+	}
+	for _, tc := range []struct {
+		inputs  []string
+		infos   int    // how many info lines
+		refused string // the input named by the error
+	}{
+		// the 12.5 object first: no info line
+		{[]string{filepath.Join(newer, "util.o"), filepath.Join(plain, "plain.o"), filepath.Join(newer, "kern.o")}, 0, filepath.Join(newer, "util.o")},
+		// plain.o after a 12.4 object, before the 12.5 one: its line
+		{[]string{filepath.Join(plain, "util.o"), filepath.Join(plain, "plain.o"), filepath.Join(newer, "kern.o")}, 1, filepath.Join(newer, "kern.o")},
+		// plain.o first, and again after the 12.5 object: one line
+		{[]string{filepath.Join(plain, "plain.o"), filepath.Join(plain, "util.o"), filepath.Join(newer, "kern.o"), filepath.Join(plain, "plain.o")}, 1, filepath.Join(newer, "kern.o")},
+	} {
+		out := filepath.Join(t.TempDir(), "out.cubin")
+		all := append(append(slices.Clip(base), tc.inputs...), "-o", out)
+		status, _, stderr := link(t, all)
+		if status != 1 {
+			t.Errorf("%v: exit status %d, want nvlink 12.4's 1\n%s", tc.inputs, status, stderr)
+		}
+		if n := strings.Count(stderr, info(filepath.Join(plain, "plain.o"))); n != tc.infos {
+			t.Errorf("%v: %d info lines for plain.o, want %d (nvlink 12.4's)\n%s", tc.inputs, n, tc.infos, stderr)
+		}
+		checkOrder(t, stderr, "cannot read its LTO IR", "in "+tc.refused)
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: the failed link wrote %s", tc.inputs, out)
 		}
 	}
 }
