@@ -135,6 +135,7 @@ func addInputs(ctx *linkContext) {
 			return
 		}
 		sawDevice = sawDevice || system || linked
+		added := len(ctx.Files)
 		for _, obj := range objs {
 			seq := len(ctx.Files) + len(ctx.unlinked)
 			un := obj.unit
@@ -153,7 +154,24 @@ func addInputs(ctx *linkContext) {
 			file.unit = un
 			ctx.Files = append(ctx.Files, file)
 		}
+		if ctx.newerThanForced(ctx.Files[added:]) {
+			// nvlink stops at the first input newer than itself, before
+			// it reads (or compiles the PTX of) the inputs after it;
+			// chooseToolkit reports it.
+			return
+		}
 	}
+}
+
+// newerThanForced says whether one of files was written by a newer CUDA
+// release than the one --cuda-version asks for.
+func (ctx *linkContext) newerThanForced(files []*inputFile) bool {
+	v := ctx.Config.CUDAVersion
+	if v == 0 {
+		return false
+	}
+	tk := toolkitFor(v)
+	return slices.ContainsFunc(files, func(f *inputFile) bool { return f.ELF.Header.Version > tk.Version })
 }
 
 // nvlinkName is the file's name as nvlink's messages give it: the path, or

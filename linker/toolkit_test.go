@@ -78,3 +78,43 @@ func TestForcedToolkit(t *testing.T) {
 		t.Errorf("--cuda-version=11.8 on 12.4 inputs: err %v, messages %q; want nvlink 11.8's refusal naming a.cubin", err, msgs)
 	}
 }
+
+// TestForcedToolkitStopsAtFirstNewer: nvlink 11.8 stops at the first
+// input newer than itself, in command-line order: it names that one only
+// (not b.cubin, also 12.4's), and reads nothing after it: the PTX-only
+// 11.8 object after it is not compiled, so a ptxas that cannot be found
+// is not reported (measured with nvlink 11.8: a 12.4 object before an
+// object whose PTX its ptxas refuses gives only "newer than toolkit").
+// Before it, the same object's missing ptxas is the error.
+func TestForcedToolkitStopsAtFirstNewer(t *testing.T) {
+	newer := "../tests/corpus/cuda-12.4/cases/two-file-cross-calls"
+	ptx := "../tests/corpus/cases/ptx-only-host-objects/a.o"
+	for _, p := range []string{filepath.Join(newer, "a.cubin"), ptx} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("corpus file missing: %v", err)
+		}
+	}
+	link := func(paths ...string) (string, error) {
+		var inputs []Input
+		for _, p := range paths {
+			inputs = append(inputs, Input{Path: p})
+		}
+		var stderr bytes.Buffer
+		out := filepath.Join(t.TempDir(), "out.cubin")
+		err := Run(&Config{Arch: 80, Output: out, Inputs: inputs, CUDAVersion: 118, Ptxas: "/no/such/ptxas", Stdout: &stderr, Stderr: &stderr})
+		if _, serr := os.Stat(out); serr == nil {
+			t.Errorf("%v: the failed link wrote its output", paths)
+		}
+		return stderr.String(), err
+	}
+	a, b := filepath.Join(newer, "a.cubin"), filepath.Join(newer, "b.cubin")
+	msgs, err := link(a, b, ptx)
+	if err == nil || strings.Count(msgs, "newer than toolkit") != 1 || !strings.Contains(msgs, "in "+a) ||
+		strings.Contains(msgs, b) || strings.Contains(msgs, "ptxas") {
+		t.Errorf("a.cubin b.cubin a.o: err %v, messages %q; want only nvlink 11.8's refusal of a.cubin", err, msgs)
+	}
+	msgs, err = link(ptx, a)
+	if err == nil || !strings.Contains(msgs, "/no/such/ptxas") || strings.Contains(msgs, "newer than toolkit") {
+		t.Errorf("a.o a.cubin: err %v, messages %q; want the missing ptxas of a.o, which comes first", err, msgs)
+	}
+}
