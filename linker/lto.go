@@ -503,10 +503,13 @@ func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]strin
 // EK, IK, EC, IC, EG, IG (external and internal kernels, __constant__ and
 // __device__ variables). nil: none. Each kind's entries are kept in
 // command-line order (of the names given, or of the inputs and their
-// sections); lifo marks the kinds nvlink 11.8's file lists last first.
+// sections); lifo marks the kinds nvlink 11.8's file lists last first;
+// fromInputs says the entries are the inputs' (not -kernels-used's and
+// -variables-used's).
 type ltoRefs struct {
-	kinds [len(ltoRefKinds)][]string
-	lifo  [len(ltoRefKinds)]bool
+	kinds      [len(ltoRefKinds)][]string
+	lifo       [len(ltoRefKinds)]bool
+	fromInputs bool
 }
 
 // ltoRefKinds are the kinds of host references in nvlink's order, with the
@@ -552,6 +555,7 @@ func (ctx *linkContext) ltoHostRefs(inputs []ltoInput) *ltoRefs {
 	}) {
 		return nil
 	}
+	refs.fromInputs = true
 	for i, k := range ltoRefKinds {
 		refs.lifo[i] = true
 		for _, in := range inputs {
@@ -588,8 +592,12 @@ func (r *ltoRefs) file() string {
 }
 
 // options are nvlink 12.x's libnvvm options for the same references:
-// -host-ref-<kind>=<pattern>,... per non-empty kind, each pattern once,
-// in command-line order.
+// -host-ref-<kind>=<pattern>,... per non-empty kind, each pattern once.
+// -kernels-used's and -variables-used's names are in the order given;
+// the inputs' entries last first (the inputs and their lists backwards),
+// keeping the first of equal ones, as nvlink 12.4 gives them (measured
+// with gdb at nvvmCompileProgram: a.o's ka1,ka2 and c.o's kc,ka1 give
+// -host-ref-ek=_Z3ka1*,_Z2kc*,_Z3ka2*).
 func (r *ltoRefs) options() []string {
 	if r == nil {
 		return nil
@@ -597,7 +605,12 @@ func (r *ltoRefs) options() []string {
 	var opts []string
 	for i, k := range ltoRefKinds {
 		var items []string
-		for _, p := range r.kinds[i] {
+		entries := r.kinds[i]
+		if r.fromInputs {
+			entries = slices.Clone(entries)
+			slices.Reverse(entries)
+		}
+		for _, p := range entries {
 			if !slices.Contains(items, p) {
 				items = append(items, p)
 			}

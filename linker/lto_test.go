@@ -21,11 +21,11 @@ func TestNVJitLinkOptions(t *testing.T) {
 // TestLTOHostRefs: the host references of an LTO link as nvlink 11.8
 // writes them to its -host-ref-file and nvlink 12.4 gives them to libnvvm
 // as options (both read off real runs: strace of nvlink 11.8's file, gdb
-// at nvvmCompileProgram for 12.4). nvlink 12.4 lists the objects' patterns
-// each once but not in command-line order (_Z8launched* first here, for
-// any order of the inputs); the order does not change libnvvm's output
-// (the same bytes for three orders of four objects), so cudalink keeps the
-// command line's.
+// at nvvmCompileProgram for 12.4 and 12.5). nvlink 12.x lists the
+// objects' patterns last first, as 11.8's file does, each once (the first
+// of equal ones in that order): a.o's ka1,ka2 and c.o's kc,ka1 give
+// -host-ref-ek=_Z3ka1*,_Z2kc*,_Z3ka2*; -kernels-used's and
+// -variables-used's names in the order given.
 func TestLTOHostRefs(t *testing.T) {
 	hostObj := func(system bool, refs map[hostobj.RefKind][]string) ltoInput {
 		h := &hostInfo{}
@@ -50,7 +50,14 @@ func TestLTOHostRefs(t *testing.T) {
 	}{
 		{name: "objects", inputs: []ltoInput{kernels, host2, host, devrt},
 			file:    "EK: 12:_Z8launched* 12:_Z8launched* 19:_Z14never_launched* \nIK: 20:*16memcpy_3d_device* 20:*16memset_3d_device* \nEG: 7:counter \n",
-			options: []string{"-host-ref-ek=_Z14never_launched*,_Z8launched*", "-host-ref-ik=*16memset_3d_device*,*16memcpy_3d_device*", "-host-ref-eg=counter"}},
+			options: []string{"-host-ref-ek=_Z8launched*,_Z14never_launched*", "-host-ref-ik=*16memcpy_3d_device*,*16memset_3d_device*", "-host-ref-eg=counter"}},
+		// Measured with nvlink 12.4 and 12.5 (objects of nvcc 12.4 -dc -dlto).
+		{name: "objects backwards", inputs: []ltoInput{
+			hostObj(false, map[hostobj.RefKind][]string{hostobj.KernelExtern: {"_Z2kc*", "_Z3ka1*"}, hostobj.DeviceExtern: {"va2"}}),
+			hostObj(false, map[hostobj.RefKind][]string{hostobj.KernelExtern: {"_Z3ka1*", "_Z3ka2*"}, hostobj.DeviceExtern: {"va1", "va2"}}),
+			hostObj(false, map[hostobj.RefKind][]string{hostobj.KernelExtern: {"_Z3kb1*", "_Z3kb2*", "_Z3kb3*"}, hostobj.DeviceExtern: {"vb1", "vb2"}})},
+			file:    "EK: 7:_Z3kb3* 7:_Z3kb2* 7:_Z3kb1* 7:_Z3ka2* 7:_Z3ka1* 7:_Z3ka1* 6:_Z2kc* \nEG: 3:vb2 3:vb1 3:va2 3:va1 3:va2 \n",
+			options: []string{"-host-ref-ek=_Z3kb3*,_Z3kb2*,_Z3kb1*,_Z3ka2*,_Z3ka1*,_Z2kc*", "-host-ref-eg=vb2,vb1,va2,va1"}},
 		// libcudadevrt's lists alone give none.
 		{name: "devrt only", inputs: []ltoInput{kernels, devrt}},
 		{name: "ignore host info", cfg: Config{IgnoreHostInfo: true}, inputs: []ltoInput{kernels, host}, noGlobal: true},
