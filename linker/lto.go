@@ -190,9 +190,7 @@ func gatherLTOInputs(ctx *linkContext) {
 	// with 12.4 on 12.5 objects); nvJitLink reads the program at once,
 	// so those lines wait for it (optimizeLinkTime, announcePartial).
 	firstIR := slices.IndexFunc(inputs, func(in ltoInput) bool { return in.ir != nil })
-	if jit {
-		ctx.announcePartial(inputs[:firstIR], -1)
-	}
+	ctx.announcePartial(inputs[:firstIR], -1)
 	if jit {
 		if !partial && !cfg.EmitPTX {
 			// Measured: nvlink 12.4 and 12.5 refuse a link of 12.x LTO
