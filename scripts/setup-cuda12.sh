@@ -12,10 +12,15 @@
 # nvidia-cuda-dev: headers, libcudadevrt.a, libcudart_static.a, libculibos.a,
 # the stubs, libnvvm and libdevice; and libnvJitLink (libnvjitlink12), which
 # reads the IR of 12.x -dlto objects. See ../shared/notes/toolkits.md.
+#
+# CUDALINK_CUDA12_ROOT (default /opt) and CUDALINK_APT_DIR (default
+# /var/cache/cudalink-apt) put the toolkit and the apt cache elsewhere, e.g.
+# to time a fresh setup without touching the ones in use.
 set -euo pipefail
 
 version=${1:?usage: setup-cuda12.sh 12.4|12.5}
-prefix=/opt/cuda-$version
+cuda12_root=${CUDALINK_CUDA12_ROOT:-/opt}
+prefix=$cuda12_root/cuda-$version
 # libnvJitLink reads 12.x -dlto IR (docs/ptx-and-lto.md); a prefix unpacked
 # before it was kept gets it added.
 jitlink=$prefix/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12
@@ -32,7 +37,7 @@ fi
 mirror=$(debian_mirror)
 [ -n "$mirror" ] || { echo "setup: no Debian mirror in the system's sources" >&2; exit 1; }
 
-apt_dir=/var/cache/cudalink-apt
+apt_dir=${CUDALINK_APT_DIR:-/var/cache/cudalink-apt}
 mkdir -p "$apt_dir"/{sources.list.d,lists/partial,cache/archives/partial,debs}
 cat >"$apt_dir/sources.list.d/cuda12.sources" <<SRC
 Types: deb
@@ -71,7 +76,7 @@ if [ -f "$prefix/.complete" ]; then
   # Unpacked before libnvJitLink was kept: add it alone.
   [ -n "$nvjitlink" ] || { echo "setup: no libnvjitlink12 $version in the mirror" >&2; exit 1; }
   (cd "$debs" && apt-get "${apt_opts[@]}" download -q "libnvjitlink12=$nvjitlink" >/dev/null)
-  tmp=$(mktemp -d "/opt/.cuda-$version.XXXXXX")
+  tmp=$(mktemp -d "$cuda12_root/.cuda-$version.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
   dpkg-deb -x "$debs"/libnvjitlink12_*.deb "$tmp"
   cp -a "$tmp"/usr/lib/x86_64-linux-gnu/libnvJitLink.so.* "$prefix/usr/lib/x86_64-linux-gnu/"
@@ -83,7 +88,7 @@ pkgs=("nvidia-cuda-toolkit=$tk" "nvidia-cuda-dev=$dev")
 [ -n "$nvjitlink" ] && pkgs+=("libnvjitlink12=$nvjitlink")
 (cd "$debs" && apt-get "${apt_opts[@]}" download -q "${pkgs[@]}" >/dev/null)
 
-tmp=$(mktemp -d "/opt/.cuda-$version.XXXXXX")
+tmp=$(mktemp -d "$cuda12_root/.cuda-$version.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 for deb in "$debs"/*.deb; do
   dpkg-deb -x "$deb" "$tmp"

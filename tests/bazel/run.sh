@@ -67,9 +67,22 @@ fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/cudalink-bazel.XXXXXX")
 servers=()
+# gobase: under Bazel 7, the one output base of the two workspaces that
+# build rules_go (the project, the docs' module), kept in the cache between
+# runs: its external repositories (the Go SDK, gazelle's tools, go_deps'
+# modules) are set up once, not per workspace and run; each run starts it
+# with bazel clean, so every action comes from the disk cache or runs, as
+# in a new output base. gobase_ws: the workspace whose server holds it.
+gobase=
+gobase_ws=
 cleanup() {
   local dir
   for dir in "${servers[@]}"; do
+    if [ -n "$gobase" ] && { [ "$dir" = "${project:-}" ] || [ "$dir" = "${docsws:-}" ]; }; then
+      [ "$dir" = "$gobase_ws" ] || continue
+      (cd "$dir" && bazel --output_user_root="${dir%/*}/root" --output_base="$gobase" --bazelrc="$rc" shutdown >/dev/null 2>&1)
+      continue
+    fi
     (cd "$dir" && bazel --output_user_root="${dir%/*}/root" --bazelrc="$rc" shutdown >/dev/null 2>&1)
   done
   bazel_stop
@@ -555,7 +568,9 @@ read -r -a words <<<"$(doc_block "$setup command")"
 servers+=("$docsws")
 # bu ARGS...: bazel in user/, with the run's output_user_root and bazelrc.
 bu() {
-  (cd "$docsws" && bazel --output_user_root="$one/root" --bazelrc="$rc" --max_idle_secs=300 "$@")
+  local base=()
+  [ -n "$gobase" ] && base=(--output_base="$gobase") && gobase_ws=$docsws
+  (cd "$docsws" && bazel --output_user_root="$one/root" "${base[@]}" --bazelrc="$rc" --max_idle_secs=300 "$@")
 }
 # docs_build: the docs' command in user/. Under Bazel 7 it runs last, in
 # the section of the default toolchain, which uses the same module (one
@@ -1210,11 +1225,17 @@ if [ $bazel7 = yes ]; then
   (cd "$root" && git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) |
     tar -C "$project" -xf -
   servers+=("$project")
+  gobase=$bazel7_cache/output-base
   bp() { # bp COMMAND ARGS...: bazel in the project copy (with stardoc)
     local cmd=$1
     shift
-    (cd "$project" && bazel --output_user_root="$scratch/root" --bazelrc="$rc" --max_idle_secs=300 \
+    gobase_ws=$project
+    (cd "$project" && bazel --output_user_root="$scratch/root" --output_base="$gobase" --bazelrc="$rc" --max_idle_secs=300 \
       "$cmd" --config=stardoc --color=no --curses=no --noshow_progress "$@")
+  }
+  bp clean >"$log/module-clean.txt" 2>&1 || {
+    cat "$log/module-clean.txt"
+    fail "module: bazel clean in the kept output base $gobase"
   }
   # The rules_go actions (the standard library above all) come from a disk
   # cache that outlives the run.
