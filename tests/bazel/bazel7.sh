@@ -113,9 +113,9 @@ bazel7_sdk() {
 
 # bazel7_trim_gocache keeps the Go build cache (gazelle's go_repository
 # tools, built in a repository rule) under 2 GiB by removing the entries
-# used longest ago. Each run builds in a new output base, so the cache gains
-# 100-450 MB of keys no later run asks for, and Go itself keeps them five
-# days. Go refreshes a used entry's modification time (at most hourly), so
+# used longest ago. A run whose output bases are new (the rules_go one,
+# $bazel7_cache/output-base, the first time) adds 100-450 MB of keys no
+# later run asks for, and Go itself keeps them five days. Go refreshes a used entry's modification time (at most hourly), so
 # the oldest modification times are the entries unused longest.
 bazel7_trim_gocache() {
   [ -d "$bazel7_cache/gocache" ] || return 0
