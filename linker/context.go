@@ -413,6 +413,14 @@ type function struct {
 	Sections []*inputSection // .nv.info.f, .nv.constant0.f, .nv.constant2.f, .nv.shared.f, ...
 
 	Callees []*function
+	// callers are the functions that call it (directly or through a
+	// materialised indirect call), in the order the call graph first named
+	// each (linkCallGraph).
+	callers []*function
+	// maxRegs is the kernel's EIATTR_MAXREG_COUNT (-maxrregcount, or the
+	// limit __launch_bounds__ gives), 0 without one: nothing it calls may
+	// use more (checkMaxRegs).
+	maxRegs int
 	// Regs and Barriers are the function's own register and barrier
 	// counts, from its input (buildFunctions); what a kernel needs
 	// through its call graph is computeResources' (resourcesOf).
@@ -435,7 +443,9 @@ type function struct {
 	// record lists, in that order, then any other the call graph names.
 	Externs []*symbol
 	// edges are the call graph's callees of the function (defined or
-	// not, direct or materialised indirect) in the order first recorded.
+	// not, direct or materialised indirect) in the order recorded: a
+	// callee that two copies of a weak function call (one replacing the
+	// other) is there twice, as in nvlink's call graph.
 	edges []*symbol
 	// refs are the functions it references by address, from CUDA 12's
 	// group -4 of .nv.callgraph (targets of its indirect calls, kernels it

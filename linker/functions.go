@@ -125,6 +125,9 @@ func buildFunctions(ctx *linkContext) {
 				if r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal {
 					fn.mbarriers = uint32(le.Uint16(r.Payload))
 				}
+				if r.Attr == cubin.EIATTR_MAXREG_COUNT && r.Fmt == eifmtHVal {
+					fn.maxRegs = int(le.Uint16(r.Payload))
+				}
 				if r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal {
 					for off := 0; off+4 <= len(r.Payload); off += 4 {
 						if idx := le.Uint32(r.Payload[off:]); idx != 0 && int(idx) < len(isec.File.Syms) {
@@ -219,9 +222,13 @@ func linkCallGraph(ctx *linkContext) {
 				continue
 			}
 			callee := file.Syms[c[1]]
-			caller.edges = appendSymOnce(caller.edges, callee)
+			// nvlink does not merge an edge with an equal one: a weak copy
+			// a later one replaced leaves its calls, and the later copy's
+			// calls of the same functions come again.
+			caller.edges = append(caller.edges, callee)
 			if callee.Func != nil {
 				caller.Callees = appendOnce(caller.Callees, callee.Func)
+				callee.Func.callers = appendOnce(callee.Func.callers, caller)
 			} else if !callee.Defined() {
 				caller.Externs = appendSymOnce(caller.Externs, callee)
 			}
@@ -246,6 +253,7 @@ func linkCallGraph(ctx *linkContext) {
 			start := len(caller.edges)
 			for _, fn := range byProto[file.protoStrings[site[1]]] {
 				caller.Callees = appendOnce(caller.Callees, fn)
+				fn.callers = appendOnce(fn.callers, caller)
 				// nvlink does not merge the edge with an equal one,
 				// direct or materialised from another site. 12.x
 				// does not write these edges (the inputs' group -4

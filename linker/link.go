@@ -58,6 +58,7 @@ func link(ctx *linkContext) error {
 	ctx.run("compute resources", computeResources)        // registers, barriers and stack through the call graph
 	ctx.run("extra warnings", warnUncalledAddressTaken)   // -extrawarn: address-taken functions nothing calls
 	ctx.run("dump call graph", dumpCallgraph)             // --dump-callgraph: nvlink's text, from the functions and their edges
+	ctx.run("check register limits", checkMaxRegs)        // a kernel's -maxrregcount or __launch_bounds__ limit holds for what it calls
 	ctx.run("check undefined", reportUndefined)           // every reference kept code makes must be defined, but for what the driver provides
 	ctx.run("check LTO inputs", reportUnreadableIR)       // -dlto: IR that could not be read explains undefined references
 	if ctx.checkpoint() {

@@ -66,6 +66,63 @@ func computeResources(ctx *linkContext) {
 	ctx.resources = res
 }
 
+// checkMaxRegs reports, as nvlink does, each kernel with a register limit
+// (EIATTR_MAXREG_COUNT: -maxrregcount or __launch_bounds__) that calls,
+// directly or not, a function compiled apart with more registers. nvlink
+// takes the functions in link order and, for each, the kernels that reach
+// it (callers latest named first, depth first); it reports a kernel again
+// only for a function with more registers than the last it reported for
+// it (11.8, 12.4 and 12.5 alike). These are errors of nvlink's "error"
+// class: alone, they make the link exit 255. nvlink reports them after
+// its --dump-callgraph text.
+func checkMaxRegs(ctx *linkContext) {
+	limit := map[*function]int{}
+	for _, k := range ctx.Funcs {
+		if k.Sym.IsEntry() && k.maxRegs > 0 {
+			limit[k] = k.maxRegs
+		}
+	}
+	if len(limit) == 0 {
+		return
+	}
+	seen := map[*function]bool{}
+	var stack, reach []*function
+	for _, fn := range ctx.Funcs {
+		if fn.Sym.IsEntry() || len(fn.callers) == 0 {
+			continue
+		}
+		clear(seen)
+		reach = reach[:0]
+		stack = append(stack[:0], fn)
+		seen[fn] = true
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f.Sym.IsEntry() {
+				reach = append(reach, f)
+				continue
+			}
+			// Pushed in the order named, so the latest named is taken first.
+			for _, c := range f.callers {
+				if !seen[c] {
+					seen[c] = true
+					stack = append(stack, c)
+				}
+			}
+		}
+		for _, k := range reach {
+			if lim, ok := limit[k]; ok && fn.Regs > lim {
+				limit[k] = fn.Regs
+				ctx.report(&linkError{
+					File:     fn.Text.File.Name,
+					Msg:      fmt.Sprintf("entry function '%s' with max regcount of %d calls function '%s' with regcount of %d", k.Sym.Name, k.maxRegs, fn.Sym.Name, fn.Regs),
+					nonFatal: true,
+				})
+			}
+		}
+	}
+}
+
 // chainMarks is computeResources' table for its walks of the call graph
 // (deepest), by function.order: each function's state and best chain in
 // the walk whose number it holds, so the table is never cleared between
