@@ -442,6 +442,10 @@ type function struct {
 	// Externs are the undefined functions it calls: those its EXTERNS
 	// record lists, in that order, then any other the call graph names.
 	Externs []*symbol
+	// lostExterns are the undefined functions a weak copy that a later
+	// one replaced called: the output keeps them (its call graph names
+	// them), but no EXTERNS record does.
+	lostExterns []*symbol
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order recorded: a
 	// callee that two copies of a weak function call (one replacing the

@@ -213,10 +213,14 @@ func linkCallGraph(ctx *linkContext) {
 	for _, file := range ctx.Files {
 		for _, c := range file.calls {
 			caller := file.Syms[c[0]].funcIn(file)
+			replaced := false
 			if caller == nil && file.replacedCopy(c[0]) {
 				// A weak copy a later one replaced: nvlink merged its
-				// calls when it met it, and they stay the symbol's.
-				caller = file.Syms[c[0]].Func
+				// calls when it met it, and they stay the symbol's; its
+				// EXTERNS record went with it, so the undefined functions
+				// it calls stay in the output (for the edges) but are not
+				// the function's externs.
+				caller, replaced = file.Syms[c[0]].Func, true
 			}
 			if caller == nil {
 				continue
@@ -229,6 +233,8 @@ func linkCallGraph(ctx *linkContext) {
 			if callee.Func != nil {
 				caller.Callees = appendOnce(caller.Callees, callee.Func)
 				callee.Func.callers = appendOnce(callee.Func.callers, caller)
+			} else if !callee.Defined() && replaced {
+				caller.lostExterns = appendSymOnce(caller.lostExterns, callee)
 			} else if !callee.Defined() {
 				caller.Externs = appendSymOnce(caller.Externs, callee)
 			}

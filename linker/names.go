@@ -291,8 +291,8 @@ type nameRegistry struct {
 	shstrtab stringTable
 	secOrder nameIndex[createdSection] // section keys (see funcKey) in creation order
 	// textOwner is the function whose .text section took a name first;
-	// dupFuncs are the local functions whose .text section has a name
-	// another function took first.
+	// dupFuncs are the functions whose .text section has a name another
+	// function took first.
 	textOwner map[string]*symbol
 	dupFuncs  map[*function]bool
 	// mergedPlain are the kernels nvlink merged as ordinary functions,
@@ -359,13 +359,15 @@ func (r *nameRegistry) createSection(ctx *linkContext, key string) {
 	}
 }
 
-// checkDuplicate notes a local function whose section name another local
-// function took first (a static function of the same name in two files,
-// such as the __assert_fail wrapper nvcc -G emits, or both in one partial
-// link's output): nvlink gives its sections, which carry the same names,
+// checkDuplicate notes a function whose section name another function
+// took first: a static function of the same name in two files (such as the
+// __assert_fail wrapper nvcc -G emits, or both in one partial link's
+// output), or a local function named as another file's global or weak one
+// (the __cuda_sm20_* helpers ptxas makes weak under -O0 and local
+// otherwise). nvlink gives its sections, which carry the same names,
 // sections of their own.
 func (r *nameRegistry) checkDuplicate(sym *symbol, textName string) {
-	if sym == nil || !sym.Local || sym.Func == nil || !strings.HasPrefix(textName, ".text.") {
+	if sym == nil || sym.Func == nil || !strings.HasPrefix(textName, ".text.") {
 		return
 	}
 	owner, ok := r.textOwner[textName]
@@ -388,8 +390,8 @@ func (r *nameRegistry) markDuplicate(fn *function) {
 }
 
 // funcKey returns the key in the output of a section called name that
-// belongs to fn (nil for none): its name, unless fn is a duplicate local
-// function, whose sections are told apart by its file's index and its
+// belongs to fn (nil for none): its name, unless fn is a duplicate
+// function (checkDuplicate), whose sections are told apart by its file's index and its
 // code section's index after a NUL.
 func (r *nameRegistry) funcKey(fn *function, name string) string {
 	if fn == nil || !r.dupFuncs[fn] {

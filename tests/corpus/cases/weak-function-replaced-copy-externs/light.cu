@@ -1,0 +1,4 @@
+#define HEAVY 0
+#include "comb.h"
+
+__global__ void k_light(const double *p, double *out, int n) { out[threadIdx.x] = combine(p, n); }
