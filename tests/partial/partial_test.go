@@ -241,6 +241,17 @@ var knownDifferences = map[string]knownDifference{
 	"weak-function-replaced-copy-constants-sm52/prefix":    weakFunctionHistory,
 	"weak-function-replaced-copy-constants-sm52/suffix":    weakFunctionHistory,
 	"weak-function-replaced-copy-constants-sm52/nested":    weakFunctionHistory,
+	// A replaced copy's call edges and undefined callees (hunt14).
+	"weak-function-replaced-duplicate-call-edges/all":                 weakFunctionHistory,
+	"weak-function-replaced-duplicate-call-edges/nested":              weakFunctionHistory,
+	"weak-function-replaced-duplicate-call-edges-objects-sm61/all":    weakFunctionHistory,
+	"weak-function-replaced-duplicate-call-edges-objects-sm61/prefix": weakFunctionHistory,
+	"weak-function-replaced-duplicate-call-edges-objects-sm61/suffix": weakFunctionHistory,
+	"weak-function-replaced-duplicate-call-edges-objects-sm61/nested": weakFunctionHistory,
+	"weak-function-replaced-copy-externs/all":                         weakFunctionHistory,
+	"weak-function-replaced-copy-externs/nested":                      weakFunctionHistory,
+	"weak-function-replaced-copy-externs-objects-sm70/all":            weakFunctionHistory,
+	"weak-function-replaced-copy-externs-objects-sm70/nested":         weakFunctionHistory,
 	// nvlink's own round trips of these differ the same way: see
 	// constantsRealigned and constantsRemerged.
 	"constant-remerge-block-sizes-sm80/suffix": constantsRealigned,
@@ -736,6 +747,7 @@ func (k knownDifference) maskFor(linker string) *regexp.Regexp {
 // link leaves names undefined and lays nothing out.
 var finalLinkErrors = []string{"undefined device symbol", "uses too much",
 	"cannot be statically determined", // stack sizes: -Werror makes the final link's warning an error
+	"with max regcount of",            // a kernel's registers through its call graph, as stack sizes
 	"overlapping"}                     // bank-2 data tied to no function: placed, and its overlaps checked, by the final link
 
 // TestErrors runs -r on every corpus case nvlink refused and checks that it
