@@ -182,12 +182,11 @@ func preserveEWPShared(ctx *linkContext, osec *outputSection) {
 	d := &ctx.debugLayout
 	for _, file := range ctx.Files {
 		if file.ELF.Header.Type != cubin.ET_CUDA_EWP {
-			continue
+			continue // no need to look at its symbols
 		}
 		for j, esym := range file.ELF.Symbols {
 			sym := file.Syms[j]
-			if sym == nil || esym.Type() == cubin.STT_SECTION || int(esym.Shndx) >= len(file.ELF.Sections) ||
-				file.ELF.Sections[esym.Shndx].Name != ".nv_debug.shared" || d.of(sym) != notPublished {
+			if sym == nil || esym.Type() == cubin.STT_SECTION || !file.inEWPDebugShared(esym.Shndx) || d.of(sym) != notPublished {
 				continue
 			}
 			d.publish(sym, preservedShared)
@@ -197,6 +196,13 @@ func preserveEWPShared(ctx *linkContext, osec *outputSection) {
 			}
 		}
 	}
+}
+
+// inEWPDebugShared says whether the file is a -ewp image and its section
+// shndx its .nv_debug.shared.
+func (file *inputFile) inEWPDebugShared(shndx uint32) bool {
+	ef := file.ELF
+	return ef.Header.Type == cubin.ET_CUDA_EWP && int(shndx) < len(ef.Sections) && ef.Sections[shndx].Name == ".nv_debug.shared"
 }
 
 // debugUnknown fills a field of a debug section that refers to dynamic

@@ -669,10 +669,7 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 // .nv_debug.shared (its file-scope __shared__ variables and extern
 // __shared__ array).
 func ewpDebugShared(sym *symbol) bool {
-	if sym.File == nil || sym.File.ELF.Header.Type != cubin.ET_CUDA_EWP || int(sym.Shndx) >= len(sym.File.ELF.Sections) {
-		return false
-	}
-	return sym.File.ELF.Sections[sym.Shndx].Name == ".nv_debug.shared"
+	return sym.File != nil && sym.File.inEWPDebugShared(sym.Shndx)
 }
 
 // keepMode gives the new output f the permissions of the regular file it
