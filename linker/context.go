@@ -113,8 +113,9 @@ type linkContext struct {
 	unlinked []unlinkedUnit
 	// loaded are the inputs' images in command-line order before the
 	// library members the link did not need (libcudadevrt's, mostly) were
-	// dropped (extractOnDemand; nil before): those members tell the
-	// release and are checked against it too, as nvlink checks them.
+	// dropped (extractOnDemand; nil before, and when it dropped none):
+	// those members tell the release and are checked against it too, as
+	// nvlink checks them.
 	loaded []*inputFile
 	// droppedSystem: some libcudadevrt member was left out as unneeded
 	// (reportAfterErrors).

@@ -72,8 +72,18 @@ func extractOnDemand(ctx *linkContext) {
 			}
 		}
 	}
-	ctx.loaded = slices.Clone(ctx.Files)
-	kept := ctx.Files[:0]
+	n := 0
+	for _, l := range linked {
+		if l {
+			n++
+		}
+	}
+	if n == len(ctx.Files) {
+		return // nothing dropped: chooseToolkit reads ctx.Files
+	}
+	// The list as loaded stays for chooseToolkit; the kept files go to a
+	// list of their own rather than over it.
+	kept := make([]*inputFile, 0, n)
 	for i, file := range ctx.Files {
 		if linked[i] {
 			file.Index = len(kept)
@@ -82,5 +92,5 @@ func extractOnDemand(ctx *linkContext) {
 			ctx.droppedSystem = ctx.droppedSystem || file.unit.system
 		}
 	}
-	ctx.Files = kept
+	ctx.loaded, ctx.Files = ctx.Files, kept
 }
