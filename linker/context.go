@@ -456,6 +456,11 @@ type function struct {
 	// group -4 of .nv.callgraph (targets of its indirect calls, kernels it
 	// launches), in the order recorded.
 	refs []*symbol
+	// infoAt is where the function's own first record of each attribute
+	// a kernel takes from its call tree (treeAttrs) sits among the records
+	// of its .nv.info, plus 1 (0: it has none). buildFunctions notes it as
+	// it decodes them, so that firstInTree need not decode them again.
+	infoAt [len(treeAttrs)]int32
 
 	order int // index in linkContext.allFuncs: creation order
 

@@ -115,6 +115,7 @@ func buildFunctions(ctx *linkContext) {
 				ctx.report(err)
 				continue
 			}
+			fn.noteTreeRecords(recs)
 			for _, r := range recs {
 				if r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal && len(r.Payload) >= 4 {
 					fn.CRSStack = le.Uint32(r.Payload)

@@ -301,16 +301,16 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// callees in input order), each function's records in its own order.
 	var added []treeRecord
 	if len(externs) > 0 && !wroteExterns {
-		added = append(added, ctx.firstInTree(tree, cubin.EIATTR_EXTERNS, func(f *function) bool {
+		added = append(added, firstInTree(tree, cubin.EIATTR_EXTERNS, func(f *function) bool {
 			return slices.ContainsFunc(f.Externs, func(ext *symbol) bool { return ext.outIndex != 0 && ext.staysExtern() })
 		}))
 	}
 	if mbarriers > 0 && !wroteMbarriers {
-		added = append(added, ctx.firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.mbarriers > 0 }))
+		added = append(added, firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.mbarriers > 0 }))
 	}
 	if fn.Sym.IsEntry() && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
 		// A kernel whose callee reads blockIdx.z reads it too.
-		added = append(added, ctx.firstInTree(tree, cubin.EIATTR_CTAIDZ_USED, func(f *function) bool { return f.ctaidZ }))
+		added = append(added, firstInTree(tree, cubin.EIATTR_CTAIDZ_USED, func(f *function) bool { return f.ctaidZ }))
 	}
 	slices.SortStableFunc(added, func(a, b treeRecord) int { return cmp.Or(cmp.Compare(a.fn, b.fn), cmp.Compare(a.rec, b.rec)) })
 	for _, a := range added {
@@ -515,28 +515,32 @@ type treeRecord struct {
 	fn, rec int
 }
 
-// firstInTree finds the first function of tree that has, and the place
-// of its record attr among its own records.
-func (ctx *linkContext) firstInTree(tree []*function, attr cubin.Attr, has func(*function) bool) treeRecord {
-	for i, f := range tree {
-		if !has(f) {
+// treeAttrs are the records a kernel takes from its call tree (see
+// treeRecord).
+var treeAttrs = [...]cubin.Attr{cubin.EIATTR_EXTERNS, cubin.EIATTR_NUM_MBARRIERS, cubin.EIATTR_CTAIDZ_USED}
+
+// noteTreeRecords notes in fn.infoAt where fn's first record of each of
+// treeAttrs is among recs, the records of one of its .nv.info sections,
+// unless an earlier section had one.
+func (fn *function) noteTreeRecords(recs []infoRecord) {
+	for k, attr := range treeAttrs {
+		if fn.infoAt[k] != 0 {
 			continue
 		}
-		for _, isec := range f.Sections {
-			if isec.Sec.Type != cubin.SHT_CUDA_INFO {
-				continue
-			}
-			recs, err := isec.File.appendFunctionInfo(nil, isec.Sec)
-			if err != nil {
-				continue // reported when the records were first read
-			}
-			for j, r := range recs {
-				if r.Attr == attr {
-					return treeRecord{attr, i, j}
-				}
-			}
+		if j := slices.IndexFunc(recs, func(r infoRecord) bool { return r.Attr == attr }); j >= 0 {
+			fn.infoAt[k] = int32(j + 1)
 		}
-		return treeRecord{attr, i, -1}
+	}
+}
+
+// firstInTree finds the first function of tree that has, and the place
+// of its record attr (one of treeAttrs) among its own records.
+func firstInTree(tree []*function, attr cubin.Attr, has func(*function) bool) treeRecord {
+	k := slices.Index(treeAttrs[:], attr)
+	for i, f := range tree {
+		if has(f) {
+			return treeRecord{attr, i, int(f.infoAt[k]) - 1}
+		}
 	}
 	return treeRecord{attr, len(tree), 0}
 }
