@@ -19,7 +19,11 @@ type linkContext struct {
 	Config *Config
 	diag   diagnostics
 
-	Files []*inputFile // in command-line order; archive members in member order
+	// Files are the inputs linked, in command-line order, archive members
+	// in member order: addInputs adds every unit's image, and
+	// extractOnDemand (the one step after it that writes the list)
+	// leaves out the library members the link does not need.
+	Files []*inputFile
 
 	// Symbols holds one symbol per global name, in the order names were
 	// first seen (command-line order), which fixes the output order.
@@ -321,12 +325,29 @@ func (isec *inputSection) inputIndex() int {
 // symbol is one symbol of the link: a global name shared by all files, or a
 // local symbol of one file.
 type symbol struct {
-	Name  string
-	Value uint64 // section-relative; final after layoutSections
-	Size  uint64
+	Name string
+	// Value is section-relative. resolveSymbols sets it from the chosen
+	// definition; then each step that places the symbol's storage moves
+	// it, each for its own kind of symbol and in pipeline order:
+	// allocateCommons (a common, to its .nv.global contribution),
+	// layoutSections or layoutRelocatable (a symbol of an input section,
+	// by its contribution's offset), layoutShared (shared variables and
+	// extern __shared__ arrays, at their place in each kernel's shared
+	// memory) and layoutDebugInfo (the symbols -g and -preserve-relocs
+	// publish in .nv_debug.shared). No step after assign indices writes
+	// it. Several writers, because a symbol's address is settled by
+	// whichever layout step owns its memory space.
+	Value uint64
+	// Size: the chosen definition's (resolveSymbols, its one writer).
+	Size uint64
 
 	// File and Section of the chosen definition; Section is nil when the
-	// symbol is undefined, common or absolute.
+	// symbol is undefined, common or absolute. resolveSymbols writes File.
+	// Section is resolveSymbols', but for the steps that give a symbol
+	// storage the inputs did not: allocateCommons (a common's .nv.global
+	// contribution), layoutShared (the kernel's own shared section for a
+	// private variable -preserve-relocs keeps) and keepLostParams (the
+	// winner's parameter bank for a losing weak kernel's _param).
 	File    *inputFile
 	Section *inputSection
 
