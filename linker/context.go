@@ -455,9 +455,12 @@ type function struct {
 	clones   []cloneFrame
 	CRSStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
 	// mbarriers is EIATTR_NUM_MBARRIERS of the function itself: the
-	// shared-memory barriers it initialises (sm_80 and up).
-	mbarriers uint32
-	proto     string // prototype of an address-taken function
+	// shared-memory barriers it initialises (sm_80 and up); hasMbarriers
+	// says it has the record, which ptxas also writes with 0 (a
+	// noinline helper that only arrives on a barrier).
+	mbarriers    uint32
+	hasMbarriers bool
+	proto        string // prototype of an address-taken function
 	// IndirectProtos are the prototypes of its indirect call sites, last
 	// site first.
 	IndirectProtos []string

@@ -124,7 +124,7 @@ func buildFunctions(ctx *linkContext) {
 					fn.ctaidZ = true
 				}
 				if r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal {
-					fn.mbarriers = uint32(le.Uint16(r.Payload))
+					fn.mbarriers, fn.hasMbarriers = uint32(le.Uint16(r.Payload)), true
 				}
 				if r.Attr == cubin.EIATTR_MAXREG_COUNT && r.Fmt == eifmtHVal {
 					fn.maxRegs = int(le.Uint16(r.Payload))

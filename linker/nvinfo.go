@@ -223,11 +223,14 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	}
 	// A kernel's NUM_MBARRIERS counts the mbarriers of every function of
 	// its call tree, each once (its own included): nvlink rewrites the
-	// kernel's record or adds one.
+	// kernel's record or adds one when any function of the tree has one,
+	// even a record of 0.
 	var mbarriers uint32
+	treeMbarriers := false
 	if fn.Sym.IsEntry() {
 		for _, f := range tree {
 			mbarriers += f.mbarriers
+			treeMbarriers = treeMbarriers || f.hasMbarriers
 		}
 	}
 	use := ctx.resourcesOf(fn)
@@ -305,8 +308,8 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			return slices.ContainsFunc(f.Externs, func(ext *symbol) bool { return ext.outIndex != 0 && ext.staysExtern() })
 		}))
 	}
-	if mbarriers > 0 && !wroteMbarriers {
-		added = append(added, firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.mbarriers > 0 }))
+	if treeMbarriers && !wroteMbarriers {
+		added = append(added, firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.hasMbarriers }))
 	}
 	if fn.Sym.IsEntry() && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
 		// A kernel whose callee reads blockIdx.z reads it too.
