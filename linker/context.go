@@ -497,6 +497,8 @@ type function struct {
 	// ctaidZ: its .nv.info holds CTAIDZ_USED (the kernel reads
 	// blockIdx.z).
 	ctaidZ bool
+	// reservedSmem: its .nv.info holds RESERVED_SMEM_USED (CUDA 12).
+	reservedSmem bool
 	// lostBank2: its only bank-2 constants are those of a weak copy that
 	// lost (appendLostConstants): nvlink keeps them in a .nv.constant2.<f>
 	// of the function's own, folded into no kernel's bank.

@@ -123,6 +123,9 @@ func buildFunctions(ctx *linkContext) {
 				if r.Attr == cubin.EIATTR_CTAIDZ_USED {
 					fn.ctaidZ = true
 				}
+				if r.Attr == cubin.EIATTR_RESERVED_SMEM_USED && r.Fmt == eifmtNVal {
+					fn.reservedSmem = true
+				}
 				if r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal {
 					fn.mbarriers, fn.hasMbarriers = uint32(le.Uint16(r.Payload)), true
 				}

@@ -315,6 +315,11 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		// A kernel whose callee reads blockIdx.z reads it too.
 		added = append(added, firstInTree(tree, cubin.EIATTR_CTAIDZ_USED, func(f *function) bool { return f.ctaidZ }))
 	}
+	if fn.Sym.IsEntry() && !fn.reservedSmem && slices.ContainsFunc(tree, func(f *function) bool { return f.reservedSmem }) {
+		// A kernel whose callee uses the reserved shared memory uses
+		// it too (nvlink 12.x; ptxas 11.8 writes no such record).
+		added = append(added, firstInTree(tree, cubin.EIATTR_RESERVED_SMEM_USED, func(f *function) bool { return f.reservedSmem }))
+	}
 	slices.SortStableFunc(added, func(a, b treeRecord) int { return cmp.Or(cmp.Compare(a.fn, b.fn), cmp.Compare(a.rec, b.rec)) })
 	for _, a := range added {
 		switch a.attr {
@@ -326,6 +331,8 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			w.record(infoRecord{Fmt: eifmtHVal, Attr: cubin.EIATTR_NUM_MBARRIERS, Payload: h[:]})
 		case cubin.EIATTR_CTAIDZ_USED:
 			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
+		case cubin.EIATTR_RESERVED_SMEM_USED:
+			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_RESERVED_SMEM_USED})
 		}
 	}
 	if fn.Sym.IsEntry() && ctx.Config.Arch < 70 && reachesCNP(fn) {
@@ -510,7 +517,7 @@ func mustHex(s string) []byte {
 }
 
 // A treeRecord is a record a kernel gets from its call tree (EXTERNS,
-// NUM_MBARRIERS, CTAIDZ_USED), placed where nvlink first meets it: fn is
+// NUM_MBARRIERS, CTAIDZ_USED, RESERVED_SMEM_USED), placed where nvlink first meets it: fn is
 // the index in the tree of the first function that has it, rec the index
 // of that function's own record (-1 for externs it names without one).
 type treeRecord struct {
@@ -520,7 +527,7 @@ type treeRecord struct {
 
 // treeAttrs are the records a kernel takes from its call tree (see
 // treeRecord).
-var treeAttrs = [...]cubin.Attr{cubin.EIATTR_EXTERNS, cubin.EIATTR_NUM_MBARRIERS, cubin.EIATTR_CTAIDZ_USED}
+var treeAttrs = [...]cubin.Attr{cubin.EIATTR_EXTERNS, cubin.EIATTR_NUM_MBARRIERS, cubin.EIATTR_CTAIDZ_USED, cubin.EIATTR_RESERVED_SMEM_USED}
 
 // noteTreeRecords notes in fn.infoAt where fn's first record of each of
 // treeAttrs is among recs, the records of one of its .nv.info sections,

@@ -342,6 +342,12 @@ const (
 	// the same layout, with room for offsets and sizes up to 32 KiB.
 	EIATTR_KPARAM_INFO_V2 Attr = 0x45
 
+	// EIATTR_RESERVED_SMEM_USED (CUDA 12, EIFMT_NVAL, no symbol) takes
+	// 11.8's EIATTR_ERROR_LAST value: ptxas 12.x writes it for a function
+	// using the reserved shared memory (a -G helper issuing
+	// cuda::memcpy_async on a cuda::barrier, sm_80 and up).
+	EIATTR_RESERVED_SMEM_USED Attr = 0x41
+
 	// EIATTR_GEN_ERRBAR_AT_EXIT (EIFMT_NVAL, no symbol) follows each
 	// function's records in the global .nv.info of nvcc 12.5 -G objects.
 	EIATTR_GEN_ERRBAR_AT_EXIT Attr = 0x53
