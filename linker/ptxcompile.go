@@ -196,7 +196,7 @@ func (ctx *linkContext) compiledObject(name string, u *unit, p *ptxImage) *Objec
 		if errors.As(err, &pe) {
 			ctx.writeMessages(pe.output, name, p)
 		}
-		ctx.report(&linkError{File: name, Msg: fmt.Sprintf("cannot compile %s for sm_%d: %v", what, ctx.Config.Arch, err)})
+		ctx.report(&linkError{File: name, Msg: fmt.Sprintf("cannot compile %s for %s: %v", what, ctx.Config.archName(), err)})
 		return nil
 	}
 	ctx.writeMessages(job.res.Messages, name, p)
@@ -261,12 +261,13 @@ func findPtxas(given string) (string, error) {
 // redefinition" warning), as measured by comparing its output with the
 // toolkit's ptxas under each option: the target, the options the
 // fatbinary recorded with the PTX (nvcc's -maxrregcount, -Xptxas,
-// -lineinfo, -G; their -arch gives way to the target's), nvlink's
+// -lineinfo, -G; their -arch gives way to the target's, sm_90a for
+// -arch=sm_90a: ptxas refuses .target sm_90a PTX for sm_90), nvlink's
 // -Xptxas, nvlink's -maxrregcount (when positive), -g when nvlink has -g
 // without -suppress-debug-info, and a relocatable compile whatever the
 // fatbinary says. nvlink's -O, -v, -w and -Werror do not reach ptxas.
 func ptxasArgs(cfg *Config, p *ptxImage) []string {
-	args := []string{"-arch=sm_" + strconv.Itoa(cfg.Arch)}
+	args := []string{"-arch=" + cfg.archName()} // sm_90a PTX needs -arch=sm_90a
 	opts := strings.Fields(p.options)
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
