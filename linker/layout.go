@@ -1,6 +1,11 @@
 package linker
 
-import "github.com/cudalink/cudalink/linker/cubin"
+import (
+	"slices"
+	"sync"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
 
 // layoutSections fixes the offset of every contribution in its output
 // section, the sections' sizes and alignments, and the final value of every
@@ -78,34 +83,44 @@ func alignTo(v, a uint64) uint64 {
 }
 
 // callTree returns fn and every function it reaches, in a fixed order.
-// The walk's marks are its own (a bit per function.order), so walks may
-// run at once. They are a sparse bitmap: a tree is a few functions spread
-// over the link's thousands, and a dense one, as long as the highest
-// order in the tree, made every walk cost the number of functions in the
-// link / 64 (kernels x functions / 64 a pass: the part of the large
-// program's link that grew fastest from 400 to 1,600 objects).
+// Its walker comes from a pool, so the marks of a walk cost nothing to
+// set up after the first walks, and walks may still run at once.
 func callTree(fn *function) []*function {
-	var w treeWalker
-	return w.walk(fn)
+	w := treeWalkers.Get().(*treeWalker)
+	list := slices.Clone(w.walk(fn))
+	treeWalkers.Put(w)
+	return list
 }
+
+var treeWalkers = sync.Pool{New: func() any { return new(treeWalker) }}
 
 // treeWalker walks call trees as callTree does, reusing its list and
 // marks from one walk to the next: a pass that walks every kernel's tree
 // in turn allocates them once (on the deep-chain program each pass's
 // trees were 270 KB of garbage). The list walk returns is the walker's
 // until its next walk.
+//
+// The marks are dense, by function.order, stamped with the walk's
+// number, so they are never cleared between walks (as chainMarks): a
+// mark costs an index, not a search (a sparse bitmap searched its words
+// in order, then through a map).
 type treeWalker struct {
-	list []*function
-	seen sparseBits
+	list  []*function
+	walkN uint32
+	marks []uint32 // by function.order: the number of the walk that reached it
 }
 
 func (w *treeWalker) walk(fn *function) []*function {
-	w.seen.reset()
-	w.seen.mark(fn.order)
+	w.walkN++
+	if w.walkN == 0 { // wrapped: old stamps could match
+		clear(w.marks)
+		w.walkN = 1
+	}
+	w.mark(fn.order)
 	list := append(w.list[:0], fn)
 	for i := 0; i < len(list); i++ {
 		for _, c := range list[i].Callees {
-			if w.seen.mark(c.order) {
+			if w.mark(c.order) {
 				list = append(list, c)
 			}
 		}
@@ -114,66 +129,16 @@ func (w *treeWalker) walk(fn *function) []*function {
 	return list
 }
 
-// sparseBits is a set of small integers kept as the 64-bit words that
-// have a bit set: searched in order while there are few, through a map
-// once there are more.
-type sparseBits struct {
-	at      []int    // the words' indices (n/64)
-	bits    []uint64 // their bits
-	index   map[int]int
-	indexed bool // index holds at's words
-}
-
-// reset empties the set, keeping its storage.
-func (s *sparseBits) reset() {
-	s.at, s.bits = s.at[:0], s.bits[:0]
-	if s.indexed {
-		clear(s.index)
-		s.indexed = false
+// mark marks n reached in this walk and says whether it was not yet.
+func (w *treeWalker) mark(n int) bool {
+	if n >= len(w.marks) {
+		w.marks = append(w.marks, make([]uint32, n+1-len(w.marks))...)
+		w.marks = w.marks[:cap(w.marks)]
 	}
-}
-
-// sparseBitsScan is how many words sparseBits searches in order before
-// it indexes them.
-const sparseBitsScan = 16
-
-// mark adds n to the set and says whether it was not in it.
-func (s *sparseBits) mark(n int) bool {
-	w, b := n/64, uint64(1)<<(n%64)
-	i := -1
-	if s.indexed {
-		if j, ok := s.index[w]; ok {
-			i = j
-		}
-	} else {
-		for j, x := range s.at {
-			if x == w {
-				i = j
-				break
-			}
-		}
-	}
-	if i < 0 {
-		i = len(s.at)
-		s.at = append(s.at, w)
-		s.bits = append(s.bits, 0)
-		switch {
-		case s.indexed:
-			s.index[w] = i
-		case len(s.at) > sparseBitsScan:
-			if s.index == nil {
-				s.index = make(map[int]int, 2*len(s.at))
-			}
-			for j, x := range s.at {
-				s.index[x] = j
-			}
-			s.indexed = true
-		}
-	}
-	if s.bits[i]&b != 0 {
+	if w.marks[n] == w.walkN {
 		return false
 	}
-	s.bits[i] |= b
+	w.marks[n] = w.walkN
 	return true
 }
 
