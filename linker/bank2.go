@@ -86,7 +86,7 @@ func placeOrphanConstants(ctx *linkContext) {
 			}
 			data := isec.Sec.Data
 			if esym.Value > uint64(len(data)) || esym.Size > uint64(len(data))-esym.Value {
-				ctx.report(&linkError{File: file.Name, Section: isec.Name(), Symbol: esym.Name,
+				ctx.report(&linkError{File: file.Name, Section: isec.name(), Symbol: esym.Name,
 					Msg: fmt.Sprintf("symbol at 0x%x, 0x%x bytes, runs past the end of its section (0x%x bytes)", esym.Value, esym.Size, len(data))})
 				return
 			}
@@ -190,17 +190,17 @@ func clip(b []byte, k uint64) []byte {
 }
 
 func nonIdentical(n, m *constNode) *linkError {
-	return &linkError{File: n.file.Name, Section: n.isec.Name(),
+	return &linkError{File: n.file.Name, Section: n.isec.name(),
 		Msg: "overlapping non-identical data in bank 2 outside any function: " + n.name,
 		Refs: []string{fmt.Sprintf("bytes 0x%x-0x%x differ from those of %s, placed there by %s:(%s)",
-			max(n.off, m.off), min(n.off+n.size, m.off+m.size), m.name, m.file.Name, m.isec.Name())}}
+			max(n.off, m.off), min(n.off+n.size, m.off+m.size), m.name, m.file.Name, m.isec.name())}}
 }
 
 func spansTooMuch(n, m *constNode) *linkError {
-	return &linkError{File: n.file.Name, Section: n.isec.Name(),
+	return &linkError{File: n.file.Name, Section: n.isec.name(),
 		Msg: "overlapping data spans too much in bank 2 outside any function: " + n.name,
 		Refs: []string{fmt.Sprintf("bytes 0x%x-0x%x cross a boundary of %s (0x%x-0x%x), placed there by %s:(%s)",
-			n.off, n.off+n.size, m.name, m.off, m.off+m.size, m.file.Name, m.isec.Name())}}
+			n.off, n.off+n.size, m.name, m.off, m.off+m.size, m.file.Name, m.isec.name())}}
 }
 
 // bank2Overlay is how kernels' bank-2 sections share contributions.
@@ -243,7 +243,7 @@ func foldConstant2(ctx *linkContext) {
 			// own constants as a kernel's, alone (mergeSections).
 			continue
 		}
-		if !k.Sym.IsEntry() {
+		if !k.Sym.isEntry() {
 			continue
 		}
 		var own *inputSection
@@ -258,7 +258,7 @@ func foldConstant2(ctx *linkContext) {
 		}
 		var callees []*inputSection
 		for _, fn := range trees.walk(k)[1:] {
-			if fn.Sym.IsEntry() || fn.lostBank2 {
+			if fn.Sym.isEntry() || fn.lostBank2 {
 				continue
 			}
 			for _, isec := range fn.Sections {
@@ -311,7 +311,7 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	reaching := map[*function][]*function{} // a function -> the kernels reaching it, last first
 	var trees treeWalker
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
-		if k := ctx.Funcs[i]; k.Sym.IsEntry() {
+		if k := ctx.Funcs[i]; k.Sym.isEntry() {
 			for _, fn := range trees.walk(k)[1:] {
 				reaching[fn] = append(reaching[fn], k)
 			}
@@ -320,7 +320,7 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	made := map[*function]*outputSection{}
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		fn := ctx.Funcs[i]
-		if fn.Sym.IsEntry() || fn.lostBank2 {
+		if fn.Sym.isEntry() || fn.lostBank2 {
 			continue
 		}
 		for _, isec := range fn.Sections {
@@ -369,7 +369,7 @@ func overlayConstant2(ctx *linkContext) {
 	var callees []*inputSection
 	for _, k := range ctx.Funcs {
 		osec := ctx.bank2.banks[k]
-		if !k.Sym.IsEntry() || osec == nil {
+		if !k.Sym.isEntry() || osec == nil {
 			continue
 		}
 		osec.fixedOffsets = true
@@ -432,11 +432,11 @@ func bank2Size(members []*inputSection) uint64 {
 // identicalMember returns a member of osec with the same bytes and
 // alignment as isec, neither of them patched by relocations, or nil.
 func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
-	if isec.HasRelocs() {
+	if isec.hasRelocs() {
 		return nil
 	}
 	for _, m := range osec.Members {
-		if !m.HasRelocs() && m.Sec.Addralign == isec.Sec.Addralign && bytes.Equal(m.Sec.Data, isec.Sec.Data) {
+		if !m.hasRelocs() && m.Sec.Addralign == isec.Sec.Addralign && bytes.Equal(m.Sec.Data, isec.Sec.Data) {
 			return m
 		}
 	}
@@ -483,7 +483,7 @@ func placeTwins(ctx *linkContext) {
 func (r *nameRegistry) createKernelBanks(ctx *linkContext) {
 	shared := false
 	for _, osec := range ctx.OutSections {
-		if osec.Func != nil && osec.Func.Sym.IsEntry() && strings.HasPrefix(osec.Name, ".nv.constant2.") {
+		if osec.Func != nil && osec.Func.Sym.isEntry() && strings.HasPrefix(osec.Name, ".nv.constant2.") {
 			r.createSection(ctx, osec.Name)
 			shared = shared || osec.twinned
 		}

@@ -35,7 +35,7 @@ import (
 func assignBindlessSlots(ctx *linkContext) {
 	var refs []*symbol
 	for _, sym := range ctx.Symbols {
-		if t := sym.Type(); t == cubin.STT_CUDA_TEXTURE || t == cubin.STT_CUDA_SURFACE {
+		if t := sym.typ(); t == cubin.STT_CUDA_TEXTURE || t == cubin.STT_CUDA_SURFACE {
 			refs = append(refs, sym)
 		}
 	}
@@ -43,7 +43,7 @@ func assignBindlessSlots(ctx *linkContext) {
 		return
 	}
 	slices.SortFunc(refs, func(a, b *symbol) int {
-		if sa, sb := a.Type() == cubin.STT_CUDA_SURFACE, b.Type() == cubin.STT_CUDA_SURFACE; sa != sb {
+		if sa, sb := a.typ() == cubin.STT_CUDA_SURFACE, b.typ() == cubin.STT_CUDA_SURFACE; sa != sb {
 			if sa {
 				return 1
 			}
@@ -56,13 +56,13 @@ func assignBindlessSlots(ctx *linkContext) {
 	if ctx.keplerSurfaces() {
 		// The descriptors go after every texture slot, in the same order.
 		slices.SortStableFunc(refs, func(a, b *symbol) int {
-			return b2i(a.Type() == cubin.STT_CUDA_SURFACE) - b2i(b.Type() == cubin.STT_CUDA_SURFACE)
+			return b2i(a.typ() == cubin.STT_CUDA_SURFACE) - b2i(b.typ() == cubin.STT_CUDA_SURFACE)
 		})
 	}
 
 	var base uint64
 	for _, k := range ctx.Funcs {
-		if osec := k.bank0(); k.Sym.IsEntry() && osec != nil {
+		if osec := k.bank0(); k.Sym.isEntry() && osec != nil {
 			base = max(base, alignTo(osec.Size, 4))
 		}
 	}
@@ -87,7 +87,7 @@ func assignBindlessSlots(ctx *linkContext) {
 		var n slotCount
 		for _, sym := range refs {
 			typ := cubin.R_CUDA_TEX_HEADER_INDEX
-			if sym.Type() == cubin.STT_CUDA_SURFACE {
+			if sym.typ() == cubin.STT_CUDA_SURFACE {
 				typ = cubin.R_CUDA_SURF_HEADER_INDEX
 				if ctx.keplerSurfaces() {
 					typ = cubin.R_CUDA_SURF_HW_DESC
@@ -115,7 +115,7 @@ func (ctx *linkContext) keplerSurfaces() bool { return ctx.Config.Arch < 50 }
 
 // bindlessSlotSize is the size of a texture's or surface's slot in bank 0.
 func (ctx *linkContext) bindlessSlotSize(sym *symbol) uint64 {
-	if sym.Type() == cubin.STT_CUDA_SURFACE && ctx.keplerSurfaces() {
+	if sym.typ() == cubin.STT_CUDA_SURFACE && ctx.keplerSurfaces() {
 		return 32
 	}
 	return 4
@@ -152,7 +152,7 @@ func bindlessKernels(ctx *linkContext) []*function {
 	var walk inputWalk // relocations are read from the inputs
 	for _, fn := range ctx.allFuncs {
 		walk.visit(ctx, fn.Text.File)
-		for r := range fn.Text.Relocs() {
+		for r := range fn.Text.relocs() {
 			if isBindlessRef(r, fn.Text.File.Syms[r.Sym]) {
 				users[fn] = true
 				break
@@ -175,7 +175,7 @@ func isBindlessRef(r cubin.Reloc, sym *symbol) bool {
 	if sym == nil || cubin.HowToRelocate(r.Type).Who != cubin.ByLinker {
 		return false
 	}
-	t := sym.Type()
+	t := sym.typ()
 	return t == cubin.STT_CUDA_TEXTURE || t == cubin.STT_CUDA_SURFACE
 }
 

@@ -96,13 +96,13 @@ func (ctx *linkContext) liveFunc(sym *symbol) *function {
 func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
 	fn := ctx.liveFunc(sym)
 	if fn == nil {
-		if sym != nil && !sym.Defined() && calledLive[sym] {
+		if sym != nil && !sym.defined() && calledLive[sym] {
 			return edgName(sym.Name) + " ->"
 		}
 		return ""
 	}
 	var b strings.Builder
-	if sym.IsEntry() {
+	if sym.isEntry() {
 		b.WriteByte('^')
 	}
 	if fn.AddrTaken {

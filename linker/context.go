@@ -298,17 +298,17 @@ type inputSection struct {
 	Func *function
 }
 
-// Name returns the section's name.
-func (isec *inputSection) Name() string { return isec.Sec.Name }
+// name returns the section's name.
+func (isec *inputSection) name() string { return isec.Sec.Name }
 
-// Relocs returns the relocations that patch the section, from its .rel and
+// relocs returns the relocations that patch the section, from its .rel and
 // .rela sections in file order; none for a section the linker made.
-func (isec *inputSection) Relocs() iter.Seq[cubin.Reloc] {
+func (isec *inputSection) relocs() iter.Seq[cubin.Reloc] {
 	return isec.File.ELF.SectionRelocs(isec.inputIndex())
 }
 
-// HasRelocs says whether any relocation patches the section.
-func (isec *inputSection) HasRelocs() bool {
+// hasRelocs says whether any relocation patches the section.
+func (isec *inputSection) hasRelocs() bool {
 	return isec.File.ELF.HasRelocs(isec.inputIndex())
 }
 
@@ -395,7 +395,7 @@ type symbol struct {
 	// because the lists prune it, or one -g -suppress-debug-info keeps
 	// after merging it as one (its symbol keeps STO_CUDA_ENTRY). Its one
 	// writer is eliminateDeadCode. It stays on the symbol because it
-	// changes what the symbol is: IsEntry reads it, which every pass
+	// changes what the symbol is: isEntry reads it, which every pass
 	// asks of symbols without a link context at hand.
 	demoted     bool
 	placeholder bool // an unnamed local function of addPlaceholder
@@ -404,21 +404,21 @@ type symbol struct {
 	clone bool
 }
 
-// Bind is the symbol's binding, STB_*.
-func (sym *symbol) Bind() uint8 { return sym.Info >> 4 }
+// bind is the symbol's binding, STB_*.
+func (sym *symbol) bind() uint8 { return sym.Info >> 4 }
 
-// Type is the symbol's type, STT_*.
-func (sym *symbol) Type() uint8 { return sym.Info & 0xf }
+// typ is the symbol's type, STT_*.
+func (sym *symbol) typ() uint8 { return sym.Info & 0xf }
 
-// Defined says whether an input defines the symbol.
-func (sym *symbol) Defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
+// defined says whether an input defines the symbol.
+func (sym *symbol) defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
 
-// IsEntry says whether the symbol is a kernel (and was not demoted to a
+// isEntry says whether the symbol is a kernel (and was not demoted to a
 // device function).
-func (sym *symbol) IsEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 && !sym.demoted }
+func (sym *symbol) isEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 && !sym.demoted }
 
-// IsFunc says whether the symbol is a function.
-func (sym *symbol) IsFunc() bool { return sym.Type() == cubin.STT_FUNC }
+// isFunc says whether the symbol is a function.
+func (sym *symbol) isFunc() bool { return sym.typ() == cubin.STT_FUNC }
 
 // cloneFrame is the frame size a -ewp image gives a function it copied
 // into a kernel's code.

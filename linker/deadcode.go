@@ -27,7 +27,7 @@ func eliminateDeadCode(ctx *linkContext) {
 	hostRefs := ctx.hostKernelRefs()
 	for _, fn := range ctx.Funcs {
 		switch {
-		case !fn.Sym.IsEntry():
+		case !fn.Sym.isEntry():
 		case !ctx.kernelUsed(fn.Sym.Name):
 			ctx.deadCode[fn.order].pruned = removedByKernelsUsed
 		case !hostRefs.keeps(fn):
@@ -65,7 +65,7 @@ func eliminateDeadCode(ctx *linkContext) {
 	for _, fn := range ctx.Funcs {
 		d := &ctx.deadCode[fn.order]
 		switch {
-		case fn.Sym.IsEntry() && d.pruned == 0:
+		case fn.Sym.isEntry() && d.pruned == 0:
 			d.why = keptKernel
 		case fn.AddrTaken:
 			d.why = keptAddrTaken
@@ -318,7 +318,7 @@ func warnUncalledAddressTaken(ctx *linkContext) {
 		}
 	}
 	for _, sym := range ctx.names.nodes {
-		if fn := ctx.liveFunc(sym); fn != nil && fn.AddrTaken && !fn.Sym.IsEntry() && !called[fn] {
+		if fn := ctx.liveFunc(sym); fn != nil && fn.AddrTaken && !fn.Sym.isEntry() && !called[fn] {
 			ctx.warnf("Function '%s' has address taken but no calls to it found", fn.Sym.Name)
 		}
 	}

@@ -152,7 +152,7 @@ func layoutDebugInfo(ctx *linkContext) {
 	if preservedDynamic && len(g.globals) > 0 {
 		d.dynamicShift = ctx.sharedReserve()
 		for _, sym := range ctx.Symbols {
-			if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+			if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
 				d.publish(sym, publishedDynamic)
 				sym.Value = ^uint64(0)
 			}
@@ -167,7 +167,7 @@ func layoutDebugInfo(ctx *linkContext) {
 		d.dynamicShift = ctx.sharedReserve()
 	}
 	for _, sym := range ctx.Symbols {
-		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+		if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
 			d.publish(sym, publishedDynamic)
 		}
 	}
@@ -219,5 +219,5 @@ func debugUnknown(osec *outputSection, p uint64, typ cubin.RelocType, a int64) {
 // defining it ($L__tmp58). Nothing can resolve it; nvlink drops the
 // relocation and leaves the field as it is.
 func debugDanglingLabel(osec *outputSection, sym *symbol) bool {
-	return osec.Flags&cubin.SHF_ALLOC == 0 && sym.Local && !sym.Defined() && sym.Type() == cubin.STT_NOTYPE
+	return osec.Flags&cubin.SHF_ALLOC == 0 && sym.Local && !sym.defined() && sym.typ() == cubin.STT_NOTYPE
 }

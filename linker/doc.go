@@ -18,5 +18,7 @@
 // archive. The command line is package cli, the persistent worker package
 // worker. The package exports what those packages use: Run and its
 // Config, the caches the worker hands in, and the errors a caller tells
-// apart; the passes and their types are its own.
+// apart; the passes and their types are its own. Their methods are
+// unexported too (symbol.isEntry, inputSection.relocs), but for those that
+// satisfy an interface (error, fmt.Stringer, the worker's caches).
 package linker

@@ -63,8 +63,8 @@ func (ctx *linkContext) explainTargets() []*explainTarget {
 		targets = append(targets, newExplainTarget(fn.Sym, fn, fn.Text.File))
 	}
 	isVariable := func(sym *symbol) bool {
-		t := sym.Type()
-		return sym.Defined() && (t == cubin.STT_OBJECT || t == cubin.STT_CUDA_OBJECT) &&
+		t := sym.typ()
+		return sym.defined() && (t == cubin.STT_OBJECT || t == cubin.STT_CUDA_OBJECT) &&
 			sym.Name != "_param" && !strings.Contains(sym.Name, ".const_opt.")
 	}
 	for _, sym := range ctx.Symbols {
@@ -344,7 +344,7 @@ func (ctx *linkContext) explainVariable(w io.Writer, t *explainTarget) {
 	}
 	fmt.Fprintf(w, "%s is kept: it is a variable, and nvlink 11.8 removes no variable (-variables-used only matters to link-time optimization)\n", head)
 	for _, fn := range ctx.Funcs {
-		for r := range fn.Text.Relocs() {
+		for r := range fn.Text.relocs() {
 			if int(r.Sym) < len(fn.Text.File.Syms) && fn.Text.File.Syms[r.Sym] == sym {
 				fmt.Fprintf(w, ">>> %s uses it\n", demangled(fn.Sym.Name))
 				break
@@ -424,7 +424,7 @@ func (ctx *linkContext) writeMap(out io.Writer) {
 		if sym.File != nil {
 			from = sym.File.Name
 		}
-		bind := map[uint8]string{cubin.STB_LOCAL: "local", cubin.STB_GLOBAL: "global", cubin.STB_WEAK: "weak"}[sym.Bind()]
+		bind := map[uint8]string{cubin.STB_LOCAL: "local", cubin.STB_GLOBAL: "global", cubin.STB_WEAK: "weak"}[sym.bind()]
 		fmt.Fprintf(w, "%d %s %s %s 0x%x 0x%x %s%s\n", i, sym.Name, bind, sec, sym.Value, sym.Size, from, demangledNote(sym.Name))
 	}
 	fmt.Fprintf(w, "\n## Removed functions\n# name input reason (kernels-used: a kernel -kernels-used does not name;\n"+

@@ -13,7 +13,7 @@ import (
 func (ctx *linkContext) kernels() []*function {
 	var kernels []*function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.IsEntry() {
+		if fn.Sym.isEntry() {
 			kernels = append(kernels, fn)
 		}
 	}
@@ -44,7 +44,7 @@ func buildFunctions(ctx *linkContext) {
 				continue
 			}
 			sym := file.Syms[symIdx]
-			if _, met := firstBank2[sym]; !met && sym != nil && sym.Bind() == cubin.STB_WEAK {
+			if _, met := firstBank2[sym]; !met && sym != nil && sym.bind() == cubin.STB_WEAK {
 				if bank2Of == nil {
 					bank2Of = map[uint32]bool{}
 					for _, c := range file.Sections {
@@ -75,7 +75,7 @@ func buildFunctions(ctx *linkContext) {
 			if fn := byText[int(s.Info)]; fn != nil && strings.HasPrefix(s.Name, ".nv.") {
 				isec.Func = fn
 				fn.Sections = append(fn.Sections, isec)
-			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !fn.Sym.IsEntry() {
+			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !fn.Sym.isEntry() {
 				appendLostConstants(ctx, fn, isec, !firstBank2[fn.Sym]) // bank2.go
 			}
 		}
@@ -152,7 +152,7 @@ func buildFunctions(ctx *linkContext) {
 // local functions of the kernel's section, and their EIATTR_FRAME_SIZE.
 func markClones(file *inputFile) {
 	for _, sym := range file.Syms {
-		if sym != nil && sym.Local && sym.Type() == cubin.STT_FUNC && sym.Section != nil &&
+		if sym != nil && sym.Local && sym.typ() == cubin.STT_FUNC && sym.Section != nil &&
 			sym.Section.Func != nil && sym.Section.Func.Sym != sym {
 			sym.clone = true
 		}
@@ -237,9 +237,9 @@ func linkCallGraph(ctx *linkContext) {
 			if callee.Func != nil {
 				caller.Callees = appendOnce(caller.Callees, callee.Func)
 				callee.Func.callers = appendOnce(callee.Func.callers, caller)
-			} else if !callee.Defined() && replaced {
+			} else if !callee.defined() && replaced {
 				caller.lostExterns = appendSymOnce(caller.lostExterns, callee)
-			} else if !callee.Defined() {
+			} else if !callee.defined() {
 				caller.Externs = appendSymOnce(caller.Externs, callee)
 			}
 		}

@@ -15,7 +15,7 @@ func layoutSections(ctx *linkContext) {
 	placeContributions(ctx)
 	for _, file := range ctx.Files {
 		for j, sym := range file.Syms {
-			if file.defines(sym, j) && sym.Section != nil && sym.Section.Out != nil && sym.Type() != cubin.STT_SECTION {
+			if file.defines(sym, j) && sym.Section != nil && sym.Section.Out != nil && sym.typ() != cubin.STT_SECTION {
 				sym.Value += sym.Section.OutOff
 			}
 		}
@@ -36,7 +36,7 @@ func placeContributions(ctx *linkContext) {
 			if osec.fixedOffsets {
 				isec.OutOff = ctx.bank2.fixedOff[isec]
 				size = max(size, isec.OutOff+isec.Sec.Size)
-				callees = callees || isec.Func == nil || !isec.Func.Sym.IsEntry()
+				callees = callees || isec.Func == nil || !isec.Func.Sym.isEntry()
 			} else {
 				size = alignTo(size, align)
 				isec.OutOff = size

@@ -44,7 +44,7 @@ func checkLimits(ctx *linkContext) {
 	}
 	limit := ctx.staticSharedLimit()
 	for _, k := range ctx.Funcs {
-		if !k.Sym.IsEntry() {
+		if !k.Sym.isEntry() {
 			continue
 		}
 		if size := k.staticShared(ctx); size > limit {

@@ -172,7 +172,7 @@ func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 	if sym == nil {
 		return 0
 	}
-	if sym.Type() == cubin.STT_SECTION && sym.Local {
+	if sym.typ() == cubin.STT_SECTION && sym.Local {
 		if sym.Section != nil && sym.Section.Out != nil {
 			return sym.Section.Out.symIndex
 		}
@@ -202,7 +202,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// calls; other functions keep their own.
 	var externs []byte
 	tree := []*function{fn}
-	if fn.Sym.IsEntry() {
+	if fn.Sym.isEntry() {
 		tree = externsOrder(trees, fn)
 	}
 	var seen []*symbol
@@ -215,7 +215,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		}
 	}
 	appendNew := false // nvlink's list replaces the input record, at the end
-	if fn.Sym.IsEntry() && moduleExterns != nil && !sameSymbols(ownExterns(fn), moduleExterns) {
+	if fn.Sym.isEntry() && moduleExterns != nil && !sameSymbols(ownExterns(fn), moduleExterns) {
 		externs, appendNew = nil, true
 		for _, ext := range moduleExterns {
 			externs = le.AppendUint32(externs, ext.outIndex)
@@ -227,7 +227,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// even a record of 0.
 	var mbarriers uint32
 	treeMbarriers := false
-	if fn.Sym.IsEntry() {
+	if fn.Sym.isEntry() {
 		for _, f := range tree {
 			mbarriers += f.mbarriers
 			treeMbarriers = treeMbarriers || f.hasMbarriers
@@ -235,7 +235,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	}
 	use := ctx.resourcesOf(fn)
 	crs := fn.CRSStack
-	if fn.Sym.IsEntry() {
+	if fn.Sym.isEntry() {
 		crs = use.crsChain
 	}
 	// The records are about the input's, give or take the ones rewritten
@@ -254,7 +254,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 				continue
 			}
 			r.Payload, wroteExterns = externs, true
-		case r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal && fn.Sym.IsEntry():
+		case r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal && fn.Sym.isEntry():
 			var h [2]byte
 			le.PutUint16(h[:], uint16(mbarriers))
 			r.Payload, wroteMbarriers = h[:], true
@@ -311,11 +311,11 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	if treeMbarriers && !wroteMbarriers {
 		added = append(added, firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.hasMbarriers }))
 	}
-	if fn.Sym.IsEntry() && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
+	if fn.Sym.isEntry() && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
 		// A kernel whose callee reads blockIdx.z reads it too.
 		added = append(added, firstInTree(tree, cubin.EIATTR_CTAIDZ_USED, func(f *function) bool { return f.ctaidZ }))
 	}
-	if fn.Sym.IsEntry() && !fn.reservedSmem && slices.ContainsFunc(tree, func(f *function) bool { return f.reservedSmem }) {
+	if fn.Sym.isEntry() && !fn.reservedSmem && slices.ContainsFunc(tree, func(f *function) bool { return f.reservedSmem }) {
 		// A kernel whose callee uses the reserved shared memory uses
 		// it too (nvlink 12.x; ptxas 11.8 writes no such record).
 		added = append(added, firstInTree(tree, cubin.EIATTR_RESERVED_SMEM_USED, func(f *function) bool { return f.reservedSmem }))
@@ -335,7 +335,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_RESERVED_SMEM_USED})
 		}
 	}
-	if fn.Sym.IsEntry() && ctx.Config.Arch < 70 && reachesCNP(fn) {
+	if fn.Sym.isEntry() && ctx.Config.Arch < 70 && reachesCNP(fn) {
 		// Before Volta the driver wraps a kernel that calls into the
 		// device runtime (launches, synchronizes, queries).
 		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_NEED_CNP_WRAPPER})
@@ -356,7 +356,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 func reachesCNP(k *function) bool {
 	for _, fn := range callTree(k) {
 		for _, ext := range fn.Externs {
-			if !ext.Defined() && driverSyscalls[ext.Name] && strings.HasPrefix(ext.Name, "cnp") {
+			if !ext.defined() && driverSyscalls[ext.Name] && strings.HasPrefix(ext.Name, "cnp") {
 				return true
 			}
 		}
@@ -391,7 +391,7 @@ func sameSymbols(a, b []*symbol) bool {
 // staysExtern says whether EXTERNS keep naming a function after the link:
 // one no input defines (a driver syscall), or a kernel, which device code
 // launches through the driver.
-func (sym *symbol) staysExtern() bool { return !sym.Defined() || sym.IsEntry() }
+func (sym *symbol) staysExtern() bool { return !sym.defined() || sym.isEntry() }
 
 // buildCallgraph writes the merged call graph: every edge between live
 // functions (and to undefined externs), then address-taken functions, then
@@ -473,7 +473,7 @@ func (ctx *linkContext) collectPrototypes() []protoEntry {
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms {
 			sig, ok := sigs[sym]
-			if !ok || seen[sym] || sym.IsEntry() || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
+			if !ok || seen[sym] || sym.isEntry() || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true

@@ -172,13 +172,13 @@ func mergeRelocatable(ctx *linkContext) {
 func warnUnnamedStorage(ctx *linkContext) {
 	for _, file := range ctx.Files {
 		for i, sym := range file.Syms {
-			if sym == nil || sym.Local || sym.File == file || sym.IsFunc() {
+			if sym == nil || sym.Local || sym.File == file || sym.isFunc() {
 				continue
 			}
 			isec := file.sectionOf(file.ELF.Symbols[i].Shndx)
 			if isec != nil && isec.Out != nil && !cubin.HasFileData(isec.Sec.Type) && isec.Sec.Type != cubin.SHT_CUDA_SHARED {
 				ctx.warnf("%s: the storage of %s's definition here (%s, 0x%x bytes), which lost resolution, stays in the partial output unnamed; nvlink drops such storage when it links the output",
-					file.Name, sym.Name, isec.Name(), file.ELF.Symbols[i].Size)
+					file.Name, sym.Name, isec.name(), file.ELF.Symbols[i].Size)
 			}
 		}
 	}
@@ -195,7 +195,7 @@ func layoutRelocatable(ctx *linkContext) {
 	warnUnnamedStorage(ctx)
 	for _, file := range ctx.Files {
 		for j, sym := range file.Syms {
-			if !file.defines(sym, j) || sym.Section == nil || sym.Section.Out == nil || sym.Type() == cubin.STT_SECTION {
+			if !file.defines(sym, j) || sym.Section == nil || sym.Section.Out == nil || sym.typ() == cubin.STT_SECTION {
 				continue
 			}
 			if sym.Section.Sec.Type != cubin.SHT_CUDA_SHARED {
@@ -254,7 +254,7 @@ func (ctx *linkContext) retarget(isec *inputSection, r cubin.Reloc) (out outRelo
 	place := isec.OutOff + uint64(r.Offset)
 	if place > math.MaxUint32 {
 		// Kept relocations hold 32-bit places (outReloc).
-		ctx.report(&linkError{File: isec.File.Name, Section: isec.Name(),
+		ctx.report(&linkError{File: isec.File.Name, Section: isec.name(),
 			Msg: fmt.Sprintf("%v at offset 0x%x: place past 4 GiB into its section", r.Type, r.Offset)})
 		return out, false, false
 	}
@@ -263,13 +263,13 @@ func (ctx *linkContext) retarget(isec *inputSection, r cubin.Reloc) (out outRelo
 		return out, false, true
 	}
 	if int(r.Sym) >= len(isec.File.Syms) {
-		ctx.report(&linkError{File: isec.File.Name, Section: isec.Name(),
+		ctx.report(&linkError{File: isec.File.Name, Section: isec.name(),
 			Msg: fmt.Sprintf("%v at offset 0x%x names symbol %d, out of range", r.Type, r.Offset, r.Sym)})
 		return out, false, false
 	}
 	sym := isec.File.Syms[r.Sym]
 	out.Sym = sym
-	if sym.Type() != cubin.STT_SECTION || sym.Section == nil || sym.Section.OutOff == 0 {
+	if sym.typ() != cubin.STT_SECTION || sym.Section == nil || sym.Section.OutOff == 0 {
 		return out, false, true
 	}
 	delta := sym.Section.OutOff
@@ -282,7 +282,7 @@ func (ctx *linkContext) retarget(isec *inputSection, r cubin.Reloc) (out outRelo
 	// becomes a .rela one with the addend explicit.
 	how := cubin.HowToRelocate(r.Type)
 	if len(how.Fields) == 0 || !isec.Out.hasBytes() || place+how.Span() > isec.Out.byteLen() {
-		ctx.report(&linkError{File: isec.File.Name, Section: isec.Name(), Symbol: sym.Name,
+		ctx.report(&linkError{File: isec.File.Name, Section: isec.name(), Symbol: sym.Name,
 			Msg: fmt.Sprintf("%v at offset 0x%x: cannot read its implicit addend", r.Type, r.Offset)})
 		return out, false, false
 	}

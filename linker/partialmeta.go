@@ -106,7 +106,7 @@ func buildRelocatableSymtab(ctx *linkContext) {
 	ctx.firstGlobal = 0
 	add := func(sym *symbol) {
 		ctx.symtab.add(sym)
-		if ctx.firstGlobal == 0 && !sym.Local && sym.Bind() == cubin.STB_GLOBAL {
+		if ctx.firstGlobal == 0 && !sym.Local && sym.bind() == cubin.STB_GLOBAL {
 			ctx.firstGlobal = int(sym.outIndex)
 		}
 	}
@@ -119,7 +119,7 @@ func buildRelocatableSymtab(ctx *linkContext) {
 					placed[sym] = true
 					add(sym)
 				}
-			case sym.Type() == cubin.STT_SECTION:
+			case sym.typ() == cubin.STT_SECTION:
 				if osec := sym.sectionOut(); osec != nil && osec.symIndex == 0 {
 					ctx.symtab.addSection(osec)
 				}

@@ -36,7 +36,7 @@ func applyRelocations(ctx *linkContext) {
 			}
 			walk.visit(ctx, isec.File)
 			lost := lostRanges(isec)
-			for r := range isec.Relocs() {
+			for r := range isec.relocs() {
 				if inRanges(lost, uint64(r.Offset)) {
 					continue
 				}
@@ -115,7 +115,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		sym = isec.File.Syms[r.Sym]
 	}
 	bad := func(msg string) {
-		e := &linkError{File: isec.File.Name, Section: isec.Name(), Msg: fmt.Sprintf("%v at offset 0x%x: %s", r.Type, r.Offset, msg)}
+		e := &linkError{File: isec.File.Name, Section: isec.name(), Msg: fmt.Sprintf("%v at offset 0x%x: %s", r.Type, r.Offset, msg)}
 		if sym != nil {
 			e.Symbol = sym.Name
 		}
@@ -166,7 +166,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		osec.patch(p, r.Type, off, 0) // the texture's or surface's slot in bank 0
 		return
 	}
-	if sym.Name == ptxConst0Size && !sym.Defined() && isec.Func != nil && !isec.Func.Sym.IsEntry() {
+	if sym.Name == ptxConst0Size && !sym.defined() && isec.Func != nil && !isec.Func.Sym.isEntry() {
 		// The parameter bank size of the kernel the code is in: a device
 		// function (libcudadevrt's launch helpers, kept by -g or
 		// -preserve-relocs) has none, and nvlink writes all ones.
@@ -191,10 +191,10 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		// 12.x inputs reach functions through the unified table; the
 		// driver gets the plain type (R_CUDA_UNIFIED -> R_CUDA_64).
 		out := outReloc{Offset: uint32(p), Type: cubin.UnifiedBase(r.Type), Sym: sym, Addend: r.Addend}
-		if !sym.Defined() {
+		if !sym.defined() {
 			ctx.driverRefs.add(sym)
 		}
-		if sym.Type() == cubin.STT_SECTION && sym.Section != nil && sym.Section.OutOff != 0 {
+		if sym.typ() == cubin.STT_SECTION && sym.Section != nil && sym.Section.OutOff != 0 {
 			// A section symbol now names the merged section: move the
 			// addend by where this input's contribution landed.
 			if r.Rela {
@@ -206,7 +206,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		rp.keep(osec, r.Rela, out)
 		return
 	}
-	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
+	if sym.space() == cubin.STO_CUDA_SHARED && !sym.defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
 		// A debug section's view of dynamic shared memory.
 		if !ctx.debugSymbols() {
 			debugUnknown(osec, p, r.Type, a)
@@ -225,7 +225,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	if osec.Flags&cubin.SHF_ALLOC == 0 && (ctx.sharedVars.deleted[sym] ||
-		sym.space() == cubin.STO_CUDA_SHARED && sym.Defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !ctx.isLive(sym.Section.Func)) {
+		sym.space() == cubin.STO_CUDA_SHARED && sym.defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !ctx.isLive(sym.Section.Func)) {
 		// A debug section's view of a shared variable nvlink deleted (no
 		// code uses it), or of one of a removed kernel: nvlink takes its
 		// address as unknown.
@@ -243,7 +243,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	osec.patch(p, r.Type, v, sym.constantBank())
-	if ctx.Config.PreserveRelocs && (sym.Defined() || ctx.debugLayout.of(sym) == publishedDynamic && ctx.debugSymbols()) {
+	if ctx.Config.PreserveRelocs && (sym.defined() || ctx.debugLayout.of(sym) == publishedDynamic && ctx.debugSymbols()) {
 		// Not dynamic shared memory, which has no symbol in the output
 		// unless -g publishes it.
 		osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})
@@ -322,15 +322,15 @@ func (sym *symbol) inNonAllocSection() bool {
 
 // symbolValue returns S for a relocation in isec that the linker resolves.
 func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bool) {
-	if sym.space() == cubin.STO_CUDA_SHARED && !sym.Defined() {
+	if sym.space() == cubin.STO_CUDA_SHARED && !sym.defined() {
 		// Dynamic shared memory starts after the kernel's static shared memory.
 		if fn := isec.Func; fn != nil {
-			if fn.Sym.IsEntry() || fn.Sym.demoted {
+			if fn.Sym.isEntry() || fn.Sym.demoted {
 				return ctx.sharedOf(fn).dynOffset, true
 			}
 			var off uint64
 			for _, k := range ctx.Funcs {
-				if mem := ctx.sharedOf(k); k.Sym.IsEntry() && mem.usesDynamic {
+				if mem := ctx.sharedOf(k); k.Sym.isEntry() && mem.usesDynamic {
 					for _, f := range callTree(k) {
 						if f == fn {
 							off = max(off, mem.dynOffset)
@@ -342,10 +342,10 @@ func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bo
 		}
 		return 0, false
 	}
-	if !sym.Defined() {
+	if !sym.defined() {
 		return 0, false
 	}
-	if sym.Type() == cubin.STT_SECTION {
+	if sym.typ() == cubin.STT_SECTION {
 		if sym.Section == nil {
 			return 0, false
 		}
@@ -395,7 +395,7 @@ func isRelocType(typ uint32) bool {
 // the addend moved by where the input's contribution landed), as nvlink
 // writes them to .nv.resolvedrela<section>.
 func (osec *outputSection) preserve(ctx *linkContext, r outReloc) {
-	if r.Sym != nil && r.Sym.Type() == cubin.STT_SECTION && r.Sym.Section != nil {
+	if r.Sym != nil && r.Sym.typ() == cubin.STT_SECTION && r.Sym.Section != nil {
 		r.Addend += int64(r.Sym.Section.OutOff)
 	}
 	name := resolvedRelaPrefix + osec.key() // keyed like osec (nameRegistry.funcKey)

@@ -159,7 +159,7 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 			Msg:  "duplicate definition of device symbol",
 			Refs: []string{"first defined in " + sym.File.nvlinkName()}})
 	case newRank == rankWeak:
-		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym.IsEntry() {
+		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym.isEntry() {
 			if a, b := file.paramBankSize(esym), sym.File.paramBankSize(&sym.File.ELF.Symbols[sym.esymIndex]); a != b {
 				ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
 					Msg:  fmt.Sprintf("weak kernel defined again with a parameter bank of another size (0x%x bytes here, 0x%x first)", a, b),
@@ -325,7 +325,7 @@ func mayStayUndefined(sym *symbol) bool {
 	if driverSyscalls[sym.Name] || strings.HasPrefix(sym.Name, "__cuda_syscall") {
 		return true
 	}
-	switch sym.Type() {
+	switch sym.typ() {
 	case cubin.STT_CUDA_TEXTURE, cubin.STT_CUDA_SAMPLER, cubin.STT_CUDA_SURFACE:
 		return true
 	}
@@ -351,7 +351,7 @@ func reportUndefined(ctx *linkContext) {
 			if isec.Func != nil && !ctx.isLive(isec.Func) {
 				continue
 			}
-			for r := range isec.Relocs() {
+			for r := range isec.relocs() {
 				if r.Sym != 0 && int(r.Sym) < len(file.Syms) {
 					used[file.Syms[r.Sym]] = true
 				}
@@ -360,7 +360,7 @@ func reportUndefined(ctx *linkContext) {
 	}
 	var undefined []*symbol
 	for _, sym := range ctx.Symbols {
-		if sym.File == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) && (!sym.IsFunc() || used[sym]) {
+		if sym.File == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) && (!sym.isFunc() || used[sym]) {
 			undefined = append(undefined, sym)
 		}
 	}

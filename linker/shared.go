@@ -130,7 +130,7 @@ func (s *sharedLayout) collectObjects(ctx *linkContext) {
 			if sym == nil || esym.Type() == cubin.STT_SECTION {
 				continue
 			}
-			if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+			if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
 				// An extern __shared__ array has no room of its own,
 				// but nvlink sorts it with the objects (size 0, where
 				// its name first appears), which moves the others.
@@ -156,7 +156,7 @@ func (s *sharedLayout) findUses(ctx *linkContext) {
 	for _, fn := range ctx.Funcs {
 		s.walk.visit(ctx, fn.Text.File)
 		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
-			for r := range isec.Relocs() {
+			for r := range isec.relocs() {
 				sym := isec.File.Syms[r.Sym]
 				if sym != nil && sym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
 					s.uses[fn] = appendSymOnce(s.uses[fn], sym)
@@ -178,7 +178,7 @@ func (s *sharedLayout) findReach(ctx *linkContext) {
 			// still lays out its shared memory as a kernel's, with the
 			// objects its own code uses, not its callees'.
 			s.trees[k] = []*function{k}
-		case k.Sym.IsEntry():
+		case k.Sym.isEntry():
 			s.kernels = append(s.kernels, k)
 			s.trees[k] = callTree(k)
 		default:
@@ -224,7 +224,7 @@ func (s *sharedLayout) findReferenced(ctx *linkContext) {
 	for _, fn := range ctx.allFuncs {
 		s.walk.visit(ctx, fn.Text.File)
 		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
-			for r := range isec.Relocs() {
+			for r := range isec.relocs() {
 				if sym := isec.File.Syms[r.Sym]; sym != nil && s.objects[sym] != nil {
 					s.referenced[sym] = true
 				}
@@ -364,7 +364,7 @@ func (s *sharedLayout) placeKernels() {
 			for _, sym := range s.uses[fn] {
 				o := s.objects[sym]
 				switch {
-				case !sym.Defined():
+				case !sym.defined():
 					dynamic = true
 				case o == nil:
 				case len(s.reach[sym]) == 1:
@@ -548,7 +548,7 @@ func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
 		}
 		for i, fn := range trees[k] {
 			for _, sym := range uses[fn] {
-				if sym.Defined() {
+				if sym.defined() {
 					continue
 				}
 				if i > 0 {
@@ -591,7 +591,7 @@ func hasDebugShared(file *inputFile) bool {
 // uses it survives.
 func anyDynamic(ctx *linkContext) bool {
 	for _, sym := range ctx.Symbols {
-		if !sym.Defined() && sym.space() == cubin.STO_CUDA_SHARED {
+		if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
 			return true
 		}
 	}

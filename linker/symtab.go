@@ -198,7 +198,7 @@ func (ctx *linkContext) keepLocal(sym *symbol) bool {
 	if sym.Section != nil && sym.Section.Out == nil {
 		return false
 	}
-	if sym.Type() == cubin.STT_FUNC && sym.Func == nil && !sym.clone {
+	if sym.typ() == cubin.STT_FUNC && sym.Func == nil && !sym.clone {
 		return false
 	}
 	return sym.Section != nil
@@ -211,7 +211,7 @@ func (sym *symbol) inKernelBank2() bool {
 		return false
 	}
 	k := sym.Section.Func.Sym
-	return k.IsEntry() || k.demoted
+	return k.isEntry() || k.demoted
 }
 
 // keepGlobal says whether a global symbol appears in the output.
@@ -222,10 +222,10 @@ func (ctx *linkContext) keepGlobal(sym *symbol) bool {
 	if ctx.debugLayout.of(sym) == publishedDynamic {
 		return true
 	}
-	if !sym.Defined() {
+	if !sym.defined() {
 		return ctx.referenced.has(sym)
 	}
-	if sym.IsFunc() {
+	if sym.isFunc() {
 		return sym.Func != nil
 	}
 	if sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) {
@@ -241,14 +241,14 @@ func (ctx *linkContext) keepGlobal(sym *symbol) bool {
 // for an undefined symbol's, unless the output defines it (how, from
 // layoutDebugInfo).
 func (sym *symbol) outInfo() uint8 {
-	if sym.Type() == cubin.STT_CUDA_OBJECT {
+	if sym.typ() == cubin.STT_CUDA_OBJECT {
 		return sym.Info&0xf0 | cubin.STT_OBJECT
 	}
 	return sym.Info
 }
 
 func (sym *symbol) outOther(how debugSymbol) uint8 {
-	if !sym.Defined() && how != publishedDynamic {
+	if !sym.defined() && how != publishedDynamic {
 		return sym.Other
 	}
 	return sym.Other &^ cubin.STO_CUDA_SPACE_MASK

@@ -166,7 +166,7 @@ var unifiedTableNames = map[string]bool{
 // nvlink resolves without a word and writes no symbol for: weak, undefined
 // in every input, and named as unifiedTableNames.
 func (ctx *linkContext) isUnifiedTable(sym *symbol) bool {
-	return ctx.toolkit.UnifiedTables && sym.File == nil && sym.Bind() == cubin.STB_WEAK && unifiedTableNames[sym.Name]
+	return ctx.toolkit.UnifiedTables && sym.File == nil && sym.bind() == cubin.STB_WEAK && unifiedTableNames[sym.Name]
 }
 
 // collectUnifiedTables lists the unified tables the inputs declare, in

@@ -136,7 +136,7 @@ func (ctx *linkContext) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
 			switch {
 			case sym.Section != nil && sym.Section.Out != nil:
 				shndx = uint32(sym.Section.Out.Index)
-			case sym.Defined() && sym.Shndx >= cubin.SHN_LORESERVE && sym.Section == nil:
+			case sym.defined() && sym.Shndx >= cubin.SHN_LORESERVE && sym.Section == nil:
 				shndx, special = sym.Shndx, true // SHN_ABS, SHN_COMMON
 			default:
 				value = 0 // undefined
