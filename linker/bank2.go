@@ -238,12 +238,12 @@ func foldConstant2(ctx *linkContext) {
 	var trees treeWalker
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		k := ctx.Funcs[i]
-		if k.Sym.demoted {
+		if ctx.demoted(k) {
 			// A kernel -preserve-relocs keeps as a function keeps its
 			// own constants as a kernel's, alone (mergeSections).
 			continue
 		}
-		if !k.Sym.isEntry() {
+		if !ctx.isEntry(k.Sym) {
 			continue
 		}
 		var own *inputSection
@@ -258,7 +258,7 @@ func foldConstant2(ctx *linkContext) {
 		}
 		var callees []*inputSection
 		for _, fn := range trees.walk(k)[1:] {
-			if fn.Sym.isEntry() || fn.lostBank2 {
+			if ctx.isEntry(fn.Sym) || fn.lostBank2 {
 				continue
 			}
 			for _, isec := range fn.Sections {
@@ -311,7 +311,7 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	reaching := map[*function][]*function{} // a function -> the kernels reaching it, last first
 	var trees treeWalker
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
-		if k := ctx.Funcs[i]; k.Sym.isEntry() {
+		if k := ctx.Funcs[i]; ctx.isEntry(k.Sym) {
 			for _, fn := range trees.walk(k)[1:] {
 				reaching[fn] = append(reaching[fn], k)
 			}
@@ -320,7 +320,7 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	made := map[*function]*outputSection{}
 	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
 		fn := ctx.Funcs[i]
-		if fn.Sym.isEntry() || fn.lostBank2 {
+		if ctx.isEntry(fn.Sym) || fn.lostBank2 {
 			continue
 		}
 		for _, isec := range fn.Sections {
@@ -369,7 +369,7 @@ func overlayConstant2(ctx *linkContext) {
 	var callees []*inputSection
 	for _, k := range ctx.Funcs {
 		osec := ctx.bank2.banks[k]
-		if !k.Sym.isEntry() || osec == nil {
+		if !ctx.isEntry(k.Sym) || osec == nil {
 			continue
 		}
 		osec.fixedOffsets = true
@@ -483,7 +483,7 @@ func placeTwins(ctx *linkContext) {
 func (r *nameRegistry) createKernelBanks(ctx *linkContext) {
 	shared := false
 	for _, osec := range ctx.OutSections {
-		if osec.Func != nil && osec.Func.Sym.isEntry() && strings.HasPrefix(osec.Name, ".nv.constant2.") {
+		if osec.Func != nil && ctx.isEntry(osec.Func.Sym) && strings.HasPrefix(osec.Name, ".nv.constant2.") {
 			r.createSection(ctx, osec.Name)
 			shared = shared || osec.twinned
 		}

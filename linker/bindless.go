@@ -62,7 +62,7 @@ func assignBindlessSlots(ctx *linkContext) {
 
 	var base uint64
 	for _, k := range ctx.Funcs {
-		if osec := k.bank0(); k.Sym.isEntry() && osec != nil {
+		if osec := k.bank0(); ctx.isEntry(k.Sym) && osec != nil {
 			base = max(base, alignTo(osec.Size, 4))
 		}
 	}

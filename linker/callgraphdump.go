@@ -102,7 +102,7 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 		return ""
 	}
 	var b strings.Builder
-	if sym.isEntry() {
+	if ctx.isEntry(sym) {
 		b.WriteByte('^')
 	}
 	if fn.AddrTaken {

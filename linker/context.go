@@ -390,14 +390,7 @@ type symbol struct {
 	// or a symbol of a section that travels with a function not kept.
 	// Its one writer is mergeSections. It stays here, not in a side
 	// table: relocation reads it for every relocation.
-	deleted bool
-	// demoted: a kernel -preserve-relocs keeps as an ordinary function
-	// because the lists prune it, or one -g -suppress-debug-info keeps
-	// after merging it as one (its symbol keeps STO_CUDA_ENTRY). Its one
-	// writer is eliminateDeadCode. It stays on the symbol because it
-	// changes what the symbol is: isEntry reads it, which every pass
-	// asks of symbols without a link context at hand.
-	demoted     bool
+	deleted     bool
 	placeholder bool // an unnamed local function of addPlaceholder
 	// clone: a local function ptxas -ewp inlined into a kernel's code
 	// ($kernel$function, inside the kernel's .text); kept with the kernel.
@@ -412,10 +405,6 @@ func (sym *symbol) typ() uint8 { return sym.Info & 0xf }
 
 // defined says whether an input defines the symbol.
 func (sym *symbol) defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
-
-// isEntry says whether the symbol is a kernel (and was not demoted to a
-// device function).
-func (sym *symbol) isEntry() bool { return sym.Other&cubin.STO_CUDA_ENTRY != 0 && !sym.demoted }
 
 // isFunc says whether the symbol is a function.
 func (sym *symbol) isFunc() bool { return sym.typ() == cubin.STT_FUNC }

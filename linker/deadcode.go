@@ -5,6 +5,7 @@ import (
 
 	"strings"
 
+	"github.com/cudalink/cudalink/linker/cubin"
 	"github.com/cudalink/cudalink/linker/hostobj"
 )
 
@@ -27,7 +28,7 @@ func eliminateDeadCode(ctx *linkContext) {
 	hostRefs := ctx.hostKernelRefs()
 	for _, fn := range ctx.Funcs {
 		switch {
-		case !fn.Sym.isEntry():
+		case !ctx.isEntry(fn.Sym):
 		case !ctx.kernelUsed(fn.Sym.Name):
 			ctx.deadCode[fn.order].pruned = removedByKernelsUsed
 		case !hostRefs.keeps(fn):
@@ -40,7 +41,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		// own shared memory is laid out as a kernel's (layoutShared).
 		for _, fn := range ctx.Funcs {
 			if ctx.deadCode[fn.order].pruned != 0 && !fn.AddrTaken {
-				fn.Sym.demoted = true
+				ctx.deadCode[fn.order].demoted = true
 			}
 		}
 	}
@@ -51,7 +52,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		// bank-2 constants are not its own.
 		for _, fn := range ctx.Funcs {
 			if ctx.names.mergedPlain.has(fn) {
-				fn.Sym.demoted = true
+				ctx.deadCode[fn.order].demoted = true
 			}
 		}
 	}
@@ -65,7 +66,7 @@ func eliminateDeadCode(ctx *linkContext) {
 	for _, fn := range ctx.Funcs {
 		d := &ctx.deadCode[fn.order]
 		switch {
-		case fn.Sym.isEntry() && d.pruned == 0:
+		case ctx.isEntry(fn.Sym) && d.pruned == 0:
 			d.why = keptKernel
 		case fn.AddrTaken:
 			d.why = keptAddrTaken
@@ -129,6 +130,8 @@ type deadCodeRecord struct {
 	// the function; nil for roots (kernels and address-taken functions)
 	// and removed functions.
 	keptBy *function
+	// demoted: a kernel kept as an ordinary function (see demoted).
+	demoted bool
 }
 
 // decisionOf returns what dead-code elimination decided for fn: the zero
@@ -138,6 +141,21 @@ func (ctx *linkContext) decisionOf(fn *function) deadCodeRecord {
 		return deadCodeRecord{}
 	}
 	return ctx.deadCode[fn.order]
+}
+
+// demoted says whether fn is a kernel dead-code elimination keeps as an
+// ordinary function: one -preserve-relocs keeps because the lists prune
+// it, or one -g -suppress-debug-info keeps after merging it as one. Its
+// symbol keeps STO_CUDA_ENTRY, but it is no kernel (isEntry). Always
+// kept, so its symbol's Func is never cleared.
+func (ctx *linkContext) demoted(fn *function) bool {
+	return fn.order < len(ctx.deadCode) && ctx.deadCode[fn.order].demoted
+}
+
+// isEntry says whether sym is a kernel's: it is marked STO_CUDA_ENTRY and
+// the kernel was not demoted to a device function (see demoted).
+func (ctx *linkContext) isEntry(sym *symbol) bool {
+	return sym.Other&cubin.STO_CUDA_ENTRY != 0 && (sym.Func == nil || !ctx.demoted(sym.Func))
 }
 
 // isLive says whether dead-code elimination kept fn: false before it
@@ -318,7 +336,7 @@ func warnUncalledAddressTaken(ctx *linkContext) {
 		}
 	}
 	for _, sym := range ctx.names.nodes {
-		if fn := ctx.liveFunc(sym); fn != nil && fn.AddrTaken && !fn.Sym.isEntry() && !called[fn] {
+		if fn := ctx.liveFunc(sym); fn != nil && fn.AddrTaken && !ctx.isEntry(fn.Sym) && !called[fn] {
 			ctx.warnf("Function '%s' has address taken but no calls to it found", fn.Sym.Name)
 		}
 	}

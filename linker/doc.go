@@ -19,6 +19,6 @@
 // worker. The package exports what those packages use: Run and its
 // Config, the caches the worker hands in, and the errors a caller tells
 // apart; the passes and their types are its own. Their methods are
-// unexported too (symbol.isEntry, inputSection.relocs), but for those that
+// unexported too (symbol.defined, inputSection.relocs), but for those that
 // satisfy an interface (error, fmt.Stringer, the worker's caches).
 package linker

@@ -280,7 +280,7 @@ func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 				opt = "-g"
 			}
 			fmt.Fprintf(w, ">>> %s is in a link with %s, which keeps every function (%s)\n", name, opt, f.Text.File.Name)
-			if ctx.decisionOf(f).pruned != 0 && f.Sym.demoted {
+			if ctx.decisionOf(f).pruned != 0 && ctx.demoted(f) {
 				fmt.Fprintf(w, ">>> it stays as an ordinary function, not as a kernel, because %s\n", ctx.removalReason(f))
 			}
 		}

@@ -13,7 +13,7 @@ import (
 func (ctx *linkContext) kernels() []*function {
 	var kernels []*function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.isEntry() {
+		if ctx.isEntry(fn.Sym) {
 			kernels = append(kernels, fn)
 		}
 	}
@@ -75,7 +75,7 @@ func buildFunctions(ctx *linkContext) {
 			if fn := byText[int(s.Info)]; fn != nil && strings.HasPrefix(s.Name, ".nv.") {
 				isec.Func = fn
 				fn.Sections = append(fn.Sections, isec)
-			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !fn.Sym.isEntry() {
+			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !ctx.isEntry(fn.Sym) {
 				appendLostConstants(ctx, fn, isec, !firstBank2[fn.Sym]) // bank2.go
 			}
 		}

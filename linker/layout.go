@@ -36,7 +36,7 @@ func placeContributions(ctx *linkContext) {
 			if osec.fixedOffsets {
 				isec.OutOff = ctx.bank2.fixedOff[isec]
 				size = max(size, isec.OutOff+isec.Sec.Size)
-				callees = callees || isec.Func == nil || !isec.Func.Sym.isEntry()
+				callees = callees || isec.Func == nil || !ctx.isEntry(isec.Func.Sym)
 			} else {
 				size = alignTo(size, align)
 				isec.OutOff = size

@@ -44,7 +44,7 @@ func checkLimits(ctx *linkContext) {
 	}
 	limit := ctx.staticSharedLimit()
 	for _, k := range ctx.Funcs {
-		if !k.Sym.isEntry() {
+		if !ctx.isEntry(k.Sym) {
 			continue
 		}
 		if size := k.staticShared(ctx); size > limit {

@@ -173,7 +173,7 @@ func (ctx *linkContext) addFunctionSections(fn *function) {
 	text.Out = osec
 	for _, isec := range fn.Sections {
 		s := isec.Sec
-		if !fn.Sym.isEntry() && !fn.Sym.demoted && !fn.lostBank2 && isConstant2(s) {
+		if !ctx.isEntry(fn.Sym) && !ctx.demoted(fn) && !fn.lostBank2 && isConstant2(s) {
 			continue // folded into the calling kernels by foldConstant2
 		}
 		var osec *outputSection

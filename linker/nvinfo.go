@@ -64,7 +64,7 @@ func buildNVInfo(ctx *linkContext) {
 	if len(kernels) == 1 {
 		single = kernels[0]
 		for _, fn := range ctx.Funcs {
-			for _, ext := range ownExterns(fn) {
+			for _, ext := range ctx.ownExterns(fn) {
 				moduleExterns = appendSymOnce(moduleExterns, ext)
 			}
 		}
@@ -202,20 +202,20 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// calls; other functions keep their own.
 	var externs []byte
 	tree := []*function{fn}
-	if fn.Sym.isEntry() {
+	if ctx.isEntry(fn.Sym) {
 		tree = externsOrder(trees, fn)
 	}
 	var seen []*symbol
 	for _, f := range tree {
 		for _, ext := range f.Externs {
-			if ext.outIndex != 0 && ext.staysExtern() && len(appendSymOnce(seen, ext)) > len(seen) {
+			if ext.outIndex != 0 && ctx.staysExtern(ext) && len(appendSymOnce(seen, ext)) > len(seen) {
 				seen = append(seen, ext)
 				externs = le.AppendUint32(externs, ext.outIndex)
 			}
 		}
 	}
 	appendNew := false // nvlink's list replaces the input record, at the end
-	if fn.Sym.isEntry() && moduleExterns != nil && !sameSymbols(ownExterns(fn), moduleExterns) {
+	if ctx.isEntry(fn.Sym) && moduleExterns != nil && !sameSymbols(ctx.ownExterns(fn), moduleExterns) {
 		externs, appendNew = nil, true
 		for _, ext := range moduleExterns {
 			externs = le.AppendUint32(externs, ext.outIndex)
@@ -227,7 +227,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// even a record of 0.
 	var mbarriers uint32
 	treeMbarriers := false
-	if fn.Sym.isEntry() {
+	if ctx.isEntry(fn.Sym) {
 		for _, f := range tree {
 			mbarriers += f.mbarriers
 			treeMbarriers = treeMbarriers || f.hasMbarriers
@@ -235,7 +235,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	}
 	use := ctx.resourcesOf(fn)
 	crs := fn.CRSStack
-	if fn.Sym.isEntry() {
+	if ctx.isEntry(fn.Sym) {
 		crs = use.crsChain
 	}
 	// The records are about the input's, give or take the ones rewritten
@@ -254,7 +254,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 				continue
 			}
 			r.Payload, wroteExterns = externs, true
-		case r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal && fn.Sym.isEntry():
+		case r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal && ctx.isEntry(fn.Sym):
 			var h [2]byte
 			le.PutUint16(h[:], uint16(mbarriers))
 			r.Payload, wroteMbarriers = h[:], true
@@ -305,17 +305,17 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	var added []treeRecord
 	if len(externs) > 0 && !wroteExterns {
 		added = append(added, firstInTree(tree, cubin.EIATTR_EXTERNS, func(f *function) bool {
-			return slices.ContainsFunc(f.Externs, func(ext *symbol) bool { return ext.outIndex != 0 && ext.staysExtern() })
+			return slices.ContainsFunc(f.Externs, func(ext *symbol) bool { return ext.outIndex != 0 && ctx.staysExtern(ext) })
 		}))
 	}
 	if treeMbarriers && !wroteMbarriers {
 		added = append(added, firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.hasMbarriers }))
 	}
-	if fn.Sym.isEntry() && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
+	if ctx.isEntry(fn.Sym) && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
 		// A kernel whose callee reads blockIdx.z reads it too.
 		added = append(added, firstInTree(tree, cubin.EIATTR_CTAIDZ_USED, func(f *function) bool { return f.ctaidZ }))
 	}
-	if fn.Sym.isEntry() && !fn.reservedSmem && slices.ContainsFunc(tree, func(f *function) bool { return f.reservedSmem }) {
+	if ctx.isEntry(fn.Sym) && !fn.reservedSmem && slices.ContainsFunc(tree, func(f *function) bool { return f.reservedSmem }) {
 		// A kernel whose callee uses the reserved shared memory uses
 		// it too (nvlink 12.x; ptxas 11.8 writes no such record).
 		added = append(added, firstInTree(tree, cubin.EIATTR_RESERVED_SMEM_USED, func(f *function) bool { return f.reservedSmem }))
@@ -335,7 +335,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_RESERVED_SMEM_USED})
 		}
 	}
-	if fn.Sym.isEntry() && ctx.Config.Arch < 70 && reachesCNP(fn) {
+	if ctx.isEntry(fn.Sym) && ctx.Config.Arch < 70 && reachesCNP(fn) {
 		// Before Volta the driver wraps a kernel that calls into the
 		// device runtime (launches, synchronizes, queries).
 		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_NEED_CNP_WRAPPER})
@@ -365,10 +365,10 @@ func reachesCNP(k *function) bool {
 }
 
 // ownExterns returns what fn's own EXTERNS record still names.
-func ownExterns(fn *function) []*symbol {
+func (ctx *linkContext) ownExterns(fn *function) []*symbol {
 	var own []*symbol
 	for _, ext := range fn.Externs {
-		if ext.outIndex != 0 && ext.staysExtern() {
+		if ext.outIndex != 0 && ctx.staysExtern(ext) {
 			own = appendSymOnce(own, ext)
 		}
 	}
@@ -391,7 +391,7 @@ func sameSymbols(a, b []*symbol) bool {
 // staysExtern says whether EXTERNS keep naming a function after the link:
 // one no input defines (a driver syscall), or a kernel, which device code
 // launches through the driver.
-func (sym *symbol) staysExtern() bool { return !sym.defined() || sym.isEntry() }
+func (ctx *linkContext) staysExtern(sym *symbol) bool { return !sym.defined() || ctx.isEntry(sym) }
 
 // buildCallgraph writes the merged call graph: every edge between live
 // functions (and to undefined externs), then address-taken functions, then
@@ -473,7 +473,7 @@ func (ctx *linkContext) collectPrototypes() []protoEntry {
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms {
 			sig, ok := sigs[sym]
-			if !ok || seen[sym] || sym.isEntry() || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
+			if !ok || seen[sym] || ctx.isEntry(sym) || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true

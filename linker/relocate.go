@@ -166,7 +166,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		osec.patch(p, r.Type, off, 0) // the texture's or surface's slot in bank 0
 		return
 	}
-	if sym.Name == ptxConst0Size && !sym.defined() && isec.Func != nil && !isec.Func.Sym.isEntry() {
+	if sym.Name == ptxConst0Size && !sym.defined() && isec.Func != nil && !ctx.isEntry(isec.Func.Sym) {
 		// The parameter bank size of the kernel the code is in: a device
 		// function (libcudadevrt's launch helpers, kept by -g or
 		// -preserve-relocs) has none, and nvlink writes all ones.
@@ -325,12 +325,12 @@ func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bo
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.defined() {
 		// Dynamic shared memory starts after the kernel's static shared memory.
 		if fn := isec.Func; fn != nil {
-			if fn.Sym.isEntry() || fn.Sym.demoted {
+			if ctx.isEntry(fn.Sym) || ctx.demoted(fn) {
 				return ctx.sharedOf(fn).dynOffset, true
 			}
 			var off uint64
 			for _, k := range ctx.Funcs {
-				if mem := ctx.sharedOf(k); k.Sym.isEntry() && mem.usesDynamic {
+				if mem := ctx.sharedOf(k); ctx.isEntry(k.Sym) && mem.usesDynamic {
 					for _, f := range callTree(k) {
 						if f == fn {
 							off = max(off, mem.dynOffset)

@@ -159,7 +159,7 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 			Msg:  "duplicate definition of device symbol",
 			Refs: []string{"first defined in " + sym.File.nvlinkName()}})
 	case newRank == rankWeak:
-		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym.isEntry() {
+		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.isEntry(sym) {
 			if a, b := file.paramBankSize(esym), sym.File.paramBankSize(&sym.File.ELF.Symbols[sym.esymIndex]); a != b {
 				ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
 					Msg:  fmt.Sprintf("weak kernel defined again with a parameter bank of another size (0x%x bytes here, 0x%x first)", a, b),

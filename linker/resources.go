@@ -43,7 +43,7 @@ func computeResources(ctx *linkContext) {
 	chains := &chainMarks{marks: make([]chainMark, len(ctx.allFuncs))}
 	var trees treeWalker
 	for _, k := range ctx.Funcs {
-		if !k.Sym.isEntry() {
+		if !ctx.isEntry(k.Sym) {
 			continue
 		}
 		use := &res[k.order]
@@ -78,7 +78,7 @@ func computeResources(ctx *linkContext) {
 func checkMaxRegs(ctx *linkContext) {
 	limit := map[*function]int{}
 	for _, k := range ctx.Funcs {
-		if k.Sym.isEntry() && k.maxRegs > 0 {
+		if ctx.isEntry(k.Sym) && k.maxRegs > 0 {
 			limit[k] = k.maxRegs
 		}
 	}
@@ -88,7 +88,7 @@ func checkMaxRegs(ctx *linkContext) {
 	seen := map[*function]bool{}
 	var stack, reach []*function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.isEntry() || len(fn.callers) == 0 {
+		if ctx.isEntry(fn.Sym) || len(fn.callers) == 0 {
 			continue
 		}
 		clear(seen)
@@ -98,7 +98,7 @@ func checkMaxRegs(ctx *linkContext) {
 		for len(stack) > 0 {
 			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if f.Sym.isEntry() {
+			if ctx.isEntry(f.Sym) {
 				reach = append(reach, f)
 				continue
 			}
@@ -250,7 +250,7 @@ func reportResources(ctx *linkContext) {
 	// with what is their own.
 	var kernels []*function
 	for _, fn := range ctx.Funcs {
-		if fn.Sym.isEntry() || fn.Sym.demoted {
+		if ctx.isEntry(fn.Sym) || ctx.demoted(fn) {
 			kernels = append(kernels, fn)
 		}
 	}

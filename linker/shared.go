@@ -173,12 +173,12 @@ func (s *sharedLayout) findReach(ctx *linkContext) {
 	s.reach = map[*symbol][]*function{}
 	for _, k := range ctx.Funcs {
 		switch {
-		case k.Sym.demoted:
+		case ctx.demoted(k):
 			// A kernel -preserve-relocs keeps as a function: nvlink
 			// still lays out its shared memory as a kernel's, with the
 			// objects its own code uses, not its callees'.
 			s.trees[k] = []*function{k}
-		case k.Sym.isEntry():
+		case ctx.isEntry(k.Sym):
 			s.kernels = append(s.kernels, k)
 			s.trees[k] = callTree(k)
 		default:
@@ -194,7 +194,7 @@ func (s *sharedLayout) findReach(ctx *linkContext) {
 	}
 	s.laidOut = slices.Clone(s.kernels) // the kernels, then the demoted ones
 	for _, k := range ctx.Funcs {
-		if k.Sym.demoted {
+		if ctx.demoted(k) {
 			s.laidOut = append(s.laidOut, k)
 		}
 	}
@@ -268,7 +268,7 @@ func (s *sharedLayout) orderMadeSections(ctx *linkContext) {
 	m := &ctx.sharedMade
 	*m = madeShared{}
 	makeFor := func(k *function) {
-		if k.Sym.demoted && !made[k] {
+		if ctx.demoted(k) && !made[k] {
 			made[k] = true
 			m.objects = append(m.objects, k)
 		}
@@ -286,7 +286,7 @@ func (s *sharedLayout) orderMadeSections(ctx *linkContext) {
 		}
 	}
 	for _, k := range ctx.Funcs {
-		if k.Sym.demoted && !made[k] {
+		if ctx.demoted(k) && !made[k] {
 			m.dynamic = append(m.dynamic, k)
 		}
 	}

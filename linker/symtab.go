@@ -192,7 +192,7 @@ func isParamSymbol(name string) bool { return name == "_param" || name == "_SREG
 // appears in the output.
 func (ctx *linkContext) keepLocal(sym *symbol) bool {
 	if sym.deleted || isParamSymbol(sym.Name) && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) ||
-		strings.Contains(sym.Name, ".const_opt.") && !(ctx.Config.PreserveRelocs && sym.inKernelBank2()) {
+		strings.Contains(sym.Name, ".const_opt.") && !(ctx.Config.PreserveRelocs && ctx.inKernelBank2(sym)) {
 		return false
 	}
 	if sym.Section != nil && sym.Section.Out == nil {
@@ -204,14 +204,14 @@ func (ctx *linkContext) keepLocal(sym *symbol) bool {
 	return sym.Section != nil
 }
 
-// inKernelBank2 says whether the symbol is a kernel's own bank-2 constant
+// inKernelBank2 says whether sym is a kernel's own bank-2 constant
 // (-preserve-relocs keeps those symbols, not its callees').
-func (sym *symbol) inKernelBank2() bool {
+func (ctx *linkContext) inKernelBank2(sym *symbol) bool {
 	if sym.Section == nil || !isConstant2(sym.Section.Sec) || sym.Section.Func == nil {
 		return false
 	}
-	k := sym.Section.Func.Sym
-	return k.isEntry() || k.demoted
+	k := sym.Section.Func
+	return ctx.isEntry(k.Sym) || ctx.demoted(k)
 }
 
 // keepGlobal says whether a global symbol appears in the output.
