@@ -49,7 +49,7 @@ func assignBindlessSlots(ctx *linkContext) {
 			}
 			return -1
 		}
-		return int(b.created - a.created)
+		return int(ctx.names.createdAt(b) - ctx.names.createdAt(a))
 	})
 	ctx.bindlessRefs = refs
 	refs = nvlinkListSort(refs)

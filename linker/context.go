@@ -28,6 +28,10 @@ type linkContext struct {
 	// Symbols holds one symbol per global name, in the order names were
 	// first seen (command-line order), which fixes the output order.
 	Symbols []*symbol
+	// symbolIDs is how many symbol ids there are (symbol.id): those of the
+	// symbols resolveSymbols made, and one kept for each file's
+	// placeholder (placeholderID). resolveSymbols writes it.
+	symbolIDs int32
 
 	// OutSections in output order, filled by mergeSections and the writer.
 	OutSections []*outputSection
@@ -362,13 +366,11 @@ type symbol struct {
 	// section indices are, and the small fields are packed together.
 	Shndx     uint32 // the defining section's index in File, or a special SHN_*
 	esymIndex int32  // index of the chosen definition in File's symbol table
-	// created is when registerNames saw the symbol first (1-based): the
-	// order nvlink creates symbols in, which also orders call-graph
-	// callers. Its one writer is nameRegistry.addSymbol (registerNames).
-	// It stays on the symbol, not in a side table: the sorts of callers,
-	// edges and bindless references read it at every comparison, and
-	// symbols have no dense number a table could be indexed by.
-	created int32
+	// id numbers the symbols of a link densely from 0, so that a pass can
+	// keep what it computes of them in a table of its own indexed by id
+	// (nameRegistry.createdAt, outputSymbols.index, linkContext.deleted).
+	// resolveSymbols, which makes them, numbers them (see symbolIDs).
+	id int32
 	// outIndex is the symbol's index in the output .symtab, 0 if the
 	// output drops it. Its one writer is outputSymbols.add, through which
 	// the symbol table's builders (buildSymbolTable in assignIndices;

@@ -347,7 +347,7 @@ type indirectBlock struct {
 // file calls before the one taking its address comes earlier).
 func orderIndirectEdges(ctx *linkContext) {
 	for _, b := range ctx.indirectBlocks {
-		slices.SortStableFunc(b.fn.edges[b.start:b.end], func(x, y *symbol) int { return cmp.Compare(x.created, y.created) })
+		slices.SortStableFunc(b.fn.edges[b.start:b.end], func(x, y *symbol) int { return cmp.Compare(ctx.names.createdAt(x), ctx.names.createdAt(y)) })
 	}
 	ctx.indirectBlocks = nil
 }

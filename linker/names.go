@@ -59,8 +59,9 @@ func registerNames(ctx *linkContext) {
 	launched := map[*symbol]bool{} // functions earlier inputs take the address of
 	var walk inputWalk             // relocations are read from the inputs
 	r.fileStart = make([]int32, len(ctx.Files))
+	r.created = make([]int32, ctx.symbolIDs)
 	for i, file := range ctx.Files {
-		r.fileStart[i] = int32(r.created) + 1
+		r.fileStart[i] = int32(r.count) + 1
 		if i > 0 {
 			markLaunched(ctx.Files[i-1], launched)
 		}
@@ -80,7 +81,7 @@ func registerNames(ctx *linkContext) {
 			if sym != nil && sym.clone {
 				// A function a -ewp image copied into a kernel's code:
 				// its section brings the kernel first.
-				if owner := sym.Section.Sec.Info & 0xffffff; owner != uint32(i) && file.Syms[owner].created == 0 {
+				if owner := sym.Section.Sec.Info & 0xffffff; owner != uint32(i) && r.createdAt(file.Syms[owner]) == 0 {
 					function(int(owner))
 				}
 				r.addSymbol(ctx, sym)
@@ -88,7 +89,7 @@ func registerNames(ctx *linkContext) {
 			}
 			// An undefined kernel (one the file launches) makes no
 			// placeholder; the first other undefined function does.
-			if esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_ENTRY == 0 && file.placeholder == nil && (sym == nil || sym.created == 0) {
+			if esym.Shndx == cubin.SHN_UNDEF && esym.Other&cubin.STO_CUDA_ENTRY == 0 && file.placeholder == nil && (sym == nil || r.createdAt(sym) == 0) {
 				r.addPlaceholder(ctx, file)
 				// The nameless function takes a call graph node.
 				r.nodes = append(r.nodes, file.placeholder)
@@ -301,9 +302,14 @@ type nameRegistry struct {
 	mergedPlain functionSet
 	// local holds local and weak symbols and section symbols (by name) in
 	// creation order; global holds global-binding symbols.
-	local   []createdSym
-	global  []*symbol
-	created int // symbols created so far
+	local  []createdSym
+	global []*symbol
+	count  int // symbols created so far
+	// created is, by symbol id, when registerNames created the symbol
+	// (1-based; 0 if it never did): the order nvlink creates symbols in,
+	// which also orders call-graph callers, undefined-symbol reports and
+	// bindless references. Its one writer is addSymbol (see createdAt).
+	created []int32
 	// emptyName: the empty string nvlink adds with the first undefined
 	// symbol is in .strtab, at emptyOff.
 	emptyName bool
@@ -313,7 +319,7 @@ type nameRegistry struct {
 	// input lists without one (libcudadevrt's kernels, a kernel device
 	// code launches): the offset the next string got; 0 if none did.
 	protoEmptyAt uint32
-	// fileStart[i] is the created number (symbol.created) of the first
+	// fileStart[i] is the created number (createdAt) of the first
 	// symbol input i made, if it made any.
 	fileStart []int32
 	// nodes are nvlink's call graph nodes, numbered from 1: every function
@@ -443,19 +449,31 @@ func (r *nameRegistry) createHolder(ctx *linkContext, name string) {
 // createdIn returns the index of the input that made sym first (len(inputs)
 // for a symbol registerNames never saw).
 func (r *nameRegistry) createdIn(sym *symbol) int {
-	if sym.created == 0 {
+	created := r.createdAt(sym)
+	if created == 0 {
 		return len(r.fileStart)
 	}
-	i, _ := slices.BinarySearch(r.fileStart, sym.created+1)
+	i, _ := slices.BinarySearch(r.fileStart, created+1)
 	return i - 1
 }
 
+// createdAt is when registerNames created sym (1-based), 0 if it never
+// did or has not run (a partial link's).
+func (r *nameRegistry) createdAt(sym *symbol) int32 {
+	if int(sym.id) < len(r.created) {
+		return r.created[sym.id]
+	}
+	return 0
+}
+
+// addSymbol creates sym, unless it was already: it gets its name in
+// .strtab and its place in the order of the symbol table.
 func (r *nameRegistry) addSymbol(ctx *linkContext, sym *symbol) {
-	if sym == nil || sym.created != 0 {
+	if sym == nil || r.createdAt(sym) != 0 {
 		return
 	}
-	r.created++
-	sym.created = int32(r.created)
+	r.count++
+	r.created[sym.id] = int32(r.count)
 	ctx.strtab.add(sym.Name)
 	if !sym.Local && sym.firstBind == cubin.STB_GLOBAL {
 		r.global = append(r.global, sym)
@@ -476,7 +494,7 @@ func (r *nameRegistry) addPlaceholder(ctx *linkContext, file *inputFile) {
 		ctx.strtab.empty = r.emptyOff
 		r.emptyName = true
 	}
-	ph := &symbol{Info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, Local: true, File: file, placeholder: true}
+	ph := &symbol{Info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, Local: true, File: file, placeholder: true, id: ctx.placeholderID(file)}
 	file.placeholder = ph
 	r.local = append(r.local, createdSym{sym: ph})
 }

@@ -404,7 +404,7 @@ func (ctx *linkContext) buildCallgraph() {
 	// edges in the reverse of the order recorded.
 	callers := slices.Clone(ctx.Funcs)
 	slices.SortStableFunc(callers, func(a, b *function) int {
-		return cmp.Compare(a.Sym.created, b.Sym.created)
+		return cmp.Compare(ctx.names.createdAt(a.Sym), ctx.names.createdAt(b.Sym))
 	})
 	for _, fn := range callers {
 		for i := len(fn.edges) - 1; i >= 0; i-- {

@@ -33,7 +33,7 @@ func resolveSymbols(ctx *linkContext) {
 				local = local[1:]
 				*sym = symbol{Name: esym.Name, Info: esym.Info, Other: esym.Other,
 					Value: esym.Value, Size: esym.Size, File: file, Shndx: esym.Shndx,
-					Section: file.sectionOf(esym.Shndx), Local: true}
+					Section: file.sectionOf(esym.Shndx), Local: true, id: g.nextID()}
 				file.Syms[i] = sym
 				continue
 			}
@@ -45,6 +45,15 @@ func resolveSymbols(ctx *linkContext) {
 			ctx.addDefinition(sym, file, i)
 		}
 	}
+	// One more id for each file, for the placeholder registerNames may
+	// make in it (placeholderID).
+	ctx.symbolIDs = g.next + int32(len(ctx.Files))
+}
+
+// placeholderID is the id resolveSymbols kept for the placeholder of file
+// (see addPlaceholder).
+func (ctx *linkContext) placeholderID(file *inputFile) int32 {
+	return ctx.symbolIDs - int32(len(ctx.Files)) + int32(file.Index)
 }
 
 // locals counts the local symbols of ef, but for the null symbol.
@@ -59,10 +68,18 @@ func locals(ef *cubin.File) int {
 }
 
 // globalSymbols makes the global symbols while names are resolved: one per
-// name, handed out from slabs of symbolSlab.
+// name, handed out from slabs of symbolSlab. It numbers them, and the
+// files' local symbols, in the order they are made (symbol.id).
 type globalSymbols struct {
 	byName map[string]*symbol
 	slab   []symbol
+	next   int32 // the next symbol's id
+}
+
+// nextID hands out the next symbol id.
+func (g *globalSymbols) nextID() int32 {
+	g.next++
+	return g.next - 1
 }
 
 const symbolSlab = 256
@@ -78,7 +95,7 @@ func (g *globalSymbols) symbol(ctx *linkContext, name string) (sym *symbol, firs
 	}
 	sym = &g.slab[0]
 	g.slab = g.slab[1:]
-	sym.Name = name
+	sym.Name, sym.id = name, g.nextID()
 	g.byName[name] = sym
 	ctx.Symbols = append(ctx.Symbols, sym)
 	return sym, true
@@ -368,7 +385,7 @@ func reportUndefined(ctx *linkContext) {
 	// registerNames): input by input, a file's functions in symbol-table
 	// order before its other symbols.
 	slices.SortStableFunc(undefined, func(a, b *symbol) int {
-		return cmp.Compare(uint32(a.created-1), uint32(b.created-1)) // names never created last
+		return cmp.Compare(uint32(ctx.names.createdAt(a)-1), uint32(ctx.names.createdAt(b)-1)) // names never created last
 	})
 	for _, sym := range undefined {
 		ctx.reportUndefinedSymbol(sym)

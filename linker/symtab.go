@@ -102,7 +102,7 @@ func buildSymbolTable(ctx *linkContext) {
 	}
 	for _, sym := range ctx.Symbols {
 		// A name the registry never created (it is in neither list).
-		if sym.created == 0 && ctx.keepGlobal(sym) {
+		if ctx.names.createdAt(sym) == 0 && ctx.keepGlobal(sym) {
 			add(sym)
 		}
 	}
