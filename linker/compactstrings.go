@@ -64,7 +64,7 @@ func compactStrings(ctx *linkContext) {
 		set(s, 2)
 	}
 	keptPlaceholder := false
-	for i, e := range ctx.symtab {
+	for i, e := range ctx.symtab.entries {
 		if e.sym != nil && e.sym.placeholder {
 			keptPlaceholder = true
 		}

@@ -371,14 +371,6 @@ type symbol struct {
 	// (nameRegistry.createdAt, outputSymbols.index, linkContext.deleted).
 	// resolveSymbols, which makes them, numbers them (see symbolIDs).
 	id int32
-	// outIndex is the symbol's index in the output .symtab, 0 if the
-	// output drops it. Its one writer is outputSymbols.add, through which
-	// the symbol table's builders (buildSymbolTable in assignIndices;
-	// buildRelocatableSymtab in assignRelocatableIndices for -r) append
-	// each symbol. It stays on the symbol: every .nv.info record and
-	// relocation written reads it, where a side table would cost a map
-	// lookup each.
-	outIndex uint32
 
 	Info  uint8 // binding and type of the chosen definition (or reference)
 	Other uint8

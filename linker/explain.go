@@ -412,7 +412,7 @@ func (ctx *linkContext) writeMap(out io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "\n## Symbols\n# index name binding section value size input\n")
-	for i, e := range ctx.symtab {
+	for i, e := range ctx.symtab.entries {
 		sym := e.sym
 		if sym == nil {
 			continue // the null symbol or a section symbol

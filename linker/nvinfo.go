@@ -36,7 +36,7 @@ func buildNVInfo(ctx *linkContext) {
 	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *function) bool { return !ctx.kernelUsed(fn.Sym.Name) }); len(used) == 1 {
 		kernels = used
 	}
-	slices.SortFunc(kernels, func(a, b *function) int { return cmp.Compare(a.Sym.outIndex, b.Sym.outIndex) })
+	slices.SortFunc(kernels, func(a, b *function) int { return cmp.Compare(ctx.symtab.indexOf(a.Sym), ctx.symtab.indexOf(b.Sym)) })
 	// Records of 12 bytes: two a function, then one a kernel.
 	w := infoWriter{buf: make([]byte, 0, 12*(2*len(order)+len(kernels)))} // clones of -ewp images aside
 	for i := len(order) - 1; i >= 0; i-- {
@@ -45,14 +45,14 @@ func buildNVInfo(ctx *linkContext) {
 			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_GEN_ERRBAR_AT_EXIT})
 			continue
 		}
-		w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.Sym.outIndex, fn.FrameSize)
+		w.symRecord(cubin.EIATTR_FRAME_SIZE, ctx.symtab.indexOf(fn.Sym), fn.FrameSize)
 		for j := len(fn.clones) - 1; j >= 0; j-- {
-			w.symRecord(cubin.EIATTR_FRAME_SIZE, fn.clones[j].sym.outIndex, fn.clones[j].frame)
+			w.symRecord(cubin.EIATTR_FRAME_SIZE, ctx.symtab.indexOf(fn.clones[j].sym), fn.clones[j].frame)
 		}
-		w.symRecord(cubin.EIATTR_REGCOUNT, fn.Sym.outIndex, uint32(ctx.resourcesOf(fn).regs))
+		w.symRecord(cubin.EIATTR_REGCOUNT, ctx.symtab.indexOf(fn.Sym), uint32(ctx.resourcesOf(fn).regs))
 	}
 	for _, fn := range kernels {
-		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, fn.Sym.outIndex, ctx.resourcesOf(fn).minStack)
+		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, ctx.symtab.indexOf(fn.Sym), ctx.resourcesOf(fn).minStack)
 	}
 	if global := ctx.outByName.get(".nv.info"); global != nil {
 		global.setBytes(w.buf)
@@ -178,7 +178,7 @@ func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 		}
 		return 0
 	}
-	return sym.outIndex
+	return ctx.symtab.indexOf(sym)
 }
 
 // rebuildFunctionInfo writes .nv.info.f: the input records in reverse
@@ -208,9 +208,9 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	var seen []*symbol
 	for _, f := range tree {
 		for _, ext := range f.Externs {
-			if ext.outIndex != 0 && ctx.staysExtern(ext) && len(appendSymOnce(seen, ext)) > len(seen) {
+			if ctx.symtab.indexOf(ext) != 0 && ctx.staysExtern(ext) && len(appendSymOnce(seen, ext)) > len(seen) {
 				seen = append(seen, ext)
-				externs = le.AppendUint32(externs, ext.outIndex)
+				externs = le.AppendUint32(externs, ctx.symtab.indexOf(ext))
 			}
 		}
 	}
@@ -218,7 +218,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	if ctx.isEntry(fn.Sym) && moduleExterns != nil && !sameSymbols(ctx.ownExterns(fn), moduleExterns) {
 		externs, appendNew = nil, true
 		for _, ext := range moduleExterns {
-			externs = le.AppendUint32(externs, ext.outIndex)
+			externs = le.AppendUint32(externs, ctx.symtab.indexOf(ext))
 		}
 	}
 	// A kernel's NUM_MBARRIERS counts the mbarriers of every function of
@@ -275,8 +275,8 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			// placeholder (see addPlaceholder): only -g and
 			// -preserve-relocs keep it. 12.x's records for parameters
 			// over 4 KiB (V2) are mapped the same way.
-			if ph := isec.File.placeholder; le.Uint32(r.Payload) == 0 && ph != nil && ph.outIndex != 0 {
-				le.PutUint32(w.buf[w.record(r):], ph.outIndex)
+			if ph := isec.File.placeholder; le.Uint32(r.Payload) == 0 && ph != nil && ctx.symtab.indexOf(ph) != 0 {
+				le.PutUint32(w.buf[w.record(r):], ctx.symtab.indexOf(ph))
 				continue
 			}
 		case r.symWord():
@@ -305,7 +305,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	var added []treeRecord
 	if len(externs) > 0 && !wroteExterns {
 		added = append(added, firstInTree(tree, cubin.EIATTR_EXTERNS, func(f *function) bool {
-			return slices.ContainsFunc(f.Externs, func(ext *symbol) bool { return ext.outIndex != 0 && ctx.staysExtern(ext) })
+			return slices.ContainsFunc(f.Externs, func(ext *symbol) bool { return ctx.symtab.indexOf(ext) != 0 && ctx.staysExtern(ext) })
 		}))
 	}
 	if treeMbarriers && !wroteMbarriers {
@@ -368,7 +368,7 @@ func reachesCNP(k *function) bool {
 func (ctx *linkContext) ownExterns(fn *function) []*symbol {
 	var own []*symbol
 	for _, ext := range fn.Externs {
-		if ext.outIndex != 0 && ctx.staysExtern(ext) {
+		if ctx.symtab.indexOf(ext) != 0 && ctx.staysExtern(ext) {
 			own = appendSymOnce(own, ext)
 		}
 	}
@@ -408,8 +408,8 @@ func (ctx *linkContext) buildCallgraph() {
 	})
 	for _, fn := range callers {
 		for i := len(fn.edges) - 1; i >= 0; i-- {
-			if c := fn.edges[i]; c.outIndex != 0 && !c.deleted {
-				pair(fn.Sym.outIndex, c.outIndex)
+			if c := fn.edges[i]; ctx.symtab.indexOf(c) != 0 && !c.deleted {
+				pair(ctx.symtab.indexOf(fn.Sym), ctx.symtab.indexOf(c))
 			}
 		}
 	}
@@ -419,28 +419,28 @@ func (ctx *linkContext) buildCallgraph() {
 	// its address), each input's in output symbol order.
 	addrTaken := slices.Clone(ctx.addrTaken)
 	slices.SortStableFunc(addrTaken, func(a, b *function) int {
-		return cmp.Or(cmp.Compare(ctx.names.createdIn(a.Sym), ctx.names.createdIn(b.Sym)), cmp.Compare(a.Sym.outIndex, b.Sym.outIndex))
+		return cmp.Or(cmp.Compare(ctx.names.createdIn(a.Sym), ctx.names.createdIn(b.Sym)), cmp.Compare(ctx.symtab.indexOf(a.Sym), ctx.symtab.indexOf(b.Sym)))
 	})
 	for _, fn := range addrTaken {
 		switch {
 		case ctx.isLive(fn) && fn.descOnly:
-			pair(fn.Sym.outIndex, 0)
+			pair(ctx.symtab.indexOf(fn.Sym), 0)
 		case ctx.isLive(fn):
-			pair(fn.Sym.outIndex, ctx.strtab.add(fn.proto))
+			pair(ctx.symtab.indexOf(fn.Sym), ctx.strtab.add(fn.proto))
 		}
 	}
 	pair(0, cgIndirect)
 	for _, fn := range callers {
 		for _, p := range fn.IndirectProtos {
-			pair(fn.Sym.outIndex, ctx.strtab.add(p))
+			pair(ctx.symtab.indexOf(fn.Sym), ctx.strtab.add(p))
 		}
 	}
 	if ctx.toolkit.IndirectGroup {
 		pair(0, cgRefs)
 		for _, fn := range callers {
 			for i := len(fn.refs) - 1; i >= 0; i-- {
-				if r := fn.refs[i]; r.outIndex != 0 && !r.deleted {
-					pair(fn.Sym.outIndex, r.outIndex)
+				if r := fn.refs[i]; ctx.symtab.indexOf(r) != 0 && !r.deleted {
+					pair(ctx.symtab.indexOf(fn.Sym), ctx.symtab.indexOf(r))
 				}
 			}
 		}
@@ -496,7 +496,7 @@ func (ctx *linkContext) buildPrototypes() {
 	}
 	var b []byte
 	for _, p := range ctx.prototypes {
-		b = le.AppendUint32(b, p.sym.outIndex)
+		b = le.AppendUint32(b, ctx.symtab.indexOf(p.sym))
 		b = le.AppendUint32(b, ctx.strtab.add(p.sig))
 	}
 	osec.setBytes(b)

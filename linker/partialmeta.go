@@ -102,12 +102,12 @@ func (ctx *linkContext) moduleInfoKept() bool {
 // .symtab's sh_info is, as nvcc writes it, the index of the first
 // STB_GLOBAL symbol.
 func buildRelocatableSymtab(ctx *linkContext) {
-	ctx.symtab = outputSymbols{{}}
+	ctx.symtab = newOutputSymbols(ctx)
 	ctx.firstGlobal = 0
 	add := func(sym *symbol) {
 		ctx.symtab.add(sym)
 		if ctx.firstGlobal == 0 && !sym.Local && sym.bind() == cubin.STB_GLOBAL {
-			ctx.firstGlobal = int(sym.outIndex)
+			ctx.firstGlobal = int(ctx.symtab.indexOf(sym))
 		}
 	}
 	placed := map[*symbol]bool{}
@@ -129,7 +129,7 @@ func buildRelocatableSymtab(ctx *linkContext) {
 		}
 	}
 	if ctx.firstGlobal == 0 {
-		ctx.firstGlobal = len(ctx.symtab)
+		ctx.firstGlobal = len(ctx.symtab.entries)
 	}
 }
 

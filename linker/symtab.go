@@ -59,7 +59,7 @@ func referencedUndefined(ctx *linkContext) symbolSet {
 // locals, which nvlink folds away; symbols of removed functions and of
 // sections that did not survive.
 func buildSymbolTable(ctx *linkContext) {
-	ctx.symtab = outputSymbols{{}}
+	ctx.symtab = newOutputSymbols(ctx)
 	addSection := func(osec *outputSection) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO || isRelocType(osec.Type) {
 			return
@@ -94,7 +94,7 @@ func buildSymbolTable(ctx *linkContext) {
 			addSection(osec)
 		}
 	}
-	ctx.firstGlobal = len(ctx.symtab)
+	ctx.firstGlobal = len(ctx.symtab.entries)
 	for _, sym := range ctx.names.global {
 		if ctx.keepGlobal(sym) {
 			add(sym)
@@ -135,21 +135,42 @@ type outSym struct {
 	sec *outputSection // a section symbol's section; sym is nil
 }
 
-// outputSymbols is the output .symtab, index 0 the null symbol.
-type outputSymbols []outSym
+// outputSymbols is the output .symtab, and where each symbol of the link
+// went in it.
+type outputSymbols struct {
+	entries []outSym // index 0 the null symbol
+	// index is, by symbol id, the symbol's index in entries, 0 if the
+	// output drops it: add is its one writer (see indexOf).
+	index []uint32
+}
 
-// add appends sym and gives it its output index: the one writer of
-// symbol.outIndex, for a full link's and a partial link's symbol table.
+// newOutputSymbols returns a symbol table that holds the null symbol, for
+// the symbols of ctx.
+func newOutputSymbols(ctx *linkContext) outputSymbols {
+	return outputSymbols{entries: []outSym{{}}, index: make([]uint32, ctx.symbolIDs)}
+}
+
+// add appends sym and gives it its output index, for a full link's and a
+// partial link's symbol table.
 func (t *outputSymbols) add(sym *symbol) {
-	sym.outIndex = uint32(len(*t))
-	*t = append(*t, outSym{sym: sym})
+	t.index[sym.id] = uint32(len(t.entries))
+	t.entries = append(t.entries, outSym{sym: sym})
+}
+
+// indexOf is sym's index in the output .symtab, 0 if the output drops it
+// or the table is not built yet.
+func (t *outputSymbols) indexOf(sym *symbol) uint32 {
+	if int(sym.id) < len(t.index) {
+		return t.index[sym.id]
+	}
+	return 0
 }
 
 // addSection appends osec's section symbol and gives the section its
 // output symbol index: the one writer of outputSection.symIndex.
 func (t *outputSymbols) addSection(osec *outputSection) {
-	osec.symIndex = uint32(len(*t))
-	*t = append(*t, outSym{sec: osec})
+	osec.symIndex = uint32(len(t.entries))
+	t.entries = append(t.entries, outSym{sec: osec})
 }
 
 // keepLostParams moves the _param symbol of a weak kernel that lost

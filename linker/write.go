@@ -92,12 +92,12 @@ func (ctx *linkContext) layoutImage() *image {
 	// .symtab and .symtab_shndx are encoded as they are written
 	// (image.writeTo); every symbol is encoded once now, so that its name
 	// is in .strtab before the table's size is fixed.
-	for _, e := range ctx.symtab {
+	for _, e := range ctx.symtab.entries {
 		ctx.outSymbol(e)
 	}
-	symtab.Size = uint64(len(ctx.symtab)) * 24
+	symtab.Size = uint64(len(ctx.symtab.entries)) * 24
 	if symtabShndx != nil {
-		symtabShndx.Size = uint64(len(ctx.symtab)) * 4
+		symtabShndx.Size = uint64(len(ctx.symtab.entries)) * 4
 	}
 	strtab.setBytes(ctx.strtab.buf)
 	// Every section's name goes in .shstrtab now; the headers look their
@@ -213,9 +213,9 @@ func (img *image) writeTo(w io.Writer) error {
 			bw.Write(scratch)
 			written = uint64(len(scratch))
 		case osec == img.symtabSec || osec == img.shndxSec:
-			for i := 0; i < len(ctx.symtab); i += symbolsPerWrite {
+			for i := 0; i < len(ctx.symtab.entries); i += symbolsPerWrite {
 				scratch = scratch[:0]
-				for _, e := range ctx.symtab[i:min(i+symbolsPerWrite, len(ctx.symtab))] {
+				for _, e := range ctx.symtab.entries[i:min(i+symbolsPerWrite, len(ctx.symtab.entries))] {
 					if s := ctx.outSymbol(e); osec == img.symtabSec {
 						scratch = appendSymbol(scratch, s)
 					} else {
@@ -427,7 +427,7 @@ func (ctx *linkContext) linkInfo(osec *outputSection, symtab, strtab int32, relo
 	case relocatable:
 		// The register byte stays the input's: a final link propagates
 		// it through the call graph.
-		link, info = uint32(symtab), fn.Text.Sec.Info&0xff000000|fn.Sym.outIndex
+		link, info = uint32(symtab), fn.Text.Sec.Info&0xff000000|ctx.symtab.indexOf(fn.Sym)
 	default:
 		// The register byte is rewritten only when a callee raised the
 		// count: sm_90 inputs leave it 0, and so does nvlink unless
@@ -436,7 +436,7 @@ func (ctx *linkContext) linkInfo(osec *outputSection, symtab, strtab int32, relo
 		if use := ctx.resourcesOf(fn); use.regs > fn.Regs && ctx.toolkit.PropagateTextRegs {
 			regs = uint32(use.regs)
 		}
-		link, info = uint32(symtab), regs<<24|fn.Sym.outIndex
+		link, info = uint32(symtab), regs<<24|ctx.symtab.indexOf(fn.Sym)
 	}
 	return link, info
 }
@@ -561,7 +561,7 @@ type elfSym struct {
 	value, size uint64
 }
 
-// outSymbol returns the .symtab fields of an entry of ctx.symtab, adding
+// outSymbol returns the .symtab fields of an entry of ctx.symtab.entries, adding
 // its name to the string table (index 0 is the null symbol).
 func (ctx *linkContext) outSymbol(e outSym) elfSym {
 	var s elfSym

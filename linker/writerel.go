@@ -120,9 +120,9 @@ func relocatableEntsize(osec *outputSection) uint64 {
 // inputs' st_info and st_other as they are (CUDA object types and memory
 // spaces included), and the .symtab_shndx words.
 func (ctx *linkContext) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
-	b := make([]byte, 24, len(ctx.symtab)*24)
-	words := make([]byte, 4, len(ctx.symtab)*4)
-	for _, e := range ctx.symtab[1:] {
+	b := make([]byte, 24, len(ctx.symtab.entries)*24)
+	words := make([]byte, 4, len(ctx.symtab.entries)*4)
+	for _, e := range ctx.symtab.entries[1:] {
 		var name, shndx uint32
 		var value, size uint64
 		var info, other uint8
