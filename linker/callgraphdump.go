@@ -86,7 +86,7 @@ func dumpCallgraph(ctx *linkContext) {
 
 // liveFunc returns the kept function a node stands for, or nil.
 func (ctx *linkContext) liveFunc(sym *symbol) *function {
-	if sym == nil || sym.deleted || sym.Func == nil || !ctx.isLive(sym.Func) {
+	if sym == nil || ctx.isDeleted(sym) || sym.Func == nil || !ctx.isLive(sym.Func) {
 		return nil
 	}
 	return sym.Func
@@ -110,7 +110,7 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 	}
 	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.Name), fn.Regs)
 	for i := len(fn.edges) - 1; i >= 0; i-- {
-		if c := fn.edges[i]; ctx.names.nodeOf(c) != 0 && !c.deleted {
+		if c := fn.edges[i]; ctx.names.nodeOf(c) != 0 && !ctx.isDeleted(c) {
 			fmt.Fprintf(&b, " %d", ctx.names.nodeOf(c))
 		}
 	}

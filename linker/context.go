@@ -43,7 +43,10 @@ type linkContext struct {
 	// keepEmpty: -r keeps these relocation sections, empty in an input
 	// (nvcc writes some; retargetRelocations).
 	keepEmpty map[*outputSection]bool
-	bank2     bank2Overlay // each kernel's bank-2 section, and how they share contributions (mergeSections)
+	// deleted is, by symbol id, whether the symbol is not in the output
+	// (mergeSections; see isDeleted).
+	deleted []bool
+	bank2   bank2Overlay // each kernel's bank-2 section, and how they share contributions (mergeSections)
 
 	// Funcs are the functions (buildFunctions), the live ones after
 	// dead-code elimination (eliminateDeadCode), in output order.
@@ -368,7 +371,7 @@ type symbol struct {
 	esymIndex int32  // index of the chosen definition in File's symbol table
 	// id numbers the symbols of a link densely from 0, so that a pass can
 	// keep what it computes of them in a table of its own indexed by id
-	// (nameRegistry.createdAt, outputSymbols.index, linkContext.deleted).
+	// (nameRegistry.created, outputSymbols.index, linkContext.deleted).
 	// resolveSymbols, which makes them, numbers them (see symbolIDs).
 	id int32
 
@@ -379,12 +382,7 @@ type symbol struct {
 	// names first seen weak with the locals.
 	firstBind uint8
 
-	Local bool
-	// deleted: not in the output, a function dead-code elimination removed
-	// or a symbol of a section that travels with a function not kept.
-	// Its one writer is mergeSections. It stays here, not in a side
-	// table: relocation reads it for every relocation.
-	deleted     bool
+	Local       bool
 	placeholder bool // an unnamed local function of addPlaceholder
 	// clone: a local function ptxas -ewp inlined into a kernel's code
 	// ($kernel$function, inside the kernel's .text); kept with the kernel.

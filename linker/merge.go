@@ -61,16 +61,24 @@ func mergeSections(ctx *linkContext) {
 	// What is not in the output: the functions dead-code elimination
 	// removed, and the other symbols of sections that travel with a
 	// function that is not kept.
+	ctx.deleted = make([]bool, ctx.symbolIDs)
 	for _, fn := range ctx.allFuncs {
 		if !ctx.isLive(fn) {
-			fn.Sym.deleted = true
+			ctx.deleted[fn.Sym.id] = true
 		}
 	}
 	for _, sym := range ctx.Symbols {
 		if sym.Section != nil && sym.Section.Out == nil && sym.Func == nil && classify(sym.Section.Sec) == classFunction {
-			sym.deleted = true
+			ctx.deleted[sym.id] = true
 		}
 	}
+}
+
+// isDeleted says whether sym is not in the output: a function dead-code
+// elimination removed, or a symbol of a section that travels with a
+// function not kept (mergeSections decides).
+func (ctx *linkContext) isDeleted(sym *symbol) bool {
+	return int(sym.id) < len(ctx.deleted) && ctx.deleted[sym.id]
 }
 
 // lostStorage says whether isec is .nv.global storage (no file contents)

@@ -408,7 +408,7 @@ func (ctx *linkContext) buildCallgraph() {
 	})
 	for _, fn := range callers {
 		for i := len(fn.edges) - 1; i >= 0; i-- {
-			if c := fn.edges[i]; ctx.symtab.indexOf(c) != 0 && !c.deleted {
+			if c := fn.edges[i]; ctx.symtab.indexOf(c) != 0 && !ctx.isDeleted(c) {
 				pair(ctx.symtab.indexOf(fn.Sym), ctx.symtab.indexOf(c))
 			}
 		}
@@ -439,7 +439,7 @@ func (ctx *linkContext) buildCallgraph() {
 		pair(0, cgRefs)
 		for _, fn := range callers {
 			for i := len(fn.refs) - 1; i >= 0; i-- {
-				if r := fn.refs[i]; ctx.symtab.indexOf(r) != 0 && !r.deleted {
+				if r := fn.refs[i]; ctx.symtab.indexOf(r) != 0 && !ctx.isDeleted(r) {
 					pair(ctx.symtab.indexOf(fn.Sym), ctx.symtab.indexOf(r))
 				}
 			}

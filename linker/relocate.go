@@ -138,7 +138,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	}
 	field := osec.read(p) // read only: writes go through osec.patch
 
-	if sym != nil && sym.deleted {
+	if sym != nil && ctx.isDeleted(sym) {
 		if r.Type == cubin.R_CUDA_UNUSED_CLEAR32 || r.Type == cubin.R_CUDA_UNUSED_CLEAR64 {
 			osec.patch(p, r.Type, 0, 0)
 		}

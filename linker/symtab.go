@@ -212,7 +212,7 @@ func isParamSymbol(name string) bool { return name == "_param" || name == "_SREG
 // keepLocal says whether a local symbol that is not a section symbol
 // appears in the output.
 func (ctx *linkContext) keepLocal(sym *symbol) bool {
-	if sym.deleted || isParamSymbol(sym.Name) && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) ||
+	if ctx.isDeleted(sym) || isParamSymbol(sym.Name) && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) ||
 		strings.Contains(sym.Name, ".const_opt.") && !(ctx.Config.PreserveRelocs && ctx.inKernelBank2(sym)) {
 		return false
 	}
@@ -237,7 +237,7 @@ func (ctx *linkContext) inKernelBank2(sym *symbol) bool {
 
 // keepGlobal says whether a global symbol appears in the output.
 func (ctx *linkContext) keepGlobal(sym *symbol) bool {
-	if sym.deleted {
+	if ctx.isDeleted(sym) {
 		return false
 	}
 	if ctx.debugLayout.of(sym) == publishedDynamic {
