@@ -48,12 +48,12 @@ type linkContext struct {
 	deleted []bool
 	bank2   bank2Overlay // each kernel's bank-2 section, and how they share contributions (mergeSections)
 
-	// Funcs are the functions (buildFunctions), the live ones after
-	// dead-code elimination (eliminateDeadCode), in output order.
-	Funcs []*function
-	// allFuncs are every function definition, live or not, for --map and
-	// --why-live (eliminateDeadCode).
+	// allFuncs are every function definition, by function.order
+	// (buildFunctions). A partial link keeps them all.
 	allFuncs []*function
+	// Funcs are the live functions, in output order (eliminateDeadCode;
+	// nil in a partial link, which runs none).
+	Funcs []*function
 	// deadCode is what dead-code elimination decided for each function
 	// and why, by function.order (eliminateDeadCode; see decisionOf).
 	deadCode []deadCodeRecord

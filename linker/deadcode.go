@@ -1,8 +1,6 @@
 package linker
 
 import (
-	"slices"
-
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -24,9 +22,9 @@ import (
 // kept one calls it, the caller), so --why-live and --map can follow
 // the chain back to a root or say what removed it.
 func eliminateDeadCode(ctx *linkContext) {
-	ctx.deadCode = make([]deadCodeRecord, len(ctx.Funcs)) // by function.order: every function yet
+	ctx.deadCode = make([]deadCodeRecord, len(ctx.allFuncs)) // by function.order
 	hostRefs := ctx.hostKernelRefs()
-	for _, fn := range ctx.Funcs {
+	for _, fn := range ctx.allFuncs {
 		switch {
 		case !ctx.isEntry(fn.Sym):
 		case !ctx.kernelUsed(fn.Sym.Name):
@@ -39,7 +37,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		// nvlink keeps the kernels it would remove as ordinary functions:
 		// no kernel metadata, but the symbol stays a kernel's, and its
 		// own shared memory is laid out as a kernel's (layoutShared).
-		for _, fn := range ctx.Funcs {
+		for _, fn := range ctx.allFuncs {
 			if ctx.deadCode[fn.order].pruned != 0 && !fn.AddrTaken {
 				ctx.deadCode[fn.order].demoted = true
 			}
@@ -50,7 +48,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		// -kernels-used leaves out was merged as an ordinary function,
 		// and stays one: its callees' registers, barriers, stack and
 		// bank-2 constants are not its own.
-		for _, fn := range ctx.Funcs {
+		for _, fn := range ctx.allFuncs {
 			if ctx.names.mergedPlain.has(fn) {
 				ctx.deadCode[fn.order].demoted = true
 			}
@@ -63,7 +61,7 @@ func eliminateDeadCode(ctx *linkContext) {
 	// it, a -G virtual destructor's call to the base one dangles).
 	var stack []*function
 	flooded := make([]bool, len(ctx.deadCode))
-	for _, fn := range ctx.Funcs {
+	for _, fn := range ctx.allFuncs {
 		d := &ctx.deadCode[fn.order]
 		switch {
 		case ctx.isEntry(fn.Sym) && d.pruned == 0:
@@ -96,7 +94,7 @@ func eliminateDeadCode(ctx *linkContext) {
 			stack = append(stack, callee)
 		}
 	}
-	for _, fn := range ctx.Funcs {
+	for _, fn := range ctx.allFuncs {
 		if d := &ctx.deadCode[fn.order]; !d.live {
 			d.why = d.pruned
 			if d.why == 0 {
@@ -104,9 +102,8 @@ func eliminateDeadCode(ctx *linkContext) {
 			}
 		}
 	}
-	ctx.allFuncs = slices.Clone(ctx.Funcs)
-	live := ctx.Funcs[:0]
-	for _, fn := range ctx.Funcs {
+	var live []*function
+	for _, fn := range ctx.allFuncs {
 		if ctx.isLive(fn) {
 			live = append(live, fn)
 		} else {

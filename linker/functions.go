@@ -142,7 +142,7 @@ func buildFunctions(ctx *linkContext) {
 			}
 		}
 	}
-	ctx.Funcs = all
+	ctx.allFuncs = all
 	linkCallGraph(ctx)
 }
 

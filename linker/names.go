@@ -50,7 +50,7 @@ func registerNames(ctx *linkContext) {
 	r.textOwner = map[string]*symbol{}
 	r.dupFuncs = map[*function]bool{}
 	// Every defined function takes a node, and the few undefined ones.
-	r.node = make(map[*symbol]int32, len(ctx.Funcs)+len(ctx.Funcs)/8)
+	r.node = make(map[*symbol]int32, len(ctx.allFuncs)+len(ctx.allFuncs)/8)
 	for _, name := range []string{".shstrtab", ".strtab", ".symtab", ".symtab_shndx"} {
 		r.shstrtab.add(name)
 		ctx.strtab.add(name)

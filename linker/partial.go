@@ -88,7 +88,7 @@ func mergeRelocatable(ctx *linkContext) {
 	// ties a function's sections together by index (sh_info, sh_link),
 	// and nvlink links such an input as it links the files apart.
 	textOwner := map[string]*function{}
-	for _, fn := range ctx.Funcs {
+	for _, fn := range ctx.allFuncs { // a partial link keeps every function
 		name := fn.Text.Sec.Name
 		if _, taken := textOwner[name]; !taken {
 			textOwner[name] = fn

@@ -31,7 +31,7 @@ func buildRelocatableMetadata(ctx *linkContext) {
 	}
 
 	var recs []infoRecord
-	for _, fn := range ctx.Funcs {
+	for _, fn := range ctx.allFuncs { // a partial link keeps every function
 		for _, isec := range fn.Sections {
 			if isec.Sec.Type != cubin.SHT_CUDA_INFO || isec.Out == nil {
 				continue
