@@ -235,6 +235,9 @@ func retargetRelocations(ctx *linkContext) {
 					continue
 				}
 				rr, toRela, ok := ctx.retarget(target, r)
+				if ok && (r.Rela || toRela) {
+					fillDebugField(target, r, rr)
+				}
 				switch {
 				case !ok:
 				case toRela:
@@ -246,6 +249,27 @@ func retargetRelocations(ctx *linkContext) {
 			}
 		}
 	}
+}
+
+// fillDebugField writes, in a non-allocated (debug) section, the value a
+// relocation against a section symbol will have, rr being the relocation
+// as kept (its addend explicit, moved by where the section's contribution
+// landed): the .debug_frame CIE pointers and .debug_info's offsets into
+// .debug_abbrev, .debug_line and .debug_loc. The relocation stays, so that
+// a final link moves the field again; but readers of a relocatable cubin
+// such as cuobjdump -elf decode .debug_info without applying relocations,
+// and a later input's compilation unit must already point at its own
+// abbreviations (without it cuobjdump -elf stops with "Memory allocation
+// failure"). nvlink -r writes the same values.
+func fillDebugField(isec *inputSection, r cubin.Reloc, rr outReloc) {
+	if isec.Sec.Flags&cubin.SHF_ALLOC != 0 || rr.Sym == nil || rr.Sym.typ() != cubin.STT_SECTION {
+		return
+	}
+	how := cubin.HowToRelocate(r.Type)
+	if len(how.Fields) == 0 || !isec.Out.hasBytes() || uint64(rr.Offset)+how.Span() > isec.Out.byteLen() {
+		return
+	}
+	isec.Out.patch(uint64(rr.Offset), r.Type, uint64(rr.Addend), 0)
 }
 
 // retarget moves one relocation of isec to the output; toRela says that a
@@ -277,9 +301,9 @@ func (ctx *linkContext) retarget(isec *inputSection, r cubin.Reloc) (out outRelo
 		out.Addend += int64(delta)
 		return out, false, true
 	}
-	// A .rel entry's addend is the field's contents, but nvlink reads it
-	// as 0 for some types (the .debug_frame CIE pointers): the entry
-	// becomes a .rela one with the addend explicit.
+	// A .rel entry's addend is the field's contents; the entry becomes a
+	// .rela one with the addend explicit (in a debug section, the field
+	// is written too: fillDebugField).
 	how := cubin.HowToRelocate(r.Type)
 	if len(how.Fields) == 0 || !isec.Out.hasBytes() || place+how.Span() > isec.Out.byteLen() {
 		ctx.report(&linkError{File: isec.File.Name, Section: isec.name(), Symbol: sym.Name,

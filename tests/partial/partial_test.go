@@ -578,6 +578,7 @@ func roundTrips(t *testing.T, tk toolkit, cases []*difftest.Case) {
 					t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(args, " "), status, msgs)
 				}
 				checkReadable(t, tk, part, sp.name == "all" && !testing.Short())
+				checkDebugFields(t, part)
 				finalArgs := func(out string) []string {
 					a := append([]string{"-arch=" + c.Arch}, c.Flags...)
 					return append(append(a, substitute(sp.final, "@", part)...), "-o", out)
@@ -731,6 +732,44 @@ func checkReadable(t *testing.T, tk toolkit, path string, disassemble bool) {
 		out, err := exec.Command(exe, append(tool[1:], path)...).CombinedOutput()
 		if err != nil || toolComplaint.Match(out) {
 			t.Errorf("%s does not read the partial output: %v\n%.2000s", strings.Join(tool, " "), err, out)
+		}
+	}
+}
+
+// checkDebugFields checks that in a partial output every field of a debug
+// (non-allocated) section that a .rela entry against a section symbol
+// patches already holds the entry's addend: .debug_info's offsets into
+// .debug_abbrev and .debug_line, the .debug_frame CIE pointers. Readers
+// such as cuobjdump -elf take those fields as they are, and a later
+// input's compilation unit read with the first one's abbreviations can
+// crash them.
+func checkDebugFields(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(path, data)
+	if err != nil {
+		t.Fatalf("the partial output does not parse: %v", err)
+	}
+	bad := 0
+	for _, rs := range f.Relocs {
+		target := f.Sections[rs.Target]
+		if !rs.Rela || target.Flags&cubin.SHF_ALLOC != 0 {
+			continue
+		}
+		for r := range rs.All() {
+			sym := f.Symbols[r.Sym]
+			how := cubin.HowToRelocate(r.Type)
+			if sym.Type() != cubin.STT_SECTION || len(how.Fields) == 0 || uint64(r.Offset)+how.Span() > uint64(len(target.Data)) {
+				continue
+			}
+			if got := how.Extract(target.Data[r.Offset:]); got != uint64(r.Addend) && bad < 5 {
+				bad++
+				t.Errorf("%s at 0x%x (%v against %s + 0x%x) holds 0x%x: a reader that applies no relocation sees the wrong offset",
+					target.Name, r.Offset, r.Type, sym.Name, r.Addend, got)
+			}
 		}
 	}
 }
