@@ -218,6 +218,10 @@ type bank2Overlay struct {
 	// banks are the kernels' .nv.constant2.<k>, each with its callees'
 	// constants (foldConstant2); a kernel without bank 2 has none.
 	banks map[*function]*outputSection
+	// emptied are the kernel banks made for a function's emptied
+	// constants (makeKernelBanks); left without members, nvlink writes
+	// them not, but their names stay (assignIndices drops them).
+	emptied map[*outputSection]bool
 }
 
 func isConstant2(s *cubin.Section) bool {
@@ -323,7 +327,13 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 		if ctx.isEntry(fn.Sym) || fn.lostBank2 {
 			continue
 		}
-		for _, isec := range fn.Sections {
+		banks := fn.Sections
+		if fn.emptiedBank2 && !slices.ContainsFunc(fn.Sections, func(isec *inputSection) bool { return isConstant2(isec.Sec) }) {
+			// The emptied constants of a replaced copy: the banks are
+			// made (and stay empty, so unwritten) all the same.
+			banks = []*inputSection{{Sec: &cubin.Section{Type: cubin.SHT_CUDA_CONSTANT_B0 + 2, Flags: cubin.SHF_ALLOC}}}
+		}
+		for _, isec := range banks {
 			if !isConstant2(isec.Sec) {
 				continue
 			}
@@ -334,6 +344,12 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 				osec := ctx.outSection(ctx.names.funcKey(k, ".nv.constant2."+k.Sym.Name), cubin.SHT_PROGBITS, isec.Sec.Flags)
 				osec.Func = k
 				made[k] = osec
+				if isec.File == nil { // the emptied constants' stand-in
+					if ctx.bank2.emptied == nil {
+						ctx.bank2.emptied = map[*outputSection]bool{}
+					}
+					ctx.bank2.emptied[osec] = true
+				}
 			}
 		}
 	}

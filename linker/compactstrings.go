@@ -150,7 +150,17 @@ func compactSectionNames(ctx *linkContext) {
 	for _, name := range []string{"TEMP_MERGED_CONSTANTS", "TEMP_OCG_CONSTANTS", ".nv.constant2"} {
 		drop[name] = !live[name]
 	}
+	// The kernel banks made for a function's emptied constants, left
+	// empty, and the emptied constants' own name, are not written.
+	for osec := range ctx.bank2.emptied {
+		if !live[osec.Name] {
+			drop[osec.Name] = true
+		}
+	}
 	for _, fn := range ctx.allFuncs {
+		if name := ".nv.constant2." + fn.Sym.Name; fn.emptiedBank2 && !live[name] {
+			drop[name] = true
+		}
 		if ctx.isLive(fn) {
 			// A function's bank 2 folded into its kernels' is removed.
 			for _, isec := range fn.Sections {

@@ -484,6 +484,11 @@ type function struct {
 	// lost (appendLostConstants): nvlink keeps them in a .nv.constant2.<f>
 	// of the function's own, folded into no kernel's bank.
 	lostBank2 bool
+	// emptiedBank2: a weak copy of it that a later copy replaced had
+	// bank-2 constants. nvlink empties them away, but still makes the
+	// bank-2 section of every kernel that reaches the function (never
+	// written: only its name stays in the string tables; makeKernelBanks).
+	emptiedBank2 bool
 }
 
 // outputSection is one section of the output file. A large link has tens

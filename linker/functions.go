@@ -103,6 +103,7 @@ func buildFunctions(ctx *linkContext) {
 			}
 		}
 	}
+	markEmptiedBank2(ctx)
 	var recs []infoRecord
 	for _, fn := range all {
 		for _, isec := range fn.Sections {
@@ -144,6 +145,30 @@ func buildFunctions(ctx *linkContext) {
 	}
 	ctx.allFuncs = all
 	linkCallGraph(ctx)
+}
+
+// markEmptiedBank2 marks the functions whose weak copy met first, with
+// bank-2 constants, a later copy replaced (see function.emptiedBank2).
+func markEmptiedBank2(ctx *linkContext) {
+	for _, file := range ctx.Files {
+		for _, isec := range file.Sections {
+			s := isec.Sec
+			if !isConstant2(s) || s.Info == 0 || int(s.Info) >= len(file.Sections) {
+				continue
+			}
+			text := file.Sections[s.Info].Sec
+			if !strings.HasPrefix(text.Name, ".text.") {
+				continue
+			}
+			idx := text.Info & 0xffffff
+			if int(idx) >= len(file.Syms) || !file.replacedCopy(idx) {
+				continue
+			}
+			if fn := file.Syms[idx].Func; fn != nil && !ctx.isEntry(fn.Sym) {
+				fn.emptiedBank2 = true
+			}
+		}
+	}
 }
 
 // markClones marks the local functions of a -ewp image (ELF type 0xff00)

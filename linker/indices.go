@@ -25,6 +25,13 @@ type outputTables struct {
 // when they will hold something, by createMetadataSections.
 func assignIndices(ctx *linkContext) {
 	buildSymbolTable(ctx)
+	if len(ctx.bank2.emptied) > 0 {
+		// The kernel banks nvlink made for a function's emptied bank-2
+		// constants (makeKernelBanks) and left empty: named, not written.
+		ctx.OutSections = slices.DeleteFunc(ctx.OutSections, func(osec *outputSection) bool {
+			return ctx.bank2.emptied[osec] && len(osec.Members) == 0
+		})
+	}
 	// Drop relocation sections whose entries were all resolved.
 	kept := ctx.OutSections[:0]
 	for _, osec := range ctx.OutSections {

@@ -64,6 +64,9 @@ func buildSymbolTable(ctx *linkContext) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO || isRelocType(osec.Type) {
 			return
 		}
+		if ctx.bank2.emptied[osec] && len(osec.Members) == 0 {
+			return // a kernel bank nvlink made for emptied constants, not written (assignIndices)
+		}
 		if osec.Size == 0 && len(osec.Members) > 0 {
 			// Only empty contributions, such as the .debug_frame of inputs
 			// without functions: nvlink keeps the section but drops its
