@@ -252,17 +252,21 @@ func retargetRelocations(ctx *linkContext) {
 }
 
 // fillDebugField writes, in a non-allocated (debug) section, the value a
-// relocation against a section symbol will have, rr being the relocation
-// as kept (its addend explicit, moved by where the section's contribution
-// landed): the .debug_frame CIE pointers and .debug_info's offsets into
-// .debug_abbrev, .debug_line and .debug_loc. The relocation stays, so that
-// a final link moves the field again; but readers of a relocatable cubin
-// such as cuobjdump -elf decode .debug_info without applying relocations,
-// and a later input's compilation unit must already point at its own
+// relocation against a section symbol will have when that section's
+// contribution moved (it did not land at offset 0 of the merged section),
+// rr being the relocation as kept (its addend explicit, moved): the
+// .debug_frame CIE pointers and .debug_info's offsets into .debug_abbrev,
+// .debug_line and .debug_loc. The relocation stays, so that a final link
+// moves the field again; but readers of a relocatable cubin such as
+// cuobjdump -elf decode .debug_info without applying relocations, and a
+// later input's compilation unit must already point at its own
 // abbreviations (without it cuobjdump -elf stops with "Memory allocation
-// failure"). nvlink -r writes the same values.
+// failure" or crashes). nvlink -r writes the same values. A contribution
+// that did not move keeps its fields as nvcc wrote them, so that -r of one
+// input gives that input.
 func fillDebugField(isec *inputSection, r cubin.Reloc, rr outReloc) {
-	if isec.Sec.Flags&cubin.SHF_ALLOC != 0 || rr.Sym == nil || rr.Sym.typ() != cubin.STT_SECTION {
+	if isec.Sec.Flags&cubin.SHF_ALLOC != 0 || rr.Sym == nil || rr.Sym.typ() != cubin.STT_SECTION ||
+		rr.Sym.Section == nil || rr.Sym.Section.OutOff == 0 {
 		return
 	}
 	how := cubin.HowToRelocate(r.Type)
