@@ -165,6 +165,15 @@ type Config struct {
 	// EmitPTX is -emit-ptx: with LTO, write libnvvm's PTX to Output and
 	// link nothing.
 	EmitPTX bool
+	// ForcePartialLTO is -force-partial-lto: the IR is compiled as when an
+	// input has no IR (libnvvm's --device-c --force-device-c, relocatable
+	// ptxas output) and linked, libcudadevrt with it; no info line.
+	ForcePartialLTO bool
+	// ForceWholeLTO is -force-whole-lto: when every input has IR, ptxas
+	// compiles a whole program, as with libcudadevrt, and the link then
+	// stops (nvlink: "expected libcudadevrt object"). It changes nothing
+	// when an input has none (nvlink 11.8, 12.4, 12.5).
+	ForceWholeLTO bool
 
 	// CUDAVersion is --cuda-version: the nvlink release to reproduce, as
 	// major*10+minor (124 for 12.4; see ParseToolkit), or 0 to take the

@@ -172,6 +172,13 @@ func gatherLTOInputs(ctx *linkContext) {
 			partial, force = true, true
 		}
 	}
+	if cfg.ForcePartialLTO {
+		// Measured (nvlink 11.8, 12.4): libnvvm gets --device-c
+		// --force-device-c and no host references, ptxas -c, and the
+		// cubin is linked with the other inputs (libcudadevrt too), as
+		// when an input has no IR, without the info line.
+		partial, force = true, true
+	}
 	if len(ir) == 0 {
 		ctx.announcePartial(inputs, -1)
 		ctx.ignoreLTO()
@@ -337,7 +344,20 @@ func optimizeLinkTime(ctx *linkContext) {
 	// without the library (nvcc -dlink -dlto's usual command line).
 	// Otherwise it compiles relocatable code and links it.
 	whole := partial && !force
-	obj, exe := ctx.compileLTOPTX(ptx, maxReg, ir, whole)
+	// -force-whole-lto with every input holding IR: libnvvm gets the
+	// options of such a link, ptxas compiles a whole program, and nvlink
+	// 11.8 stops: "expected libcudadevrt object", exit 1 (measured; it has
+	// written ptxas's cubin to -o by then, cudalink writes nothing). nvlink
+	// 12.x refuses those inputs with or without the option
+	// (gatherLTOInputs).
+	forcedWhole := cfg.ForceWholeLTO && !partial
+	obj, exe := ctx.compileLTOPTX(ptx, maxReg, ir, whole || forcedWhole)
+	if forcedWhole {
+		if exe != nil {
+			ctx.errorf("expected libcudadevrt object: with -force-whole-lto nvlink compiles the -dlto objects as a whole program and links it only with libcudadevrt; add -lcudadevrt (as nvcc -dlink -dlto does), or drop -force-whole-lto")
+		}
+		return
+	}
 	if whole && exe != nil {
 		// libcudadevrt is not linked: Link writes exe and stops.
 		ctx.lto.executable = exe

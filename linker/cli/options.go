@@ -106,6 +106,14 @@ var options = []*option{
 	{long: "extra-warnings", short: "extrawarn",
 		help: "Emit extra warnings about possible problems (nvlink 11.8's one: an address-taken function nothing calls).",
 		set:  flag(func(p *parser) *bool { return &p.cfg.ExtraWarnings })},
+	// Not in nvlink's --help, but accepted by 11.8, 12.4 and 12.5
+	// (docs/ptx-and-lto.md).
+	{long: "force-partial-lto", short: "force-partial-lto",
+		help: "With -dlto, compile the IR as for a partial LTO (libnvvm's --device-c --force-device-c, ptxas -c) and link the result with the other inputs, as if one had no IR.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.ForcePartialLTO })},
+	{long: "force-whole-lto", short: "force-whole-lto",
+		help: "With -dlto, compile IR-only inputs as a whole program (ptxas without -c), as with libcudadevrt; nvlink then stops with 'expected libcudadevrt object' when it is absent.",
+		set:  flag(func(p *parser) *bool { return &p.cfg.ForceWholeLTO })},
 	{long: "gen-host-linker-script", short: "ghls", arg: "<host linker script type>", notYet: true,
 		help:    "Specify the type of host linker script to be generated.",
 		allowed: hostLinkerScripts,
@@ -334,8 +342,6 @@ var undocumented = map[string]bool{
 	"-reserve-null-pointer": true, "--reserve-null-pointer": true,
 	"-allow-undefined-globals": true, "--allow-undefined-globals": true,
 	"-force-rela": true, "--force-rela": true,
-	"-force-whole-lto": true, "--force-whole-lto": true,
-	"-force-partial-lto": true, "--force-partial-lto": true,
 	"-uumn": true, "--uumn": true,
 }
 

@@ -128,6 +128,10 @@ func (p *parser) check() error {
 	case !p.haveOutput && cfg.Fatbin == "" && cfg.EmbeddedFatbin == "":
 		return errors.New("no output file: use -o <file>")
 
+	case cfg.ForcePartialLTO && !p.lto:
+		return errors.New("conflicting options '-force-partial-lto' and 'no -dlto'")
+	case cfg.ForceWholeLTO && !p.lto:
+		return errors.New("conflicting options '-force-whole-lto' and 'no -dlto'")
 	case p.emitPTX && !p.lto:
 		return errors.New("conflicting options '-emit-ptx' and 'no -dlto'")
 	case p.emitPTX && !p.nvvmpath:
@@ -138,6 +142,8 @@ func (p *parser) check() error {
 		return fmt.Errorf("link target of '%s' is a virtual target that is not JIT-able; use an 'sm_' target instead", p.arch)
 	case p.lto && !p.nvvmpath:
 		return errNoNVVMPath
+	case cfg.ForcePartialLTO && cfg.ForceWholeLTO:
+		return errors.New("conflicting options '-force-partial-lto' and '-force-whole-lto'")
 	case p.lto && cfg.Relocatable:
 		// nvlink's -r is --host-relocatable-link, which changes nothing
 		// (11.8, 12.4, 12.5: the same bytes with or without it);

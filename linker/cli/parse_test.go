@@ -151,6 +151,8 @@ func TestSpellings(t *testing.T) {
 		{"-arch=sm_80 -o out a.o -nvvmpath /x --nvvmpath=/y", link(func(c *linker.Config) { c.NVVMPath = "/y" })},
 		{"-arch=sm_80 -o out a.o -dlto -nvvmpath /x -emit-ptx", link(func(c *linker.Config) { c.LTO, c.NVVMPath, c.EmitPTX = true, "/x", true })},
 		{"-arch=sm_80 -o out a.o --link-time-opt --nvvmpath=/x", link(func(c *linker.Config) { c.LTO, c.NVVMPath = true, "/x" })},
+		{"-arch=sm_80 -o out a.o -dlto -nvvmpath=/x -force-partial-lto", link(func(c *linker.Config) { c.LTO, c.NVVMPath, c.ForcePartialLTO = true, "/x", true })},
+		{"-arch=sm_80 -o out a.o -dlto -nvvmpath=/x --force-whole-lto", link(func(c *linker.Config) { c.LTO, c.NVVMPath, c.ForceWholeLTO = true, "/x", true })},
 		{"-arch=sm_80 -o out a.o --host-ccbin gcc -host-ccbin=gcc", plain},
 		{"-arch=sm_80 -o out a.o --host-relocatable-link -shared --shared", plain},
 
@@ -293,6 +295,13 @@ func TestErrors(t *testing.T) {
 		{"-ghls=lcs-aug -suppress-debug-info", "conflicting options '-suppress-debug-info' and 'no -g'"},
 		{"-emit-ptx x", "no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80"},
 		{"-arch=sm_80 -o out -emit-ptx x", "conflicting options '-emit-ptx' and 'no -dlto'"},
+		// nvlink 11.8's order: each force option without -dlto before
+		// -emit-ptx's; both together after the inputs and -nvvmpath.
+		{"-arch=sm_80 -o out -emit-ptx -force-whole-lto -force-partial-lto x", "conflicting options '-force-partial-lto' and 'no -dlto'"},
+		{"-arch=sm_80 -o out -emit-ptx --force-whole-lto x", "conflicting options '-force-whole-lto' and 'no -dlto'"},
+		{"-arch=sm_80 -o out -dlto -force-whole-lto -force-partial-lto", "no input files; use --help for more information"},
+		{"-arch=sm_80 -o out -dlto -force-whole-lto -force-partial-lto x", "-nvvmpath should be specified with -lto"},
+		{"-arch=sm_80 -o out -dlto -nvvmpath=/x -force-whole-lto -force-partial-lto x", "conflicting options '-force-partial-lto' and '-force-whole-lto'"},
 		{"-arch=lto_80 -o out", "no input files; use --help for more information"},
 		{"-arch=lto_80 -o out a.o", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
 		{"-arch=lto_80 -o out a.o -kernels-used=k", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
@@ -373,7 +382,7 @@ func TestEveryOption(t *testing.T) {
 			switch o.long { // what nvlink requires beside them
 			case "debug", "suppress-debug-info":
 				args = append(args, "-g", "-suppress-debug-info")
-			case "dlto", "link-time-opt", "emit-ptx":
+			case "dlto", "link-time-opt", "emit-ptx", "force-partial-lto", "force-whole-lto":
 				args = append(args, "-lto", "-nvvmpath=/x")
 			}
 			cmd, err := Parse(args)

@@ -141,7 +141,8 @@ func TestHelpOptionsAccepted(t *testing.T) {
 	}
 	// What nvlink requires beside an option.
 	companions := map[string][]string{"suppress-debug-info": {"-g"},
-		"link-time-opt": {"-nvvmpath=/usr"}, "dlto": {"-nvvmpath=/usr"}, "emit-ptx": {"-dlto", "-nvvmpath=/usr"}}
+		"link-time-opt": {"-nvvmpath=/usr"}, "dlto": {"-nvvmpath=/usr"}, "emit-ptx": {"-dlto", "-nvvmpath=/usr"},
+		"force-partial-lto": {"-dlto", "-nvvmpath=/usr"}, "force-whole-lto": {"-dlto", "-nvvmpath=/usr"}}
 	opts, worker, refused := help(t)
 	if len(opts) < 30 || len(worker) == 0 || len(refused) == 0 {
 		t.Fatalf("--help lists %d options, %d worker flags and %d refused ones: too few, the test cannot read it", len(opts), len(worker), len(refused))
