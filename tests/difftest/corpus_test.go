@@ -222,7 +222,7 @@ func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
 		t.Fatal(err)
 	}
 	identical = bytes.Equal(got, want)
-	if !bytes.HasPrefix(want, []byte("\x7fELF")) && bytes.Contains(want, []byte("\n.version ")) {
+	if isPTX(want) {
 		// -dlto -emit-ptx: the output is libnvvm's PTX, text with no
 		// normal form; only nvlink's bytes will do.
 		if !identical {
@@ -254,6 +254,12 @@ func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
 		checkTools(t, tools, out)
 	}
 	return same, identical
+}
+
+// isPTX says whether an expected output is PTX text (-dlto -emit-ptx
+// with IR) rather than a cubin.
+func isPTX(data []byte) bool {
+	return !bytes.HasPrefix(data, []byte("\x7fELF")) && bytes.Contains(data, []byte("\n.version "))
 }
 
 // firstDiff is the offset of the first byte where a and b differ.

@@ -31,6 +31,11 @@ func TestStringTableNames(t *testing.T) {
 				t.Fatalf("cudalink: exit status %d:\n%s", status, stderr)
 			}
 			expected := filepath.Join(c.Dir, "expected.cubin")
+			if data, err := os.ReadFile(expected); err != nil {
+				t.Fatal(err)
+			} else if isPTX(data) {
+				t.Skip("the output is PTX (-emit-ptx): no string tables; TestCorpus compares it byte for byte")
+			}
 			for _, tab := range []string{".shstrtab", ".strtab"} {
 				want := tableNames(t, expected, tab, relOrProto)
 				got := tableNames(t, out, tab, relOrProto)
