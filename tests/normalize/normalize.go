@@ -374,25 +374,35 @@ func (c *cubin) render() ([]string, error) {
 			fileszString(p, span), memszString(p), p.Align, strings.Join(covers, " ")))
 	}
 
-	// Sections, sorted by name then type (then original index, which only
-	// matters for exact duplicates whose blocks are then identical anyway).
-	order := make([]int, 0, len(c.secs))
-	for i := 1; i < len(c.secs); i++ {
-		order = append(order, i)
+	// Sections, sorted by name then type, then by their rendered block:
+	// two sections may share a name and a type (a static function of the
+	// same name in two files, a local helper named as another file's weak
+	// one), and their order in the file is not part of the link's result.
+	type block struct {
+		sec   *elf.Section
+		lines []string
+		text  string
 	}
-	sort.SliceStable(order, func(x, y int) bool {
-		a, b := c.secs[order[x]], c.secs[order[y]]
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.Type < b.Type
-	})
-	for _, i := range order {
-		block, err := c.renderSection(c.secs[i])
+	blocks := make([]block, 0, len(c.secs))
+	for i := 1; i < len(c.secs); i++ {
+		lines, err := c.renderSection(c.secs[i])
 		if err != nil {
 			return nil, fmt.Errorf("section %s: %w", c.secs[i].Name, err)
 		}
-		out = append(out, block...)
+		blocks = append(blocks, block{c.secs[i], lines, strings.Join(lines, "\n")})
+	}
+	sort.SliceStable(blocks, func(x, y int) bool {
+		a, b := blocks[x], blocks[y]
+		if a.sec.Name != b.sec.Name {
+			return a.sec.Name < b.sec.Name
+		}
+		if a.sec.Type != b.sec.Type {
+			return a.sec.Type < b.sec.Type
+		}
+		return a.text < b.text
+	})
+	for _, b := range blocks {
+		out = append(out, b.lines...)
 	}
 
 	var syms []string
