@@ -233,6 +233,8 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			treeMbarriers = treeMbarriers || f.hasMbarriers
 		}
 	}
+	var mbarPayload [2]byte // the record's payload, rewritten or added
+	le.PutUint16(mbarPayload[:], uint16(mbarriers))
 	use := ctx.resourcesOf(fn)
 	crs := fn.CRSStack
 	if ctx.isEntry(fn.Sym) {
@@ -255,9 +257,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			}
 			r.Payload, wroteExterns = externs, true
 		case r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal && ctx.isEntry(fn.Sym):
-			var h [2]byte
-			le.PutUint16(h[:], uint16(mbarriers))
-			r.Payload, wroteMbarriers = h[:], true
+			r.Payload, wroteMbarriers = mbarPayload[:], true
 		case r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal:
 			if use.recursive {
 				// Unknown, in place: ptxas writes a record of 0 for
@@ -326,9 +326,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		case cubin.EIATTR_EXTERNS:
 			w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
 		case cubin.EIATTR_NUM_MBARRIERS:
-			var h [2]byte
-			le.PutUint16(h[:], uint16(mbarriers))
-			w.record(infoRecord{Fmt: eifmtHVal, Attr: cubin.EIATTR_NUM_MBARRIERS, Payload: h[:]})
+			w.record(infoRecord{Fmt: eifmtHVal, Attr: cubin.EIATTR_NUM_MBARRIERS, Payload: mbarPayload[:]})
 		case cubin.EIATTR_CTAIDZ_USED:
 			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
 		case cubin.EIATTR_RESERVED_SMEM_USED:
