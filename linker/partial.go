@@ -261,9 +261,12 @@ func retargetRelocations(ctx *linkContext) {
 // cuobjdump -elf decode .debug_info without applying relocations, and a
 // later input's compilation unit must already point at its own
 // abbreviations (without it cuobjdump -elf stops with "Memory allocation
-// failure" or crashes). nvlink -r writes the same values. A contribution
-// that did not move keeps its fields as nvcc wrote them, so that -r of one
-// input gives that input.
+// failure" or crashes). They are the values a full link writes there
+// (nvlink -r is not a partial link but the full link: docs/partial.md). A
+// contribution that did not move keeps its fields as nvcc wrote them, so
+// that -r of one input gives that input. Fields against the -G placeholders
+// of function-level shared variables (.nv_debug.shared) are left alone:
+// their value is a shared-memory offset only the final link lays out.
 func fillDebugField(isec *inputSection, r cubin.Reloc, rr outReloc) {
 	if isec.Sec.Flags&cubin.SHF_ALLOC != 0 || rr.Sym == nil || rr.Sym.typ() != cubin.STT_SECTION ||
 		rr.Sym.Section == nil || rr.Sym.Section.OutOff == 0 {
