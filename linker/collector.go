@@ -31,7 +31,7 @@ func (ctx *linkContext) tuneCollectorAfter(pass string) {
 	switch pass {
 	case "add inputs":
 		tuneCollector(ctx)
-		if inputBytes(ctx) < smallInputBytes {
+		if inputBytes(ctx.added) < smallInputBytes {
 			ctx.maps.hold(true)
 		}
 	case "apply relocations":
@@ -39,10 +39,10 @@ func (ctx *linkContext) tuneCollectorAfter(pass string) {
 	}
 }
 
-// inputBytes is the size of the link's device images.
-func inputBytes(ctx *linkContext) int {
+// inputBytes is the size of files' device images.
+func inputBytes(files []*inputFile) int {
 	total := 0
-	for _, file := range ctx.Files {
+	for _, file := range files {
 		if file.ELF != nil {
 			total += len(file.ELF.Data)
 		}
@@ -57,9 +57,9 @@ func inputBytes(ctx *linkContext) int {
 // hardly add to what a link allocates: the 100-object -G benchmark
 // program (6.3 MB of inputs, 3.6 MB of them debug sections) allocates 6.8
 // MB in all, as much as the 1.7 MB deep-chain program.
-func heapInputBytes(ctx *linkContext) int {
+func heapInputBytes(files []*inputFile) int {
 	total := 0
-	for _, file := range ctx.Files {
+	for _, file := range files {
 		if file.ELF == nil {
 			continue
 		}
@@ -110,9 +110,9 @@ func tuneCollector(ctx *linkContext) {
 	if !ctx.Config.OneShot || os.Getenv("GOGC") != "" {
 		return
 	}
-	total := inputBytes(ctx)
+	total := inputBytes(ctx.added)
 	switch {
-	case heapInputBytes(ctx) < smallInputBytes:
+	case heapInputBytes(ctx.added) < smallInputBytes:
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(smallLinkMemoryLimit)
 		}

@@ -19,10 +19,15 @@ type linkContext struct {
 	Config *Config
 	diag   diagnostics
 
-	// Files are the inputs linked, in command-line order, archive members
-	// in member order: addInputs adds every unit's image, and
-	// extractOnDemand (the one step after it that writes the list)
-	// leaves out the library members the link does not need.
+	// added are the images of every unit for the target, in command-line
+	// order, archive members in member order (addInputs, its one writer).
+	// chooseToolkit reads them all: the library members the link does not
+	// need tell the release and are checked against it too, as nvlink
+	// checks them.
+	added []*inputFile
+	// Files are the inputs linked: added, less the library members the
+	// link does not need (extractOnDemand, its one writer, which also
+	// numbers them: inputFile.Index).
 	Files []*inputFile
 
 	// Symbols holds one symbol per global name, in the order names were
@@ -33,7 +38,11 @@ type linkContext struct {
 	// placeholder (placeholderID). resolveSymbols writes it.
 	symbolIDs int32
 
-	// OutSections in output order, filled by mergeSections and the writer.
+	// OutSections are the output sections: outSection, the one
+	// constructor, appends each in creation order as the passes that make
+	// sections call it; assignIndices then drops those left empty, adds
+	// the string and symbol tables and puts them in output order (their
+	// Index is the section header index from there on).
 	OutSections []*outputSection
 	// outByName finds sections by key (see outputSection.key); once the
 	// symbol table is built, only those not tied to a function and not
@@ -122,12 +131,6 @@ type linkContext struct {
 	// (hostKernelRefs), and those with relocatable device code are
 	// registered (writeHostSide).
 	unlinked []unlinkedUnit
-	// loaded are the inputs' images in command-line order before the
-	// library members the link did not need (libcudadevrt's, mostly) were
-	// dropped (extractOnDemand; nil before, and when it dropped none):
-	// those members tell the release and are checked against it too, as
-	// nvlink checks them.
-	loaded []*inputFile
 	// droppedSystem: some libcudadevrt member was left out as unneeded
 	// (reportAfterErrors).
 	droppedSystem bool
@@ -251,7 +254,9 @@ type unlinkedUnit struct {
 // this link's view of it.
 type inputFile struct {
 	*Object
-	Index int // position in linkContext.Files: the command-line order
+	// Index is the position in linkContext.Files, the command-line order
+	// (extractOnDemand, its one writer).
+	Index int
 	// seq is the position among every unit loaded, linked or not
 	// (linkContext.unlinked), in command-line order.
 	seq int

@@ -135,9 +135,9 @@ func addInputs(ctx *linkContext) {
 			return
 		}
 		sawDevice = sawDevice || system || linked
-		added := len(ctx.Files)
+		added := len(ctx.added)
 		for _, obj := range objs {
-			seq := len(ctx.Files) + len(ctx.unlinked)
+			seq := len(ctx.added) + len(ctx.unlinked)
 			un := obj.unit
 			if system {
 				// Units are shared with cached parses: mark a copy.
@@ -149,12 +149,12 @@ func addInputs(ctx *linkContext) {
 				ctx.unlinked = append(ctx.unlinked, unlinkedUnit{un, seq, obj.version})
 				continue
 			}
-			file := newInputFile(obj, len(ctx.Files))
+			file := newInputFile(obj)
 			file.seq = seq
 			file.unit = un
-			ctx.Files = append(ctx.Files, file)
+			ctx.added = append(ctx.added, file)
 		}
-		if ctx.newerThanForced(ctx.Files[added:]) {
+		if ctx.newerThanForced(ctx.added[added:]) {
 			// nvlink stops at the first input newer than itself, before
 			// it reads (or compiles the PTX of) the inputs after it;
 			// chooseToolkit reports it.
@@ -348,8 +348,8 @@ func parseObject(name string, data []byte) (*Object, error) {
 }
 
 // newInputFile makes this link's view of a parsed object.
-func newInputFile(obj *Object, index int) *inputFile {
-	file := &inputFile{Object: obj, Index: index, unit: obj.unit}
+func newInputFile(obj *Object) *inputFile {
+	file := &inputFile{Object: obj, unit: obj.unit}
 	file.Sections = make([]*inputSection, len(obj.ELF.Sections))
 	slab := make([]inputSection, len(obj.ELF.Sections)) // one allocation per file
 	for i, s := range obj.ELF.Sections {

@@ -15,16 +15,29 @@ import (
 // Members are visited in input order, so the choice never depends on
 // scheduling. Under -v each extracted member is reported with the symbols
 // it was extracted for.
+//
+// It is the one writer of ctx.Files, the files linked from here on, and
+// of their Index: addInputs's list, ctx.added, is left as it is.
 func extractOnDemand(ctx *linkContext) {
+	ctx.Files = ctx.linkedFiles()
+	for i, file := range ctx.Files {
+		file.Index = i
+	}
+}
+
+// linkedFiles returns the files of ctx.added that the link takes: all of
+// them, or all but the on-demand members nothing needs.
+func (ctx *linkContext) linkedFiles() []*inputFile {
+	added := ctx.added
 	onDemand := func(file *inputFile) bool {
 		return file.unit.system && !ctx.Config.KeepSystemLibraries ||
 			file.unit.member && ctx.Config.ArchiveMode == "on-demand"
 	}
-	linked := make([]bool, len(ctx.Files))
+	linked := make([]bool, len(added))
 	defined, undefined := map[string]bool{}, map[string]bool{}
 	take := func(i int) {
 		linked[i] = true
-		for _, esym := range ctx.Files[i].ELF.Symbols {
+		for _, esym := range added[i].ELF.Symbols {
 			if esym.Bind() == cubin.STB_LOCAL || esym.Name == "" {
 				continue
 			}
@@ -36,7 +49,7 @@ func extractOnDemand(ctx *linkContext) {
 		}
 	}
 	anyOnDemand := false
-	for i, file := range ctx.Files {
+	for i, file := range added {
 		if onDemand(file) {
 			anyOnDemand = true
 		} else {
@@ -44,11 +57,11 @@ func extractOnDemand(ctx *linkContext) {
 		}
 	}
 	if !anyOnDemand {
-		return
+		return added
 	}
 	for changed := true; changed; {
 		changed = false
-		for i, file := range ctx.Files {
+		for i, file := range added {
 			if linked[i] {
 				continue
 			}
@@ -78,19 +91,18 @@ func extractOnDemand(ctx *linkContext) {
 			n++
 		}
 	}
-	if n == len(ctx.Files) {
-		return // nothing dropped: chooseToolkit reads ctx.Files
+	if n == len(added) {
+		return added
 	}
-	// The list as loaded stays for chooseToolkit; the kept files go to a
-	// list of their own rather than over it.
+	// ctx.added stays for chooseToolkit; the kept files go to a list of
+	// their own rather than over it.
 	kept := make([]*inputFile, 0, n)
-	for i, file := range ctx.Files {
+	for i, file := range added {
 		if linked[i] {
-			file.Index = len(kept)
 			kept = append(kept, file)
 		} else {
 			ctx.droppedSystem = ctx.droppedSystem || file.unit.system
 		}
 	}
-	ctx.loaded, ctx.Files = ctx.Files, kept
+	return kept
 }

@@ -127,10 +127,7 @@ func toolkitFor(v uint32) *toolkit {
 // that nvlink does: the first one newer than it, in command-line order, is
 // a fatal error ("Input file 'b.cubin' newer than toolkit (124 vs 118)").
 func chooseToolkit(ctx *linkContext) {
-	files := ctx.Files
-	if ctx.loaded != nil {
-		files = ctx.loaded
-	}
+	files := ctx.added
 	v := ctx.Config.CUDAVersion
 	if v == 0 {
 		for _, file := range files {

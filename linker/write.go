@@ -166,7 +166,7 @@ func (img *image) writeTo(w io.Writer) error {
 	// A file's composed sections are written last, input by input (see
 	// writeComposed): here the writer only steps over them.
 	var file composedTarget
-	if inputBytes(ctx) >= ctx.composedFrom {
+	if inputBytes(ctx.Files) >= ctx.composedFrom {
 		// Only then: the assertion builds the interface's table for
 		// *os.File, pages of the binary a small link has no other use for.
 		file, _ = w.(composedTarget)
