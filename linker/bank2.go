@@ -18,7 +18,8 @@ import (
 //   - placeOrphanConstants (its own step): sections tied to no function
 //     are checked for overlaps nvlink refuses;
 //   - buildFunctions: a losing weak copy's constants are appended to the
-//     kept copy's (appendLostConstants);
+//     kept copy's (appendLostConstants), and a function whose first copy
+//     had constants a later copy replaced is marked (markEmptiedBank2);
 //   - mergeSections: each kernel gets one bank-2 section with its callees'
 //     constants (foldConstant2, makeKernelBanks), each function's at one
 //     offset in every kernel reaching it (overlayConstant2), recorded in
@@ -457,6 +458,19 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 		}
 	}
 	return nil
+}
+
+// markEmptiedBank2 marks the functions whose weak copy met first, with
+// bank-2 constants, a later copy replaced (see function.emptiedBank2):
+// replaced are those copies' symbols, as buildFunctions met their code
+// sections. Their records exist only once every file's are made, the
+// replacing copy's being in a later file.
+func markEmptiedBank2(ctx *linkContext, replaced []*symbol) {
+	for _, sym := range replaced {
+		if fn := sym.Func; fn != nil && !ctx.isEntry(fn.Sym) {
+			fn.emptiedBank2 = true
+		}
+	}
 }
 
 // appendLostConstants adds isec, the bank-2 constants of a weak copy of fn

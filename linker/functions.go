@@ -29,10 +29,24 @@ func buildFunctions(ctx *linkContext) {
 	// Whether the first copy of each function nvlink met has bank-2
 	// constants (see appendLostConstants).
 	firstBank2 := map[*symbol]bool{}
+	// The weak copies with bank-2 constants that a later copy replaced
+	// (markEmptiedBank2).
+	var replaced []*symbol
 	for _, file := range ctx.Files {
 		byText := map[int]*function{}
 		lostTo := map[int]*function{} // a weak copy's code section -> the copy that won, met earlier
 		var bank2Of map[uint32]bool   // the code sections with bank-2 constants
+		hasBank2 := func(text int) bool {
+			if bank2Of == nil {
+				bank2Of = map[uint32]bool{}
+				for _, c := range file.Sections {
+					if isConstant2(c.Sec) {
+						bank2Of[c.Sec.Info] = true
+					}
+				}
+			}
+			return bank2Of[uint32(text)]
+		}
 		for i, isec := range file.Sections {
 			s := isec.Sec
 			if s.Type != cubin.SHT_PROGBITS || !strings.HasPrefix(s.Name, ".text.") {
@@ -45,19 +59,14 @@ func buildFunctions(ctx *linkContext) {
 			}
 			sym := file.Syms[symIdx]
 			if _, met := firstBank2[sym]; !met && sym != nil && sym.bind() == cubin.STB_WEAK {
-				if bank2Of == nil {
-					bank2Of = map[uint32]bool{}
-					for _, c := range file.Sections {
-						if isConstant2(c.Sec) {
-							bank2Of[c.Sec.Info] = true
-						}
-					}
-				}
-				firstBank2[sym] = bank2Of[uint32(i)]
+				firstBank2[sym] = hasBank2(i)
 			}
 			if sym.File != file || sym.Section != isec {
 				if sym.Func != nil && sym.File.Index < file.Index {
 					lostTo[i] = sym.Func
+				}
+				if file.replacedCopy(symIdx) && hasBank2(i) {
+					replaced = append(replaced, sym)
 				}
 				continue // a weak copy that lost, or a stray section
 			}
@@ -103,7 +112,7 @@ func buildFunctions(ctx *linkContext) {
 			}
 		}
 	}
-	markEmptiedBank2(ctx)
+	markEmptiedBank2(ctx, replaced) // bank2.go
 	var recs []infoRecord
 	for _, fn := range all {
 		for _, isec := range fn.Sections {
@@ -145,30 +154,6 @@ func buildFunctions(ctx *linkContext) {
 	}
 	ctx.allFuncs = all
 	linkCallGraph(ctx)
-}
-
-// markEmptiedBank2 marks the functions whose weak copy met first, with
-// bank-2 constants, a later copy replaced (see function.emptiedBank2).
-func markEmptiedBank2(ctx *linkContext) {
-	for _, file := range ctx.Files {
-		for _, isec := range file.Sections {
-			s := isec.Sec
-			if !isConstant2(s) || s.Info == 0 || int(s.Info) >= len(file.Sections) {
-				continue
-			}
-			text := file.Sections[s.Info].Sec
-			if !strings.HasPrefix(text.Name, ".text.") {
-				continue
-			}
-			idx := text.Info & 0xffffff
-			if int(idx) >= len(file.Syms) || !file.replacedCopy(idx) {
-				continue
-			}
-			if fn := file.Syms[idx].Func; fn != nil && !ctx.isEntry(fn.Sym) {
-				fn.emptiedBank2 = true
-			}
-		}
-	}
 }
 
 // markClones marks the local functions of a -ewp image (ELF type 0xff00)
