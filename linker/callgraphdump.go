@@ -84,14 +84,6 @@ func dumpCallgraph(ctx *linkContext) {
 	}
 }
 
-// liveFunc returns the kept function a node stands for, or nil.
-func (ctx *linkContext) liveFunc(sym *symbol) *function {
-	if sym == nil || ctx.isDeleted(sym) || sym.Func == nil || !ctx.isLive(sym.Func) {
-		return nil
-	}
-	return sym.Func
-}
-
 // nodeLine is the text after "N: " for one node.
 func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
 	fn := ctx.liveFunc(sym)

@@ -363,10 +363,9 @@ type symbol struct {
 	File    *inputFile
 	Section *inputSection
 
-	// For functions: the function's record (buildFunctions). Two steps
-	// write it: buildFunctions sets it, and eliminateDeadCode clears it
-	// for a function it removes, so that every later pass sees only live
-	// records (mergeSections then marks such a symbol deleted).
+	// Func is the function's record for a function's chosen definition
+	// (buildFunctions, its one writer), whether dead-code elimination
+	// keeps it or not: the passes after it ask liveFunc.
 	Func *function
 
 	// A symbol is made for every name of every input, so its size

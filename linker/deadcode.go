@@ -106,11 +106,26 @@ func eliminateDeadCode(ctx *linkContext) {
 	for _, fn := range ctx.allFuncs {
 		if ctx.isLive(fn) {
 			live = append(live, fn)
-		} else {
-			fn.Sym.Func = nil // mergeSections marks it deleted
 		}
 	}
 	ctx.Funcs = live
+}
+
+// liveFunc returns sym's function record unless dead-code elimination
+// removed it: symbol.Func, buildFunctions' record of every definition,
+// but nil once eliminateDeadCode has removed the function (mergeSections
+// then marks its symbol deleted). Before it runs, and in a partial link,
+// which runs none, it is symbol.Func. Nil for nil, and for a symbol that
+// is no function's.
+func (ctx *linkContext) liveFunc(sym *symbol) *function {
+	if sym == nil {
+		return nil
+	}
+	fn := sym.Func
+	if fn != nil && fn.order < len(ctx.deadCode) && !ctx.deadCode[fn.order].live {
+		return nil
+	}
+	return fn
 }
 
 // deadCodeRecord is what eliminateDeadCode, its one writer, decided for
@@ -144,13 +159,15 @@ func (ctx *linkContext) decisionOf(fn *function) deadCodeRecord {
 // ordinary function: one -preserve-relocs keeps because the lists prune
 // it, or one -g -suppress-debug-info keeps after merging it as one. Its
 // symbol keeps STO_CUDA_ENTRY, but it is no kernel (isEntry). Always
-// kept, so its symbol's Func is never cleared.
+// kept.
 func (ctx *linkContext) demoted(fn *function) bool {
 	return fn.order < len(ctx.deadCode) && ctx.deadCode[fn.order].demoted
 }
 
 // isEntry says whether sym is a kernel's: it is marked STO_CUDA_ENTRY and
-// the kernel was not demoted to a device function (see demoted).
+// the kernel was not demoted to a device function (see demoted). A
+// demoted kernel is always kept, so sym.Func serves before dead-code
+// elimination, during it and after.
 func (ctx *linkContext) isEntry(sym *symbol) bool {
 	return sym.Other&cubin.STO_CUDA_ENTRY != 0 && (sym.Func == nil || !ctx.demoted(sym.Func))
 }

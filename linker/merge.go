@@ -68,7 +68,7 @@ func mergeSections(ctx *linkContext) {
 		}
 	}
 	for _, sym := range ctx.Symbols {
-		if sym.Section != nil && sym.Section.Out == nil && sym.Func == nil && classify(sym.Section.Sec) == classFunction {
+		if sym.Section != nil && sym.Section.Out == nil && ctx.liveFunc(sym) == nil && classify(sym.Section.Sec) == classFunction {
 			ctx.deleted[sym.id] = true
 		}
 	}

@@ -471,7 +471,7 @@ func (ctx *linkContext) collectPrototypes() []protoEntry {
 	for _, file := range ctx.Files {
 		for _, sym := range file.Syms {
 			sig, ok := sigs[sym]
-			if !ok || seen[sym] || ctx.isEntry(sym) || sym.Func != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
+			if !ok || seen[sym] || ctx.isEntry(sym) || ctx.liveFunc(sym) != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true

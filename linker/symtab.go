@@ -194,10 +194,11 @@ func keepLostParams(ctx *linkContext) {
 				continue
 			}
 			winner := file.Syms[text.Sec.Info&0xffffff]
-			if winner == nil || winner.Func == nil || winner.File == file {
+			fn := ctx.liveFunc(winner)
+			if fn == nil || winner.File == file {
 				continue
 			}
-			for _, isec := range winner.Func.Sections {
+			for _, isec := range fn.Sections {
 				if isec.Sec.Name == sym.Section.Sec.Name && isec.Out != nil {
 					sym.Section = &inputSection{File: file, Sec: sym.Section.Sec, Out: isec.Out}
 				}
@@ -222,7 +223,7 @@ func (ctx *linkContext) keepLocal(sym *symbol) bool {
 	if sym.Section != nil && sym.Section.Out == nil {
 		return false
 	}
-	if sym.typ() == cubin.STT_FUNC && sym.Func == nil && !sym.clone {
+	if sym.typ() == cubin.STT_FUNC && ctx.liveFunc(sym) == nil && !sym.clone {
 		return false
 	}
 	return sym.Section != nil
@@ -250,7 +251,7 @@ func (ctx *linkContext) keepGlobal(sym *symbol) bool {
 		return ctx.referenced.has(sym)
 	}
 	if sym.isFunc() {
-		return sym.Func != nil
+		return ctx.liveFunc(sym) != nil
 	}
 	if sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) {
 		// Only -g and -preserve-relocs publish shared variables
