@@ -104,18 +104,27 @@ var treeWalkers = sync.Pool{New: func() any { return new(treeWalker) }}
 // number, so they are never cleared between walks (as chainMarks): a
 // mark costs an index, not a search (a sparse bitmap searched its words
 // in order, then through a map).
+//
+// It walks up too, from a function to the kernels that call it
+// (entriesAbove), with the same marks.
 type treeWalker struct {
-	list  []*function
-	walkN uint32
-	marks []uint32 // by function.order: the number of the walk that reached it
+	list    []*function
+	walkN   uint32
+	marks   []uint32    // by function.order: the number of the walk that reached it
+	entries []*function // entriesAbove's list
 }
 
-func (w *treeWalker) walk(fn *function) []*function {
+// begin starts a walk: no function is marked in it yet.
+func (w *treeWalker) begin() {
 	w.walkN++
 	if w.walkN == 0 { // wrapped: old stamps could match
 		clear(w.marks)
 		w.walkN = 1
 	}
+}
+
+func (w *treeWalker) walk(fn *function) []*function {
+	w.begin()
 	w.mark(fn.order)
 	list := append(w.list[:0], fn)
 	for i := 0; i < len(list); i++ {
@@ -127,6 +136,34 @@ func (w *treeWalker) walk(fn *function) []*function {
 	}
 	w.list = list
 	return list
+}
+
+// entriesAbove returns the kernels that reach fn, which is none, through
+// their calls, in the order nvlink's check of register limits meets them
+// (checkMaxRegs): depth first up the callers, taking the caller named
+// last first, and not past a kernel. The list is the walker's until its
+// next walk.
+func (w *treeWalker) entriesAbove(ctx *linkContext, fn *function) []*function {
+	w.begin()
+	w.mark(fn.order)
+	stack := append(w.list[:0], fn)
+	entries := w.entries[:0]
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if ctx.isEntry(f.Sym) {
+			entries = append(entries, f)
+			continue
+		}
+		// Pushed in the order named, so the latest named is taken first.
+		for _, c := range f.callers {
+			if w.mark(c.order) {
+				stack = append(stack, c)
+			}
+		}
+	}
+	w.list, w.entries = stack, entries
+	return entries
 }
 
 // mark marks n reached in this walk and says whether it was not yet.

@@ -85,32 +85,12 @@ func checkMaxRegs(ctx *linkContext) {
 	if len(limit) == 0 {
 		return
 	}
-	seen := map[*function]bool{}
-	var stack, reach []*function
+	var trees treeWalker
 	for _, fn := range ctx.Funcs {
 		if ctx.isEntry(fn.Sym) || len(fn.callers) == 0 {
 			continue
 		}
-		clear(seen)
-		reach = reach[:0]
-		stack = append(stack[:0], fn)
-		seen[fn] = true
-		for len(stack) > 0 {
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if ctx.isEntry(f.Sym) {
-				reach = append(reach, f)
-				continue
-			}
-			// Pushed in the order named, so the latest named is taken first.
-			for _, c := range f.callers {
-				if !seen[c] {
-					seen[c] = true
-					stack = append(stack, c)
-				}
-			}
-		}
-		for _, k := range reach {
+		for _, k := range trees.entriesAbove(ctx, fn) {
 			if lim, ok := limit[k]; ok && fn.Regs > lim {
 				limit[k] = fn.Regs
 				ctx.report(&linkError{
