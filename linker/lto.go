@@ -1,8 +1,6 @@
 package linker
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -695,7 +693,7 @@ func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []s
 
 // nvvmKey names one libnvvm compile.
 func nvvmKey(lib string, modules []nvvm.Module, opts []string) string {
-	h := sha256.New()
+	h := newKeyDigest()
 	id := lib
 	if fi, err := os.Stat(lib); err == nil {
 		id += fmt.Sprintf("\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
@@ -708,7 +706,7 @@ func nvvmKey(lib string, modules []nvvm.Module, opts []string) string {
 		fmt.Fprintf(h, "%d:%s%d:", len(m.Name), m.Name, len(m.IR))
 		h.Write(m.IR)
 	}
-	return "nvvm:" + hex.EncodeToString(h.Sum(nil))
+	return "nvvm:" + h.sum()
 }
 
 // compileLTOPTX compiles libnvvm's PTX with ptxas as nvlink does (the

@@ -3,16 +3,18 @@ package linker
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -306,7 +308,7 @@ func compileJob(cfg *Config, ptxas string, cache CompileCache, p *ptxImage) (*Co
 // compileKey names a compile: the ptxas binary (its path, size and
 // modification time), its options and the PTX text.
 func compileKey(ptxas string, args []string, src []byte) string {
-	h := sha256.New()
+	h := newKeyDigest()
 	id := ptxas
 	if fi, err := os.Stat(ptxas); err == nil {
 		id += fmt.Sprintf("\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
@@ -316,7 +318,46 @@ func compileKey(ptxas string, args []string, src []byte) string {
 		fmt.Fprintf(h, "%d:%s", len(a), a)
 	}
 	h.Write(src)
-	return "ptxas:" + hex.EncodeToString(h.Sum(nil))
+	return "ptxas:" + h.sum()
+}
+
+// keyDigest names a compile for CompileCache: 256 bits, four 64-bit
+// hashes of the same bytes under independent random seeds, drawn once per
+// process (the caches live in one process). Not crypto/sha256: importing
+// it initialises the crypto packages at the start of every cudalink
+// process, links that compile nothing included.
+type keyDigest [4]maphash.Hash
+
+// keySeeds are the process's seeds of keyDigest.
+var keySeeds = sync.OnceValue(func() (s [4]maphash.Seed) {
+	for i := range s {
+		s[i] = maphash.MakeSeed()
+	}
+	return s
+})
+
+func newKeyDigest() *keyDigest {
+	d := new(keyDigest)
+	for i, seed := range keySeeds() {
+		d[i].SetSeed(seed)
+	}
+	return d
+}
+
+func (d *keyDigest) Write(p []byte) (int, error) {
+	for i := range d {
+		d[i].Write(p)
+	}
+	return len(p), nil
+}
+
+// sum is the digest in hexadecimal.
+func (d *keyDigest) sum() string {
+	var b []byte
+	for i := range d {
+		b = binary.BigEndian.AppendUint64(b, d[i].Sum64())
+	}
+	return hex.EncodeToString(b)
 }
 
 // runPtxas compiles src in a temporary directory of its own, removed

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 )
 
 func readTestdata(t testing.TB, name string) []byte {
@@ -349,6 +351,57 @@ func TestContainer(t *testing.T) {
 		}
 		if !bytes.Equal(mustData(t, a), mustData(t, e)) {
 			t.Errorf("entry %d: the payload differs", i)
+		}
+	}
+}
+
+// TestLZ4Block checks decodeLZ4Block against the reference Go LZ4 package:
+// the same bytes for blocks it compresses (the cubins of testdata, text,
+// runs that make overlapping matches), and, for every truncation and for
+// single-byte changes of such a block, no full-size result unless the
+// reference decoder gives the same one; never more than dst.
+func TestLZ4Block(t *testing.T) {
+	var inputs [][]byte
+	for _, name := range []string{"k_sm80.cubin"} {
+		inputs = append(inputs, readTestdata(t, name))
+	}
+	inputs = append(inputs,
+		bytes.Repeat([]byte("abc"), 5000),
+		bytes.Repeat([]byte{0}, 70000),
+		[]byte("short"),
+		[]byte(strings.Repeat("the quick brown fox ", 300)+"jumps"))
+	for _, in := range inputs {
+		block := make([]byte, lz4.CompressBlockBound(len(in)))
+		n, err := lz4.CompressBlock(in, block, nil)
+		if err != nil || n == 0 {
+			t.Fatalf("CompressBlock(%d bytes): %d, %v", len(in), n, err)
+		}
+		block = block[:n]
+		got := make([]byte, len(in))
+		if m, err := decodeLZ4Block(block, got); err != nil || m != len(in) || !bytes.Equal(got, in) {
+			t.Fatalf("%d bytes: decoded %d, %v; equal %v", len(in), m, err, bytes.Equal(got[:m], in[:m]))
+		}
+		if _, err := decodeLZ4Block(block, make([]byte, len(in)-1)); err == nil {
+			t.Errorf("%d bytes into %d: no error", len(in), len(in)-1)
+		}
+		check := func(what string, b []byte) {
+			t.Helper()
+			want := make([]byte, len(in))
+			wn, werr := lz4.UncompressBlock(b, want)
+			dst := make([]byte, len(in))
+			gn, gerr := decodeLZ4Block(b, dst)
+			// Data takes a result of exactly the declared size only.
+			if gerr == nil && gn == len(in) && (werr != nil || gn != wn || !bytes.Equal(dst, want)) {
+				t.Errorf("%s: decoded %d bytes without error; reference %d, %v", what, gn, wn, werr)
+			}
+		}
+		for i := 0; i < len(block); i += 1 + len(block)/200 {
+			check(fmt.Sprintf("truncated at %d", i), block[:i])
+			for _, v := range []byte{0, 0xff, block[i] ^ 0x10} {
+				b := bytes.Clone(block)
+				b[i] = v
+				check(fmt.Sprintf("byte %d = %#x", i, v), b)
+			}
 		}
 	}
 }
