@@ -70,7 +70,7 @@ func walkInfo(file *Object, sec *cubin.Section, yield func(infoRecord) bool) err
 		case eifmtSVal:
 			n := int(le.Uint16(data[off+2:]))
 			if n > len(data)-off-4 {
-				return infoError(file, sec, off, fmt.Sprintf("%v record of %d bytes runs past the section", r.Attr, n))
+				return infoError(file, sec, off, fmt.Sprintf("%s record of %d bytes runs past the section", r.Attr.Name(file.ELF.Header.Version), n))
 			}
 			r.Payload = data[off+4 : off+4+n]
 			off += 4 + n
@@ -81,7 +81,7 @@ func walkInfo(file *Object, sec *cubin.Section, yield func(infoRecord) bool) err
 			return infoError(file, sec, off, fmt.Sprintf("unknown record format %d", r.Fmt))
 		}
 		if r.symWord() && r.sym() >= uint32(len(file.ELF.Symbols)) {
-			return infoError(file, sec, off, fmt.Sprintf("%v names symbol %d, out of range", r.Attr, r.sym()))
+			return infoError(file, sec, off, fmt.Sprintf("%s names symbol %d, out of range", r.Attr.Name(file.ELF.Header.Version), r.sym()))
 		}
 		if !yield(r) {
 			return nil

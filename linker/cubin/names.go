@@ -335,7 +335,7 @@ const (
 	EIATTR_EXPLICIT_CLUSTER            Attr = 0x3e
 	EIATTR_MAX_CLUSTER_RANK            Attr = 0x3f
 	EIATTR_INSTR_REG_MAP               Attr = 0x40
-	EIATTR_ERROR_LAST                  Attr = 0x41
+	EIATTR_ERROR_LAST                  Attr = 0x41 // 11.8: the end marker, no attribute
 
 	// EIATTR_KPARAM_INFO_V2 (CUDA 12) replaces EIATTR_KPARAM_INFO in the
 	// records of a kernel whose parameters pass 4 KiB (sm_70 and up):
@@ -347,6 +347,9 @@ const (
 	// using the reserved shared memory (a -G helper issuing
 	// cuda::memcpy_async on a cuda::barrier, sm_80 and up).
 	EIATTR_RESERVED_SMEM_USED Attr = 0x41
+
+	// EIATTR_SPARSE_MMA_MASK (CUDA 12) appears on sm_90 functions.
+	EIATTR_SPARSE_MMA_MASK Attr = 0x50
 
 	// EIATTR_GEN_ERRBAR_AT_EXIT (EIFMT_NVAL, no symbol) follows each
 	// function's records in the global .nv.info of nvcc 12.5 -G objects.
@@ -419,19 +422,60 @@ var attrNames = [...]string{
 	"EIATTR_EXPLICIT_CLUSTER",
 	"EIATTR_MAX_CLUSTER_RANK",
 	"EIATTR_INSTR_REG_MAP",
-	"EIATTR_ERROR_LAST",
 }
 
-// String returns the EIATTR_* name of a, or its number.
-func (a Attr) String() string {
-	if int(a) < len(attrNames) {
-		return attrNames[a]
+// attrNames12 names the ids from 0x41 on as CUDA 12's tools spell them
+// (cuobjdump -elf 12.4 and 12.5): 12.x gave 11.8's EIATTR_ERROR_LAST value
+// to EIATTR_RESERVED_SMEM_USED and numbered the new attributes after it.
+// 12.4 knows them up to EIATTR_SPARSE_MMA_MASK (0x50), 12.5 up to
+// EIATTR_ANNOTATIONS (0x55).
+var attrNames12 = [...]string{
+	"EIATTR_RESERVED_SMEM_USED",
+	"EIATTR_RESERVED_SMEM_0_SIZE",
+	"EIATTR_UCODE_SECTION_DATA",
+	"EIATTR_UNUSED_LOAD_BYTE_OFFSET",
+	"EIATTR_KPARAM_INFO_V2",
+	"EIATTR_SYSCALL_OFFSETS",
+	"EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS",
+	"EIATTR_GRAPHICS_GLOBAL_CBANK",
+	"EIATTR_SHADER_TYPE",
+	"EIATTR_VRC_CTA_INIT_COUNT",
+	"EIATTR_TOOLS_PATCH_FUNC",
+	"EIATTR_NUM_BARRIERS",
+	"EIATTR_TEXMODE_INDEPENDENT",
+	"EIATTR_PERF_STATISTICS",
+	"EIATTR_AT_ENTRY_FRAGMENTS",
+	"EIATTR_SPARSE_MMA_MASK",
+	"EIATTR_TCGEN05_1CTA_USED",
+	"EIATTR_TCGEN05_2CTA_USED",
+	"EIATTR_GEN_ERRBAR_AT_EXIT",
+	"EIATTR_REG_RECONFIG",
+	"EIATTR_ANNOTATIONS",
+}
+
+// String returns the EIATTR_* name of a in the newest release cudalink
+// links (Name(125)), or its number.
+func (a Attr) String() string { return a.Name(125) }
+
+// Name returns the EIATTR_* name of a as the tools of the release that
+// wrote the file spell it (version is the file's e_version: 118, 124,
+// 125), or EIATTR_0x<id> for an id that release does not know. The names
+// differ from 0x41 on: 11.8's end marker EIATTR_ERROR_LAST, which its
+// cuobjdump prints as an unknown attribute, is 12.x's
+// EIATTR_RESERVED_SMEM_USED.
+func (a Attr) Name(version uint32) string {
+	last := EIATTR_INSTR_REG_MAP // 11.8
+	switch {
+	case version >= 125:
+		last = 0x41 + Attr(len(attrNames12)) - 1
+	case version >= 120:
+		last = EIATTR_SPARSE_MMA_MASK
 	}
-	if a == EIATTR_KPARAM_INFO_V2 {
-		return "EIATTR_KPARAM_INFO_V2"
+	switch {
+	case a > last:
+		return "EIATTR_0x" + strconv.FormatUint(uint64(a), 16)
+	case version >= 120 && a >= 0x41:
+		return attrNames12[a-0x41]
 	}
-	if a == EIATTR_GEN_ERRBAR_AT_EXIT {
-		return "EIATTR_GEN_ERRBAR_AT_EXIT"
-	}
-	return "EIATTR_0x" + strconv.FormatUint(uint64(a), 16)
+	return attrNames[a]
 }

@@ -80,7 +80,35 @@ func TestNames(t *testing.T) {
 	if got := EIATTR_REGCOUNT.String(); got != "EIATTR_REGCOUNT" {
 		t.Errorf("EIATTR_REGCOUNT.String() = %q", got)
 	}
-	if got := Attr(0x50).String(); got != "EIATTR_0x50" {
-		t.Errorf("Attr(0x50).String() = %q", got)
+	if got := Attr(0x56).String(); got != "EIATTR_0x56" {
+		t.Errorf("Attr(0x56).String() = %q", got)
+	}
+}
+
+// TestAttrNamesFollowTheRelease: from 0x41 on, the names are the release's
+// (cuobjdump -elf of 11.8, 12.4 and 12.5), not 11.8's for every input.
+func TestAttrNamesFollowTheRelease(t *testing.T) {
+	for _, c := range []struct {
+		a       Attr
+		version uint32
+		want    string
+	}{
+		{EIATTR_INSTR_REG_MAP, 118, "EIATTR_INSTR_REG_MAP"},
+		{EIATTR_INSTR_REG_MAP, 124, "EIATTR_INSTR_REG_MAP"},
+		{0x41, 118, "EIATTR_0x41"},
+		{0x41, 124, "EIATTR_RESERVED_SMEM_USED"},
+		{0x41, 125, "EIATTR_RESERVED_SMEM_USED"},
+		{0x45, 118, "EIATTR_0x45"},
+		{0x45, 124, "EIATTR_KPARAM_INFO_V2"},
+		{0x50, 124, "EIATTR_SPARSE_MMA_MASK"},
+		{0x51, 124, "EIATTR_0x51"},
+		{0x51, 125, "EIATTR_TCGEN05_1CTA_USED"},
+		{0x53, 125, "EIATTR_GEN_ERRBAR_AT_EXIT"},
+		{0x55, 125, "EIATTR_ANNOTATIONS"},
+		{0x56, 125, "EIATTR_0x56"},
+	} {
+		if got := c.a.Name(c.version); got != c.want {
+			t.Errorf("Attr(%#x).Name(%d) = %q, want %q", uint8(c.a), c.version, got, c.want)
+		}
 	}
 }

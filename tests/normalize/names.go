@@ -134,7 +134,8 @@ func relocName(t uint32) string {
 	return fmt.Sprintf("R_CUDA_%d", t)
 }
 
-// eiattrNames maps an EIATTR id to its name (nvdisasm 11.8 spelling).
+// eiattrNames maps an EIATTR id to its name as 11.8's cuobjdump spells it
+// (0x41, EIATTR_ERROR_LAST, is 11.8's end marker, no attribute).
 var eiattrNames = [...]string{
 	0x00: "EIATTR_ERROR",
 	0x01: "EIATTR_PAD",
@@ -201,16 +202,54 @@ var eiattrNames = [...]string{
 	0x3e: "EIATTR_EXPLICIT_CLUSTER",
 	0x3f: "EIATTR_MAX_CLUSTER_RANK",
 	0x40: "EIATTR_INSTR_REG_MAP",
-	0x41: "EIATTR_ERROR_LAST",
-	0x45: "EIATTR_KPARAM_INFO_V2",  // CUDA 12, kernels with over 4 KiB of parameters
-	0x50: "EIATTR_SPARSE_MMA_MASK", // CUDA 12, on sm_90 functions
 }
 
-func eiattrName(a uint8) string {
-	if int(a) < len(eiattrNames) {
-		return eiattrNames[a]
+// eiattrNames12 names the ids from 0x41 on as cuobjdump 12.4 and 12.5
+// spell them: 12.x gave 11.8's end marker value to
+// EIATTR_RESERVED_SMEM_USED. 12.4 knows them up to EIATTR_SPARSE_MMA_MASK
+// (0x50), 12.5 up to EIATTR_ANNOTATIONS (0x55).
+var eiattrNames12 = [...]string{
+	"EIATTR_RESERVED_SMEM_USED",
+	"EIATTR_RESERVED_SMEM_0_SIZE",
+	"EIATTR_UCODE_SECTION_DATA",
+	"EIATTR_UNUSED_LOAD_BYTE_OFFSET",
+	"EIATTR_KPARAM_INFO_V2", // kernels with over 4 KiB of parameters
+	"EIATTR_SYSCALL_OFFSETS",
+	"EIATTR_SW_WAR_MEMBAR_SYS_INSTR_OFFSETS",
+	"EIATTR_GRAPHICS_GLOBAL_CBANK",
+	"EIATTR_SHADER_TYPE",
+	"EIATTR_VRC_CTA_INIT_COUNT",
+	"EIATTR_TOOLS_PATCH_FUNC",
+	"EIATTR_NUM_BARRIERS",
+	"EIATTR_TEXMODE_INDEPENDENT",
+	"EIATTR_PERF_STATISTICS",
+	"EIATTR_AT_ENTRY_FRAGMENTS",
+	"EIATTR_SPARSE_MMA_MASK", // on sm_90 functions
+	"EIATTR_TCGEN05_1CTA_USED",
+	"EIATTR_TCGEN05_2CTA_USED",
+	"EIATTR_GEN_ERRBAR_AT_EXIT",
+	"EIATTR_REG_RECONFIG",
+	"EIATTR_ANNOTATIONS",
+}
+
+// eiattrName names attribute a as the tools of the release that wrote the
+// cubin (its e_version: 118, 124, 125) do, EIATTR_0x<id> where that release
+// knows none.
+func eiattrName(a uint8, version uint32) string {
+	known := len(eiattrNames) // 11.8
+	switch {
+	case version >= 125:
+		known = 0x41 + len(eiattrNames12)
+	case version >= 120:
+		known = 0x51
 	}
-	return fmt.Sprintf("EIATTR_0x%02x", a)
+	switch {
+	case int(a) >= known:
+		return fmt.Sprintf("EIATTR_0x%02x", a)
+	case a >= 0x41:
+		return eiattrNames12[a-0x41]
+	}
+	return eiattrNames[a]
 }
 
 // symAttr reports how an attribute's SVAL payload carries symbol indices:

@@ -639,7 +639,7 @@ func (c *cubin) nvinfo(b []byte) ([]string, error) {
 			return nil, fmt.Errorf("truncated record header at 0x%x", off)
 		}
 		format, attr := b[off], b[off+1]
-		name := eiattrName(attr)
+		name := eiattrName(attr, c.version)
 		var l string
 		switch format {
 		case 1: // NVAL

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -298,6 +299,47 @@ func TestAgreesWithCuobjdump(t *testing.T) {
 	t.Logf("%d cubins cross-checked with cuobjdump", checked)
 }
 
+// TestAttrNamesFollowTheRelease cross-checks the .nv.info attribute names,
+// with the cuobjdump of CUDA 12.4 and 12.5, of the cubins of those releases' corpora that carry an
+// attribute numbered 0x41 or higher: from there on the names are the
+// release's (0x41 is 11.8's end marker EIATTR_ERROR_LAST and 12.x's
+// EIATTR_RESERVED_SMEM_USED).
+func TestAttrNamesFollowTheRelease(t *testing.T) {
+	for _, tk := range []string{"12.4", "12.5"} {
+		dump := "/opt/cuda-" + tk + "/usr/bin/cuobjdump"
+		if _, err := os.Stat(dump); err != nil {
+			t.Logf("SKIP %s: %s not installed (scripts/setup.sh)", tk, dump)
+			continue
+		}
+		files, _ := filepath.Glob("../corpus/cuda-" + tk + "/cases/*/*.cubin")
+		checked, reserved := 0, 0
+		for _, path := range files {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := Normalize(data)
+			if err != nil || !slices.ContainsFunc(eiattrNames12[:], func(name string) bool { return strings.Contains(n, name+" ") }) {
+				continue
+			}
+			out, err := exec.Command(dump, "-elf", path).Output()
+			if err != nil {
+				t.Errorf("%s -elf %s: %v", dump, path, err)
+				continue
+			}
+			crossCheckAttrs(t, path, n, out)
+			checked++
+			if strings.Contains(n, "EIATTR_RESERVED_SMEM_USED ") {
+				reserved++
+			}
+		}
+		t.Logf("CUDA %s: %d cubins with attributes from 0x41 on cross-checked, %d with EIATTR_RESERVED_SMEM_USED", tk, checked, reserved)
+		if len(files) > 0 && reserved == 0 {
+			t.Errorf("CUDA %s: no corpus cubin carries EIATTR_RESERVED_SMEM_USED (reserved-smem-from-callees-G-sm86 should)", tk)
+		}
+	}
+}
+
 // crossCheck compares the relocations and .nv.info attribute names of the
 // normal form n of the cubin at path with cuobjdump -elf's dump.
 func crossCheck(t *testing.T, path, n string) {
@@ -308,17 +350,7 @@ func crossCheck(t *testing.T, path, n string) {
 		return
 	}
 	crossCheckCallgraph(t, path, n, out)
-	got := sectionDetails(n)
-	// cuobjdump names a section symbol by its section's name, and does not
-	// disambiguate symbols with the same name.
-	secSym := regexp.MustCompile(`section\(([^)]*)\)`)
-	disamb := regexp.MustCompile(`\{[^}]*\}`)
-	for sec, lines := range got {
-		for i, l := range lines {
-			got[sec][i] = disamb.ReplaceAllString(secSym.ReplaceAllString(l, "$1"), "")
-		}
-		sort.Strings(got[sec])
-	}
+	got := cuobjdumpDetails(n)
 
 	// Relocations: cuobjdump prints "<off> <sym> <type> [addend]" under
 	// ".section .rel<x>\tREL|RELA".
@@ -363,11 +395,20 @@ func crossCheck(t *testing.T, path, n string) {
 		}
 	}
 
+	crossCheckAttrs(t, path, n, out)
+}
+
+// crossCheckAttrs compares the .nv.info attribute names and the symbols in
+// their values of the normal form n of the cubin at path with out, its
+// cuobjdump -elf dump.
+func crossCheckAttrs(t *testing.T, path, n string, out []byte) {
+	t.Helper()
+	got := cuobjdumpDetails(n)
 	// .nv.info attribute names per section, and the symbols cuobjdump names
 	// in their values ("function: _Z3fooi(0x12)", "externs:\tvprintf(0x13)").
 	wantAttrs, wantSyms := map[string][]string{}, map[string][]string{}
 	symRef := regexp.MustCompile(`([^\s(]+)\(0x[0-9a-f]+\)`)
-	cur = ""
+	cur := ""
 	for _, l := range strings.Split(string(out), "\n") {
 		if strings.HasPrefix(l, ".nv.info") {
 			cur = strings.TrimSpace(l) // possibly again: see the relocations above
@@ -415,6 +456,22 @@ func crossCheck(t *testing.T, path, n string) {
 			t.Errorf("%s: symbols in the attributes of %s: got %v, cuobjdump says %v", path, sec, gs, ws)
 		}
 	}
+}
+
+// cuobjdumpDetails returns the per-section details of the normal form n
+// spelled as cuobjdump does: a section symbol by its section's name, and
+// same-named symbols not disambiguated.
+func cuobjdumpDetails(n string) map[string][]string {
+	got := sectionDetails(n)
+	secSym := regexp.MustCompile(`section\(([^)]*)\)`)
+	disamb := regexp.MustCompile(`\{[^}]*\}`)
+	for sec, lines := range got {
+		for i, l := range lines {
+			got[sec][i] = disamb.ReplaceAllString(secSym.ReplaceAllString(l, "$1"), "")
+		}
+		sort.Strings(got[sec])
+	}
+	return got
 }
 
 // crossCheckCallgraph compares the symbols of .nv.callgraph and
