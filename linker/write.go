@@ -444,8 +444,10 @@ func (ctx *linkContext) linkInfo(osec *outputSection, symtab, strtab int32, relo
 // infoLink says whether nvlink 12.x sets SHF_INFO_LINK on osec: on every
 // section whose sh_info is a section index (relocations: the section they
 // patch; a function's sections but its code: the code section, as
-// linkInfo computes it), except that a constant bank keeps its input's
-// flag (an 11.8 input has none).
+// linkInfo computes it), except that a kernel's parameter bank
+// (.nv.constant0.f) keeps its input's flag (an 11.8 input has none). Bank 2
+// (.nv.constant2.f), which the linker rebuilds from the function's and its
+// callees' constants, gets the flag whatever its inputs carry.
 func (osec *outputSection) infoLink() bool {
 	if osec.isReloc() {
 		return true
@@ -453,7 +455,7 @@ func (osec *outputSection) infoLink() bool {
 	if osec.Func == nil || osec == osec.Func.Text.Out {
 		return false
 	}
-	if strings.HasPrefix(osec.Name, ".nv.constant") && len(osec.Members) > 0 {
+	if strings.HasPrefix(osec.Name, ".nv.constant0.") && len(osec.Members) > 0 {
 		return osec.Members[0].Sec.Flags&cubin.SHF_INFO_LINK != 0
 	}
 	return true
