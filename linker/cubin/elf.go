@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // ELF constants used by cubins.
@@ -468,14 +470,15 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, bad(62, "e_shstrndx %d out of range", shstrndx)
 	}
 	shstr := f.Sections[shstrndx]
-	var names nameTable
+	names := nameTables.Get().(*nameTable)
+	defer names.free()
 	n := len(f.Sections)
 	for _, s := range f.Sections {
 		if s.Type == SHT_SYMTAB {
 			n += len(s.Data) / symSize
 		}
 	}
-	names.names = make([]pendingName, 0, n)
+	names.names = slices.Grow(names.names[:0], n)
 	for i, s := range f.Sections {
 		nameOff := le.Uint32(data[shoff+uint64(i)*shdrSize:])
 		name, ok := cstring(shstr.Data, nameOff)
@@ -493,7 +496,7 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 	}
 	f.shoff = shoff
-	if err := f.parseSymbols(bad, &names); err != nil {
+	if err := f.parseSymbols(bad, names); err != nil {
 		return nil, err
 	}
 	names.set()
@@ -643,8 +646,24 @@ func cstring(tab []byte, off uint32) ([]byte, bool) {
 // code .text.f, its relocations .rel.text.f and .rela.text.f, and its
 // symbol f, and gives section symbols their section's name. Sharing halves
 // the bytes (and allocations) the names of a large link take.
+//
+// A nameTable's lists are scratch, reused from file to file (nameTables):
+// made per file, they were a third of what parsing allocated (0.3 MB of
+// garbage in a 100-object link).
 type nameTable struct {
 	names []pendingName
+	end   []int32 // set's: where each name written out ends
+}
+
+// nameTables holds the nameTables of the files parsed so far, for Parse
+// to reuse.
+var nameTables = sync.Pool{New: func() any { return new(nameTable) }}
+
+// free drops what t points to and returns it to nameTables.
+func (t *nameTable) free() {
+	clear(t.names)
+	t.names = t.names[:0]
+	nameTables.Put(t)
 }
 
 type pendingName struct {
@@ -675,7 +694,8 @@ func (t *nameTable) set() {
 	}
 	var sb strings.Builder
 	sb.Grow(size)
-	end := make([]int32, len(names)) // where each name written out ends
+	end := slices.Grow(t.end[:0], len(names))[:len(names)]
+	t.end = end
 	for k, n := range names {
 		if !shared(n) {
 			sb.Write(n.b)
@@ -691,5 +711,4 @@ func (t *nameTable) set() {
 		e := int(end[r])
 		*n.dst = all[e-len(n.b) : e]
 	}
-	t.names = nil
 }
