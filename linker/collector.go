@@ -117,6 +117,7 @@ func tuneCollector(ctx *linkContext) {
 			debug.SetMemoryLimit(smallLinkMemoryLimit)
 		}
 		debug.SetGCPercent(-1)
+		ctx.gc.off = true
 	case total >= hugeInputBytes:
 		debug.SetGCPercent(hugeInputGCPercent)
 		ctx.gc.early = true

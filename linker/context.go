@@ -187,6 +187,10 @@ func (n *nullSymbol) value() uint64 {
 // it. It never changes the output.
 type collectorState struct {
 	early bool // collect garbage between passes (collectGarbage)
+	// off: the collector does not run (a small link, see tuneCollector),
+	// so what is let go is never reused: lists may as well be made at the
+	// size they will reach, and a copy that gives back room saves nothing.
+	off bool
 }
 
 func newContext(cfg *Config) *linkContext {

@@ -22,6 +22,9 @@ func mergeSections(ctx *linkContext) {
 			n += len(file.Sections)
 		}
 		ctx.OutSections = make([]*outputSection, 0, n)
+		if ctx.gc.off {
+			ctx.outByName.reserve(n)
+		}
 	}
 	for _, file := range ctx.Files {
 		for _, isec := range file.Sections {

@@ -1,6 +1,9 @@
 package linker
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"slices"
+)
 
 // hasKey is what a nameIndex holds: an entry that knows its own key, so
 // the index need not keep the key beside it.
@@ -88,6 +91,13 @@ func (x *nameIndex[E]) find(key string) (int, uint8) {
 		}
 	}
 	return i, tag
+}
+
+// reserve makes room for n entries in all without growing the list of
+// entries: for a link that never collects garbage (collectorState.off),
+// where each array the list outgrows stays resident.
+func (x *nameIndex[E]) reserve(n int) {
+	x.entries = slices.Grow(x.entries, n-len(x.entries))
 }
 
 // rehash sizes slots for n entries at most three quarters full and

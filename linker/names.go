@@ -36,8 +36,9 @@ func registerNames(ctx *linkContext) {
 	r := &ctx.names
 	// Size the tables once, for the case where every input section and
 	// symbol name is new.
-	var secBytes, symBytes int
+	var secBytes, symBytes, sections int
 	for _, file := range ctx.Files {
+		sections += len(file.ELF.Sections)
 		for _, s := range file.ELF.Sections {
 			secBytes += len(s.Name) + 1
 		}
@@ -47,6 +48,9 @@ func registerNames(ctx *linkContext) {
 	}
 	r.shstrtab.reserve(secBytes)
 	ctx.strtab.reserve(secBytes + symBytes)
+	if ctx.gc.off {
+		r.secOrder.reserve(sections + 1) // and .nv.info
+	}
 	r.textOwner = map[string]*symbol{}
 	r.dupFuncs = map[*function]bool{}
 	// Every defined function takes a node, and the few undefined ones.
@@ -441,9 +445,10 @@ func (r *nameRegistry) createHolder(ctx *linkContext, name string) {
 		r.createSection(ctx, name)
 		return
 	}
-	ctx.strtab.add(".rel" + name)
+	rel := ".rel" + name
+	ctx.strtab.add(rel)
 	r.createSection(ctx, name)
-	r.createSection(ctx, ".rel"+name)
+	r.createSection(ctx, rel)
 }
 
 // createdIn returns the index of the input that made sym first (len(inputs)

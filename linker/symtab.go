@@ -111,8 +111,10 @@ func buildSymbolTable(ctx *linkContext) {
 	}
 	forgetFunctionSections(ctx)
 	// Every name is in the string tables now (the writer looks them up).
-	ctx.strtab.compact()
-	ctx.names.shstrtab.compact()
+	if !ctx.gc.off {
+		ctx.strtab.compact()
+		ctx.names.shstrtab.compact()
+	}
 }
 
 // forgetFunctionSections drops from outByName the sections of functions
