@@ -355,31 +355,48 @@ func mayStayUndefined(sym *symbol) bool {
 // function that only removed code calls is no error (and is left out of
 // the output), while an undefined variable is one wherever it is used.
 func reportUndefined(ctx *linkContext) {
-	used := map[*symbol]bool{}
-	for _, fn := range ctx.Funcs {
-		for _, c := range fn.edges {
-			used[c] = true
+	var undefined []*symbol
+	// used holds the undefined functions, true once live code is found to
+	// call or reference one. Most links have none, and skip the walk of
+	// every input's relocations that finds them.
+	var used map[*symbol]bool
+	for _, sym := range ctx.Symbols {
+		if sym.File == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) {
+			undefined = append(undefined, sym)
+			if sym.isFunc() {
+				if used == nil {
+					used = map[*symbol]bool{}
+				}
+				used[sym] = false
+			}
 		}
 	}
-	var walk inputWalk // relocations are read from the inputs
-	for _, file := range ctx.Files {
-		walk.visit(ctx, file)
-		for _, isec := range file.Sections {
-			if isec.Func != nil && !ctx.isLive(isec.Func) {
-				continue
+	if len(used) > 0 {
+		use := func(sym *symbol) {
+			if _, ok := used[sym]; ok {
+				used[sym] = true
 			}
-			for r := range isec.relocs() {
-				if r.Sym != 0 && int(r.Sym) < len(file.Syms) {
-					used[file.Syms[r.Sym]] = true
+		}
+		for _, fn := range ctx.Funcs {
+			for _, c := range fn.edges {
+				use(c)
+			}
+		}
+		var walk inputWalk // relocations are read from the inputs
+		for _, file := range ctx.Files {
+			walk.visit(ctx, file)
+			for _, isec := range file.Sections {
+				if isec.Func != nil && !ctx.isLive(isec.Func) {
+					continue
+				}
+				for r := range isec.relocs() {
+					if r.Sym != 0 && int(r.Sym) < len(file.Syms) {
+						use(file.Syms[r.Sym])
+					}
 				}
 			}
 		}
-	}
-	var undefined []*symbol
-	for _, sym := range ctx.Symbols {
-		if sym.File == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) && (!sym.isFunc() || used[sym]) {
-			undefined = append(undefined, sym)
-		}
+		undefined = slices.DeleteFunc(undefined, func(sym *symbol) bool { return sym.isFunc() && !used[sym] })
 	}
 	// nvlink reports them in the order it created the names (see
 	// registerNames): input by input, a file's functions in symbol-table
