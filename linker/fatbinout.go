@@ -29,7 +29,7 @@ func runArchs(cfg *Config) ([]archImage, error) {
 		if cfg.Output != "" {
 			one.Output = archOutput(cfg.Output, sm)
 		}
-		img, err := linkOnce(&one)
+		img, err := linkOnce(&one, false)
 		if err != nil {
 			return nil, err
 		}

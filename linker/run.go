@@ -39,7 +39,7 @@ func Run(cfg *Config) error {
 			return err
 		}
 	} else {
-		img, err := linkOnce(cfg)
+		img, err := linkOnce(cfg, cfg.OneShot)
 		if err != nil {
 			return err
 		}
@@ -50,10 +50,15 @@ func Run(cfg *Config) error {
 
 // linkOnce links for cfg.Arch and returns the image it wrote (or, with no
 // Output, would have written); the image is nil when nothing needs it in
-// memory (see needImage).
-func linkOnce(cfg *Config) ([]byte, error) {
+// memory (see needImage). last says that the process exits after this
+// link: its inputs' mappings are left to the exit then, one teardown of
+// the address space, rather than unmapped one by one (a system call and a
+// TLB shootdown on every CPU the process ran on, for each input).
+func linkOnce(cfg *Config, last bool) ([]byte, error) {
 	ctx := newContext(cfg)
-	defer ctx.maps.unmapAll()
+	if !last {
+		defer ctx.maps.unmapAll()
+	}
 	err := link(ctx)
 	if cfg.TimeFile != "" {
 		if terr := writeTimes(ctx); terr != nil && err == nil {
