@@ -47,7 +47,11 @@ func applyRelocations(ctx *linkContext) {
 	}
 	// Lists that several members filled, and patch lists, grew by
 	// doubling: give each its own array of the length it kept, so the
-	// larger ones can be freed.
+	// larger ones can be freed (unless nothing is freed: the copies would
+	// only add to the peak).
+	if ctx.gc.off {
+		return
+	}
 	for _, osec := range ctx.OutSections {
 		if osec.rel != nil {
 			osec.rel.Relocs = clipped(osec.rel.Relocs)
