@@ -10,8 +10,10 @@ import (
 // extractOnDemand decides which on-demand inputs join the link: members of
 // -lcudadevrt (unless -keep-system-libraries), as nvlink does, and with
 // --archive-mode=on-demand every archive member. Such a member joins when
-// it defines a symbol that what is already linked leaves undefined; a
-// member that joins may need others, so this repeats to a fixed point.
+// it defines a symbol that what is already linked leaves undefined, and a
+// libcudadevrt member also while some name no input defines stays
+// undefined (see below); a member that joins may need others, so this
+// repeats to a fixed point.
 // Members are visited in input order, so the choice never depends on
 // scheduling. Under -v each extracted member is reported with the symbols
 // it was extracted for.
@@ -35,6 +37,9 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 	}
 	linked := make([]bool, len(added))
 	defined, undefined := map[string]bool{}, map[string]bool{}
+	// unresolved are the undefined names that may not stay so (not driver
+	// syscalls, nor shared memory), in the order first met.
+	var unresolved []string
 	take := func(i int) {
 		linked[i] = true
 		for _, esym := range added[i].ELF.Symbols {
@@ -42,6 +47,9 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 				continue
 			}
 			if esym.Shndx == cubin.SHN_UNDEF {
+				if !undefined[esym.Name] && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
+					unresolved = append(unresolved, esym.Name)
+				}
 				undefined[esym.Name] = true
 			} else {
 				defined[esym.Name] = true
@@ -52,6 +60,11 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 	// 100-object link, 0.1 MB of maps that are garbage at once).
 	if !slices.ContainsFunc(added, onDemand) {
 		return added
+	}
+	// stillUndefined says whether some name the link needs is defined
+	// nowhere so far.
+	stillUndefined := func() bool {
+		return slices.ContainsFunc(unresolved, func(name string) bool { return !defined[name] })
 	}
 	for i, file := range added {
 		if !onDemand(file) {
@@ -71,7 +84,14 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 					wanted = append(wanted, esym.Name)
 				}
 			}
-			if len(wanted) == 0 {
+			// nvlink also links libcudadevrt's member when some function
+			// stays undefined, though the member does not define it: one
+			// only dead code calls (no error then), of an -ewp image or
+			// an -dc object alike, brings the member and so every one of
+			// its kernels into the output (11.8, 12.4, 12.5). A partial
+			// link leaves that to the final link, where its output's
+			// undefined names count the same.
+			if len(wanted) == 0 && !(file.unit.system && !ctx.Config.Relocatable && stillUndefined()) {
 				continue
 			}
 			take(i)

@@ -339,14 +339,20 @@ var driverSyscalls = map[string]bool{
 // output: driver syscalls, textures, samplers, surfaces and dynamic shared
 // memory.
 func mayStayUndefined(sym *symbol) bool {
-	if driverSyscalls[sym.Name] || strings.HasPrefix(sym.Name, "__cuda_syscall") {
+	return undefinedIsFine(sym.Name, sym.typ(), sym.Other)
+}
+
+// undefinedIsFine is mayStayUndefined for a symbol of that name, type
+// (STT_*) and st_other.
+func undefinedIsFine(name string, typ, other uint8) bool {
+	if driverSyscalls[name] || strings.HasPrefix(name, "__cuda_syscall") {
 		return true
 	}
-	switch sym.typ() {
+	switch typ {
 	case cubin.STT_CUDA_TEXTURE, cubin.STT_CUDA_SAMPLER, cubin.STT_CUDA_SURFACE:
 		return true
 	}
-	return sym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED
+	return other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED
 }
 
 // reportUndefined reports every global that no input defines, with every
