@@ -25,7 +25,9 @@ import (
 // lists them (indirect calls materialised). An undefined function that
 // kept code calls shows only its name; a removed function, one only
 // removed code calls and the nameless nodes are blank (" ->" under -g and
-// -preserve-relocs, which keep the nameless functions).
+// -preserve-relocs, which keep the nameless functions). A function an
+// -ewp image copied into a kernel ($kernel$function) follows its kernel,
+// named "kernel::function" and with nothing more.
 //
 // Then, for each kept function in definition order (inputs in order, each
 // in section order) and each kernel that reaches it (kernels last node
@@ -86,6 +88,12 @@ func dumpCallgraph(ctx *linkContext) {
 
 // nodeLine is the text after "N: " for one node.
 func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
+	if sym != nil && sym.clone {
+		// A function a -ewp image copied into a kernel's code: its name
+		// alone, kernel and function each demangled, whether or not the
+		// kernel stays.
+		return cloneEDGName(sym.Name) + " ->"
+	}
 	fn := ctx.liveFunc(sym)
 	if fn == nil {
 		if sym != nil && !sym.defined() && calledLive[sym] {
@@ -107,4 +115,15 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 		}
 	}
 	return b.String()
+}
+
+// cloneEDGName is nvlink's name for a function an -ewp image copied into a
+// kernel, $kernel$function: both demangled, joined by "::"
+// ("uses_g(int *)::g(int)").
+func cloneEDGName(name string) string {
+	parts := strings.Split(strings.TrimPrefix(name, "$"), "$")
+	for i, p := range parts {
+		parts[i] = edgName(p)
+	}
+	return strings.Join(parts, "::")
 }

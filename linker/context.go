@@ -443,6 +443,10 @@ type function struct {
 	// input's records.
 	clones   []cloneFrame
 	CRSStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
+	// stackUnknownIn: its input's EIATTR_MIN_STACK_SIZE is 0xffffffff
+	// (an -ewp kernel whose copied functions recurse; see
+	// resourceUse.stackUnknownIn).
+	stackUnknownIn bool
 	// mbarriers is EIATTR_NUM_MBARRIERS of the function itself: the
 	// shared-memory barriers it initialises (sm_80 and up); hasMbarriers
 	// says it has the record, which ptxas also writes with 0 (a

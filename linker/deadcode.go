@@ -355,3 +355,30 @@ func warnUncalledAddressTaken(ctx *linkContext) {
 		}
 	}
 }
+
+// checkRemovedEWPKernels refuses a link that removes a kernel of an -ewp
+// image (nvcc -c -ewp) holding functions ptxas copied into its code
+// ($kernel$function, see markClones): the kernel goes, but those symbols
+// still point into its section. nvlink 11.8 stops there with "Internal
+// error: reference to deleted section" (exit status 1; 12.4 and 12.5
+// crash), whether the host objects' reference lists or -kernels-used
+// remove the kernel. The first such kernel, in input order, is reported.
+func checkRemovedEWPKernels(ctx *linkContext) {
+	for _, file := range ctx.Files {
+		for _, sym := range file.Syms {
+			if sym == nil || !sym.clone || sym.File != file {
+				continue
+			}
+			k := sym.Section.Func
+			if k == nil || ctx.isLive(k) {
+				continue
+			}
+			ctx.report(&linkError{
+				File:   file.nvlinkName(),
+				Symbol: k.Sym.Name,
+				Msg:    "unused kernel of an -ewp image holds functions ptxas copied into it (" + sym.Name + "), which nvlink cannot remove (Internal error: reference to deleted section)",
+			})
+			return
+		}
+	}
+}

@@ -109,6 +109,8 @@ func buildFunctions(ctx *linkContext) {
 				fn.Regs = int(r.value())
 			case cubin.EIATTR_FRAME_SIZE:
 				fn.FrameSize = r.value()
+			case cubin.EIATTR_MIN_STACK_SIZE:
+				fn.stackUnknownIn = r.value() == stackUnknown
 			}
 		}
 	}

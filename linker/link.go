@@ -67,6 +67,10 @@ func link(ctx *linkContext) error {
 		}
 		return ErrFailed
 	}
+	ctx.run("check removed -ewp kernels", checkRemovedEWPKernels) // a removed -ewp kernel's copied functions would point nowhere
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
 	ctx.run("apply relocations", applyRelocations)              // resolve what the linker resolves, keep the rest for the driver
 	ctx.run("merge constants again", remergeConstants)          // after pruning, nvlink's second merge of bank 3 folds repeated data
 	ctx.run("gather sections", gatherSections)                  // merged sections keep only the bytes relocation changed

@@ -88,6 +88,11 @@ func registerNames(ctx *linkContext) {
 				if owner := sym.Section.Sec.Info & 0xffffff; owner != uint32(i) && r.createdAt(file.Syms[owner]) == 0 {
 					function(int(owner))
 				}
+				// It is a call graph node of its own, after its kernel's.
+				if _, ok := r.node[sym]; !ok {
+					r.nodes = append(r.nodes, sym)
+					r.node[sym] = int32(len(r.nodes))
+				}
 				r.addSymbol(ctx, sym)
 				return
 			}

@@ -52,7 +52,7 @@ func buildNVInfo(ctx *linkContext) {
 		w.symRecord(cubin.EIATTR_REGCOUNT, ctx.symtab.indexOf(fn.Sym), uint32(ctx.resourcesOf(fn).regs))
 	}
 	for _, fn := range kernels {
-		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, ctx.symtab.indexOf(fn.Sym), ctx.resourcesOf(fn).minStack)
+		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, ctx.symtab.indexOf(fn.Sym), ctx.resourcesOf(fn).minStackRecord())
 	}
 	if global := ctx.outByName.get(".nv.info"); global != nil {
 		global.setBytes(w.buf)
@@ -259,7 +259,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		case r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal && ctx.isEntry(fn.Sym):
 			r.Payload, wroteMbarriers = mbarPayload[:], true
 		case r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal:
-			if use.recursive {
+			if use.recursive || use.stackUnknownIn {
 				// Unknown, in place: ptxas writes a record of 0 for
 				// recursion inside a file (sm_70 and up) and, with -G,
 				// for kernels making virtual calls.
@@ -293,7 +293,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
 	}
 	switch {
-	case use.recursive && !wroteCRS:
+	case (use.recursive || use.stackUnknownIn) && !wroteCRS:
 		// nvlink marks a recursive kernel's CRS stack as unknown.
 		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, stackUnknown)
 	case crs > 0 && !wroteCRS:

@@ -19,6 +19,20 @@ type resourceUse struct {
 	// crsChain is a kernel's call-return stack through its call graph.
 	crsChain  uint32
 	recursive bool // some call chain from the kernel recurses
+	// stackUnknownIn: a function of the kernel's tree came with
+	// MIN_STACK_SIZE 0xffffffff (an -ewp kernel whose copied functions
+	// recurse inside its code). nvlink then writes the kernel's
+	// MIN_STACK_SIZE and CRS_STACK_SIZE as unknown, without the warning,
+	// and -v still says minStack.
+	stackUnknownIn bool
+}
+
+// minStackRecord is the kernel's EIATTR_MIN_STACK_SIZE.
+func (use resourceUse) minStackRecord() uint32 {
+	if use.stackUnknownIn {
+		return stackUnknown
+	}
+	return use.minStack
 }
 
 // resourcesOf is what computeResources found for fn; before it runs (and
@@ -50,6 +64,7 @@ func computeResources(ctx *linkContext) {
 		for _, fn := range trees.walk(k) {
 			use.regs = max(use.regs, res[fn.order].regs)
 			use.barriers = max(use.barriers, res[fn.order].barriers)
+			use.stackUnknownIn = use.stackUnknownIn || fn.stackUnknownIn
 		}
 		depth, recursive := chains.deepest(k, func(fn *function) uint32 { return fn.FrameSize })
 		use.crsChain, _ = chains.deepest(k, func(fn *function) uint32 { return fn.CRSStack })
