@@ -37,8 +37,8 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 	}
 	linked := make([]bool, len(added))
 	defined, undefined := map[string]bool{}, map[string]bool{}
-	// unresolved are the undefined names that may not stay so (not driver
-	// syscalls, nor shared memory), in the order first met.
+	// unresolved are the undefined names that may not stay so (global, not
+	// driver syscalls, nor shared memory), in the order first met.
 	var unresolved []string
 	take := func(i int) {
 		linked[i] = true
@@ -47,7 +47,9 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 				continue
 			}
 			if esym.Shndx == cubin.SHN_UNDEF {
-				if !undefined[esym.Name] && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
+				// A weak reference may stay undefined (12.x sm_90 objects
+				// all declare the driver's __UFT and __UDT so).
+				if !undefined[esym.Name] && esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
 					unresolved = append(unresolved, esym.Name)
 				}
 				undefined[esym.Name] = true
@@ -89,9 +91,9 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 			// only dead code calls (no error then), of an -ewp image or
 			// an -dc object alike, brings the member and so every one of
 			// its kernels into the output (11.8, 12.4, 12.5). A partial
-			// link leaves that to the final link, where its output's
-			// undefined names count the same.
-			if len(wanted) == 0 && !(file.unit.system && !ctx.Config.Relocatable && stillUndefined()) {
+			// link given libcudadevrt takes it so too, as a full link of
+			// its inputs would (its undefined names are the same).
+			if len(wanted) == 0 && !(file.unit.system && stillUndefined()) {
 				continue
 			}
 			take(i)
