@@ -119,10 +119,14 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 
 // cloneEDGName is nvlink's name for a function an -ewp image copied into a
 // kernel, $kernel$function: both demangled, joined by "::"
-// ("uses_g(int *)::g(int)").
+// ("uses_g(int *)::g(int)"). A part that is no C++ name (ptxas's own
+// __cuda_sm20_sqrt_rn_f32_slowpath) leaves the whole name as it is.
 func cloneEDGName(name string) string {
 	parts := strings.Split(strings.TrimPrefix(name, "$"), "$")
 	for i, p := range parts {
+		if !strings.HasPrefix(p, "_Z") {
+			return name
+		}
 		parts[i] = edgName(p)
 	}
 	return strings.Join(parts, "::")

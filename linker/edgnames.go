@@ -278,6 +278,9 @@ func (p *edgPrinter) typ(a demangle.AST, inner string) string {
 		}
 	case *demangle.PackExpansion:
 		return join(p.typ(a.Base, "")+"...", inner)
+	case *demangle.Closure:
+		// A lambda's closure type, numbered from 1 in its scope.
+		return join("[lambda("+p.paramList(a.Types)+") (instance "+strconv.Itoa(a.Num+1)+")]", inner)
 	case *demangle.BuiltinType:
 		return join(a.Name, inner)
 	case *demangle.Name, *demangle.Qualified, *demangle.Template:

@@ -50,25 +50,22 @@ func link(ctx *linkContext) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("merge sections", mergeSections)              // classify by memory space, build per-kernel and merged sections
-	ctx.run("lay out sections", layoutSections)           // offsets of every contribution and symbol are fixed from here on
-	ctx.run("lay out debug information", layoutDebugInfo) // -g: shared memory as the debugger sees it
-	ctx.run("assign bindless slots", assignBindlessSlots) // texture and surface header slots in each kernel's bank 0
-	ctx.run("check limits", checkLimits)                  // constant bank 3 and each kernel's shared memory fit the hardware
-	ctx.run("compute resources", computeResources)        // registers, barriers and stack through the call graph
-	ctx.run("extra warnings", warnUncalledAddressTaken)   // -extrawarn: address-taken functions nothing calls
-	ctx.run("dump call graph", dumpCallgraph)             // --dump-callgraph: nvlink's text, from the functions and their edges
-	ctx.run("check register limits", checkMaxRegs)        // a kernel's -maxrregcount or __launch_bounds__ limit holds for what it calls
-	ctx.run("check undefined", reportUndefined)           // every reference kept code makes must be defined, but for what the driver provides
-	ctx.run("check LTO inputs", reportUnreadableIR)       // -dlto: IR that could not be read explains undefined references
+	ctx.run("merge sections", mergeSections)                      // classify by memory space, build per-kernel and merged sections
+	ctx.run("lay out sections", layoutSections)                   // offsets of every contribution and symbol are fixed from here on
+	ctx.run("lay out debug information", layoutDebugInfo)         // -g: shared memory as the debugger sees it
+	ctx.run("assign bindless slots", assignBindlessSlots)         // texture and surface header slots in each kernel's bank 0
+	ctx.run("check limits", checkLimits)                          // constant bank 3 and each kernel's shared memory fit the hardware
+	ctx.run("compute resources", computeResources)                // registers, barriers and stack through the call graph
+	ctx.run("extra warnings", warnUncalledAddressTaken)           // -extrawarn: address-taken functions nothing calls
+	ctx.run("dump call graph", dumpCallgraph)                     // --dump-callgraph: nvlink's text, from the functions and their edges
+	ctx.run("check register limits", checkMaxRegs)                // a kernel's -maxrregcount or __launch_bounds__ limit holds for what it calls
+	ctx.run("check undefined", reportUndefined)                   // every reference kept code makes must be defined, but for what the driver provides
+	ctx.run("check LTO inputs", reportUnreadableIR)               // -dlto: IR that could not be read explains undefined references
+	ctx.run("check removed -ewp kernels", checkRemovedEWPKernels) // a removed -ewp kernel's copied functions would point nowhere (after the undefined references, as nvlink)
 	if ctx.checkpoint() {
 		if ctx.onlyNonFatal() {
 			ctx.run("report resources", reportAfterErrors) // -v: nvlink reports after its non-fatal errors too
 		}
-		return ErrFailed
-	}
-	ctx.run("check removed -ewp kernels", checkRemovedEWPKernels) // a removed -ewp kernel's copied functions would point nowhere
-	if ctx.checkpoint() {
 		return ErrFailed
 	}
 	ctx.run("apply relocations", applyRelocations)              // resolve what the linker resolves, keep the rest for the driver
