@@ -93,7 +93,9 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 			// its kernels into the output (11.8, 12.4, 12.5). A partial
 			// link given libcudadevrt takes it so too, as a full link of
 			// its inputs would (its undefined names are the same).
-			if len(wanted) == 0 && !(file.unit.system && stillUndefined()) {
+			// A member whose definitions the link has already (a partial
+			// output that took it) is not taken again.
+			if len(wanted) == 0 && !(file.unit.system && stillUndefined() && !definesAny(file, defined)) {
 				continue
 			}
 			take(i)
@@ -126,4 +128,11 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 		}
 	}
 	return kept
+}
+
+// definesAny says whether file defines a global name that defined holds.
+func definesAny(file *inputFile, defined map[string]bool) bool {
+	return slices.ContainsFunc(file.ELF.Symbols, func(esym cubin.Symbol) bool {
+		return esym.Bind() != cubin.STB_LOCAL && esym.Shndx != cubin.SHN_UNDEF && defined[esym.Name]
+	})
 }
