@@ -29,10 +29,12 @@ import (
 // -ewp image copied into a kernel ($kernel$function) follows its kernel,
 // named "kernel::function" and with nothing more.
 //
-// Then, for each kept function in definition order (inputs in order, each
-// in section order) and each kernel that reaches it (kernels last node
-// first), a line when the function's registers raise what the kernel needs
-// so far: nvlink's register propagation, told.
+// Then, for each kept function in call graph node order and each kernel
+// that reaches it (kernels last node first), a line when the function's
+// registers raise what the kernel needs so far: nvlink's register
+// propagation, told. (Among functions of equal registers, the first node
+// is named: Animal::~Animal() [deleting] before Dog's, whose section came
+// first; callgraph-dump-propagation-node-order-*.)
 func dumpCallgraph(ctx *linkContext) {
 	if !ctx.Config.DumpCallgraph && !ctx.Config.DumpCallgraphNoDemangle || ctx.Config.Stderr == nil {
 		return
@@ -76,7 +78,9 @@ func dumpCallgraph(ctx *linkContext) {
 		}
 		need[i] = k.Regs
 	}
-	for _, fn := range ctx.Funcs { // in definition order
+	byNode := slices.Clone(ctx.Funcs)
+	slices.SortStableFunc(byNode, func(a, b *function) int { return int(ctx.names.nodeOf(a.Sym) - ctx.names.nodeOf(b.Sym)) })
+	for _, fn := range byNode {
 		for i, k := range kernels {
 			if reach[i][fn] && fn.Regs > need[i] {
 				need[i] = fn.Regs
