@@ -36,6 +36,10 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 			file.unit.member && ctx.Config.ArchiveMode == "on-demand"
 	}
 	linked := make([]bool, len(added))
+	// present: libcudadevrt members left out because the link has their
+	// definitions already (a partial output that took them), not as
+	// unneeded.
+	present := make([]bool, len(added))
 	defined, undefined := map[string]bool{}, map[string]bool{}
 	// unresolved are the undefined names that may not stay so (global, not
 	// driver syscalls, nor shared memory), in the order first met.
@@ -95,7 +99,11 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 			// its inputs would (its undefined names are the same).
 			// A member whose definitions the link has already (a partial
 			// output that took it) is not taken again.
-			if len(wanted) == 0 && !(file.unit.system && stillUndefined() && !definesAny(file, defined)) {
+			if len(wanted) == 0 && file.unit.system && stillUndefined() && definesAny(file, defined) {
+				present[i] = true
+				continue
+			}
+			if len(wanted) == 0 && !(file.unit.system && stillUndefined()) {
 				continue
 			}
 			take(i)
@@ -123,7 +131,7 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 	for i, file := range added {
 		if linked[i] {
 			kept = append(kept, file)
-		} else {
+		} else if !present[i] {
 			ctx.droppedSystem = ctx.droppedSystem || file.unit.system
 		}
 	}
