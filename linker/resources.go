@@ -72,7 +72,7 @@ func computeResources(ctx *linkContext) {
 			use.minStack = stackUnknown
 			use.recursive = true
 			if !ctx.Config.SuppressStackSizeWarning {
-				ctx.warnf("Stack size for entry function '%s' cannot be statically determined", k.Sym.Name)
+				ctx.stackSizeWarnf("Stack size for entry function '%s' cannot be statically determined", k.Sym.Name)
 			}
 		} else {
 			use.minStack = depth
