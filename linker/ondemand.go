@@ -99,12 +99,14 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 			// its inputs would (its undefined names are the same).
 			// A member whose definitions the link has already (a partial
 			// output that took it) is not taken again.
-			if len(wanted) == 0 && file.unit.system && stillUndefined() && definesAny(file, defined) {
-				present[i] = true
-				continue
-			}
-			if len(wanted) == 0 && !(file.unit.system && stillUndefined()) {
-				continue
+			if len(wanted) == 0 {
+				if !file.unit.system || !stillUndefined() {
+					continue
+				}
+				if definesAny(file, defined) {
+					present[i] = true
+					continue
+				}
 			}
 			take(i)
 			changed = true
