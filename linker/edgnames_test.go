@@ -8,8 +8,12 @@ import (
 
 // TestEDGNames checks edgName against cu++filt 11.8 (the demangler nvlink
 // uses) on the function names of the corpus inputs, libcudadevrt.a's among
-// them, and on hand-picked manglings: testdata/edgnames.tsv holds each
-// mangled name and cu++filt's output, tab-separated.
+// them, on names of real programs (thrust, cub and libcu++ instances:
+// enable_if'd templates, chrono operators, memory resources; lambdas,
+// operators, member templates) and on hand-picked manglings of each
+// construct (prefix substitutions as types, expressions, packs, decltype,
+// literals, thunks): testdata/edgnames.tsv holds each mangled name and
+// cu++filt's output, tab-separated.
 func TestEDGNames(t *testing.T) {
 	data, err := os.ReadFile("testdata/edgnames.tsv")
 	if err != nil {
