@@ -27,7 +27,8 @@ import (
 // removed code calls and the nameless nodes are blank (" ->" under -g and
 // -preserve-relocs, which keep the nameless functions). A function an
 // -ewp image copied into a kernel ($kernel$function) follows its kernel,
-// named "kernel::function" and with nothing more.
+// named "kernel::function" (12.x: "[clone kernel] function") and with
+// nothing more.
 //
 // Then, for each kept function in call graph node order and each kernel
 // that reaches it (kernels last node first), a line when the function's
@@ -55,6 +56,9 @@ func dumpCallgraph(ctx *linkContext) {
 	calledLive := map[*symbol]bool{}
 	for _, fn := range ctx.Funcs {
 		for _, c := range fn.edges {
+			calledLive[c] = true
+		}
+		for _, c := range fn.dumpIndirect {
 			calledLive[c] = true
 		}
 	}
@@ -96,7 +100,7 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 		// A function a -ewp image copied into a kernel's code: its name
 		// alone, kernel and function each demangled, whether or not the
 		// kernel stays.
-		return cloneEDGName(sym.Name) + " ->"
+		return cloneEDGName(sym.Name, ctx.toolkit.CloneBrackets) + " ->"
 	}
 	fn := ctx.liveFunc(sym)
 	if fn == nil {
@@ -113,8 +117,14 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 		b.WriteByte('&')
 	}
 	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.Name), fn.Regs)
-	for i := len(fn.edges) - 1; i >= 0; i-- {
-		if c := fn.edges[i]; ctx.names.nodeOf(c) != 0 && !ctx.isDeleted(c) {
+	// 12.x's nvlink lists the callees of indirect calls as 11.8's does,
+	// though it writes none into .nv.callgraph.
+	edges := fn.edges
+	if len(fn.dumpIndirect) > 0 {
+		edges = slices.Concat(fn.edges, fn.dumpIndirect)
+	}
+	for i := len(edges) - 1; i >= 0; i-- {
+		if c := edges[i]; ctx.names.nodeOf(c) != 0 && !ctx.isDeleted(c) {
 			fmt.Fprintf(&b, " %d", ctx.names.nodeOf(c))
 		}
 	}
@@ -123,15 +133,19 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 
 // cloneEDGName is nvlink's name for a function an -ewp image copied into a
 // kernel, $kernel$function: both demangled, joined by "::"
-// ("uses_g(int *)::g(int)"). A part that is no C++ name (ptxas's own
+// ("uses_g(int *)::g(int)"), or with brackets as 12.x writes it
+// ("[clone uses_g(int *)] g(int)"). A part that is no C++ name (ptxas's own
 // __cuda_sm20_sqrt_rn_f32_slowpath) leaves the whole name as it is.
-func cloneEDGName(name string) string {
+func cloneEDGName(name string, brackets bool) string {
 	parts := strings.Split(strings.TrimPrefix(name, "$"), "$")
 	for i, p := range parts {
 		if !strings.HasPrefix(p, "_Z") {
 			return name
 		}
 		parts[i] = edgName(p)
+	}
+	if brackets && len(parts) == 2 {
+		return "[clone " + parts[0] + "] " + parts[1]
 	}
 	return strings.Join(parts, "::")
 }

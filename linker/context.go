@@ -469,6 +469,10 @@ type function struct {
 	// callee that two copies of a weak function call (one replacing the
 	// other) is there twice, as in nvlink's call graph.
 	edges []*symbol
+	// dumpIndirect are the callees materialised from indirect call sites
+	// that 12.x does not write into .nv.callgraph (IndirectEdges off) but
+	// --dump-callgraph lists all the same, after edges, as 11.8 lists them.
+	dumpIndirect []*symbol
 	// refs are the functions it references by address, from CUDA 12's
 	// group -4 of .nv.callgraph (targets of its indirect calls, kernels it
 	// launches), in the order recorded.

@@ -282,6 +282,8 @@ func linkCallGraph(ctx *linkContext) {
 				// lists the targets their compiler knows).
 				if ctx.toolkit.IndirectEdges {
 					caller.edges = append(caller.edges, fn.Sym)
+				} else {
+					caller.dumpIndirect = append(caller.dumpIndirect, fn.Sym)
 				}
 			}
 			if len(caller.edges)-start > 1 {

@@ -39,6 +39,10 @@ type toolkit struct {
 	// (11.8). 12.x writes none: the calls are still followed for liveness
 	// and resources, but the output lists only the inputs' group -4.
 	IndirectEdges bool
+	// CloneBrackets: --dump-callgraph names a function an -ewp image
+	// copied into a kernel ($kernel$function) "[clone kernel] function"
+	// (12.x); 11.8 writes "kernel::function".
+	CloneBrackets bool
 	// PropagateTextRegs: a function's .text sh_info register byte is
 	// raised to its callees' maximum (11.8). 12.x keeps the input's byte.
 	PropagateTextRegs bool
@@ -70,8 +74,8 @@ type toolkit struct {
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true},
-	{Version: 124, InfoLink: true, DebugPrivateShared: true, ArchSharedLimits: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true},
-	{Version: 125, InfoLink: true, DebugPrivateShared: true, ArchSharedLimits: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120},
+	{Version: 124, InfoLink: true, DebugPrivateShared: true, ArchSharedLimits: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true, CloneBrackets: true},
+	{Version: 125, InfoLink: true, DebugPrivateShared: true, ArchSharedLimits: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, CloneBrackets: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".
