@@ -134,6 +134,20 @@ type edgParser struct {
 	subs   []dnode
 	prefix []bool
 	depth  int // recursion depth, bounded
+	// printed counts the nodes printed: substitutions make a DAG that a
+	// crafted name can make print exponentially long, so it is bounded.
+	printed int
+}
+
+// maxPrinted bounds the nodes one name prints (the longest real names,
+// cub's and libcu++'s, print a few hundred).
+const maxPrinted = 100000
+
+func (p *edgParser) count() {
+	p.printed++
+	if p.printed > maxPrinted {
+		p.fail()
+	}
 }
 
 func (p *edgParser) fail() { panic(edgFail{}) }
@@ -1048,6 +1062,7 @@ func (p *edgParser) printArg(a dnode) string {
 
 // printName renders a (possibly qualified, possibly template) name.
 func (p *edgParser) printName(n dnode) string {
+	p.count()
 	switch n := n.(type) {
 	case *dName:
 		return n.s
@@ -1081,6 +1096,7 @@ func (p *edgParser) printName(n dnode) string {
 // "[3]"...), C style: pointers and references go to the right of what
 // they point to, function and array types wrap the declarator.
 func (p *edgParser) printType(t dnode, inner string) string {
+	p.count()
 	switch t := t.(type) {
 	case *dPtr:
 		return p.wrap(t.base, "*", inner)
