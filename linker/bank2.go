@@ -74,7 +74,7 @@ type constNode struct {
 // fatal, so the link stops there.
 func placeOrphanConstants(ctx *linkContext) {
 	var nodes []*constNode
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for j := 1; j < len(file.ELF.Symbols); j++ {
 			esym := &file.ELF.Symbols[j]
 			switch esym.Type() {
@@ -82,13 +82,13 @@ func placeOrphanConstants(ctx *linkContext) {
 				continue
 			}
 			isec := file.sectionOf(uint32(esym.Shndx))
-			if isec == nil || !isOrphanConstant2(isec.Sec) {
+			if isec == nil || !isOrphanConstant2(isec.sec) {
 				continue
 			}
-			data := isec.Sec.Data
+			data := isec.sec.Data
 			if esym.Value > uint64(len(data)) || esym.Size > uint64(len(data))-esym.Value {
-				ctx.report(&linkError{File: file.Name, Section: isec.name(), Symbol: esym.Name,
-					Msg: fmt.Sprintf("symbol at 0x%x, 0x%x bytes, runs past the end of its section (0x%x bytes)", esym.Value, esym.Size, len(data))})
+				ctx.report(&linkError{file: file.Name, section: isec.name(), symbol: esym.Name,
+					msg: fmt.Sprintf("symbol at 0x%x, 0x%x bytes, runs past the end of its section (0x%x bytes)", esym.Value, esym.Size, len(data))})
 				return
 			}
 			n := &constNode{off: esym.Value, size: esym.Size, data: data[esym.Value:], file: file, isec: isec, name: esym.Name}
@@ -191,16 +191,16 @@ func clip(b []byte, k uint64) []byte {
 }
 
 func nonIdentical(n, m *constNode) *linkError {
-	return &linkError{File: n.file.Name, Section: n.isec.name(),
-		Msg: "overlapping non-identical data in bank 2 outside any function: " + n.name,
-		Refs: []string{fmt.Sprintf("bytes 0x%x-0x%x differ from those of %s, placed there by %s:(%s)",
+	return &linkError{file: n.file.Name, section: n.isec.name(),
+		msg: "overlapping non-identical data in bank 2 outside any function: " + n.name,
+		refs: []string{fmt.Sprintf("bytes 0x%x-0x%x differ from those of %s, placed there by %s:(%s)",
 			max(n.off, m.off), min(n.off+n.size, m.off+m.size), m.name, m.file.Name, m.isec.name())}}
 }
 
 func spansTooMuch(n, m *constNode) *linkError {
-	return &linkError{File: n.file.Name, Section: n.isec.name(),
-		Msg: "overlapping data spans too much in bank 2 outside any function: " + n.name,
-		Refs: []string{fmt.Sprintf("bytes 0x%x-0x%x cross a boundary of %s (0x%x-0x%x), placed there by %s:(%s)",
+	return &linkError{file: n.file.Name, section: n.isec.name(),
+		msg: "overlapping data spans too much in bank 2 outside any function: " + n.name,
+		refs: []string{fmt.Sprintf("bytes 0x%x-0x%x cross a boundary of %s (0x%x-0x%x), placed there by %s:(%s)",
 			n.off, n.off+n.size, m.name, m.off, m.off+m.size, m.file.Name, m.isec.name())}}
 }
 
@@ -241,33 +241,33 @@ func isConstant2(s *cubin.Section) bool {
 func foldConstant2(ctx *linkContext) {
 	made := makeKernelBanks(ctx)
 	var trees treeWalker
-	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
-		k := ctx.Funcs[i]
+	for i := len(ctx.funcs) - 1; i >= 0; i-- {
+		k := ctx.funcs[i]
 		if ctx.demoted(k) {
 			// A kernel -preserve-relocs keeps as a function keeps its
 			// own constants as a kernel's, alone (mergeSections).
 			continue
 		}
-		if !ctx.isEntry(k.Sym) {
+		if !ctx.isEntry(k.sym) {
 			continue
 		}
 		var own *inputSection
-		for _, isec := range k.Sections {
-			if isConstant2(isec.Sec) {
+		for _, isec := range k.sections {
+			if isConstant2(isec.sec) {
 				own = isec
 			}
 		}
 		var osec *outputSection
 		if own != nil {
-			osec = own.Out
+			osec = own.out
 		}
 		var callees []*inputSection
 		for _, fn := range trees.walk(k)[1:] {
-			if ctx.isEntry(fn.Sym) || fn.lostBank2 {
+			if ctx.isEntry(fn.sym) || fn.lostBank2 {
 				continue
 			}
-			for _, isec := range fn.Sections {
-				if isConstant2(isec.Sec) {
+			for _, isec := range fn.sections {
+				if isConstant2(isec.sec) {
 					callees = append(callees, isec)
 				}
 			}
@@ -275,9 +275,9 @@ func foldConstant2(ctx *linkContext) {
 		if len(callees) > 0 && osec == nil {
 			osec = made[k]
 		}
-		share := osec != nil && bank2Size(append(append([]*inputSection(nil), osec.Members...), callees...)) > maxBank2
+		share := osec != nil && bank2Size(append(append([]*inputSection(nil), osec.members...), callees...)) > maxBank2
 		for _, isec := range callees {
-			isec.Out = osec
+			isec.out = osec
 			delete(ctx.bank2.twinOf, isec)
 			if share {
 				if twin := identicalMember(osec, isec); twin != nil {
@@ -290,12 +290,12 @@ func foldConstant2(ctx *linkContext) {
 					continue
 				}
 			}
-			osec.Members = append(osec.Members, isec)
+			osec.members = append(osec.members, isec)
 		}
-		if osec != nil && bank2Size(osec.Members) > maxBank2 {
-			ctx.report(&linkError{File: k.Text.File.Name, Symbol: k.Sym.Name, nonFatal: true,
-				Msg: fmt.Sprintf("entry function uses too much data for compiler-generated constants (0x%x bytes in bank 2, 0x%x max); "+
-					"recompile with -Xptxas --disable-optimizer-constants", bank2Size(osec.Members), maxBank2)})
+		if osec != nil && bank2Size(osec.members) > maxBank2 {
+			ctx.report(&linkError{file: k.text.file.Name, symbol: k.sym.name, nonFatal: true,
+				msg: fmt.Sprintf("entry function uses too much data for compiler-generated constants (0x%x bytes in bank 2, 0x%x max); "+
+					"recompile with -Xptxas --disable-optimizer-constants", bank2Size(osec.members), maxBank2)})
 		}
 		if osec != nil {
 			if ctx.bank2.banks == nil {
@@ -317,41 +317,41 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	// Most links have no non-kernel function with bank-2 constants: they
 	// skip the walk of every kernel's call tree below (in the deep-chain
 	// benchmark program, 0.28 MB of lists).
-	if !slices.ContainsFunc(ctx.Funcs, func(fn *function) bool { return bank2Source(ctx, fn) }) {
+	if !slices.ContainsFunc(ctx.funcs, func(fn *function) bool { return bank2Source(ctx, fn) }) {
 		return made
 	}
 	reaching := map[*function][]*function{} // a function -> the kernels reaching it, last first
 	var trees treeWalker
-	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
-		if k := ctx.Funcs[i]; ctx.isEntry(k.Sym) {
+	for i := len(ctx.funcs) - 1; i >= 0; i-- {
+		if k := ctx.funcs[i]; ctx.isEntry(k.sym) {
 			for _, fn := range trees.walk(k)[1:] {
 				reaching[fn] = append(reaching[fn], k)
 			}
 		}
 	}
-	for i := len(ctx.Funcs) - 1; i >= 0; i-- {
-		fn := ctx.Funcs[i]
+	for i := len(ctx.funcs) - 1; i >= 0; i-- {
+		fn := ctx.funcs[i]
 		if !bank2Source(ctx, fn) {
 			continue
 		}
-		banks := fn.Sections
-		if fn.emptiedBank2 && !slices.ContainsFunc(fn.Sections, func(isec *inputSection) bool { return isConstant2(isec.Sec) }) {
+		banks := fn.sections
+		if fn.emptiedBank2 && !slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) }) {
 			// The emptied constants of a replaced copy: the banks are
 			// made (and stay empty, so unwritten) all the same.
-			banks = []*inputSection{{Sec: &cubin.Section{Type: cubin.SHT_CUDA_CONSTANT_B0 + 2, Flags: cubin.SHF_ALLOC}}}
+			banks = []*inputSection{{sec: &cubin.Section{Type: cubin.SHT_CUDA_CONSTANT_B0 + 2, Flags: cubin.SHF_ALLOC}}}
 		}
 		for _, isec := range banks {
-			if !isConstant2(isec.Sec) {
+			if !isConstant2(isec.sec) {
 				continue
 			}
 			for _, k := range reaching[fn] {
-				if made[k] != nil || slices.ContainsFunc(k.Sections, func(own *inputSection) bool { return isConstant2(own.Sec) }) {
+				if made[k] != nil || slices.ContainsFunc(k.sections, func(own *inputSection) bool { return isConstant2(own.sec) }) {
 					continue
 				}
-				osec := ctx.outSection(ctx.names.funcKey(k, ".nv.constant2."+k.Sym.Name), cubin.SHT_PROGBITS, isec.Sec.Flags)
-				osec.Func = k
+				osec := ctx.outSection(ctx.names.funcKey(k, ".nv.constant2."+k.sym.name), cubin.SHT_PROGBITS, isec.sec.Flags)
+				osec.fn = k
 				made[k] = osec
-				if isec.File == nil { // the emptied constants' stand-in
+				if isec.file == nil { // the emptied constants' stand-in
 					if ctx.bank2.emptied == nil {
 						ctx.bank2.emptied = map[*outputSection]bool{}
 					}
@@ -367,10 +367,10 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 // constants (or a replaced copy's emptied ones) give the kernels reaching
 // it banks of their own (makeKernelBanks).
 func bank2Source(ctx *linkContext, fn *function) bool {
-	if ctx.isEntry(fn.Sym) || fn.lostBank2 {
+	if ctx.isEntry(fn.sym) || fn.lostBank2 {
 		return false
 	}
-	return fn.emptiedBank2 || slices.ContainsFunc(fn.Sections, func(isec *inputSection) bool { return isConstant2(isec.Sec) })
+	return fn.emptiedBank2 || slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) })
 }
 
 // overlayConstant2 gives each non-kernel function's bank-2 constants one
@@ -400,17 +400,17 @@ func overlayConstant2(ctx *linkContext) {
 	aligns := map[*function]uint64{} // the largest alignment placed in each kernel's bank so far
 	reachers := map[*inputSection][]*function{}
 	var callees []*inputSection
-	for _, k := range ctx.Funcs {
+	for _, k := range ctx.funcs {
 		osec := ctx.bank2.banks[k]
-		if !ctx.isEntry(k.Sym) || osec == nil {
+		if !ctx.isEntry(k.sym) || osec == nil {
 			continue
 		}
 		osec.fixedOffsets = true
-		for _, isec := range osec.Members {
-			if isec.Func == k {
+		for _, isec := range osec.members {
+			if isec.fn == k {
 				delete(ctx.bank2.fixedOff, isec)
-				ends[k] = max(ends[k], isec.Sec.Size)
-				aligns[k] = max(aligns[k], isec.Sec.Addralign)
+				ends[k] = max(ends[k], isec.sec.Size)
+				aligns[k] = max(aligns[k], isec.sec.Addralign)
 				continue
 			}
 			if reachers[isec] == nil {
@@ -422,7 +422,7 @@ func overlayConstant2(ctx *linkContext) {
 	sortLastFunctionFirst(callees)
 	for _, isec := range callees {
 		var off uint64
-		align := max(isec.Sec.Addralign, 1)
+		align := max(isec.sec.Addralign, 1)
 		for _, k := range reachers[isec] {
 			off = max(off, ends[k])
 			align = max(align, aligns[k])
@@ -433,20 +433,20 @@ func overlayConstant2(ctx *linkContext) {
 		}
 		ctx.bank2.fixedOff[isec] = off
 		for _, k := range reachers[isec] {
-			ends[k] = off + isec.Sec.Size
+			ends[k] = off + isec.sec.Size
 			aligns[k] = align
 		}
 	}
 	for k, align := range aligns {
 		osec := ctx.bank2.banks[k]
-		osec.Addralign = max(osec.Addralign, align)
+		osec.addralign = max(osec.addralign, align)
 	}
 }
 
 // sortLastFunctionFirst orders functions' sections the reverse of the
 // order the inputs define the functions in.
 func sortLastFunctionFirst(secs []*inputSection) {
-	sort.SliceStable(secs, func(a, b int) bool { return secs[a].Func.order > secs[b].Func.order })
+	sort.SliceStable(secs, func(a, b int) bool { return secs[a].fn.order > secs[b].fn.order })
 }
 
 // maxBank2 is the size of constant bank 2, which holds a kernel's
@@ -457,7 +457,7 @@ const maxBank2 = 0x10000
 func bank2Size(members []*inputSection) uint64 {
 	var size uint64
 	for _, isec := range members {
-		size = alignTo(size, max(isec.Sec.Addralign, 1)) + isec.Sec.Size
+		size = alignTo(size, max(isec.sec.Addralign, 1)) + isec.sec.Size
 	}
 	return size
 }
@@ -468,8 +468,8 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 	if isec.hasRelocs() {
 		return nil
 	}
-	for _, m := range osec.Members {
-		if !m.hasRelocs() && m.Sec.Addralign == isec.Sec.Addralign && bytes.Equal(m.Sec.Data, isec.Sec.Data) {
+	for _, m := range osec.members {
+		if !m.hasRelocs() && m.sec.Addralign == isec.sec.Addralign && bytes.Equal(m.sec.Data, isec.sec.Data) {
 			return m
 		}
 	}
@@ -483,7 +483,7 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 // replacing copy's being in a later file.
 func markEmptiedBank2(ctx *linkContext, replaced []*symbol) {
 	for _, sym := range replaced {
-		if fn := sym.Func; fn != nil && !ctx.isEntry(fn.Sym) {
+		if fn := sym.fn; fn != nil && !ctx.isEntry(fn.sym) {
 			fn.emptiedBank2 = true
 		}
 	}
@@ -500,17 +500,17 @@ func markEmptiedBank2(ctx *linkContext, replaced []*symbol) {
 // in, and the null symbol is left alone.
 func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection, alone bool) {
 	var end uint64
-	for _, c := range fn.Sections {
-		if isConstant2(c.Sec) {
-			end = alignTo(end, max(c.Sec.Addralign, 1)) + c.Sec.Size
+	for _, c := range fn.sections {
+		if isConstant2(c.sec) {
+			end = alignTo(end, max(c.sec.Addralign, 1)) + c.sec.Size
 		}
 	}
 	fn.lostBank2 = fn.lostBank2 || alone
-	if !ctx.Config.Relocatable && !alone {
-		ctx.null.weakConstants = alignTo(end, max(isec.Sec.Addralign, 1))
+	if !ctx.config.Relocatable && !alone {
+		ctx.null.weakConstants = alignTo(end, max(isec.sec.Addralign, 1))
 	}
-	isec.Func = fn
-	fn.Sections = append(fn.Sections, isec)
+	isec.fn = fn
+	fn.sections = append(fn.sections, isec)
 }
 
 // placeTwins gives each bank-2 contribution that shares a member's bytes
@@ -518,7 +518,7 @@ func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection, alo
 func placeTwins(ctx *linkContext) {
 	for _, isec := range ctx.bank2.twins {
 		if twin := ctx.bank2.twinOf[isec]; twin != nil { // else it landed in another kernel's bank last, as a member
-			isec.OutOff = twin.OutOff
+			isec.outOff = twin.outOff
 		}
 	}
 }
@@ -528,9 +528,9 @@ func placeTwins(ctx *linkContext) {
 // identical constants (foldConstant2), which it never writes.
 func (r *nameRegistry) createKernelBanks(ctx *linkContext) {
 	shared := false
-	for _, osec := range ctx.OutSections {
-		if osec.Func != nil && ctx.isEntry(osec.Func.Sym) && strings.HasPrefix(osec.Name, ".nv.constant2.") {
-			r.createSection(ctx, osec.Name)
+	for _, osec := range ctx.outSections {
+		if osec.fn != nil && ctx.isEntry(osec.fn.sym) && strings.HasPrefix(osec.name, ".nv.constant2.") {
+			r.createSection(ctx, osec.name)
 			shared = shared || osec.twinned
 		}
 	}

@@ -34,7 +34,7 @@ import (
 // to 1 3 0 2; eight get 5 1 7 3 4 0 6 2).
 func assignBindlessSlots(ctx *linkContext) {
 	var refs []*symbol
-	for _, sym := range ctx.Symbols {
+	for _, sym := range ctx.symbols {
 		if t := sym.typ(); t == cubin.STT_CUDA_TEXTURE || t == cubin.STT_CUDA_SURFACE {
 			refs = append(refs, sym)
 		}
@@ -61,9 +61,9 @@ func assignBindlessSlots(ctx *linkContext) {
 	}
 
 	var base uint64
-	for _, k := range ctx.Funcs {
-		if osec := k.bank0(); ctx.isEntry(k.Sym) && osec != nil {
-			base = max(base, alignTo(osec.Size, 4))
+	for _, k := range ctx.funcs {
+		if osec := k.bank0(); ctx.isEntry(k.sym) && osec != nil {
+			base = max(base, alignTo(osec.size, 4))
 		}
 	}
 	ctx.bindless = map[*symbol]uint64{}
@@ -74,7 +74,7 @@ func assignBindlessSlots(ctx *linkContext) {
 	}
 	if end > math.MaxUint32 {
 		// The slots' relocations hold 32-bit places (outReloc).
-		ctx.report(&linkError{Section: ".nv.constant0", Msg: fmt.Sprintf("bindless slots end at 0x%x, past 4 GiB", end)})
+		ctx.report(&linkError{section: ".nv.constant0", msg: fmt.Sprintf("bindless slots end at 0x%x, past 4 GiB", end)})
 		return
 	}
 	ctx.bindlessSlots = map[*function]slotCount{}
@@ -96,7 +96,7 @@ func assignBindlessSlots(ctx *linkContext) {
 			} else {
 				n.textures++
 			}
-			osec.keep(ctx, false, outReloc{Offset: uint32(ctx.bindless[sym]), Type: typ, Sym: sym})
+			osec.keep(ctx, false, outReloc{offset: uint32(ctx.bindless[sym]), typ: typ, sym: sym})
 		}
 		ctx.bindlessSlots[k] = n
 	}
@@ -111,7 +111,7 @@ type slotCount struct{ textures, surfaces int }
 // driver fills in (R_CUDA_SURF_HW_DESC), which the code reads field by
 // field (CONST_FIELD19_23 with the field's offset as addend). From Maxwell
 // on a surface slot is a 4-byte header index, as a texture's always is.
-func (ctx *linkContext) keplerSurfaces() bool { return ctx.Config.Arch < 50 }
+func (ctx *linkContext) keplerSurfaces() bool { return ctx.config.Arch < 50 }
 
 // bindlessSlotSize is the size of a texture's or surface's slot in bank 0.
 func (ctx *linkContext) bindlessSlotSize(sym *symbol) uint64 {
@@ -151,9 +151,9 @@ func bindlessKernels(ctx *linkContext) []*function {
 	users := map[*function]bool{}
 	var walk inputWalk // relocations are read from the inputs
 	for _, fn := range ctx.allFuncs {
-		walk.visit(ctx, fn.Text.File)
-		for r := range fn.Text.relocs() {
-			if isBindlessRef(r, fn.Text.File.Syms[r.Sym]) {
+		walk.visit(ctx, fn.text.file)
+		for r := range fn.text.relocs() {
+			if isBindlessRef(r, fn.text.file.syms[r.Sym]) {
 				users[fn] = true
 				break
 			}
@@ -182,9 +182,9 @@ func isBindlessRef(r cubin.Reloc, sym *symbol) bool {
 // bank0 returns a kernel's .nv.constant0.<k> output section, nil if it has
 // none.
 func (fn *function) bank0() *outputSection {
-	for _, isec := range fn.Sections {
-		if isec.Sec.Type == cubin.SHT_CUDA_CONSTANT_B0 && isec.Out != nil {
-			return isec.Out
+	for _, isec := range fn.sections {
+		if isec.sec.Type == cubin.SHT_CUDA_CONSTANT_B0 && isec.out != nil {
+			return isec.out
 		}
 	}
 	return nil

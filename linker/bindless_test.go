@@ -31,11 +31,11 @@ func TestNvlinkListSort(t *testing.T) {
 	for _, want := range observed {
 		refs := make([]*symbol, len(want))
 		for i := range refs {
-			refs[i] = &symbol{Name: strconv.Itoa(i)}
+			refs[i] = &symbol{name: strconv.Itoa(i)}
 		}
 		var got []int
 		for _, sym := range nvlinkListSort(refs) {
-			i, _ := strconv.Atoi(sym.Name)
+			i, _ := strconv.Atoi(sym.name)
 			got = append(got, i)
 		}
 		if !slices.Equal(got, want) {

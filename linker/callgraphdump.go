@@ -37,24 +37,24 @@ import (
 // is named: Animal::~Animal() [deleting] before Dog's, whose section came
 // first; callgraph-dump-propagation-node-order-*.)
 func dumpCallgraph(ctx *linkContext) {
-	if !ctx.Config.DumpCallgraph && !ctx.Config.DumpCallgraphNoDemangle || ctx.Config.Stderr == nil {
+	if !ctx.config.DumpCallgraph && !ctx.config.DumpCallgraphNoDemangle || ctx.config.Stderr == nil {
 		return
 	}
-	w := bufio.NewWriter(ctx.Config.Stderr)
+	w := bufio.NewWriter(ctx.config.Stderr)
 	defer w.Flush()
-	if len(ctx.Files) == 0 {
+	if len(ctx.files) == 0 {
 		// Only host code, whole-program code or images for other
 		// architectures: nvlink says so instead.
 		fmt.Fprint(w, "No relocatable objects found. Did not generate callgraph.\n")
 		return
 	}
-	fmt.Fprintf(w, "callgraph for sm_%d:\n", ctx.Config.Arch)
+	fmt.Fprintf(w, "callgraph for sm_%d:\n", ctx.config.Arch)
 	fmt.Fprint(w, "# A: s -> B // s (number A) potentially calls B\n"+
 		"# s [N]     // s uses N registers\n"+
 		"# ^s        // s is entry point\n"+
 		"# &s        // s has address taken\n")
 	calledLive := map[*symbol]bool{}
-	for _, fn := range ctx.Funcs {
+	for _, fn := range ctx.funcs {
 		for _, c := range fn.edges {
 			calledLive[c] = true
 		}
@@ -72,7 +72,7 @@ func dumpCallgraph(ctx *linkContext) {
 
 	// Register propagation, in nvlink's order.
 	kernels := ctx.kernels()
-	slices.SortFunc(kernels, func(a, b *function) int { return int(ctx.names.nodeOf(b.Sym) - ctx.names.nodeOf(a.Sym)) })
+	slices.SortFunc(kernels, func(a, b *function) int { return int(ctx.names.nodeOf(b.sym) - ctx.names.nodeOf(a.sym)) })
 	reach := make([]map[*function]bool, len(kernels))
 	need := make([]int, len(kernels))
 	for i, k := range kernels {
@@ -80,15 +80,15 @@ func dumpCallgraph(ctx *linkContext) {
 		for _, fn := range callTree(k) {
 			reach[i][fn] = true
 		}
-		need[i] = k.Regs
+		need[i] = k.regs
 	}
-	byNode := slices.Clone(ctx.Funcs)
-	slices.SortStableFunc(byNode, func(a, b *function) int { return int(ctx.names.nodeOf(a.Sym) - ctx.names.nodeOf(b.Sym)) })
+	byNode := slices.Clone(ctx.funcs)
+	slices.SortStableFunc(byNode, func(a, b *function) int { return int(ctx.names.nodeOf(a.sym) - ctx.names.nodeOf(b.sym)) })
 	for _, fn := range byNode {
 		for i, k := range kernels {
-			if reach[i][fn] && fn.Regs > need[i] {
-				need[i] = fn.Regs
-				fmt.Fprintf(w, "regcount %d for %s propagated to entry %s\n", fn.Regs, edgName(fn.Sym.Name), edgName(k.Sym.Name))
+			if reach[i][fn] && fn.regs > need[i] {
+				need[i] = fn.regs
+				fmt.Fprintf(w, "regcount %d for %s propagated to entry %s\n", fn.regs, edgName(fn.sym.name), edgName(k.sym.name))
 			}
 		}
 	}
@@ -100,12 +100,12 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 		// A function a -ewp image copied into a kernel's code: its name
 		// alone, kernel and function each demangled, whether or not the
 		// kernel stays.
-		return cloneEDGName(sym.Name, ctx.toolkit.CloneBrackets) + " ->"
+		return cloneEDGName(sym.name, ctx.toolkit.cloneBrackets) + " ->"
 	}
 	fn := ctx.liveFunc(sym)
 	if fn == nil {
 		if sym != nil && !sym.defined() && calledLive[sym] {
-			return edgName(sym.Name) + " ->"
+			return edgName(sym.name) + " ->"
 		}
 		return ""
 	}
@@ -113,10 +113,10 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 	if ctx.isEntry(sym) {
 		b.WriteByte('^')
 	}
-	if fn.AddrTaken {
+	if fn.addrTaken {
 		b.WriteByte('&')
 	}
-	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.Name), fn.Regs)
+	fmt.Fprintf(&b, "%s [%d] ->", edgName(sym.name), fn.regs)
 	// 12.x's nvlink lists the callees of indirect calls as 11.8's does,
 	// though it writes none into .nv.callgraph.
 	edges := fn.edges

@@ -107,7 +107,7 @@ func isDebugSection(name string) bool {
 //     either way (collectGarbage bounds it; 3 interleaved runs each).
 //   - In between, the default.
 func tuneCollector(ctx *linkContext) {
-	if !ctx.Config.OneShot || os.Getenv("GOGC") != "" {
+	if !ctx.config.OneShot || os.Getenv("GOGC") != "" {
 		return
 	}
 	total := inputBytes(ctx.added)

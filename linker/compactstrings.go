@@ -6,8 +6,8 @@ import (
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
-// compactStrings rewrites .strtab as nvlink 12.x writes it (toolkit
-// CompactStrings). nvlink 11.8 writes every name it ever created, in
+// compactStrings rewrites .strtab as nvlink 12.x writes it
+// (toolkit.compactStrings). nvlink 11.8 writes every name it ever created, in
 // creation order (registerNames replays that order), removed sections and
 // symbols included. nvlink 12.x keeps only the names the output uses, in
 // three groups, each in that same creation order:
@@ -28,7 +28,7 @@ func compactStrings(ctx *linkContext) {
 	group := map[string]int{}
 	// Group 1: the prototype strings of every input, those of removed
 	// functions included.
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for _, list := range [][][2]uint32{file.addrTaken, file.indirect} {
 			for _, e := range list {
 				if p := file.protoStrings[e[1]]; p != "" {
@@ -72,13 +72,13 @@ func compactStrings(ctx *linkContext) {
 			continue
 		}
 		if i < ctx.firstGlobal {
-			set(e.sym.Name, 2)
+			set(e.sym.name, 2)
 		} else {
-			set(e.sym.Name, 3)
+			set(e.sym.name, 3)
 		}
 	}
 	for _, sym := range ctx.unifiedTables {
-		set(sym.Name, 3)
+		set(sym.name, 3)
 	}
 	var fresh stringTable
 	fresh.reserve(len(old.buf))
@@ -141,8 +141,8 @@ func compactStrings(ctx *linkContext) {
 // names, as in 11.8.
 func compactSectionNames(ctx *linkContext) {
 	live := map[string]bool{}
-	for _, osec := range ctx.OutSections {
-		live[osec.Name] = true
+	for _, osec := range ctx.outSections {
+		live[osec.name] = true
 	}
 	// nvlink's scratch sections (names.go) never survive, nor does the
 	// module bank 2 of orphan constants once they are in the kernels'.
@@ -153,31 +153,31 @@ func compactSectionNames(ctx *linkContext) {
 	// The kernel banks made for a function's emptied constants, left
 	// empty, and the emptied constants' own name, are not written.
 	for osec := range ctx.bank2.emptied {
-		if !live[osec.Name] {
-			drop[osec.Name] = true
+		if !live[osec.name] {
+			drop[osec.name] = true
 		}
 	}
 	for _, fn := range ctx.allFuncs {
-		if name := ".nv.constant2." + fn.Sym.Name; fn.emptiedBank2 && !live[name] {
+		if name := ".nv.constant2." + fn.sym.name; fn.emptiedBank2 && !live[name] {
 			drop[name] = true
 		}
 		if ctx.isLive(fn) {
 			// A function's bank 2 folded into its kernels' is removed.
-			for _, isec := range fn.Sections {
-				if name := isec.Sec.Name; strings.HasPrefix(name, ".nv.constant2.") && !live[name] {
+			for _, isec := range fn.sections {
+				if name := isec.sec.Name; strings.HasPrefix(name, ".nv.constant2.") && !live[name] {
 					drop[name] = true
 				}
 			}
 			continue
 		}
-		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
+		for _, isec := range append([]*inputSection{fn.text}, fn.sections...) {
 			if isec == nil {
 				continue
 			}
-			if strings.HasPrefix(isec.Sec.Name, ".nv.shared.") {
+			if strings.HasPrefix(isec.sec.Name, ".nv.shared.") {
 				continue // a removed kernel's shared section keeps its name
 			}
-			for _, name := range []string{isec.Sec.Name, ".rel" + isec.Sec.Name, ".rela" + isec.Sec.Name} {
+			for _, name := range []string{isec.sec.Name, ".rel" + isec.sec.Name, ".rela" + isec.sec.Name} {
 				if !live[name] {
 					drop[name] = true
 				}
@@ -192,8 +192,8 @@ func compactSectionNames(ctx *linkContext) {
 			fresh.add(s)
 		}
 	}
-	for _, osec := range ctx.OutSections {
-		fresh.add(osec.Name) // any the registry did not foresee, as write does
+	for _, osec := range ctx.outSections {
+		fresh.add(osec.name) // any the registry did not foresee, as write does
 	}
 	*old = fresh
 }
@@ -217,7 +217,7 @@ func forProtoWords(ctx *linkContext, f func(w []byte, addrTaken bool)) {
 			}
 		}
 	}
-	if p := ctx.outByName.get(".nv.prototype"); p != nil && p.Type == cubin.SHT_CUDA_PROTOTYPE {
+	if p := ctx.outByName.get(".nv.prototype"); p != nil && p.typ == cubin.SHT_CUDA_PROTOTYPE {
 		data := p.ownBytes()
 		for off := 0; off+8 <= len(data); off += 8 {
 			f(data[off+4:off+8], false)

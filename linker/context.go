@@ -16,7 +16,7 @@ import (
 // comment names the pass that writes it, and no other pass does. A pass's
 // scratch stays in the pass.
 type linkContext struct {
-	Config *Config
+	config *Config
 	diag   diagnostics
 
 	// added are the images of every unit for the target, in command-line
@@ -25,25 +25,25 @@ type linkContext struct {
 	// need tell the release and are checked against it too, as nvlink
 	// checks them.
 	added []*inputFile
-	// Files are the inputs linked: added, less the library members the
+	// files are the inputs linked: added, less the library members the
 	// link does not need (extractOnDemand, its one writer, which also
-	// numbers them: inputFile.Index).
-	Files []*inputFile
+	// numbers them: inputFile.index).
+	files []*inputFile
 
-	// Symbols holds one symbol per global name, in the order names were
+	// symbols holds one symbol per global name, in the order names were
 	// first seen (command-line order), which fixes the output order.
-	Symbols []*symbol
+	symbols []*symbol
 	// symbolIDs is how many symbol ids there are (symbol.id): those of the
 	// symbols resolveSymbols made, and one kept for each file's
 	// placeholder (placeholderID). resolveSymbols writes it.
 	symbolIDs int32
 
-	// OutSections are the output sections: outSection, the one
+	// outSections are the output sections: outSection, the one
 	// constructor, appends each in creation order as the passes that make
 	// sections call it; assignIndices then drops those left empty, adds
 	// the string and symbol tables and puts them in output order (their
-	// Index is the section header index from there on).
-	OutSections []*outputSection
+	// index is the section header index from there on).
+	outSections []*outputSection
 	// outByName finds sections by key (see outputSection.key); once the
 	// symbol table is built, only those not tied to a function and not
 	// relocations (forgetFunctionSections).
@@ -60,9 +60,9 @@ type linkContext struct {
 	// allFuncs are every function definition, by function.order
 	// (buildFunctions). A partial link keeps them all.
 	allFuncs []*function
-	// Funcs are the live functions, in output order (eliminateDeadCode;
+	// funcs are the live functions, in output order (eliminateDeadCode;
 	// nil in a partial link, which runs none).
-	Funcs []*function
+	funcs []*function
 	// deadCode is what dead-code elimination decided for each function
 	// and why, by function.order (eliminateDeadCode; see decisionOf).
 	deadCode []deadCodeRecord
@@ -198,7 +198,7 @@ func newContext(cfg *Config) *linkContext {
 		cfg.Parallelism = runtime.GOMAXPROCS(0)
 	}
 	return &linkContext{
-		Config: cfg,
+		config: cfg,
 		diag:   diagnostics{w: cfg.Stderr, noWarn: cfg.NoWarn, werror: cfg.Werror, suffix: reportArch(cfg)},
 		// chooseToolkit decides from the inputs; until then (and for a
 		// link that stops before), --cuda-version's or 11.8's.
@@ -258,9 +258,9 @@ type unlinkedUnit struct {
 // this link's view of it.
 type inputFile struct {
 	*Object
-	// Index is the position in linkContext.Files, the command-line order
+	// index is the position in linkContext.files, the command-line order
 	// (extractOnDemand, its one writer).
-	Index int
+	index int
 	// seq is the position among every unit loaded, linked or not
 	// (linkContext.unlinked), in command-line order.
 	seq int
@@ -269,10 +269,10 @@ type inputFile struct {
 	unit *unit
 
 	// Sections parallels ELF.Sections.
-	Sections []*inputSection
-	// Syms maps each ELF symbol index to the link's symbol: the global
-	// Symbol for global and weak names, a file-local symbol otherwise.
-	Syms []*symbol
+	sections []*inputSection
+	// syms maps each ELF symbol index to the link's symbol: the global
+	// symbol for global and weak names, a file-local symbol otherwise.
+	syms []*symbol
 
 	// lost: by section index, the ranges of weak data that lost
 	// resolution (see lostRanges).
@@ -296,43 +296,43 @@ type inputFile struct {
 // chosen definition it is. A file may name a global twice; only one entry
 // defines it.
 func (file *inputFile) defines(sym *symbol, j int) bool {
-	return sym != nil && sym.File == file && (sym.Local || int(sym.esymIndex) == j)
+	return sym != nil && sym.file == file && (sym.local || int(sym.esymIndex) == j)
 }
 
 // inputSection is one section of an input file: a zero-copy window into the
-// file, and the relocations that patch it (Relocs). A large link has tens
+// file, and the relocations that patch it (relocs). A large link has tens
 // of thousands, allocated in one slab per file.
 type inputSection struct {
-	File *inputFile
-	Sec  *cubin.Section
+	file *inputFile
+	sec  *cubin.Section
 
-	Out    *outputSection
-	OutOff uint64 // offset of this contribution in Out
+	out    *outputSection
+	outOff uint64 // offset of this contribution in out
 
-	// Func is the function this section belongs to (.text.f, .nv.info.f,
+	// fn is the function this section belongs to (.text.f, .nv.info.f,
 	// .nv.constant0.f, ...), nil for module-wide sections.
-	Func *function
+	fn *function
 }
 
 // name returns the section's name.
-func (isec *inputSection) name() string { return isec.Sec.Name }
+func (isec *inputSection) name() string { return isec.sec.Name }
 
 // relocs returns the relocations that patch the section, from its .rel and
 // .rela sections in file order; none for a section the linker made.
 func (isec *inputSection) relocs() iter.Seq[cubin.Reloc] {
-	return isec.File.ELF.SectionRelocs(isec.inputIndex())
+	return isec.file.ELF.SectionRelocs(isec.inputIndex())
 }
 
 // hasRelocs says whether any relocation patches the section.
 func (isec *inputSection) hasRelocs() bool {
-	return isec.File.ELF.HasRelocs(isec.inputIndex())
+	return isec.file.ELF.HasRelocs(isec.inputIndex())
 }
 
 // inputIndex is the section's index in its file, -1 for a section the
 // linker made.
 func (isec *inputSection) inputIndex() int {
-	ef := isec.File.ELF
-	if i := int(isec.Sec.Index); i < len(ef.Sections) && ef.Sections[i] == isec.Sec {
+	ef := isec.file.ELF
+	if i := int(isec.sec.Index); i < len(ef.Sections) && ef.Sections[i] == isec.sec {
 		return i
 	}
 	return -1
@@ -341,8 +341,8 @@ func (isec *inputSection) inputIndex() int {
 // symbol is one symbol of the link: a global name shared by all files, or a
 // local symbol of one file.
 type symbol struct {
-	Name string
-	// Value is section-relative. resolveSymbols sets it from the chosen
+	name string
+	// value is section-relative. resolveSymbols sets it from the chosen
 	// definition; then each step that places the symbol's storage moves
 	// it, each for its own kind of symbol and in pipeline order:
 	// allocateCommons (a common, to its .nv.global contribution),
@@ -353,44 +353,44 @@ type symbol struct {
 	// publish in .nv_debug.shared). No step after assign indices writes
 	// it. Several writers, because a symbol's address is settled by
 	// whichever layout step owns its memory space.
-	Value uint64
-	// Size: the chosen definition's (resolveSymbols, its one writer).
-	Size uint64
+	value uint64
+	// size: the chosen definition's (resolveSymbols, its one writer).
+	size uint64
 
-	// File and Section of the chosen definition; Section is nil when the
-	// symbol is undefined, common or absolute. resolveSymbols writes File.
-	// Section is resolveSymbols', but for the steps that give a symbol
+	// file and section of the chosen definition; section is nil when the
+	// symbol is undefined, common or absolute. resolveSymbols writes file.
+	// section is resolveSymbols', but for the steps that give a symbol
 	// storage the inputs did not: allocateCommons (a common's .nv.global
 	// contribution), layoutShared (the kernel's own shared section for a
 	// private variable -preserve-relocs keeps) and keepLostParams (the
 	// winner's parameter bank for a losing weak kernel's _param).
-	File    *inputFile
-	Section *inputSection
+	file    *inputFile
+	section *inputSection
 
-	// Func is the function's record for a function's chosen definition
+	// fn is the function's record for a function's chosen definition
 	// (buildFunctions, its one writer), whether dead-code elimination
 	// keeps it or not: the passes after it ask liveFunc.
-	Func *function
+	fn *function
 
 	// A symbol is made for every name of every input, so its size
 	// matters: indices and counters are 32 bits wide, as ELF's symbol and
 	// section indices are, and the small fields are packed together.
-	Shndx     uint32 // the defining section's index in File, or a special SHN_*
-	esymIndex int32  // index of the chosen definition in File's symbol table
+	shndx     uint32 // the defining section's index in file, or a special SHN_*
+	esymIndex int32  // index of the chosen definition in file's symbol table
 	// id numbers the symbols of a link densely from 0, so that a pass can
 	// keep what it computes of them in a table of its own indexed by id
 	// (nameRegistry.created, outputSymbols.index, linkContext.deleted).
 	// resolveSymbols, which makes them, numbers them (see symbolIDs).
 	id int32
 
-	Info  uint8 // binding and type of the chosen definition (or reference)
-	Other uint8
+	info  uint8 // binding and type of the chosen definition (or reference)
+	other uint8
 	rank  uint8 // rank of the chosen definition (see rank)
 	// firstBind is the binding where the name was first seen; nvlink keeps
 	// names first seen weak with the locals.
 	firstBind uint8
 
-	Local       bool
+	local       bool
 	placeholder bool // an unnamed local function of addPlaceholder
 	// clone: a local function ptxas -ewp inlined into a kernel's code
 	// ($kernel$function, inside the kernel's .text); kept with the kernel.
@@ -398,13 +398,13 @@ type symbol struct {
 }
 
 // bind is the symbol's binding, STB_*.
-func (sym *symbol) bind() uint8 { return sym.Info >> 4 }
+func (sym *symbol) bind() uint8 { return sym.info >> 4 }
 
 // typ is the symbol's type, STT_*.
-func (sym *symbol) typ() uint8 { return sym.Info & 0xf }
+func (sym *symbol) typ() uint8 { return sym.info & 0xf }
 
 // defined says whether an input defines the symbol.
-func (sym *symbol) defined() bool { return sym.File != nil && sym.Shndx != cubin.SHN_UNDEF }
+func (sym *symbol) defined() bool { return sym.file != nil && sym.shndx != cubin.SHN_UNDEF }
 
 // isFunc says whether the symbol is a function.
 func (sym *symbol) isFunc() bool { return sym.typ() == cubin.STT_FUNC }
@@ -419,11 +419,11 @@ type cloneFrame struct {
 // function is one live device function (kernel or not) with the sections
 // that travel with it.
 type function struct {
-	Sym      *symbol
-	Text     *inputSection
-	Sections []*inputSection // .nv.info.f, .nv.constant0.f, .nv.constant2.f, .nv.shared.f, ...
+	sym      *symbol
+	text     *inputSection
+	sections []*inputSection // .nv.info.f, .nv.constant0.f, .nv.constant2.f, .nv.shared.f, ...
 
-	Callees []*function
+	callees []*function
 	// callers are the functions that call it (directly or through a
 	// materialised indirect call), in the order the call graph first named
 	// each (linkCallGraph).
@@ -432,17 +432,17 @@ type function struct {
 	// limit __launch_bounds__ gives), 0 without one: nothing it calls may
 	// use more (checkMaxRegs).
 	maxRegs int
-	// Regs and Barriers are the function's own register and barrier
+	// regs and barriers are the function's own register and barrier
 	// counts, from its input (buildFunctions); what a kernel needs
 	// through its call graph is computeResources' (resourcesOf).
-	Regs      int
-	Barriers  int
-	FrameSize uint32
+	regs      int
+	barriers  int
+	frameSize uint32
 	// clones are the local functions a -ewp image places inside this
 	// kernel's code, with their EIATTR_FRAME_SIZE, in the order of the
 	// input's records.
 	clones   []cloneFrame
-	CRSStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
+	crsStack uint32 // EIATTR_CRS_STACK_SIZE of the function itself (sm_5x/6x)
 	// stackUnknownIn: its input's EIATTR_MIN_STACK_SIZE is 0xffffffff
 	// (an -ewp kernel whose copied functions recurse; see
 	// resourceUse.stackUnknownIn).
@@ -454,12 +454,12 @@ type function struct {
 	mbarriers    uint32
 	hasMbarriers bool
 	proto        string // prototype of an address-taken function
-	// IndirectProtos are the prototypes of its indirect call sites, last
+	// indirectProtos are the prototypes of its indirect call sites, last
 	// site first.
-	IndirectProtos []string
-	// Externs are the undefined functions it calls: those its EXTERNS
+	indirectProtos []string
+	// externs are the undefined functions it calls: those its EXTERNS
 	// record lists, in that order, then any other the call graph names.
-	Externs []*symbol
+	externs []*symbol
 	// lostExterns are the undefined functions a weak copy that a later
 	// one replaced called: the output keeps them (its call graph names
 	// them), but no EXTERNS record does.
@@ -470,7 +470,7 @@ type function struct {
 	// other) is there twice, as in nvlink's call graph.
 	edges []*symbol
 	// dumpIndirect are the callees materialised from indirect call sites
-	// that 12.x does not write into .nv.callgraph (IndirectEdges off) but
+	// that 12.x does not write into .nv.callgraph (toolkit.indirectEdges off) but
 	// --dump-callgraph lists all the same, after edges, as 11.8 lists them.
 	dumpIndirect []*symbol
 	// refs are the functions it references by address, from CUDA 12's
@@ -487,7 +487,7 @@ type function struct {
 
 	// The flags, together so that a large link's thousands of Functions
 	// carry no padding between them.
-	AddrTaken bool
+	addrTaken bool
 	// descOnly: the address is taken only by a function descriptor
 	// relocation; nvlink lists it with prototype offset 0.
 	descOnly bool
@@ -513,19 +513,19 @@ type function struct {
 // sh_entsize follows from the type (see entsize), and the record is 128
 // bytes.
 type outputSection struct {
-	Name      string
-	Flags     uint64
-	Addralign uint64
-	Size      uint64
+	name      string
+	flags     uint64
+	addralign uint64
+	size      uint64
 	data      []byte // nil for sections without file contents; see sectionbytes.go
-	Members   []*inputSection
+	members   []*inputSection
 	// For sections tied to a function (.text.f, .nv.info.f, ...).
-	Func *function
-	// Index is the creation order, then the section header index (see
+	fn *function
+	// index is the creation order, then the section header index (see
 	// sortOutputSections; ELF's are 32-bit). sh_link and sh_info are the
 	// writer's (see linkInfo).
-	Index    int32
-	Type     uint32
+	index    int32
+	typ      uint32
 	symIndex uint32 // index of the section symbol, 0 if none (outputSymbols.addSection, its one writer)
 
 	// fixedOffsets: members sit at linkContext.bank2.fixedOff (bank 2 overlays), with
@@ -549,12 +549,12 @@ type outputSection struct {
 // SHT_REL: see outputSection.rela). 32 bytes, for the tens of thousands of
 // a large link.
 type relocList struct {
-	Target *outputSection
-	Relocs []outReloc
+	target *outputSection
+	relocs []outReloc
 }
 
 // rela says whether a relocation section's entries have addends.
-func (osec *outputSection) rela() bool { return osec.Type != cubin.SHT_REL }
+func (osec *outputSection) rela() bool { return osec.typ != cubin.SHT_REL }
 
 // sectionExt holds the fields of an output section that few sections set
 // (mostly those that relocations patch, a function's code above all).
@@ -594,7 +594,7 @@ func (osec *outputSection) key() string {
 	if osec.ext != nil && osec.ext.key != "" {
 		return osec.ext.key
 	}
-	return osec.Name
+	return osec.name
 }
 
 // entsize is the section's sh_entsize, which its type fixes: the size of a
@@ -608,7 +608,7 @@ func (osec *outputSection) entsize() uint64 {
 	case osec.rel != nil:
 		return 16
 	}
-	switch osec.Type {
+	switch osec.typ {
 	case cubin.SHT_SYMTAB:
 		return 24
 	case cubin.SHT_SYMTAB_SHNDX:
@@ -623,10 +623,10 @@ func (osec *outputSection) entsize() uint64 {
 // link keeps some hundred thousand: the offset is 32 bits, which keeps the
 // record at 24 bytes (relocate and retarget refuse a place past 4 GiB).
 type outReloc struct {
-	Sym    *symbol
-	Addend int64
-	Offset uint32
-	Type   cubin.RelocType
+	sym    *symbol
+	addend int64
+	offset uint32
+	typ    cubin.RelocType
 }
 
 // A set holds each of its members once; the nil set is empty.

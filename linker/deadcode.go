@@ -26,24 +26,24 @@ func eliminateDeadCode(ctx *linkContext) {
 	hostRefs := ctx.hostKernelRefs()
 	for _, fn := range ctx.allFuncs {
 		switch {
-		case !ctx.isEntry(fn.Sym):
-		case !ctx.kernelUsed(fn.Sym.Name):
+		case !ctx.isEntry(fn.sym):
+		case !ctx.kernelUsed(fn.sym.name):
 			ctx.deadCode[fn.order].pruned = removedByKernelsUsed
 		case !hostRefs.keeps(fn):
 			ctx.deadCode[fn.order].pruned = removedByHostRefs
 		}
 	}
-	if ctx.Config.PreserveRelocs && !ctx.Config.Debug {
+	if ctx.config.PreserveRelocs && !ctx.config.Debug {
 		// nvlink keeps the kernels it would remove as ordinary functions:
 		// no kernel metadata, but the symbol stays a kernel's, and its
 		// own shared memory is laid out as a kernel's (layoutShared).
 		for _, fn := range ctx.allFuncs {
-			if ctx.deadCode[fn.order].pruned != 0 && !fn.AddrTaken {
+			if ctx.deadCode[fn.order].pruned != 0 && !fn.addrTaken {
 				ctx.deadCode[fn.order].demoted = true
 			}
 		}
 	}
-	if ctx.Config.Debug {
+	if ctx.config.Debug {
 		// -g -suppress-debug-info keeps every function, but a kernel
 		// -kernels-used leaves out was merged as an ordinary function,
 		// and stays one: its callees' registers, barriers, stack and
@@ -64,9 +64,9 @@ func eliminateDeadCode(ctx *linkContext) {
 	for _, fn := range ctx.allFuncs {
 		d := &ctx.deadCode[fn.order]
 		switch {
-		case ctx.isEntry(fn.Sym) && d.pruned == 0:
+		case ctx.isEntry(fn.sym) && d.pruned == 0:
 			d.why = keptKernel
-		case fn.AddrTaken:
+		case fn.addrTaken:
 			d.why = keptAddrTaken
 			d.live = true
 			continue
@@ -83,7 +83,7 @@ func eliminateDeadCode(ctx *linkContext) {
 	for len(stack) > 0 {
 		fn := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, callee := range fn.Callees {
+		for _, callee := range fn.callees {
 			if flooded[callee.order] {
 				continue
 			}
@@ -108,20 +108,20 @@ func eliminateDeadCode(ctx *linkContext) {
 			live = append(live, fn)
 		}
 	}
-	ctx.Funcs = live
+	ctx.funcs = live
 }
 
 // liveFunc returns sym's function record unless dead-code elimination
-// removed it: symbol.Func, buildFunctions' record of every definition,
+// removed it: symbol.fn, buildFunctions' record of every definition,
 // but nil once eliminateDeadCode has removed the function (mergeSections
 // then marks its symbol deleted). Before it runs, and in a partial link,
-// which runs none, it is symbol.Func. Nil for nil, and for a symbol that
+// which runs none, it is symbol.fn. Nil for nil, and for a symbol that
 // is no function's.
 func (ctx *linkContext) liveFunc(sym *symbol) *function {
 	if sym == nil {
 		return nil
 	}
-	fn := sym.Func
+	fn := sym.fn
 	if fn != nil && fn.order < len(ctx.deadCode) && !ctx.deadCode[fn.order].live {
 		return nil
 	}
@@ -166,10 +166,10 @@ func (ctx *linkContext) demoted(fn *function) bool {
 
 // isEntry says whether sym is a kernel's: it is marked STO_CUDA_ENTRY and
 // the kernel was not demoted to a device function (see demoted). A
-// demoted kernel is always kept, so sym.Func serves before dead-code
+// demoted kernel is always kept, so sym.fn serves before dead-code
 // elimination, during it and after.
 func (ctx *linkContext) isEntry(sym *symbol) bool {
-	return sym.Other&cubin.STO_CUDA_ENTRY != 0 && (sym.Func == nil || !ctx.demoted(sym.Func))
+	return sym.other&cubin.STO_CUDA_ENTRY != 0 && (sym.fn == nil || !ctx.demoted(sym.fn))
 }
 
 // isLive says whether dead-code elimination kept fn: false before it
@@ -204,7 +204,7 @@ const (
 // what only kernels call, is removed. Its output is byte for byte the one
 // of -kernels-used with a string no kernel contains.
 func (ctx *linkContext) kernelUsed(name string) bool {
-	return ctx.Config.Debug || ctx.kernelNamed(name)
+	return ctx.config.Debug || ctx.kernelNamed(name)
 }
 
 // kernelMerged says whether nvlink merges a kernel as one (with its
@@ -221,7 +221,7 @@ func (ctx *linkContext) kernelNamed(name string) bool {
 	if !ctx.usedLists() {
 		return true
 	}
-	for _, s := range ctx.Config.KernelsUsed {
+	for _, s := range ctx.config.KernelsUsed {
 		if strings.Contains(name, s) {
 			return true
 		}
@@ -232,7 +232,7 @@ func (ctx *linkContext) kernelNamed(name string) bool {
 // keepsAll says whether the link removes no function: with -g and with
 // -preserve-relocs nvlink keeps them all (with -g whatever -kernels-used
 // and the host objects say).
-func (ctx *linkContext) keepsAll() bool { return ctx.Config.Debug || ctx.Config.PreserveRelocs }
+func (ctx *linkContext) keepsAll() bool { return ctx.config.Debug || ctx.config.PreserveRelocs }
 
 // remergesConstants says whether nvlink merges the __constant__ data a
 // second time (into its scratch section TEMP_MERGED_CONSTANTS), as it
@@ -247,7 +247,7 @@ func (ctx *linkContext) remergesConstants() bool {
 // usedLists says whether -kernels-used or -variables-used decides which
 // kernels stay (then the host objects' reference lists do not).
 func (ctx *linkContext) usedLists() bool {
-	return len(ctx.Config.KernelsUsed) > 0 || len(ctx.Config.VariablesUsed) > 0
+	return len(ctx.config.KernelsUsed) > 0 || len(ctx.config.VariablesUsed) > 0
 }
 
 // hostRefs holds the kernel patterns host code references (.nvHRKE and
@@ -268,12 +268,12 @@ type hostRefs []string
 // kept whole (-keep-system-libraries) or without an image for the target;
 // once pruning is on they keep its own kernels.
 func (ctx *linkContext) hostKernelRefs() hostRefs {
-	if ctx.Config.IgnoreHostInfo || ctx.usedLists() {
+	if ctx.config.IgnoreHostInfo || ctx.usedLists() {
 		return nil
 	}
 	var refs, system hostRefs
-	units := make([]*unit, 0, len(ctx.Files)+len(ctx.unlinked))
-	for _, file := range ctx.Files {
+	units := make([]*unit, 0, len(ctx.files)+len(ctx.unlinked))
+	for _, file := range ctx.files {
 		units = append(units, file.unit)
 	}
 	for _, un := range ctx.unlinked {
@@ -281,7 +281,7 @@ func (ctx *linkContext) hostKernelRefs() hostRefs {
 	}
 	for _, u := range units {
 		h := u.host
-		if h == nil || !h.HasRefSections {
+		if h == nil || !h.hasRefSections {
 			// A plain cubin or .fatbin, or a host object with no lists:
 			// nvlink keeps every kernel.
 			return nil
@@ -290,8 +290,8 @@ func (ctx *linkContext) hostKernelRefs() hostRefs {
 		if u.system {
 			list = &system
 		}
-		*list = append(*list, h.Refs[hostobj.KernelExtern]...)
-		*list = append(*list, h.Refs[hostobj.KernelIntern]...)
+		*list = append(*list, h.refs[hostobj.KernelExtern]...)
+		*list = append(*list, h.refs[hostobj.KernelIntern]...)
 	}
 	if len(refs) == 0 {
 		return nil
@@ -305,7 +305,7 @@ func (refs hostRefs) keeps(fn *function) bool {
 		return true
 	}
 	for _, p := range refs {
-		if globMatch(p, fn.Sym.Name) {
+		if globMatch(p, fn.sym.name) {
 			return true
 		}
 	}
@@ -340,18 +340,18 @@ func globMatch(pattern, name string) bool {
 // function calls, directly or through an indirect call of its prototype,
 // in call graph node order, after the stack-size warnings.
 func warnUncalledAddressTaken(ctx *linkContext) {
-	if !ctx.Config.ExtraWarnings {
+	if !ctx.config.ExtraWarnings {
 		return
 	}
 	called := map[*function]bool{}
-	for _, fn := range ctx.Funcs {
-		for _, c := range fn.Callees {
+	for _, fn := range ctx.funcs {
+		for _, c := range fn.callees {
 			called[c] = true
 		}
 	}
 	for _, sym := range ctx.names.nodes {
-		if fn := ctx.liveFunc(sym); fn != nil && fn.AddrTaken && !ctx.isEntry(fn.Sym) && !called[fn] {
-			ctx.warnf("Function '%s' has address taken but no calls to it found", fn.Sym.Name)
+		if fn := ctx.liveFunc(sym); fn != nil && fn.addrTaken && !ctx.isEntry(fn.sym) && !called[fn] {
+			ctx.warnf("Function '%s' has address taken but no calls to it found", fn.sym.name)
 		}
 	}
 }
@@ -364,19 +364,19 @@ func warnUncalledAddressTaken(ctx *linkContext) {
 // crash), whether the host objects' reference lists or -kernels-used
 // remove the kernel. The first such kernel, in input order, is reported.
 func checkRemovedEWPKernels(ctx *linkContext) {
-	for _, file := range ctx.Files {
-		for _, sym := range file.Syms {
-			if sym == nil || !sym.clone || sym.File != file {
+	for _, file := range ctx.files {
+		for _, sym := range file.syms {
+			if sym == nil || !sym.clone || sym.file != file {
 				continue
 			}
-			k := sym.Section.Func
+			k := sym.section.fn
 			if k == nil || ctx.isLive(k) {
 				continue
 			}
 			ctx.report(&linkError{
-				File:   file.nvlinkName(),
-				Symbol: k.Sym.Name,
-				Msg:    "unused kernel of an -ewp image holds functions ptxas copied into it (" + sym.Name + "), which nvlink cannot remove (Internal error: reference to deleted section)",
+				file:   file.nvlinkName(),
+				symbol: k.sym.name,
+				msg:    "unused kernel of an -ewp image holds functions ptxas copied into it (" + sym.name + "), which nvlink cannot remove (Internal error: reference to deleted section)",
 			})
 			return
 		}

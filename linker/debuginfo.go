@@ -27,7 +27,7 @@ import "github.com/cudalink/cudalink/linker/cubin"
 // debugSymbols says whether the link publishes the symbols a debugger
 // needs: -g without -suppress-debug-info.
 func (ctx *linkContext) debugSymbols() bool {
-	return ctx.Config.Debug && !ctx.Config.SuppressDebugInfo
+	return ctx.config.Debug && !ctx.config.SuppressDebugInfo
 }
 
 // debugLayout is what layoutDebugInfo decides for the view of shared
@@ -50,7 +50,7 @@ const (
 	publishedShared
 	// preservedShared: a variable private to one kernel, whose symbol
 	// -preserve-relocs keeps in the kernel's section (11.8's -g does not;
-	// 12.x's keeps it as a debug symbol, toolkit.DebugPrivateShared).
+	// 12.x's keeps it as a debug symbol, toolkit.debugPrivateShared).
 	preservedShared
 	// publishedDynamic: an extern __shared__ array, defined in
 	// .nv_debug.shared.
@@ -82,20 +82,20 @@ func (d *debugLayout) publish(sym *symbol, how debugSymbol) {
 // where the dynamic shared memory of the kernels using it starts
 // (sharedLayout.unifyDynamic). Variables private to one kernel keep no
 // symbol in 11.8; 12.x keeps theirs in the kernel's section
-// (toolkit.DebugPrivateShared, sharedVariables.kept).
+// (toolkit.debugPrivateShared, sharedVariables.kept).
 //
 // -preserve-relocs publishes the shared variables as well (their symbols
 // are what its relocations name), but not extern __shared__ arrays, except
 // on sm_90 (see preservedDynamic).
 func layoutDebugInfo(ctx *linkContext) {
-	if !ctx.debugSymbols() && !ctx.Config.PreserveRelocs {
+	if !ctx.debugSymbols() && !ctx.config.PreserveRelocs {
 		return
 	}
 	d := &ctx.debugLayout
 	g := ctx.sharedVars
 	// The private variables layoutShared kept in their kernel's section:
 	// -g's are debug symbols (st_other 0), -preserve-relocs' are marked.
-	debugPrivate := ctx.debugSymbols() && ctx.toolkit.DebugPrivateShared
+	debugPrivate := ctx.debugSymbols() && ctx.toolkit.debugPrivateShared
 	for _, sym := range g.kept {
 		if debugPrivate {
 			d.publish(sym, publishedShared)
@@ -110,15 +110,15 @@ func layoutDebugInfo(ctx *linkContext) {
 	// holds variables, defines the extern __shared__ arrays in it at an
 	// unknown address (all ones) moved by the reserve, as -g's are moved.
 	preservedDynamic := anyDyn && !ctx.debugSymbols() && ctx.sharedReserve() > 0
-	for _, k := range ctx.Funcs {
+	for _, k := range ctx.funcs {
 		own := ctx.sharedOf(k).own
 		if own == nil {
 			continue
 		}
-		file := own.File
+		file := own.file
 		for j, esym := range file.ELF.Symbols {
-			if esym.Shndx == own.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
-				d.publish(file.Syms[j], publishedShared)
+			if esym.Shndx == own.sec.Index && esym.Type() != cubin.STT_SECTION && file.syms[j] != nil {
+				d.publish(file.syms[j], publishedShared)
 			}
 		}
 	}
@@ -137,24 +137,24 @@ func layoutDebugInfo(ctx *linkContext) {
 	// Like the kernels' sections, it starts with sm_90's reserve, and the
 	// symbols of shared variables are moved by it (relocations are not).
 	osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
-	osec.Size, osec.Addralign = g.end+ctx.sharedReserve(), max(g.align, 1)
-	osec.synthetic = osec.Size == 0 // nvlink names an empty one with no section symbol
+	osec.size, osec.addralign = g.end+ctx.sharedReserve(), max(g.align, 1)
+	osec.synthetic = osec.size == 0 // nvlink names an empty one with no section symbol
 	for _, o := range objects {
 		d.publish(o.sym, publishedShared)
-		o.sym.Section.Out = osec
+		o.sym.section.out = osec
 	}
 	if anyDyn {
-		osec.Addralign = max(osec.Addralign, 16)
+		osec.addralign = max(osec.addralign, 16)
 	}
-	if ctx.Config.PreserveRelocs && ctx.sharedReserve() > 0 {
+	if ctx.config.PreserveRelocs && ctx.sharedReserve() > 0 {
 		preserveEWPShared(ctx, osec)
 	}
 	if preservedDynamic && len(g.globals) > 0 {
 		d.dynamicShift = ctx.sharedReserve()
-		for _, sym := range ctx.Symbols {
+		for _, sym := range ctx.symbols {
 			if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
 				d.publish(sym, publishedDynamic)
-				sym.Value = ^uint64(0)
+				sym.value = ^uint64(0)
 			}
 		}
 	}
@@ -166,7 +166,7 @@ func layoutDebugInfo(ctx *linkContext) {
 		// when .nv_debug.shared holds variables.
 		d.dynamicShift = ctx.sharedReserve()
 	}
-	for _, sym := range ctx.Symbols {
+	for _, sym := range ctx.symbols {
 		if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
 			d.publish(sym, publishedDynamic)
 		}
@@ -180,19 +180,19 @@ func layoutDebugInfo(ctx *linkContext) {
 // already (on sm_75 and sm_80 it keeps none).
 func preserveEWPShared(ctx *linkContext, osec *outputSection) {
 	d := &ctx.debugLayout
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		if file.ELF.Header.Type != cubin.ET_CUDA_EWP {
 			continue // no need to look at its symbols
 		}
 		for j, esym := range file.ELF.Symbols {
-			sym := file.Syms[j]
+			sym := file.syms[j]
 			if sym == nil || esym.Type() == cubin.STT_SECTION || !file.inEWPDebugShared(esym.Shndx) || d.of(sym) != notPublished {
 				continue
 			}
 			d.publish(sym, preservedShared)
-			sym.Value = esym.Value // not where layoutShared put a global
-			if sym.Section != nil {
-				sym.Section.Out = osec
+			sym.value = esym.Value // not where layoutShared put a global
+			if sym.section != nil {
+				sym.section.out = osec
 			}
 		}
 	}
@@ -219,5 +219,5 @@ func debugUnknown(osec *outputSection, p uint64, typ cubin.RelocType, a int64) {
 // defining it ($L__tmp58). Nothing can resolve it; nvlink drops the
 // relocation and leaves the field as it is.
 func debugDanglingLabel(osec *outputSection, sym *symbol) bool {
-	return osec.Flags&cubin.SHF_ALLOC == 0 && sym.Local && !sym.defined() && sym.typ() == cubin.STT_NOTYPE
+	return osec.flags&cubin.SHF_ALLOC == 0 && sym.local && !sym.defined() && sym.typ() == cubin.STT_NOTYPE
 }

@@ -9,15 +9,15 @@ import (
 	"github.com/ianlancetaylor/demangle"
 )
 
-// linkError is one error of a link, naming where it was found. File,
-// Section and Symbol are empty where they do not apply.
+// linkError is one error of a link, naming where it was found. file,
+// section and symbol are empty where they do not apply.
 type linkError struct {
-	File    string
-	Section string
-	Symbol  string
-	Msg     string
-	// Refs are further places involved ("referenced by", "first defined in").
-	Refs []string
+	file    string
+	section string
+	symbol  string
+	msg     string
+	// refs are further places involved ("referenced by", "first defined in").
+	refs []string
 
 	// nonFatal: nvlink says "error" rather than "fatal" (undefined
 	// references, resource limits); when every error is such, it exits 255.
@@ -28,19 +28,19 @@ type linkError struct {
 // symbol, the file and the section.
 func (e *linkError) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Msg)
-	if e.Symbol != "" {
+	b.WriteString(e.msg)
+	if e.symbol != "" {
 		b.WriteString(": ")
-		b.WriteString(displayName(e.Symbol))
+		b.WriteString(displayName(e.symbol))
 	}
-	where := e.File
-	if where != "" && e.Section != "" {
-		where += ":(" + e.Section + ")"
+	where := e.file
+	if where != "" && e.section != "" {
+		where += ":(" + e.section + ")"
 	}
 	if where != "" {
 		b.WriteString("\n>>> in " + where)
 	}
-	for _, r := range e.Refs {
+	for _, r := range e.refs {
 		b.WriteString("\n>>> " + r)
 	}
 	return b.String()

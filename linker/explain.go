@@ -19,19 +19,19 @@ import (
 // (deadCodeRecord.why), and for a function kept because a kept one calls it,
 // that caller (deadCodeRecord.keptBy), so both fall out of the link's state.
 func explainLink(ctx *linkContext) error {
-	if len(ctx.Config.WhyLive) > 0 && ctx.Config.Stdout != nil {
+	if len(ctx.config.WhyLive) > 0 && ctx.config.Stdout != nil {
 		targets := ctx.explainTargets()
-		for _, query := range ctx.Config.WhyLive {
-			ctx.whyLive(ctx.Config.Stdout, query, targets)
+		for _, query := range ctx.config.WhyLive {
+			ctx.whyLive(ctx.config.Stdout, query, targets)
 		}
 	}
-	if ctx.Config.MapFile == "" {
+	if ctx.config.MapFile == "" {
 		return nil
 	}
 	var b bytes.Buffer
 	ctx.writeMap(&b)
-	if err := ctx.Config.writeFileAtomic(ctx.Config.MapFile, b.Bytes()); err != nil {
-		ctx.report(&linkError{File: ctx.Config.MapFile, Msg: "cannot write link map: " + err.Error()})
+	if err := ctx.config.writeFileAtomic(ctx.config.MapFile, b.Bytes()); err != nil {
+		ctx.report(&linkError{file: ctx.config.MapFile, msg: "cannot write link map: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
@@ -60,21 +60,21 @@ type explainTarget struct {
 func (ctx *linkContext) explainTargets() []*explainTarget {
 	var targets []*explainTarget
 	for _, fn := range ctx.allFuncs {
-		targets = append(targets, newExplainTarget(fn.Sym, fn, fn.Text.File))
+		targets = append(targets, newExplainTarget(fn.sym, fn, fn.text.file))
 	}
 	isVariable := func(sym *symbol) bool {
 		t := sym.typ()
 		return sym.defined() && (t == cubin.STT_OBJECT || t == cubin.STT_CUDA_OBJECT) &&
-			sym.Name != "_param" && !strings.Contains(sym.Name, ".const_opt.")
+			sym.name != "_param" && !strings.Contains(sym.name, ".const_opt.")
 	}
-	for _, sym := range ctx.Symbols {
-		if !sym.Local && isVariable(sym) {
-			targets = append(targets, newExplainTarget(sym, nil, sym.File))
+	for _, sym := range ctx.symbols {
+		if !sym.local && isVariable(sym) {
+			targets = append(targets, newExplainTarget(sym, nil, sym.file))
 		}
 	}
-	for _, file := range ctx.Files {
-		for _, sym := range file.Syms {
-			if sym != nil && sym.Local && sym.File == file && isVariable(sym) {
+	for _, file := range ctx.files {
+		for _, sym := range file.syms {
+			if sym != nil && sym.local && sym.file == file && isVariable(sym) {
 				targets = append(targets, newExplainTarget(sym, nil, file))
 			}
 		}
@@ -83,8 +83,8 @@ func (ctx *linkContext) explainTargets() []*explainTarget {
 }
 
 func newExplainTarget(sym *symbol, fn *function, file *inputFile) *explainTarget {
-	t := &explainTarget{sym: sym, fn: fn, file: file, mangled: sym.Name}
-	t.base, _, _ = strings.Cut(sym.Name, "$")
+	t := &explainTarget{sym: sym, fn: fn, file: file, mangled: sym.name}
+	t.base, _, _ = strings.Cut(sym.name, "$")
 	name := staticName(t.base)
 	spell := func(opts ...demangle.Option) string {
 		if d, err := demangle.ToString(name, opts...); err == nil {
@@ -254,8 +254,8 @@ func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 		if ctx.decisionOf(fn).why == removedUnreachable {
 			var callers []string
 			for _, f := range ctx.allFuncs {
-				if slices.Contains(f.Callees, fn) {
-					callers = append(callers, demangled(f.Sym.Name))
+				if slices.Contains(f.callees, fn) {
+					callers = append(callers, demangled(f.sym.name))
 				}
 			}
 			if len(callers) > 0 {
@@ -266,20 +266,20 @@ func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 	}
 	fmt.Fprintf(w, "%s is kept:\n", head)
 	for f := fn; f != nil; f = ctx.decisionOf(f).keptBy {
-		name := demangled(f.Sym.Name)
+		name := demangled(f.sym.name)
 		switch ctx.decisionOf(f).why {
 		case keptCalled:
-			fmt.Fprintf(w, ">>> %s is called by %s\n", name, demangled(ctx.decisionOf(f).keptBy.Sym.Name))
+			fmt.Fprintf(w, ">>> %s is called by %s\n", name, demangled(ctx.decisionOf(f).keptBy.sym.name))
 		case keptKernel:
-			fmt.Fprintf(w, ">>> %s is a kernel (%s)%s\n", name, f.Text.File.Name, ctx.kernelKeptBy(f))
+			fmt.Fprintf(w, ">>> %s is a kernel (%s)%s\n", name, f.text.file.Name, ctx.kernelKeptBy(f))
 		case keptAddrTaken:
-			fmt.Fprintf(w, ">>> %s has its address taken (%s)\n", name, f.Text.File.Name)
+			fmt.Fprintf(w, ">>> %s has its address taken (%s)\n", name, f.text.file.Name)
 		case keptAll:
 			opt := "-preserve-relocs"
-			if ctx.Config.Debug {
+			if ctx.config.Debug {
 				opt = "-g"
 			}
-			fmt.Fprintf(w, ">>> %s is in a link with %s, which keeps every function (%s)\n", name, opt, f.Text.File.Name)
+			fmt.Fprintf(w, ">>> %s is in a link with %s, which keeps every function (%s)\n", name, opt, f.text.file.Name)
 			if ctx.decisionOf(f).pruned != 0 && ctx.demoted(f) {
 				fmt.Fprintf(w, ">>> it stays as an ordinary function, not as a kernel, because %s\n", ctx.removalReason(f))
 			}
@@ -291,11 +291,11 @@ func (ctx *linkContext) explainFunction(w io.Writer, t *explainTarget) {
 // it, as the end of "... is a kernel (file)".
 func (ctx *linkContext) kernelKeptBy(fn *function) string {
 	switch {
-	case ctx.Config.Debug:
+	case ctx.config.Debug:
 		return ": -g keeps every kernel"
 	case ctx.usedLists():
-		for _, s := range ctx.Config.KernelsUsed {
-			if strings.Contains(fn.Sym.Name, s) {
+		for _, s := range ctx.config.KernelsUsed {
+			if strings.Contains(fn.sym.name, s) {
 				return fmt.Sprintf(": its name contains the -kernels-used string '%s'", s)
 			}
 		}
@@ -309,10 +309,10 @@ func (ctx *linkContext) kernelKeptBy(fn *function) string {
 // under -preserve-relocs, why it would have removed a kernel).
 func (ctx *linkContext) removalReason(fn *function) string {
 	switch pruned := ctx.decisionOf(fn).pruned; {
-	case pruned == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
+	case pruned == removedByKernelsUsed && len(ctx.config.KernelsUsed) == 0:
 		return "it is a kernel, and -variables-used without -kernels-used keeps no kernel (as nvlink 11.8 does)"
 	case pruned == removedByKernelsUsed:
-		return "it is a kernel, removed by -kernels-used: its name contains none of " + quoteList(ctx.Config.KernelsUsed)
+		return "it is a kernel, removed by -kernels-used: its name contains none of " + quoteList(ctx.config.KernelsUsed)
 	case pruned == removedByHostRefs:
 		return "it is a kernel no host object references (host-reference pruning: nvlink keeps only the kernels the host code of the inputs launches; -ignore-host-info keeps them all)"
 	}
@@ -334,19 +334,19 @@ func quoteList(list []string) string {
 func (ctx *linkContext) explainVariable(w io.Writer, t *explainTarget) {
 	sym := t.sym
 	head := fmt.Sprintf("cudalink: %s in %s", t.display(), t.file.Name)
-	if sym.space() == cubin.STO_CUDA_SHARED || sym.Section != nil && strings.HasPrefix(sym.Section.Sec.Name, ".nv.shared.") {
+	if sym.space() == cubin.STO_CUDA_SHARED || sym.section != nil && strings.HasPrefix(sym.section.sec.Name, ".nv.shared.") {
 		fmt.Fprintf(w, "%s is a __shared__ variable: it is laid out in the shared memory of each kept kernel that reaches a function using it\n", head)
 		return
 	}
-	if sym.Section != nil && sym.Section.Out == nil {
-		fmt.Fprintf(w, "%s is not kept: its section %s is not in the output\n", head, sym.Section.Sec.Name)
+	if sym.section != nil && sym.section.out == nil {
+		fmt.Fprintf(w, "%s is not kept: its section %s is not in the output\n", head, sym.section.sec.Name)
 		return
 	}
 	fmt.Fprintf(w, "%s is kept: it is a variable, and nvlink 11.8 removes no variable (-variables-used only matters to link-time optimization)\n", head)
-	for _, fn := range ctx.Funcs {
-		for r := range fn.Text.relocs() {
-			if int(r.Sym) < len(fn.Text.File.Syms) && fn.Text.File.Syms[r.Sym] == sym {
-				fmt.Fprintf(w, ">>> %s uses it\n", demangled(fn.Sym.Name))
+	for _, fn := range ctx.funcs {
+		for r := range fn.text.relocs() {
+			if int(r.Sym) < len(fn.text.file.syms) && fn.text.file.syms[r.Sym] == sym {
+				fmt.Fprintf(w, ">>> %s uses it\n", demangled(fn.sym.name))
 				break
 			}
 		}
@@ -384,7 +384,7 @@ func demangledNote(name string) string {
 // removedTag names, in the link map, what removed a function.
 func (ctx *linkContext) removedTag(fn *function) string {
 	switch why := ctx.decisionOf(fn).why; {
-	case why == removedByKernelsUsed && len(ctx.Config.KernelsUsed) == 0:
+	case why == removedByKernelsUsed && len(ctx.config.KernelsUsed) == 0:
 		return "variables-used"
 	case why == removedByKernelsUsed:
 		return "kernels-used"
@@ -399,16 +399,16 @@ func (ctx *linkContext) removedTag(fn *function) string {
 func (ctx *linkContext) writeMap(out io.Writer) {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
-	fmt.Fprintf(w, "# cudalink link map: sm_%d, %d inputs, output %s\n", ctx.Config.Arch, len(ctx.Files), ctx.Config.Output)
+	fmt.Fprintf(w, "# cudalink link map: sm_%d, %d inputs, output %s\n", ctx.config.Arch, len(ctx.files), ctx.config.Output)
 	fmt.Fprintf(w, "# A mangled name is followed by \"// \" and the name demangled, at the end of its line.\n")
 	fmt.Fprintf(w, "\n## Sections\n# index name size align: contributions (input, input section, offset, size)\n")
-	for _, osec := range ctx.OutSections {
-		fmt.Fprintf(w, "%d %s size=0x%x align=%d%s\n", osec.Index, osec.Name, osec.Size, osec.Addralign, demangledNote(osec.Name))
-		for _, isec := range osec.Members {
-			if isec.Out != osec {
+	for _, osec := range ctx.outSections {
+		fmt.Fprintf(w, "%d %s size=0x%x align=%d%s\n", osec.index, osec.name, osec.size, osec.addralign, demangledNote(osec.name))
+		for _, isec := range osec.members {
+			if isec.out != osec {
 				continue
 			}
-			fmt.Fprintf(w, "    %s:(%s) +0x%x size=0x%x\n", isec.File.Name, isec.Sec.Name, isec.OutOff, isec.Sec.Size)
+			fmt.Fprintf(w, "    %s:(%s) +0x%x size=0x%x\n", isec.file.Name, isec.sec.Name, isec.outOff, isec.sec.Size)
 		}
 	}
 	fmt.Fprintf(w, "\n## Symbols\n# index name binding section value size input\n")
@@ -418,14 +418,14 @@ func (ctx *linkContext) writeMap(out io.Writer) {
 			continue // the null symbol or a section symbol
 		}
 		sec, from := "UND", ""
-		if sym.Section != nil && sym.Section.Out != nil {
-			sec = sym.Section.Out.Name
+		if sym.section != nil && sym.section.out != nil {
+			sec = sym.section.out.name
 		}
-		if sym.File != nil {
-			from = sym.File.Name
+		if sym.file != nil {
+			from = sym.file.Name
 		}
 		bind := map[uint8]string{cubin.STB_LOCAL: "local", cubin.STB_GLOBAL: "global", cubin.STB_WEAK: "weak"}[sym.bind()]
-		fmt.Fprintf(w, "%d %s %s %s 0x%x 0x%x %s%s\n", i, sym.Name, bind, sec, sym.Value, sym.Size, from, demangledNote(sym.Name))
+		fmt.Fprintf(w, "%d %s %s %s 0x%x 0x%x %s%s\n", i, sym.name, bind, sec, sym.value, sym.size, from, demangledNote(sym.name))
 	}
 	fmt.Fprintf(w, "\n## Removed functions\n# name input reason (kernels-used: a kernel -kernels-used does not name;\n"+
 		"# variables-used: a kernel, with -variables-used and no -kernels-used; host-reference-pruning:\n"+
@@ -433,7 +433,7 @@ func (ctx *linkContext) writeMap(out io.Writer) {
 	var removed []string
 	for _, fn := range ctx.allFuncs {
 		if !ctx.isLive(fn) {
-			removed = append(removed, fmt.Sprintf("%s %s %s%s", fn.Sym.Name, fn.Text.File.Name, ctx.removedTag(fn), demangledNote(fn.Sym.Name)))
+			removed = append(removed, fmt.Sprintf("%s %s %s%s", fn.sym.name, fn.text.file.Name, ctx.removedTag(fn), demangledNote(fn.sym.name)))
 		}
 	}
 	slices.Sort(removed)

@@ -15,18 +15,18 @@ import (
 // code: its module id (for --register-link-binaries) and the lists of
 // kernels and variables its host code references (.nvHRKE and friends).
 type hostInfo struct {
-	ModuleID string
-	// Refs holds the names in .nvHRKE, .nvHRKI, .nvHRDE, .nvHRDI, .nvHRCE
+	moduleID string
+	// refs holds the names in .nvHRKE, .nvHRKI, .nvHRDE, .nvHRDI, .nvHRCE
 	// and .nvHRCI, in that order (hostobj.RefKind); internal names are
 	// wildcard patterns.
-	Refs [hostobj.NumRefKinds][]string
-	// HasRefs says whether any list names something.
-	HasRefs bool
-	// HasRefSections says whether the object has the .nvHR* sections at
+	refs [hostobj.NumRefKinds][]string
+	// hasRefs says whether any list names something.
+	hasRefs bool
+	// hasRefSections says whether the object has the .nvHR* sections at
 	// all: nvcc -dc writes them, possibly empty; nvcc -c (whole-program
 	// code) and a host compiler alone do not, and one such object among
 	// the inputs makes nvlink keep every kernel (hostKernelRefs).
-	HasRefSections bool
+	hasRefSections bool
 }
 
 // unit is one logical input: a cubin, or the device code of one host
@@ -87,7 +87,7 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 	case archive.IsArchive(data):
 		return parseArchive(path, data, sm)
 	case len(data) < minInputSize:
-		return nil, &linkError{File: path, Msg: fmt.Sprintf(
+		return nil, &linkError{file: path, msg: fmt.Sprintf(
 			"cannot open input file: %d bytes, too short for an object (nvlink: Could not open input file)", len(data))}
 	case hostobj.IsHostObject(data):
 		return parseHostObject(path, data, sm, &unit{id: 1})
@@ -111,7 +111,7 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 		return []*Object{obj}, nil
 	case ext == ".fatbin":
 		if !fatbin.IsFatbin(data) {
-			return nil, &linkError{File: path, Msg: "not a fatbinary (nvlink: fatbin wrong format?)"}
+			return nil, &linkError{file: path, msg: "not a fatbinary (nvlink: fatbin wrong format?)"}
 		}
 		return parseFatbin(path, data, sm, &unit{id: 1})
 	case ext == ".cubin":
@@ -137,7 +137,7 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 	if err != nil {
 		return nil, err
 	}
-	u.host = &hostInfo{ModuleID: ho.ModuleID, Refs: ho.HostRefs, HasRefs: ho.HasHostRefs(), HasRefSections: ho.HasHostRefSections}
+	u.host = &hostInfo{moduleID: ho.ModuleID, refs: ho.HostRefs, hasRefs: ho.HasHostRefs(), hasRefSections: ho.HasHostRefSections}
 	u.wholeProgram = len(ho.Fatbin) > 0
 	u.wholeFatbin = ho.Fatbin
 	if len(ho.RelFatbin) == 0 {
@@ -239,7 +239,7 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 // image (ELF nil): its host-reference lists (or their absence) and its
 // module id still count.
 func (ctx *linkContext) selectImages(objs []*Object) []*Object {
-	target := ctx.Config.Arch
+	target := ctx.config.Arch
 	var out []*Object
 	for group := range unitGroups(objs) {
 		u := group[0].unit
@@ -259,7 +259,7 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			out = append(out, &Object{Name: name, unit: u, version: imageVersion(group)})
 		}
 		switch {
-		case ptx == nil && best == nil && u.irFor(target) != nil && !ctx.Config.LTO:
+		case ptx == nil && best == nil && u.irFor(target) != nil && !ctx.config.LTO:
 			ctx.errorf("LTO objects found, use -dlto: %s holds only NVVM IR for sm_%d, which is linked with -dlto -nvvmpath=<CUDA toolkit>/nvvm", name, target)
 		case ptx != nil:
 			if obj := ctx.compiledObject(name, u, ptx); obj != nil {
@@ -273,9 +273,9 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			if u.wholeProgram {
 				ctx.ownWarnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
 			}
-		case !ctx.Config.SuppressArchWarning && !u.member:
+		case !ctx.config.SuppressArchWarning && !u.member:
 			// (nvlink says nothing about an archive member.)
-			if ctx.mergeWarnf("SM Arch ('%s') not found in '%s'", ctx.Config.archName(), name) {
+			if ctx.mergeWarnf("SM Arch ('%s') not found in '%s'", ctx.config.archName(), name) {
 				return out
 			}
 		}

@@ -55,7 +55,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 		return nil
 	}
 	fail := func(path string, err error) error {
-		fmt.Fprintf(cfg.Stderr, "cudalink: error: %s\n", &linkError{File: path, Msg: err.Error()})
+		fmt.Fprintf(cfg.Stderr, "cudalink: error: %s\n", &linkError{file: path, msg: err.Error()})
 		return ErrFailed
 	}
 	var fb bytes.Buffer
@@ -70,7 +70,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 			tk = toolkitFor(le.Uint32(img.data[20:]))
 		}
 		list = append(list, fatbin.Image{Kind: fatbin.KindELF, SM: img.sm, Data: img.data, Debug: cfg.Debug,
-			HeaderPad: tk != nil && tk.FatbinHeaderPad})
+			HeaderPad: tk != nil && tk.fatbinHeaderPad})
 	}
 	if err := fatbin.Write(&fb, list); err != nil {
 		return fail(cfg.Fatbin, fmt.Errorf("cannot make the fatbinary: %w", err))

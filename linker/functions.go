@@ -12,8 +12,8 @@ import (
 // order (a new slice: callers sort or filter it).
 func (ctx *linkContext) kernels() []*function {
 	var kernels []*function
-	for _, fn := range ctx.Funcs {
-		if ctx.isEntry(fn.Sym) {
+	for _, fn := range ctx.funcs {
+		if ctx.isEntry(fn.sym) {
 			kernels = append(kernels, fn)
 		}
 	}
@@ -32,60 +32,60 @@ func buildFunctions(ctx *linkContext) {
 	// The weak copies with bank-2 constants that a later copy replaced
 	// (markEmptiedBank2).
 	var replaced []*symbol
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		byText := map[int]*function{}
 		lostTo := map[int]*function{} // a weak copy's code section -> the copy that won, met earlier
 		var bank2Of map[uint32]bool   // the code sections with bank-2 constants
 		hasBank2 := func(text int) bool {
 			if bank2Of == nil {
 				bank2Of = map[uint32]bool{}
-				for _, c := range file.Sections {
-					if isConstant2(c.Sec) {
-						bank2Of[c.Sec.Info] = true
+				for _, c := range file.sections {
+					if isConstant2(c.sec) {
+						bank2Of[c.sec.Info] = true
 					}
 				}
 			}
 			return bank2Of[uint32(text)]
 		}
-		for i, isec := range file.Sections {
-			s := isec.Sec
+		for i, isec := range file.sections {
+			s := isec.sec
 			if s.Type != cubin.SHT_PROGBITS || !strings.HasPrefix(s.Name, ".text.") {
 				continue
 			}
 			symIdx := s.Info & 0xffffff
-			if symIdx == 0 || int(symIdx) >= len(file.Syms) {
-				ctx.report(&linkError{File: file.Name, Section: s.Name, Msg: "code section names no function symbol in sh_info"})
+			if symIdx == 0 || int(symIdx) >= len(file.syms) {
+				ctx.report(&linkError{file: file.Name, section: s.Name, msg: "code section names no function symbol in sh_info"})
 				continue
 			}
-			sym := file.Syms[symIdx]
+			sym := file.syms[symIdx]
 			if _, met := firstBank2[sym]; !met && sym != nil && sym.bind() == cubin.STB_WEAK {
 				firstBank2[sym] = hasBank2(i)
 			}
-			if sym.File != file || sym.Section != isec {
-				if sym.Func != nil && sym.File.Index < file.Index {
-					lostTo[i] = sym.Func
+			if sym.file != file || sym.section != isec {
+				if sym.fn != nil && sym.file.index < file.index {
+					lostTo[i] = sym.fn
 				}
 				if file.replacedCopy(symIdx) && hasBank2(i) {
 					replaced = append(replaced, sym)
 				}
 				continue // a weak copy that lost, or a stray section
 			}
-			fn := &function{Sym: sym, Text: isec, Regs: int(s.Info >> 24), Barriers: s.Barriers(), order: len(all)}
-			isec.Func = fn
-			sym.Func = fn
+			fn := &function{sym: sym, text: isec, regs: int(s.Info >> 24), barriers: s.Barriers(), order: len(all)}
+			isec.fn = fn
+			sym.fn = fn
 			byText[i] = fn
 			all = append(all, fn)
 		}
-		for _, isec := range file.Sections {
-			s := isec.Sec
-			if s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA || isec.Func != nil || s.Info == 0 {
+		for _, isec := range file.sections {
+			s := isec.sec
+			if s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA || isec.fn != nil || s.Info == 0 {
 				continue
 			}
 			if fn := byText[int(s.Info)]; fn != nil && strings.HasPrefix(s.Name, ".nv.") {
-				isec.Func = fn
-				fn.Sections = append(fn.Sections, isec)
-			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !ctx.isEntry(fn.Sym) {
-				appendLostConstants(ctx, fn, isec, !firstBank2[fn.Sym]) // bank2.go
+				isec.fn = fn
+				fn.sections = append(fn.sections, isec)
+			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !ctx.isEntry(fn.sym) {
+				appendLostConstants(ctx, fn, isec, !firstBank2[fn.sym]) // bank2.go
 			}
 		}
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
@@ -95,20 +95,20 @@ func buildFunctions(ctx *linkContext) {
 			if !r.symWord() {
 				continue
 			}
-			if sym := file.Syms[r.sym()]; sym != nil && sym.clone && r.Attr == cubin.EIATTR_FRAME_SIZE {
-				owner := sym.Section.Func
+			if sym := file.syms[r.sym()]; sym != nil && sym.clone && r.attr == cubin.EIATTR_FRAME_SIZE {
+				owner := sym.section.fn
 				owner.clones = append(owner.clones, cloneFrame{sym: sym, frame: r.value()})
 				continue
 			}
-			fn := file.Syms[r.sym()].funcIn(file)
+			fn := file.syms[r.sym()].funcIn(file)
 			if fn == nil {
 				continue
 			}
-			switch r.Attr {
+			switch r.attr {
 			case cubin.EIATTR_REGCOUNT:
-				fn.Regs = int(r.value())
+				fn.regs = int(r.value())
 			case cubin.EIATTR_FRAME_SIZE:
-				fn.FrameSize = r.value()
+				fn.frameSize = r.value()
 			case cubin.EIATTR_MIN_STACK_SIZE:
 				fn.stackUnknownIn = r.value() == stackUnknown
 			}
@@ -117,37 +117,37 @@ func buildFunctions(ctx *linkContext) {
 	markEmptiedBank2(ctx, replaced) // bank2.go
 	var recs []infoRecord
 	for _, fn := range all {
-		for _, isec := range fn.Sections {
-			if isec.Sec.Type != cubin.SHT_CUDA_INFO {
+		for _, isec := range fn.sections {
+			if isec.sec.Type != cubin.SHT_CUDA_INFO {
 				continue
 			}
 			var err error
-			recs, err = isec.File.appendFunctionInfo(recs[:0], isec.Sec)
+			recs, err = isec.file.appendFunctionInfo(recs[:0], isec.sec)
 			if err != nil {
 				ctx.report(err)
 				continue
 			}
 			fn.noteTreeRecords(recs)
 			for _, r := range recs {
-				if r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal && len(r.Payload) >= 4 {
-					fn.CRSStack = le.Uint32(r.Payload)
+				if r.attr == cubin.EIATTR_CRS_STACK_SIZE && r.format == eifmtSVal && len(r.payload) >= 4 {
+					fn.crsStack = le.Uint32(r.payload)
 				}
-				if r.Attr == cubin.EIATTR_CTAIDZ_USED {
+				if r.attr == cubin.EIATTR_CTAIDZ_USED {
 					fn.ctaidZ = true
 				}
-				if r.Attr == cubin.EIATTR_RESERVED_SMEM_USED && r.Fmt == eifmtNVal {
+				if r.attr == cubin.EIATTR_RESERVED_SMEM_USED && r.format == eifmtNVal {
 					fn.reservedSmem = true
 				}
-				if r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal {
-					fn.mbarriers, fn.hasMbarriers = uint32(le.Uint16(r.Payload)), true
+				if r.attr == cubin.EIATTR_NUM_MBARRIERS && r.format == eifmtHVal {
+					fn.mbarriers, fn.hasMbarriers = uint32(le.Uint16(r.payload)), true
 				}
-				if r.Attr == cubin.EIATTR_MAXREG_COUNT && r.Fmt == eifmtHVal {
-					fn.maxRegs = int(le.Uint16(r.Payload))
+				if r.attr == cubin.EIATTR_MAXREG_COUNT && r.format == eifmtHVal {
+					fn.maxRegs = int(le.Uint16(r.payload))
 				}
-				if r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal {
-					for off := 0; off+4 <= len(r.Payload); off += 4 {
-						if idx := le.Uint32(r.Payload[off:]); idx != 0 && int(idx) < len(isec.File.Syms) {
-							fn.Externs = appendSymOnce(fn.Externs, isec.File.Syms[idx])
+				if r.attr == cubin.EIATTR_EXTERNS && r.format == eifmtSVal {
+					for off := 0; off+4 <= len(r.payload); off += 4 {
+						if idx := le.Uint32(r.payload[off:]); idx != 0 && int(idx) < len(isec.file.syms) {
+							fn.externs = appendSymOnce(fn.externs, isec.file.syms[idx])
 						}
 					}
 				}
@@ -163,9 +163,9 @@ func buildFunctions(ctx *linkContext) {
 // the kernel's .text, with no section of its own. nvlink keeps them, as
 // local functions of the kernel's section, and their EIATTR_FRAME_SIZE.
 func markClones(file *inputFile) {
-	for _, sym := range file.Syms {
-		if sym != nil && sym.Local && sym.typ() == cubin.STT_FUNC && sym.Section != nil &&
-			sym.Section.Func != nil && sym.Section.Func.Sym != sym {
+	for _, sym := range file.syms {
+		if sym != nil && sym.local && sym.typ() == cubin.STT_FUNC && sym.section != nil &&
+			sym.section.fn != nil && sym.section.fn.sym != sym {
 			sym.clone = true
 		}
 	}
@@ -173,10 +173,10 @@ func markClones(file *inputFile) {
 
 // funcIn returns the symbol's function if its chosen definition is in file.
 func (sym *symbol) funcIn(file *inputFile) *function {
-	if sym == nil || sym.Func == nil || sym.File != file {
+	if sym == nil || sym.fn == nil || sym.file != file {
 		return nil
 	}
-	return sym.Func
+	return sym.fn
 }
 
 // linkCallGraph turns .nv.callgraph records into edges. Indirect call
@@ -185,22 +185,22 @@ func (sym *symbol) funcIn(file *inputFile) *function {
 func linkCallGraph(ctx *linkContext) {
 	byProto := map[string][]*function{}
 	var walk inputWalk // relocations are read from the inputs
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		// nvlink takes each file's address-taken functions by symbol index.
 		addrTaken := slices.Clone(file.addrTaken)
 		slices.SortStableFunc(addrTaken, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
 		for _, at := range addrTaken {
-			fn := file.Syms[at[0]].Func
+			fn := file.syms[at[0]].fn
 			if fn == nil || file.skippedCopy(at[0]) {
 				// nvlink drops what a file says of a weak copy it skipped:
 				// its address is not taken (a copy replaced by a later one
 				// with fewer registers keeps its record).
 				continue
 			}
-			if !fn.AddrTaken {
+			if !fn.addrTaken {
 				ctx.addrTaken = append(ctx.addrTaken, fn)
 			}
-			fn.AddrTaken = true
+			fn.addrTaken = true
 			p := file.protoStrings[at[1]]
 			fn.proto, fn.descOnly = p, false
 			byProto[p] = appendOnce(byProto[p], fn)
@@ -213,22 +213,22 @@ func linkCallGraph(ctx *linkContext) {
 		walk.visit(ctx, file)
 		for _, rs := range file.ELF.Relocs {
 			for r := range rs.All() {
-				if isFuncDesc(r.Type) && int(r.Sym) < len(file.Syms) && file.Syms[r.Sym] != nil {
+				if isFuncDesc(r.Type) && int(r.Sym) < len(file.syms) && file.syms[r.Sym] != nil {
 					descs = append(descs, r.Sym)
 				}
 			}
 		}
 		slices.Sort(descs)
 		for _, idx := range descs {
-			if fn := file.Syms[idx].Func; fn != nil && !fn.AddrTaken {
+			if fn := file.syms[idx].fn; fn != nil && !fn.addrTaken {
 				ctx.addrTaken = append(ctx.addrTaken, fn)
-				fn.AddrTaken, fn.descOnly = true, true
+				fn.addrTaken, fn.descOnly = true, true
 			}
 		}
 	}
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for _, c := range file.calls {
-			caller := file.Syms[c[0]].funcIn(file)
+			caller := file.syms[c[0]].funcIn(file)
 			replaced := false
 			if caller == nil && file.replacedCopy(c[0]) {
 				// A weak copy a later one replaced: nvlink merged its
@@ -236,54 +236,54 @@ func linkCallGraph(ctx *linkContext) {
 				// EXTERNS record went with it, so the undefined functions
 				// it calls stay in the output (for the edges) but are not
 				// the function's externs.
-				caller, replaced = file.Syms[c[0]].Func, true
+				caller, replaced = file.syms[c[0]].fn, true
 			}
 			if caller == nil {
 				continue
 			}
-			callee := file.Syms[c[1]]
+			callee := file.syms[c[1]]
 			// nvlink does not merge an edge with an equal one: a weak copy
 			// a later one replaced leaves its calls, and the later copy's
 			// calls of the same functions come again.
 			caller.edges = append(caller.edges, callee)
-			if callee.Func != nil {
-				caller.Callees = appendOnce(caller.Callees, callee.Func)
-				callee.Func.callers = appendOnce(callee.Func.callers, caller)
+			if callee.fn != nil {
+				caller.callees = appendOnce(caller.callees, callee.fn)
+				callee.fn.callers = appendOnce(callee.fn.callers, caller)
 			} else if !callee.defined() && replaced {
 				caller.lostExterns = appendSymOnce(caller.lostExterns, callee)
 			} else if !callee.defined() {
-				caller.Externs = appendSymOnce(caller.Externs, callee)
+				caller.externs = appendSymOnce(caller.externs, callee)
 			}
 		}
 		// CUDA 12's group -4: the functions whose address a function
 		// takes. They are not calls (no stack or register propagation);
 		// the targets are address-taken, so roots, anyway.
 		for _, r := range file.refs {
-			if caller := file.Syms[r[0]].funcIn(file); caller != nil {
-				caller.refs = appendSymOnce(caller.refs, file.Syms[r[1]])
+			if caller := file.syms[r[0]].funcIn(file); caller != nil {
+				caller.refs = appendSymOnce(caller.refs, file.syms[r[1]])
 			}
 		}
 		// Indirect call sites materialise, each caller's last site first,
 		// into an edge to every address-taken function of its prototype.
 		for i := len(file.indirect) - 1; i >= 0; i-- {
 			site := file.indirect[i]
-			caller := file.Syms[site[0]].funcIn(file)
+			caller := file.syms[site[0]].funcIn(file)
 			if caller == nil {
 				continue
 			}
-			caller.IndirectProtos = append(caller.IndirectProtos, file.protoStrings[site[1]])
+			caller.indirectProtos = append(caller.indirectProtos, file.protoStrings[site[1]])
 			start := len(caller.edges)
 			for _, fn := range byProto[file.protoStrings[site[1]]] {
-				caller.Callees = appendOnce(caller.Callees, fn)
+				caller.callees = appendOnce(caller.callees, fn)
 				fn.callers = appendOnce(fn.callers, caller)
 				// nvlink does not merge the edge with an equal one,
 				// direct or materialised from another site. 12.x
 				// does not write these edges (the inputs' group -4
 				// lists the targets their compiler knows).
-				if ctx.toolkit.IndirectEdges {
-					caller.edges = append(caller.edges, fn.Sym)
+				if ctx.toolkit.indirectEdges {
+					caller.edges = append(caller.edges, fn.sym)
 				} else {
-					caller.dumpIndirect = append(caller.dumpIndirect, fn.Sym)
+					caller.dumpIndirect = append(caller.dumpIndirect, fn.sym)
 				}
 			}
 			if len(caller.edges)-start > 1 {
@@ -329,13 +329,13 @@ func isFuncDesc(t cubin.RelocType) bool {
 // copy that won resolution when nvlink met it, and that a later file's
 // copy then replaced (fewer registers).
 func (file *inputFile) replacedCopy(idx uint32) bool {
-	if int(idx) >= len(file.ELF.Symbols) || file.Syms[idx] == nil {
+	if int(idx) >= len(file.ELF.Symbols) || file.syms[idx] == nil {
 		return false
 	}
 	esym := &file.ELF.Symbols[idx]
-	sym := file.Syms[idx]
+	sym := file.syms[idx]
 	return esym.Type() == cubin.STT_FUNC && esym.Bind() == cubin.STB_WEAK && esym.Shndx != cubin.SHN_UNDEF &&
-		sym.File != file && !file.skippedCopy(idx)
+		sym.file != file && !file.skippedCopy(idx)
 }
 
 // skippedCopy says whether the file's symbol idx defines a weak function

@@ -55,7 +55,7 @@ func TestGatheredSameBytes(t *testing.T) {
 			// (compose), and counts the sections gathered or composed.
 			linkWith := func(gatherFrom int, compose bool) ([]byte, int) {
 				ctx := newBenchContext(ins, 80)
-				ctx.Config.Debug = c.debug
+				ctx.config.Debug = c.debug
 				ctx.gatherFrom = gatherFrom
 				ctx.composeMerged = compose
 				defer ctx.maps.unmapAll()
@@ -63,7 +63,7 @@ func TestGatheredSameBytes(t *testing.T) {
 					t.Fatal(err)
 				}
 				n := 0
-				for _, osec := range ctx.OutSections {
+				for _, osec := range ctx.outSections {
 					if osec.gathered() || osec.composed() {
 						n++
 					}
@@ -102,20 +102,20 @@ func TestComposedInputByInput(t *testing.T) {
 			ins := caseCubins(t, c.name)
 			linkTo := func(name string, composedFrom int) ([]byte, int) {
 				ctx := newBenchContext(ins, 80)
-				ctx.Config.Debug = c.debug
-				ctx.Config.Output = filepath.Join(t.TempDir(), name)
+				ctx.config.Debug = c.debug
+				ctx.config.Output = filepath.Join(t.TempDir(), name)
 				ctx.composedFrom = composedFrom
 				defer ctx.maps.unmapAll()
 				if err := link(ctx); err != nil {
 					t.Fatal(err)
 				}
 				n := 0
-				for _, osec := range ctx.OutSections {
+				for _, osec := range ctx.outSections {
 					if _, ok := osec.memberPatches(); ok && osec.composed() {
 						n++
 					}
 				}
-				out, err := os.ReadFile(ctx.Config.Output)
+				out, err := os.ReadFile(ctx.config.Output)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -13,7 +13,7 @@ import (
 // failed link leaves neither file (nvlink writes this one even when the
 // link fails).
 func writeHostSide(ctx *linkContext) error {
-	path := ctx.Config.RegisterLinkBinaries
+	path := ctx.config.RegisterLinkBinaries
 	if path == "" {
 		return nil
 	}
@@ -22,20 +22,20 @@ func writeHostSide(ctx *linkContext) error {
 	// unless they are libcudadevrt's (on sm_53, sm_62, ... it has none).
 	var ids []string
 	unlinked := ctx.unlinked
-	for i := 0; i <= len(ctx.Files); i++ {
-		for len(unlinked) > 0 && (i == len(ctx.Files) || unlinked[0].seq < ctx.Files[i].seq) {
+	for i := 0; i <= len(ctx.files); i++ {
+		for len(unlinked) > 0 && (i == len(ctx.files) || unlinked[0].seq < ctx.files[i].seq) {
 			if u := unlinked[0]; u.host != nil && !u.system && (u.hasELF || len(u.ptx) > 0) {
-				ids = append(ids, u.host.ModuleID)
+				ids = append(ids, u.host.moduleID)
 			}
 			unlinked = unlinked[1:]
 		}
-		if i == len(ctx.Files) {
+		if i == len(ctx.files) {
 			break
 		}
-		if h := ctx.Files[i].unit.host; h != nil {
-			ids = append(ids, h.ModuleID)
+		if h := ctx.files[i].unit.host; h != nil {
+			ids = append(ids, h.moduleID)
 		} else {
-			ids = append(ids, cubinModuleID(ctx.Files[i].Name))
+			ids = append(ids, cubinModuleID(ctx.files[i].Name))
 		}
 	}
 	var b bytes.Buffer
@@ -43,8 +43,8 @@ func writeHostSide(ctx *linkContext) error {
 	for _, id := range ids {
 		fmt.Fprintf(&b, "DEFINE_REGISTER_FUNC(%s)\n", id)
 	}
-	if err := ctx.Config.writeFileAtomic(path, b.Bytes()); err != nil {
-		ctx.report(&linkError{File: path, Msg: "cannot write register-link-binaries file: " + err.Error()})
+	if err := ctx.config.writeFileAtomic(path, b.Bytes()); err != nil {
+		ctx.report(&linkError{file: path, msg: "cannot write register-link-binaries file: " + err.Error()})
 		return ErrFailed
 	}
 	return nil

@@ -28,30 +28,30 @@ func assignIndices(ctx *linkContext) {
 	if len(ctx.bank2.emptied) > 0 {
 		// The kernel banks nvlink made for a function's emptied bank-2
 		// constants (makeKernelBanks) and left empty: named, not written.
-		ctx.OutSections = slices.DeleteFunc(ctx.OutSections, func(osec *outputSection) bool {
-			return ctx.bank2.emptied[osec] && len(osec.Members) == 0
+		ctx.outSections = slices.DeleteFunc(ctx.outSections, func(osec *outputSection) bool {
+			return ctx.bank2.emptied[osec] && len(osec.members) == 0
 		})
 	}
 	// Drop relocation sections whose entries were all resolved.
-	kept := ctx.OutSections[:0]
-	for _, osec := range ctx.OutSections {
+	kept := ctx.outSections[:0]
+	for _, osec := range ctx.outSections {
 		if osec.isReloc() {
 			// nvlink keeps no relocation, and preserves no resolution,
 			// against a symbol the output does not have (a non-kernel's
 			// bank-2 constants, folded away).
-			osec.rel.Relocs = slices.DeleteFunc(osec.rel.Relocs, func(r outReloc) bool {
-				return r.Sym != nil && ctx.outSymIndex(r.Sym) == 0
+			osec.rel.relocs = slices.DeleteFunc(osec.rel.relocs, func(r outReloc) bool {
+				return r.sym != nil && ctx.outSymIndex(r.sym) == 0
 			})
 		}
-		if osec.isReloc() && len(osec.rel.Relocs) == 0 {
+		if osec.isReloc() && len(osec.rel.relocs) == 0 {
 			continue
 		}
 		kept = append(kept, osec)
 	}
-	ctx.OutSections = kept
+	ctx.outSections = kept
 	var header []*outputSection
 	ctx.tables, header = newOutputTables(len(kept))
-	ctx.OutSections = slices.Insert(ctx.OutSections, 0, header...) // in place: the array has room
+	ctx.outSections = slices.Insert(ctx.outSections, 0, header...) // in place: the array has room
 	sortOutputSections(ctx)
 }
 
@@ -62,13 +62,13 @@ func assignIndices(ctx *linkContext) {
 // come before the other sections.
 func newOutputTables(n int) (outputTables, []*outputSection) {
 	t := outputTables{
-		shstrtab: &outputSection{Name: ".shstrtab", Type: cubin.SHT_STRTAB, Addralign: 1},
-		strtab:   &outputSection{Name: ".strtab", Type: cubin.SHT_STRTAB, Addralign: 1},
-		symtab:   &outputSection{Name: ".symtab", Type: cubin.SHT_SYMTAB, Addralign: 8},
+		shstrtab: &outputSection{name: ".shstrtab", typ: cubin.SHT_STRTAB, addralign: 1},
+		strtab:   &outputSection{name: ".strtab", typ: cubin.SHT_STRTAB, addralign: 1},
+		symtab:   &outputSection{name: ".symtab", typ: cubin.SHT_SYMTAB, addralign: 8},
 	}
 	header := []*outputSection{t.shstrtab, t.strtab, t.symtab}
 	if n+len(header)+2 >= cubin.SHN_LORESERVE {
-		t.symtabShndx = &outputSection{Name: ".symtab_shndx", Type: cubin.SHT_SYMTAB_SHNDX, Addralign: 4}
+		t.symtabShndx = &outputSection{name: ".symtab_shndx", typ: cubin.SHT_SYMTAB_SHNDX, addralign: 4}
 		header = append(header, t.symtabShndx)
 	}
 	return t, header
@@ -81,18 +81,18 @@ func sortOutputSections(ctx *linkContext) {
 		key  uint64 // group, then order
 		osec *outputSection
 	}
-	keys := make([]keyed, len(ctx.OutSections))
-	for i, osec := range ctx.OutSections {
+	keys := make([]keyed, len(ctx.outSections))
+	for i, osec := range ctx.outSections {
 		order := ctx.names.secOrder.index(osec.key())
 		if order < 0 {
-			order = ctx.names.secOrder.len() + int(osec.Index)
+			order = ctx.names.secOrder.len() + int(osec.index)
 		}
 		keys[i] = keyed{uint64(osec.group())<<32 | uint64(order), osec}
 	}
 	slices.SortStableFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
 	for i, k := range keys {
-		ctx.OutSections[i] = k.osec
-		k.osec.Index = int32(i + 1) // 0 is the null section
+		ctx.outSections[i] = k.osec
+		k.osec.index = int32(i + 1) // 0 is the null section
 	}
 }
 
@@ -108,9 +108,9 @@ func assignRelocatableIndices(ctx *linkContext) {
 	if ctx.moduleInfoKept() {
 		ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	}
-	kept := ctx.OutSections[:0]
-	for _, osec := range ctx.OutSections {
-		if (osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA) && len(osec.rel.Relocs) == 0 && !ctx.keepEmpty[osec] {
+	kept := ctx.outSections[:0]
+	for _, osec := range ctx.outSections {
+		if (osec.typ == cubin.SHT_REL || osec.typ == cubin.SHT_RELA) && len(osec.rel.relocs) == 0 && !ctx.keepEmpty[osec] {
 			continue
 		}
 		kept = append(kept, osec)
@@ -120,8 +120,8 @@ func assignRelocatableIndices(ctx *linkContext) {
 	sort.SliceStable(kept, func(i, j int) bool {
 		return kept[i].relocatableGroup() < kept[j].relocatableGroup()
 	})
-	ctx.OutSections = append(header, kept...)
-	for i, osec := range ctx.OutSections {
-		osec.Index = int32(i + 1)
+	ctx.outSections = append(header, kept...)
+	for i, osec := range ctx.outSections {
+		osec.index = int32(i + 1)
 	}
 }

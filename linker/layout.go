@@ -13,10 +13,10 @@ import (
 // each at its own alignment; shared memory is laid out per kernel.
 func layoutSections(ctx *linkContext) {
 	placeContributions(ctx)
-	for _, file := range ctx.Files {
-		for j, sym := range file.Syms {
-			if file.defines(sym, j) && sym.Section != nil && sym.Section.Out != nil && sym.typ() != cubin.STT_SECTION {
-				sym.Value += sym.Section.OutOff
+	for _, file := range ctx.files {
+		for j, sym := range file.syms {
+			if file.defines(sym, j) && sym.section != nil && sym.section.out != nil && sym.typ() != cubin.STT_SECTION {
+				sym.value += sym.section.outOff
 			}
 		}
 	}
@@ -28,47 +28,47 @@ func layoutSections(ctx *linkContext) {
 // alignments, and composes the members' bytes (or copies them together).
 func placeContributions(ctx *linkContext) {
 	var walk inputWalk // merged sections are copied from the inputs
-	for _, osec := range ctx.OutSections {
+	for _, osec := range ctx.outSections {
 		var size uint64
 		callees := false // a kernel's bank 2 holds a callee's constants
-		for _, isec := range osec.Members {
-			align := max(isec.Sec.Addralign, 1)
+		for _, isec := range osec.members {
+			align := max(isec.sec.Addralign, 1)
 			if osec.fixedOffsets {
-				isec.OutOff = ctx.bank2.fixedOff[isec]
-				size = max(size, isec.OutOff+isec.Sec.Size)
-				callees = callees || isec.Func == nil || !ctx.isEntry(isec.Func.Sym)
+				isec.outOff = ctx.bank2.fixedOff[isec]
+				size = max(size, isec.outOff+isec.sec.Size)
+				callees = callees || isec.fn == nil || !ctx.isEntry(isec.fn.sym)
 			} else {
 				size = alignTo(size, align)
-				isec.OutOff = size
-				size += isec.Sec.Size
+				isec.outOff = size
+				size += isec.sec.Size
 			}
-			osec.Addralign = max(osec.Addralign, align)
+			osec.addralign = max(osec.addralign, align)
 		}
 		if osec.fixedOffsets && callees {
 			// A kernel's bank 2 that took callees' constants ends at its
 			// alignment (overlayConstant2); one of the kernel's own
 			// constants alone keeps their size (0x1c at alignment 8), as
 			// nvlink 11.8 leaves it.
-			size = alignTo(size, max(osec.Addralign, 1))
+			size = alignTo(size, max(osec.addralign, 1))
 		}
-		osec.Size = size
-		if !cubin.HasFileData(osec.Type) {
+		osec.size = size
+		if !cubin.HasFileData(osec.typ) {
 			continue
 		}
-		if len(osec.Members) == 1 && uint64(len(osec.Members[0].Sec.Data)) == size {
+		if len(osec.members) == 1 && uint64(len(osec.members[0].sec.Data)) == size {
 			// One contribution (every function's code): the output shares
 			// the input's bytes until a relocation patches them.
-			osec.borrow(osec.Members[0].Sec.Data[:size])
+			osec.borrow(osec.members[0].sec.Data[:size])
 			continue
 		}
-		if ctx.composeMerged && len(osec.Members) > 1 && osec.composable() {
+		if ctx.composeMerged && len(osec.members) > 1 && osec.composable() {
 			osec.compose(size) // the members' bytes stay theirs (sectionbytes.go)
 			continue
 		}
 		data := make([]byte, size)
-		for _, isec := range osec.Members {
-			walk.visit(ctx, isec.File)
-			copy(data[isec.OutOff:], isec.Sec.Data)
+		for _, isec := range osec.members {
+			walk.visit(ctx, isec.file)
+			copy(data[isec.outOff:], isec.sec.Data)
 		}
 		osec.setBytes(data)
 	}
@@ -128,7 +128,7 @@ func (w *treeWalker) walk(fn *function) []*function {
 	w.mark(fn.order)
 	list := append(w.list[:0], fn)
 	for i := 0; i < len(list); i++ {
-		for _, c := range list[i].Callees {
+		for _, c := range list[i].callees {
 			if w.mark(c.order) {
 				list = append(list, c)
 			}
@@ -151,7 +151,7 @@ func (w *treeWalker) entriesAbove(ctx *linkContext, fn *function) []*function {
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if ctx.isEntry(f.Sym) {
+		if ctx.isEntry(f.sym) {
 			entries = append(entries, f)
 			continue
 		}

@@ -24,8 +24,8 @@ var staticSharedLimits12 = map[int]uint64{
 // staticSharedLimit is the most static shared memory a kernel may have
 // for the target, as the toolkit's nvlink checks it.
 func (ctx *linkContext) staticSharedLimit() uint64 {
-	if ctx.toolkit.ArchSharedLimits {
-		if limit, ok := staticSharedLimits12[ctx.Config.Arch]; ok {
+	if ctx.toolkit.archSharedLimits {
+		if limit, ok := staticSharedLimits12[ctx.config.Arch]; ok {
 			return limit
 		}
 	}
@@ -38,18 +38,18 @@ func (ctx *linkContext) staticSharedLimit() uint64 {
 // as errors rather than fatal ones, so alone they exit 255 as undefined
 // references do.
 func checkLimits(ctx *linkContext) {
-	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.Size > maxConstantBank3 {
-		ctx.report(&linkError{Section: osec.Name, nonFatal: true,
-			Msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.Size, maxConstantBank3)})
+	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.size > maxConstantBank3 {
+		ctx.report(&linkError{section: osec.name, nonFatal: true,
+			msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.size, maxConstantBank3)})
 	}
 	limit := ctx.staticSharedLimit()
-	for _, k := range ctx.Funcs {
-		if !ctx.isEntry(k.Sym) {
+	for _, k := range ctx.funcs {
+		if !ctx.isEntry(k.sym) {
 			continue
 		}
 		if size := k.staticShared(ctx); size > limit {
-			ctx.report(&linkError{File: k.Text.File.Name, Symbol: k.Sym.Name, nonFatal: true,
-				Msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, limit)})
+			ctx.report(&linkError{file: k.text.file.Name, symbol: k.sym.name, nonFatal: true,
+				msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, limit)})
 		}
 	}
 }
@@ -58,7 +58,7 @@ func checkLimits(ctx *linkContext) {
 // without the KiB sm_90 reserves.
 func (k *function) staticShared(ctx *linkContext) uint64 {
 	size := ctx.sharedOf(k).size
-	if ctx.Config.Arch >= 90 && size >= sharedReserve90 {
+	if ctx.config.Arch >= 90 && size >= sharedReserve90 {
 		return size - sharedReserve90
 	}
 	return size

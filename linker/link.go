@@ -8,7 +8,7 @@ import "time"
 // state. Every pass is timed for --time. A partial link (-r) runs its own
 // list, linkRelocatable.
 func link(ctx *linkContext) error {
-	if ctx.Config.Relocatable {
+	if ctx.config.Relocatable {
 		return linkRelocatable(ctx)
 	}
 	ctx.run("check options", warnPreserveRelocs)               // nvlink's warning for -preserve-relocs on sm_90
@@ -132,7 +132,7 @@ func linkRelocatable(ctx *linkContext) error {
 // checkpoint says whether the link must stop: errors were reported, or
 // the caller cancelled it.
 func (ctx *linkContext) checkpoint() bool {
-	if c := ctx.Config.Context; c != nil && c.Err() != nil {
+	if c := ctx.config.Context; c != nil && c.Err() != nil {
 		ctx.cancelled = true
 		return true
 	}
@@ -148,7 +148,7 @@ type passTime struct {
 // run runs one pass, records its time, then runs the hooks that tune or
 // trace the process between passes (afterPass).
 func (ctx *linkContext) run(name string, pass func(*linkContext)) {
-	ctx.Config.testHook(name)
+	ctx.config.testHook(name)
 	start := time.Now()
 	pass(ctx)
 	ctx.afterPass(name, time.Since(start))
@@ -156,7 +156,7 @@ func (ctx *linkContext) run(name string, pass func(*linkContext)) {
 
 // runErr is run for a pass that returns an error.
 func (ctx *linkContext) runErr(name string, pass func(*linkContext) error) error {
-	ctx.Config.testHook(name)
+	ctx.config.testHook(name)
 	start := time.Now()
 	err := pass(ctx)
 	ctx.afterPass(name, time.Since(start))

@@ -26,7 +26,7 @@ type readFiles struct {
 // each goroutine fills only its own slot, so the result is in command-line
 // order whatever the scheduling.
 func readInputs(ctx *linkContext) {
-	cfg := ctx.Config
+	cfg := ctx.config
 	paths := make([]string, len(cfg.Inputs))
 	for i, in := range cfg.Inputs {
 		if in.Library {
@@ -81,7 +81,7 @@ func compilePTXImages(ctx *linkContext) {
 // not be loaded, -emit-ptx writes its PTX, or ptxas linked the whole
 // program.
 func (ctx *linkContext) ltoTookLink() bool {
-	cfg := ctx.Config
+	cfg := ctx.config
 	return cfg.LTO && (ctx.lto.units == nil || ctx.emitsPTX() || ctx.lto.executable != nil)
 }
 
@@ -131,7 +131,7 @@ func addInputs(ctx *linkContext) {
 			devrtFirst = true
 		}
 		if devrtFirst && !system && linked {
-			ctx.report(&linkError{File: paths[i], Msg: unexpectedAfterDevrt})
+			ctx.report(&linkError{file: paths[i], msg: unexpectedAfterDevrt})
 			return
 		}
 		sawDevice = sawDevice || system || linked
@@ -166,12 +166,12 @@ func addInputs(ctx *linkContext) {
 // newerThanForced says whether one of files was written by a newer CUDA
 // release than the one --cuda-version asks for.
 func (ctx *linkContext) newerThanForced(files []*inputFile) bool {
-	v := ctx.Config.CUDAVersion
+	v := ctx.config.CUDAVersion
 	if v == 0 {
 		return false
 	}
 	tk := toolkitFor(v)
-	return slices.ContainsFunc(files, func(f *inputFile) bool { return f.ELF.Header.Version > tk.Version })
+	return slices.ContainsFunc(files, func(f *inputFile) bool { return f.ELF.Header.Version > tk.version })
 }
 
 // nvlinkName is the file's name as nvlink's messages give it: the path, or
@@ -194,10 +194,10 @@ func memberColonName(name string, member bool) string {
 // -ewp image (ELF type 0xff00, from nvcc -c -ewp) that is not one itself
 // nor from libcudadevrt. nvlink names an archive member lib.a:member here.
 func warnMixedEWP(ctx *linkContext) {
-	if !slices.ContainsFunc(ctx.Files, func(f *inputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP }) {
+	if !slices.ContainsFunc(ctx.files, func(f *inputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP }) {
 		return
 	}
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP || file.unit.system {
 			continue
 		}
@@ -251,9 +251,9 @@ func readInput(path string, cfg *Config, maps *fileMaps) ([]*Object, error) {
 			}
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
-					return nil, &linkError{File: path, Msg: "cannot open input file: no such file"}
+					return nil, &linkError{file: path, msg: "cannot open input file: no such file"}
 				}
-				return nil, &linkError{File: path, Msg: "cannot read input file: " + err.Error()}
+				return nil, &linkError{file: path, msg: "cannot read input file: " + err.Error()}
 			}
 			objs, err := parseInput(path, data, sm)
 			if mapped {
@@ -324,7 +324,7 @@ func isELF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "\x7
 // the global .nv.info. name is used in messages.
 func parseObject(name string, data []byte) (*Object, error) {
 	if isELF(data) && len(data) >= 20 && !cubin.IsCubin(data) {
-		return nil, &linkError{File: name, Msg: "not a CUDA device object: an ELF file for another machine"}
+		return nil, &linkError{file: name, msg: "not a CUDA device object: an ELF file for another machine"}
 	}
 	ef, err := cubin.Parse(name, data)
 	if err != nil {
@@ -334,7 +334,7 @@ func parseObject(name string, data []byte) (*Object, error) {
 		// ET_CUDA_EWP (nvcc -c -ewp) is linked like ET_REL; its
 		// differences (functions copied into kernels, shared memory laid
 		// out without symbols) are handled where they matter.
-		return nil, &linkError{File: name, Msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
+		return nil, &linkError{file: name, msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
 	copyMetadata(ef)
 	obj := &Object{Name: name, ELF: ef}
@@ -350,11 +350,11 @@ func parseObject(name string, data []byte) (*Object, error) {
 // newInputFile makes this link's view of a parsed object.
 func newInputFile(obj *Object) *inputFile {
 	file := &inputFile{Object: obj, unit: obj.unit}
-	file.Sections = make([]*inputSection, len(obj.ELF.Sections))
+	file.sections = make([]*inputSection, len(obj.ELF.Sections))
 	slab := make([]inputSection, len(obj.ELF.Sections)) // one allocation per file
 	for i, s := range obj.ELF.Sections {
-		slab[i] = inputSection{File: file, Sec: s}
-		file.Sections[i] = &slab[i]
+		slab[i] = inputSection{file: file, sec: s}
+		file.sections[i] = &slab[i]
 	}
 	return file
 }
@@ -362,14 +362,14 @@ func newInputFile(obj *Object) *inputFile {
 // checkArchitectures checks every input against -arch: a cubin of the same
 // SM major and an equal or lower minor is accepted, as nvlink does.
 func checkArchitectures(ctx *linkContext) {
-	target := ctx.Config.Arch
+	target := ctx.config.Arch
 	ctx.virtualSM = 0
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		h := file.ELF.Header
 		sm := h.SM()
 		if !cubin.ArchCompatible(sm, target) {
-			ctx.report(&linkError{File: file.Name,
-				Msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)})
+			ctx.report(&linkError{file: file.Name,
+				msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)})
 			continue
 		}
 		if v := h.VirtualSM(); ctx.virtualSM == 0 || v < ctx.virtualSM {

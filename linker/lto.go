@@ -79,7 +79,7 @@ func (ctx *linkContext) ignoreLTO() {
 // emitsPTX says whether the output is libnvvm's PTX (-emit-ptx with IR to
 // compile).
 func (ctx *linkContext) emitsPTX() bool {
-	return ctx.Config.EmitPTX && !ctx.lto.ignored
+	return ctx.config.EmitPTX && !ctx.lto.ignored
 }
 
 // ltoObjectName is how nvlink names the cubin compiled from libnvvm's PTX
@@ -117,7 +117,7 @@ type ltoProgram struct {
 // cannot be read is left out and reported (ltoState.unreadable); with no
 // IR left, the link goes on as without -dlto.
 func gatherLTOInputs(ctx *linkContext) {
-	cfg := ctx.Config
+	cfg := ctx.config
 	read := ctx.read
 	if !cfg.LTO || read == nil {
 		return
@@ -241,7 +241,7 @@ func gatherLTOInputs(ctx *linkContext) {
 			// nvlink: "Uncompress failed", then the object is skipped
 			// ("SM Arch not found") and the link goes on to its undefined
 			// references.
-			ctx.lto.unreadable = append(ctx.lto.unreadable, &linkError{File: in.name, nonFatal: true, Msg: msg})
+			ctx.lto.unreadable = append(ctx.lto.unreadable, &linkError{file: in.name, nonFatal: true, msg: msg})
 			ctx.warnf("SM Arch ('%s') not found in '%s'", cfg.archName(), in.name)
 			continue
 		}
@@ -274,7 +274,7 @@ func (ctx *linkContext) announcePartial(inputs []ltoInput, stop int) {
 // reportUnreadableBeforePTX: with -emit-ptx, nvlink 11.8 reports the IR
 // it could not read before it compiles the rest, whose PTX it writes.
 func reportUnreadableBeforePTX(ctx *linkContext) {
-	if ctx.lto.program != nil && ctx.Config.EmitPTX {
+	if ctx.lto.program != nil && ctx.config.EmitPTX {
 		reportUnreadableIR(ctx)
 	}
 }
@@ -290,7 +290,7 @@ func optimizeLinkTime(ctx *linkContext) {
 	if p == nil {
 		return
 	}
-	cfg := ctx.Config
+	cfg := ctx.config
 	lib, inputs, ir, modules, partial, force, jit := p.lib, p.inputs, p.ir, p.modules, p.partial, p.force, p.jit
 	// The info lines of partial LTO that wait for nvJitLink to read
 	// the program (gatherLTOInputs): those of the inputs after the
@@ -320,7 +320,7 @@ func optimizeLinkTime(ctx *linkContext) {
 	ptx, log, err := ctx.compileIR(lib, modules, opts, hostRefs)
 	refused := -1
 	if le := (*linkError)(nil); errors.As(err, &le) {
-		refused = slices.IndexFunc(later, func(in ltoInput) bool { return in.ir != nil && ltoModuleName(in) == le.File })
+		refused = slices.IndexFunc(later, func(in ltoInput) bool { return in.ir != nil && ltoModuleName(in) == le.file })
 	}
 	ctx.announcePartial(later, refused)
 	if err != nil {
@@ -383,7 +383,7 @@ func nvJitLinkOptions(arch int, opts []string) []string {
 // as NVIDIA lays a toolkit out (<cuda>/nvvm/lib64/libnvvm.so,
 // <cuda>/lib64/libnvJitLink.so.12) or in the nvvm directory's lib64/.
 func (ctx *linkContext) openNVJitLink() (*nvvm.Lib, error) {
-	cfg := ctx.Config
+	cfg := ctx.config
 	candidates := []string{cfg.NVJitLink}
 	if cfg.NVJitLink == "" {
 		candidates = []string{
@@ -435,7 +435,7 @@ func ltoModuleName(in ltoInput) string {
 // without -kernels-used and -variables-used. It also returns the
 // register limit ptxas gets.
 func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]string, int, error) {
-	cfg := ctx.Config
+	cfg := ctx.config
 	type setting struct {
 		cicc, nvvm string // the recorded name, nvvmCompileProgram's
 		value      string
@@ -462,7 +462,7 @@ func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]strin
 					continue
 				}
 				if s.from != "" && v != s.value {
-					return nil, 0, &linkError{File: in.name, Msg: fmt.Sprintf(
+					return nil, 0, &linkError{file: in.name, msg: fmt.Sprintf(
 						"Cicc option values for '%s' do not match: %s=%s here, %s=%s in '%s'; compile every -dlto object with the same floating-point options (nvcc -use_fast_math, -ftz, -prec-div, -prec-sqrt, -fmad)",
 						s.nvvm, s.cicc, v, s.cicc, s.value, s.from)}
 				}
@@ -552,7 +552,7 @@ var ltoRefKinds = [...]struct {
 //     members and libcudadevrt included), when some input other than
 //     libcudadevrt lists anything.
 func (ctx *linkContext) ltoHostRefs(inputs []ltoInput) *ltoRefs {
-	cfg := ctx.Config
+	cfg := ctx.config
 	refs := &ltoRefs{}
 	if ctx.usedLists() {
 		for i, k := range ltoRefKinds {
@@ -567,7 +567,7 @@ func (ctx *linkContext) ltoHostRefs(inputs []ltoInput) *ltoRefs {
 		return refs
 	}
 	if cfg.IgnoreHostInfo || !slices.ContainsFunc(inputs, func(in ltoInput) bool {
-		return in.u.host != nil && in.u.host.HasRefs && !in.u.system
+		return in.u.host != nil && in.u.host.hasRefs && !in.u.system
 	}) {
 		return nil
 	}
@@ -576,7 +576,7 @@ func (ctx *linkContext) ltoHostRefs(inputs []ltoInput) *ltoRefs {
 		refs.lifo[i] = true
 		for _, in := range inputs {
 			if h := in.u.host; h != nil {
-				refs.kinds[i] = append(refs.kinds[i], h.Refs[k.kind]...)
+				refs.kinds[i] = append(refs.kinds[i], h.refs[k.kind]...)
 			}
 		}
 	}
@@ -670,7 +670,7 @@ func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []s
 				if log = strings.TrimSpace(log); log != "" {
 					msg += "\n" + log
 				}
-				return nil, &linkError{File: me.Module, Msg: msg}
+				return nil, &linkError{file: me.Module, msg: msg}
 			}
 			if log != "" {
 				err = fmt.Errorf("%v:\n%s", err, strings.TrimRight(log, "\n"))
@@ -680,7 +680,7 @@ func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []s
 		return &Compiled{Cubin: ptx, Messages: []byte(log)}, nil
 	}
 	var res *Compiled
-	if cache, ok := ctx.Config.Cache.(CompileCache); ok {
+	if cache, ok := ctx.config.Cache.(CompileCache); ok {
 		res, err = cache.Compiled(nvvmKey(lib.Path, modules, append(slices.Clip(opts), "\x00host-refs:"+hostRefs)), compile)
 	} else {
 		res, err = compile()
@@ -713,7 +713,7 @@ func nvvmKey(lib string, modules []nvvm.Module, opts []string) string {
 // target, -Xptxas, -maxrregcount, -g, -c; measured byte for byte) and
 // parses the cubin, whose host information is that of the LTO objects.
 func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole bool) (*Object, []byte) {
-	cfg := *ctx.Config
+	cfg := *ctx.config
 	cfg.MaxRegCount = maxReg
 	img := &ptxImage{text: ptx, file: true}
 	ptxas, err := findPtxas(cfg.Ptxas)
@@ -736,7 +736,7 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 		if errors.As(err, &pe) {
 			ctx.writeMessages(pe.output, ltoPTXName, img)
 		}
-		ctx.report(&linkError{File: ltoObjectName, Msg: fmt.Sprintf("cannot compile the PTX libnvvm made for sm_%d: %v", cfg.Arch, err)})
+		ctx.report(&linkError{file: ltoObjectName, msg: fmt.Sprintf("cannot compile the PTX libnvvm made for sm_%d: %v", cfg.Arch, err)})
 		return nil, nil
 	}
 	ctx.writeMessages(res.Messages, ltoPTXName, img)
@@ -745,7 +745,7 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 	}
 	obj, err := parseObject(ltoObjectName, res.Cubin)
 	if err != nil {
-		ctx.report(&linkError{File: ltoObjectName, Msg: fmt.Sprintf("the cubin ptxas made of libnvvm's PTX: %v", err)})
+		ctx.report(&linkError{file: ltoObjectName, msg: fmt.Sprintf("the cubin ptxas made of libnvvm's PTX: %v", err)})
 		return nil, nil
 	}
 	u := &unit{id: 1, hasELF: true}
@@ -757,13 +757,13 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 			break
 		}
 		if host == nil {
-			host = &hostInfo{ModuleID: h.ModuleID, HasRefSections: true}
+			host = &hostInfo{moduleID: h.moduleID, hasRefSections: true}
 		}
-		host.HasRefSections = host.HasRefSections && h.HasRefSections
+		host.hasRefSections = host.hasRefSections && h.hasRefSections
 		for k := range hostobj.NumRefKinds {
-			host.Refs[k] = append(host.Refs[k], h.Refs[k]...)
+			host.refs[k] = append(host.refs[k], h.refs[k]...)
 		}
-		host.HasRefs = host.HasRefs || h.HasRefs && !in.u.system
+		host.hasRefs = host.hasRefs || h.hasRefs && !in.u.system
 	}
 	u.host = host
 	obj.unit = u
@@ -774,11 +774,11 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 // (ltoState.executable) as the output.
 func writeLTOExecutable(ctx *linkContext) error {
 	ctx.output = ctx.lto.executable
-	if ctx.Config.Output == "" {
+	if ctx.config.Output == "" {
 		return nil
 	}
-	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, ctx.output); err != nil {
-		ctx.report(&linkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
+	if err := ctx.config.writeFileAtomic(ctx.config.Output, ctx.output); err != nil {
+		ctx.report(&linkError{file: ctx.config.Output, msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
@@ -814,8 +814,8 @@ func (ctx *linkContext) infof(format string, args ...any) {
 
 // writeEmittedPTX is -emit-ptx: libnvvm's PTX goes to the output file.
 func writeEmittedPTX(ctx *linkContext) error {
-	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, ctx.lto.ptx); err != nil {
-		ctx.report(&linkError{File: ctx.Config.Output, Msg: "cannot write the PTX: " + err.Error()})
+	if err := ctx.config.writeFileAtomic(ctx.config.Output, ctx.lto.ptx); err != nil {
+		ctx.report(&linkError{file: ctx.config.Output, msg: "cannot write the PTX: " + err.Error()})
 		return ErrFailed
 	}
 	return nil

@@ -30,8 +30,8 @@ func TestLTOHostRefs(t *testing.T) {
 	hostObj := func(system bool, refs map[hostobj.RefKind][]string) ltoInput {
 		h := &hostInfo{}
 		for k, l := range refs {
-			h.Refs[k] = l
-			h.HasRefs = h.HasRefs || len(l) > 0
+			h.refs[k] = l
+			h.hasRefs = h.hasRefs || len(l) > 0
 		}
 		return ltoInput{u: &unit{host: h, system: system}}
 	}
@@ -71,7 +71,7 @@ func TestLTOHostRefs(t *testing.T) {
 			file:    "EC: 3:*x* \nIC: 3:*x* \nEG: 3:*x* \nIG: 3:*x* \n",
 			options: []string{"-host-ref-ec=*x*", "-host-ref-ic=*x*", "-host-ref-eg=*x*", "-host-ref-ig=*x*"}},
 	} {
-		ctx := &linkContext{Config: &c.cfg}
+		ctx := &linkContext{config: &c.cfg}
 		refs := ctx.ltoHostRefs(c.inputs)
 		if got := refs.file(); got != c.file {
 			t.Errorf("%s: file %q, want %q", c.name, got, c.file)

@@ -15,50 +15,50 @@ import (
 // non-kernel functions (.nv_debug.shared) is folded into the kernels by
 // layoutShared.
 func mergeSections(ctx *linkContext) {
-	if ctx.outByName.len() == 0 && len(ctx.OutSections) == 0 {
+	if ctx.outByName.len() == 0 && len(ctx.outSections) == 0 {
 		// About one output section per input section, at most.
 		n := 0
-		for _, file := range ctx.Files {
-			n += len(file.Sections)
+		for _, file := range ctx.files {
+			n += len(file.sections)
 		}
-		ctx.OutSections = make([]*outputSection, 0, n)
+		ctx.outSections = make([]*outputSection, 0, n)
 		if ctx.gc.off {
 			ctx.outByName.reserve(n)
 		}
 	}
-	for _, file := range ctx.Files {
-		for _, isec := range file.Sections {
-			if fn := isec.Func; fn != nil && ctx.isLive(fn) && isec == fn.Text {
+	for _, file := range ctx.files {
+		for _, isec := range file.sections {
+			if fn := isec.fn; fn != nil && ctx.isLive(fn) && isec == fn.text {
 				ctx.addFunctionSections(fn)
 			}
 		}
-		for _, isec := range file.Sections {
-			if isec.Func != nil {
+		for _, isec := range file.sections {
+			if isec.fn != nil {
 				continue
 			}
-			s := isec.Sec
+			s := isec.sec
 			switch classify(s) {
 			case classMerged:
 				if file.lostStorage(isec) {
 					continue
 				}
 				osec := ctx.outSection(s.Name, outputType(s.Type), s.Flags)
-				osec.Members = append(osec.Members, isec)
-				isec.Out = osec
+				osec.members = append(osec.members, isec)
+				isec.out = osec
 			}
 		}
 	}
 	foldConstant2(ctx)
 	allocateCommons(ctx)
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for _, rs := range file.ELF.Relocs {
-			target := file.Sections[rs.Target]
-			if target.Out == nil {
+			target := file.sections[rs.Target]
+			if target.out == nil {
 				continue
 			}
 			// The output relocation section is created in input order, even
 			// if all its entries are resolved later; the writer drops empty ones.
-			ctx.relSection(rs.Section.Name, target.Out, rs.Rela)
+			ctx.relSection(rs.Section.Name, target.out, rs.Rela)
 		}
 	}
 	// What is not in the output: the functions dead-code elimination
@@ -67,11 +67,11 @@ func mergeSections(ctx *linkContext) {
 	ctx.deleted = make([]bool, ctx.symbolIDs)
 	for _, fn := range ctx.allFuncs {
 		if !ctx.isLive(fn) {
-			ctx.deleted[fn.Sym.id] = true
+			ctx.deleted[fn.sym.id] = true
 		}
 	}
-	for _, sym := range ctx.Symbols {
-		if sym.Section != nil && sym.Section.Out == nil && ctx.liveFunc(sym) == nil && classify(sym.Section.Sec) == classFunction {
+	for _, sym := range ctx.symbols {
+		if sym.section != nil && sym.section.out == nil && ctx.liveFunc(sym) == nil && classify(sym.section.sec) == classFunction {
 			ctx.deleted[sym.id] = true
 		}
 	}
@@ -94,13 +94,13 @@ func (ctx *linkContext) isDeleted(sym *symbol) bool {
 // variable, another definition), losing copies included. Initialized data
 // (.nv.global.init) is always merged.
 func (file *inputFile) lostStorage(isec *inputSection) bool {
-	if len(file.skippedData) == 0 || isec.Sec.Type != cubin.SHT_CUDA_GLOBAL {
+	if len(file.skippedData) == 0 || isec.sec.Type != cubin.SHT_CUDA_GLOBAL {
 		return false
 	}
 	lost := false
 	for i := 1; i < len(file.ELF.Symbols); i++ {
 		esym := &file.ELF.Symbols[i]
-		if esym.Shndx != isec.Sec.Index || esym.Type() == cubin.STT_SECTION {
+		if esym.Shndx != isec.sec.Index || esym.Type() == cubin.STT_SECTION {
 			continue
 		}
 		if !file.skippedData[uint32(i)] {
@@ -116,17 +116,17 @@ func (file *inputFile) lostStorage(isec *inputSection) bool {
 // one member each, last name first (nvlink's order), at the alignment of
 // the first common of that name and the largest size.
 func allocateCommons(ctx *linkContext) {
-	for i := len(ctx.Symbols) - 1; i >= 0; i-- {
-		sym := ctx.Symbols[i]
-		if sym.File == nil || sym.rank != rankCommon {
+	for i := len(ctx.symbols) - 1; i >= 0; i-- {
+		sym := ctx.symbols[i]
+		if sym.file == nil || sym.rank != rankCommon {
 			continue
 		}
 		osec := ctx.outSection(".nv.global", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
-		isec := &inputSection{File: sym.File, Out: osec,
-			Sec: &cubin.Section{Name: ".nv.global", Type: cubin.SHT_NOBITS, Flags: cubin.SHF_WRITE | cubin.SHF_ALLOC,
-				Addralign: max(sym.Value, 1), Size: sym.Size}}
-		osec.Members = append(osec.Members, isec)
-		sym.Section, sym.Value = isec, 0
+		isec := &inputSection{file: sym.file, out: osec,
+			sec: &cubin.Section{Name: ".nv.global", Type: cubin.SHT_NOBITS, Flags: cubin.SHF_WRITE | cubin.SHF_ALLOC,
+				Addralign: max(sym.value, 1), Size: sym.size}}
+		osec.members = append(osec.members, isec)
+		sym.section, sym.value = isec, 0
 	}
 }
 
@@ -176,15 +176,15 @@ func outputType(t uint32) uint32 {
 
 // addFunctionSections creates the output sections of one live function.
 func (ctx *linkContext) addFunctionSections(fn *function) {
-	text := fn.Text
+	text := fn.text
 	key := ctx.names.sectionKey
-	osec := ctx.outSection(key(text), cubin.SHT_PROGBITS, text.Sec.Flags)
-	osec.Func = fn
-	osec.Members = []*inputSection{text}
-	text.Out = osec
-	for _, isec := range fn.Sections {
-		s := isec.Sec
-		if !ctx.isEntry(fn.Sym) && !ctx.demoted(fn) && !fn.lostBank2 && isConstant2(s) {
+	osec := ctx.outSection(key(text), cubin.SHT_PROGBITS, text.sec.Flags)
+	osec.fn = fn
+	osec.members = []*inputSection{text}
+	text.out = osec
+	for _, isec := range fn.sections {
+		s := isec.sec
+		if !ctx.isEntry(fn.sym) && !ctx.demoted(fn) && !fn.lostBank2 && isConstant2(s) {
 			continue // folded into the calling kernels by foldConstant2
 		}
 		var osec *outputSection
@@ -193,9 +193,9 @@ func (ctx *linkContext) addFunctionSections(fn *function) {
 		} else {
 			osec = ctx.outSection(key(isec), outputType(s.Type), s.Flags)
 		}
-		osec.Func = fn
-		osec.Members = append(osec.Members, isec)
-		isec.Out = osec
+		osec.fn = fn
+		osec.members = append(osec.members, isec)
+		isec.out = osec
 	}
 }
 
@@ -206,15 +206,15 @@ func (ctx *linkContext) outSection(key string, typ uint32, flags uint64) *output
 	if osec := ctx.outByName.get(key); osec != nil {
 		return osec
 	}
-	osec := &outputSection{Name: keyName(key), Type: typ, Flags: flags &^ cubin.SHF_INFO_LINK, Index: int32(len(ctx.OutSections))}
-	if key != osec.Name {
+	osec := &outputSection{name: keyName(key), typ: typ, flags: flags &^ cubin.SHF_INFO_LINK, index: int32(len(ctx.outSections))}
+	if key != osec.name {
 		osec.more().key = key
 	}
 	if isRelocType(typ) {
 		osec.rel = &relocList{}
 	}
 	ctx.outByName.put(osec)
-	ctx.OutSections = append(ctx.OutSections, osec)
+	ctx.outSections = append(ctx.outSections, osec)
 	return osec
 }
 
@@ -225,7 +225,7 @@ func (ctx *linkContext) relSection(name string, target *outputSection, rela bool
 	if rela {
 		typ = cubin.SHT_RELA
 	}
-	return ctx.relocSection(name+strings.TrimPrefix(target.key(), target.Name), typ, target)
+	return ctx.relocSection(name+strings.TrimPrefix(target.key(), target.name), typ, target)
 }
 
 // relocSection returns the relocation section of type typ with this key,
@@ -236,15 +236,15 @@ func (ctx *linkContext) relSection(name string, target *outputSection, rela bool
 func (ctx *linkContext) relocSection(key string, typ uint32, target *outputSection) *outputSection {
 	osec := ctx.outSection(key, typ, 0)
 	if osec.rel == nil {
-		ctx.report(&linkError{Section: osec.Name,
-			Msg: fmt.Sprintf("holds the relocations of %s by its name, but is of type %#x", target.Name, osec.Type)})
-		osec = &outputSection{Name: osec.Name, Type: typ, rel: &relocList{}}
-		if key != osec.Name {
+		ctx.report(&linkError{section: osec.name,
+			msg: fmt.Sprintf("holds the relocations of %s by its name, but is of type %#x", target.name, osec.typ)})
+		osec = &outputSection{name: osec.name, typ: typ, rel: &relocList{}}
+		if key != osec.name {
 			osec.more().key = key // the index reads keys back from its entries
 		}
 		ctx.outByName.put(osec) // reported once
 	}
-	osec.rel.Target = target
+	osec.rel.target = target
 	return osec
 }
 
@@ -266,27 +266,27 @@ const (
 
 func (osec *outputSection) group() int {
 	switch {
-	case osec.Name == ".shstrtab" || osec.Name == ".strtab" || osec.Type == cubin.SHT_SYMTAB || osec.Type == cubin.SHT_SYMTAB_SHNDX:
+	case osec.name == ".shstrtab" || osec.name == ".strtab" || osec.typ == cubin.SHT_SYMTAB || osec.typ == cubin.SHT_SYMTAB_SHNDX:
 		return groupHeader
-	case osec.Type == cubin.SHT_CUDA_INFO && osec.Func == nil:
+	case osec.typ == cubin.SHT_CUDA_INFO && osec.fn == nil:
 		return groupInfo
-	case osec.Type == cubin.SHT_CUDA_INFO:
+	case osec.typ == cubin.SHT_CUDA_INFO:
 		return groupFuncInfo
-	case osec.Type == cubin.SHT_CUDA_CALLGRAPH:
+	case osec.typ == cubin.SHT_CUDA_CALLGRAPH:
 		return groupCallgraph
-	case osec.Type == cubin.SHT_CUDA_PROTOTYPE:
+	case osec.typ == cubin.SHT_CUDA_PROTOTYPE:
 		return groupPrototype
-	case osec.Type == cubin.SHT_CUDA_RELOCINFO:
+	case osec.typ == cubin.SHT_CUDA_RELOCINFO:
 		return groupRelAction
-	case isRelocType(osec.Type):
+	case isRelocType(osec.typ):
 		return groupReloc
-	case osec.Flags&cubin.SHF_ALLOC == 0:
+	case osec.flags&cubin.SHF_ALLOC == 0:
 		return groupDebug
-	case strings.HasPrefix(osec.Name, ".nv.constant"):
+	case strings.HasPrefix(osec.name, ".nv.constant"):
 		return groupConstant
-	case osec.Flags&cubin.SHF_EXECINSTR != 0:
+	case osec.flags&cubin.SHF_EXECINSTR != 0:
 		return groupText
-	case osec.Type == cubin.SHT_NOBITS:
+	case osec.typ == cubin.SHT_NOBITS:
 		return groupNoBits
 	}
 	return groupData

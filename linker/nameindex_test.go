@@ -15,9 +15,9 @@ func TestNameIndex(t *testing.T) {
 	}
 	const n = 5000
 	for i := range n {
-		osec := &outputSection{Name: ".text.f" + strconv.Itoa(i)}
+		osec := &outputSection{name: ".text.f" + strconv.Itoa(i)}
 		if i%3 == 0 {
-			osec.more().key = osec.Name + "\x00" + strconv.Itoa(i)
+			osec.more().key = osec.name + "\x00" + strconv.Itoa(i)
 		}
 		x.put(osec)
 	}
@@ -33,7 +33,7 @@ func TestNameIndex(t *testing.T) {
 		t.Error("found a section by the name its key differs from")
 	}
 	old := x.entries[7]
-	repl := &outputSection{Name: old.Name}
+	repl := &outputSection{name: old.name}
 	x.put(repl)
 	if x.len() != n || x.get(old.key()) != repl || x.entries[7] != repl {
 		t.Error("put under an existing key did not replace the entry in its place")
@@ -51,11 +51,11 @@ func TestNameIndex(t *testing.T) {
 // and leaves the entry that has the key in place.
 func TestNameIndexAdd(t *testing.T) {
 	var x nameIndex[*outputSection]
-	first := &outputSection{Name: ".text.f"}
-	if !x.add(first) || !x.add(&outputSection{Name: ".text.g"}) {
+	first := &outputSection{name: ".text.f"}
+	if !x.add(first) || !x.add(&outputSection{name: ".text.g"}) {
 		t.Fatal("add refused a new key")
 	}
-	if x.add(&outputSection{Name: ".text.f"}) {
+	if x.add(&outputSection{name: ".text.f"}) {
 		t.Error("add took a key already in")
 	}
 	if x.len() != 2 || x.get(".text.f") != first || x.index(".text.g") != 1 {

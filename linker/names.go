@@ -37,7 +37,7 @@ func registerNames(ctx *linkContext) {
 	// Size the tables once, for the case where every input section and
 	// symbol name is new.
 	var secBytes, symBytes, sections int
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		sections += len(file.ELF.Sections)
 		for _, s := range file.ELF.Sections {
 			secBytes += len(s.Name) + 1
@@ -62,18 +62,18 @@ func registerNames(ctx *linkContext) {
 	r.createSection(ctx, ".nv.info")
 	launched := map[*symbol]bool{} // functions earlier inputs take the address of
 	var walk inputWalk             // relocations are read from the inputs
-	r.fileStart = make([]int32, len(ctx.Files))
+	r.fileStart = make([]int32, len(ctx.files))
 	r.created = make([]int32, ctx.symbolIDs)
-	for i, file := range ctx.Files {
+	for i, file := range ctx.files {
 		r.fileStart[i] = int32(r.count) + 1
 		if i > 0 {
-			markLaunched(ctx.Files[i-1], launched)
+			markLaunched(ctx.files[i-1], launched)
 		}
 		walk.visit(ctx, file)
 		ef := file.ELF
 		sectionName := func(shndx uint32) string {
 			if isec := file.sectionOf(shndx); isec != nil {
-				return isec.Sec.Name
+				return isec.sec.Name
 			}
 			return ""
 		}
@@ -81,11 +81,11 @@ func registerNames(ctx *linkContext) {
 		var function func(i int)
 		function = func(i int) {
 			esym := &ef.Symbols[i]
-			sym := file.Syms[i]
+			sym := file.syms[i]
 			if sym != nil && sym.clone {
 				// A function a -ewp image copied into a kernel's code:
 				// its section brings the kernel first.
-				if owner := sym.Section.Sec.Info & 0xffffff; owner != uint32(i) && r.createdAt(file.Syms[owner]) == 0 {
+				if owner := sym.section.sec.Info & 0xffffff; owner != uint32(i) && r.createdAt(file.syms[owner]) == 0 {
 					function(int(owner))
 				}
 				// It is a call graph node of its own, after its kernel's.
@@ -116,10 +116,10 @@ func registerNames(ctx *linkContext) {
 				// address). -g ignores the list here, -g
 				// -suppress-debug-info does not (though it keeps the kernel).
 				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && (ctx.kernelMerged(esym.Name) || launched[sym]) {
-					r.createSection(ctx, r.funcKey(sym.Func, ".nv.info."+esym.Name))
-					r.createSection(ctx, r.funcKey(sym.Func, ".nv.shared."+esym.Name))
-				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym != nil && sym.Func != nil {
-					r.mergedPlain.add(sym.Func)
+					r.createSection(ctx, r.funcKey(sym.fn, ".nv.info."+esym.Name))
+					r.createSection(ctx, r.funcKey(sym.fn, ".nv.shared."+esym.Name))
+				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym != nil && sym.fn != nil {
+					r.mergedPlain.add(sym.fn)
 				}
 			}
 		}
@@ -143,14 +143,14 @@ func registerNames(ctx *linkContext) {
 				// extern __shared__: nvlink files it under .nv_debug.shared.
 				name = ".nv_debug.shared"
 			}
-			if isec := file.sectionOf(esym.Shndx); isec != nil && isConstant2(isec.Sec) && file.weakSkipped[isec.Sec.Info] {
+			if isec := file.sectionOf(esym.Shndx); isec != nil && isConstant2(isec.sec) && file.weakSkipped[isec.sec.Info] {
 				continue // the bank-2 constants of a weak copy that lost when met: nvlink skips its symbols
 			} else if isec != nil {
 				r.createHolder(ctx, r.sectionKey(isec))
 			} else if name != "" {
 				r.createHolder(ctx, name)
 			}
-			r.addSymbol(ctx, file.Syms[i])
+			r.addSymbol(ctx, file.syms[i])
 		}
 		// The non-allocated data (.debug_frame, .debug_line, ...) comes
 		// first, in section-header order, whether or not it has a section
@@ -158,14 +158,14 @@ func registerNames(ctx *linkContext) {
 		// without one, and nvlink still creates it before .debug_line.
 		for _, s := range ef.Sections[1:] {
 			if s.Type == cubin.SHT_PROGBITS && s.Flags&cubin.SHF_ALLOC == 0 {
-				r.createSection(ctx, r.sectionKey(file.Sections[s.Index]))
+				r.createSection(ctx, r.sectionKey(file.sections[s.Index]))
 			}
 		}
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
-			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.Sections[esym.Shndx].Sec) {
-				r.createHolder(ctx, r.sectionKey(file.Sections[esym.Shndx]))
+			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.sections[esym.Shndx].sec) {
+				r.createHolder(ctx, r.sectionKey(file.sections[esym.Shndx]))
 			}
 		}
 		// 3. Remaining sections.
@@ -205,11 +205,11 @@ func registerNames(ctx *linkContext) {
 				// of one of a weak copy it skipped.
 				continue
 			}
-			key := r.sectionKey(file.Sections[s.Index])
+			key := r.sectionKey(file.sections[s.Index])
 			r.createSection(ctx, key)
-			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && ctx.Config.PreserveRelocs && int(s.Info) < len(ef.Sections) {
+			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && ctx.config.PreserveRelocs && int(s.Info) < len(ef.Sections) {
 				// -preserve-relocs: where the resolved ones go.
-				r.createSection(ctx, resolvedRelaPrefix+r.sectionKey(file.Sections[s.Info]))
+				r.createSection(ctx, resolvedRelaPrefix+r.sectionKey(file.sections[s.Info]))
 			}
 			if s.Type == cubin.SHT_RELA && hasZeroAddend(file, s) {
 				// nvlink then also names the .rel twin of the section.
@@ -237,13 +237,13 @@ func finishNames(ctx *linkContext) {
 	// variables, or else for dynamic shared memory (orderMadeSections).
 	made := func(fns []*function) {
 		for _, fn := range fns {
-			if key := r.funcKey(fn, ".nv.shared."+fn.Sym.Name); ctx.outByName.get(key) != nil {
+			if key := r.funcKey(fn, ".nv.shared."+fn.sym.name); ctx.outByName.get(key) != nil {
 				r.createSection(ctx, key)
 			}
 		}
 	}
 	made(ctx.sharedMade.objects)
-	for _, fn := range ctx.Funcs {
+	for _, fn := range ctx.funcs {
 		// With debug symbols the extern __shared__ arrays are defined
 		// instead (layoutDebugInfo).
 		if ctx.sharedOf(fn).usesDynamic && !ctx.debugSymbols() {
@@ -259,7 +259,7 @@ func finishNames(ctx *linkContext) {
 		// bindless slots, before the scratch section below.
 		r.createSection(ctx, ".nv.constant0")
 		for _, sym := range ctx.bindlessRefs {
-			ctx.strtab.add("$NVLINKBINDLESSOFF_" + sym.Name)
+			ctx.strtab.add("$NVLINKBINDLESSOFF_" + sym.name)
 		}
 	}
 	if ctx.remergesConstants() {
@@ -382,7 +382,7 @@ func (r *nameRegistry) createSection(ctx *linkContext, key string) {
 // otherwise). nvlink gives its sections, which carry the same names,
 // sections of their own.
 func (r *nameRegistry) checkDuplicate(sym *symbol, textName string) {
-	if sym == nil || sym.Func == nil || !strings.HasPrefix(textName, ".text.") {
+	if sym == nil || sym.fn == nil || !strings.HasPrefix(textName, ".text.") {
 		return
 	}
 	owner, ok := r.textOwner[textName]
@@ -391,7 +391,7 @@ func (r *nameRegistry) checkDuplicate(sym *symbol, textName string) {
 		return
 	}
 	if owner != sym {
-		r.markDuplicate(sym.Func)
+		r.markDuplicate(sym.fn)
 	}
 }
 
@@ -412,22 +412,22 @@ func (r *nameRegistry) funcKey(fn *function, name string) string {
 	if fn == nil || !r.dupFuncs[fn] {
 		return name
 	}
-	return name + "\x00" + strconv.Itoa(fn.Text.File.Index) + ":" + strconv.Itoa(int(fn.Text.Sec.Index))
+	return name + "\x00" + strconv.Itoa(fn.text.file.index) + ":" + strconv.Itoa(int(fn.text.sec.Index))
 }
 
 // sectionKey returns the key of an input section in the output: keyed
 // like the function it belongs to, a relocation section like its target.
 func (r *nameRegistry) sectionKey(isec *inputSection) string {
-	if isOrphanConstant2(isec.Sec) {
+	if isOrphanConstant2(isec.sec) {
 		return orphanKey
 	}
-	fn := isec.Func
-	if s := isec.Sec; s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA {
-		if target := isec.File.sectionOf(s.Info); target != nil {
-			fn = target.Func
+	fn := isec.fn
+	if s := isec.sec; s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA {
+		if target := isec.file.sectionOf(s.Info); target != nil {
+			fn = target.fn
 		}
 	}
-	return r.funcKey(fn, isec.Sec.Name)
+	return r.funcKey(fn, isec.sec.Name)
 }
 
 // keyName returns the section name of a key.
@@ -484,8 +484,8 @@ func (r *nameRegistry) addSymbol(ctx *linkContext, sym *symbol) {
 	}
 	r.count++
 	r.created[sym.id] = int32(r.count)
-	ctx.strtab.add(sym.Name)
-	if !sym.Local && sym.firstBind == cubin.STB_GLOBAL {
+	ctx.strtab.add(sym.name)
+	if !sym.local && sym.firstBind == cubin.STB_GLOBAL {
 		r.global = append(r.global, sym)
 	} else {
 		r.local = append(r.local, createdSym{sym: sym})
@@ -504,7 +504,7 @@ func (r *nameRegistry) addPlaceholder(ctx *linkContext, file *inputFile) {
 		ctx.strtab.empty = r.emptyOff
 		r.emptyName = true
 	}
-	ph := &symbol{Info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, Local: true, File: file, placeholder: true, id: ctx.placeholderID(file)}
+	ph := &symbol{info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, local: true, file: file, placeholder: true, id: ctx.placeholderID(file)}
 	file.placeholder = ph
 	r.local = append(r.local, createdSym{sym: ph})
 }
@@ -513,14 +513,14 @@ func (r *nameRegistry) addPlaceholder(ctx *linkContext, file *inputFile) {
 // .nv.callgraph lists and those its function descriptor relocations name.
 func markLaunched(file *inputFile, launched map[*symbol]bool) {
 	for _, at := range file.addrTaken {
-		if int(at[0]) < len(file.Syms) && file.Syms[at[0]] != nil {
-			launched[file.Syms[at[0]]] = true
+		if int(at[0]) < len(file.syms) && file.syms[at[0]] != nil {
+			launched[file.syms[at[0]]] = true
 		}
 	}
 	for _, rs := range file.ELF.Relocs {
 		for r := range rs.All() {
-			if isFuncDesc(r.Type) && int(r.Sym) < len(file.Syms) && file.Syms[r.Sym] != nil {
-				launched[file.Syms[r.Sym]] = true
+			if isFuncDesc(r.Type) && int(r.Sym) < len(file.syms) && file.syms[r.Sym] != nil {
+				launched[file.syms[r.Sym]] = true
 			}
 		}
 	}

@@ -25,45 +25,45 @@ func buildNVInfo(ctx *linkContext) {
 	// MIN_STACK_SIZE and do not stop it from being the single kernel.
 	// With two or more named, every kernel kept gets one.
 	kernels := ctx.kernels()
-	if ctx.Config.Debug && ctx.Config.SuppressDebugInfo {
+	if ctx.config.Debug && ctx.config.SuppressDebugInfo {
 		// -g skips nvlink's pruning step, -g -suppress-debug-info does
 		// not: every kernel stays, but only those pruning would keep get
 		// MIN_STACK_SIZE.
 		kernels = slices.DeleteFunc(kernels, func(fn *function) bool {
-			return ctx.decisionOf(fn).pruned != 0 || !ctx.kernelNamed(fn.Sym.Name)
+			return ctx.decisionOf(fn).pruned != 0 || !ctx.kernelNamed(fn.sym.name)
 		})
 	}
-	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *function) bool { return !ctx.kernelUsed(fn.Sym.Name) }); len(used) == 1 {
+	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *function) bool { return !ctx.kernelUsed(fn.sym.name) }); len(used) == 1 {
 		kernels = used
 	}
-	slices.SortFunc(kernels, func(a, b *function) int { return cmp.Compare(ctx.symtab.indexOf(a.Sym), ctx.symtab.indexOf(b.Sym)) })
+	slices.SortFunc(kernels, func(a, b *function) int { return cmp.Compare(ctx.symtab.indexOf(a.sym), ctx.symtab.indexOf(b.sym)) })
 	// Records of 12 bytes: two a function, then one a kernel.
 	w := infoWriter{buf: make([]byte, 0, 12*(2*len(order)+len(kernels)))} // clones of -ewp images aside
 	for i := len(order) - 1; i >= 0; i-- {
 		fn := order[i]
 		if fn == nil {
-			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_GEN_ERRBAR_AT_EXIT})
+			w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_GEN_ERRBAR_AT_EXIT})
 			continue
 		}
-		w.symRecord(cubin.EIATTR_FRAME_SIZE, ctx.symtab.indexOf(fn.Sym), fn.FrameSize)
+		w.symRecord(cubin.EIATTR_FRAME_SIZE, ctx.symtab.indexOf(fn.sym), fn.frameSize)
 		for j := len(fn.clones) - 1; j >= 0; j-- {
 			w.symRecord(cubin.EIATTR_FRAME_SIZE, ctx.symtab.indexOf(fn.clones[j].sym), fn.clones[j].frame)
 		}
-		w.symRecord(cubin.EIATTR_REGCOUNT, ctx.symtab.indexOf(fn.Sym), uint32(ctx.resourcesOf(fn).regs))
+		w.symRecord(cubin.EIATTR_REGCOUNT, ctx.symtab.indexOf(fn.sym), uint32(ctx.resourcesOf(fn).regs))
 	}
 	for _, fn := range kernels {
-		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, ctx.symtab.indexOf(fn.Sym), ctx.resourcesOf(fn).minStackRecord())
+		w.symRecord(cubin.EIATTR_MIN_STACK_SIZE, ctx.symtab.indexOf(fn.sym), ctx.resourcesOf(fn).minStackRecord())
 	}
 	if global := ctx.outByName.get(".nv.info"); global != nil {
 		global.setBytes(w.buf)
-		global.Addralign = 4
+		global.addralign = 4
 	}
 
 	var moduleExterns []*symbol // with a single kernel, see rebuildFunctionInfo
 	var single *function
 	if len(kernels) == 1 {
 		single = kernels[0]
-		for _, fn := range ctx.Funcs {
+		for _, fn := range ctx.funcs {
 			for _, ext := range ctx.ownExterns(fn) {
 				moduleExterns = appendSymOnce(moduleExterns, ext)
 			}
@@ -74,15 +74,15 @@ func buildNVInfo(ctx *linkContext) {
 	// in the output (one device code launches) reads blockIdx.z.
 	ctaidZ := false
 	if single != nil && !single.ctaidZ {
-		for _, fn := range ctx.Funcs {
+		for _, fn := range ctx.funcs {
 			ctaidZ = ctaidZ || fn != single && fn.ctaidZ
 		}
 	}
 	var recs []infoRecord // rebuildFunctionInfo's buffer, reused
 	var trees treeWalker  // and its walker
-	for _, fn := range ctx.Funcs {
-		for _, isec := range fn.Sections {
-			if isec.Sec.Type == cubin.SHT_CUDA_INFO && isec.Out != nil {
+	for _, fn := range ctx.funcs {
+		for _, isec := range fn.sections {
+			if isec.sec.Type == cubin.SHT_CUDA_INFO && isec.out != nil {
 				if fn == single {
 					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, moduleExterns, ctaidZ)
 				} else {
@@ -94,8 +94,8 @@ func buildNVInfo(ctx *linkContext) {
 	ctx.buildCallgraph()
 	ctx.buildPrototypes()
 	ra := ctx.outByName.get(".nv.rel.action")
-	ra.setBytes(ctx.toolkit.RelAction)
-	ra.Addralign = 8
+	ra.setBytes(ctx.toolkit.relAction)
+	ra.addralign = 8
 }
 
 // infoOrder returns the live functions in the order the inputs' global
@@ -108,25 +108,25 @@ func buildNVInfo(ctx *linkContext) {
 // each comes just before the records of the function it followed.
 func infoOrder(ctx *linkContext) []*function {
 	seen := make([]bool, len(ctx.allFuncs)) // by function.order
-	order := make([]*function, 0, len(ctx.Funcs))
+	order := make([]*function, 0, len(ctx.funcs))
 	var walk inputWalk // the records are read from the inputs
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		walk.visit(ctx, file)
 		for r := range file.globalInfo() {
-			if r.Attr == cubin.EIATTR_GEN_ERRBAR_AT_EXIT && r.Fmt == eifmtNVal {
+			if r.attr == cubin.EIATTR_GEN_ERRBAR_AT_EXIT && r.format == eifmtNVal {
 				order = append(order, nil)
 				continue
 			}
 			if !r.symWord() {
 				continue
 			}
-			if fn := file.Syms[r.sym()].funcIn(file); fn != nil && ctx.isLive(fn) && !seen[fn.order] {
+			if fn := file.syms[r.sym()].funcIn(file); fn != nil && ctx.isLive(fn) && !seen[fn.order] {
 				seen[fn.order] = true
 				order = append(order, fn)
 			}
 		}
 	}
-	for _, fn := range ctx.Funcs {
+	for _, fn := range ctx.funcs {
 		if !seen[fn.order] {
 			order = append(order, fn)
 		}
@@ -140,12 +140,12 @@ type infoWriter struct{ buf []byte }
 // record appends r and returns where its payload starts in buf, for a
 // caller that rewrites a word of it there (rather than in a copy).
 func (w *infoWriter) record(r infoRecord) int {
-	w.buf = append(w.buf, r.Fmt, byte(r.Attr))
-	if r.Fmt == eifmtSVal {
-		w.buf = le.AppendUint16(w.buf, uint16(len(r.Payload)))
+	w.buf = append(w.buf, r.format, byte(r.attr))
+	if r.format == eifmtSVal {
+		w.buf = le.AppendUint16(w.buf, uint16(len(r.payload)))
 	}
 	at := len(w.buf)
-	w.buf = append(w.buf, r.Payload...)
+	w.buf = append(w.buf, r.payload...)
 	for len(w.buf)%4 != 0 {
 		w.buf = append(w.buf, 0)
 	}
@@ -156,14 +156,14 @@ func (w *infoWriter) symRecord(attr cubin.Attr, sym, value uint32) {
 	var p [8]byte
 	le.PutUint32(p[:], sym)
 	le.PutUint32(p[4:], value)
-	w.record(infoRecord{Fmt: eifmtSVal, Attr: attr, Payload: p[:]})
+	w.record(infoRecord{format: eifmtSVal, attr: attr, payload: p[:]})
 }
 
 // wordRecord appends an EIFMT_SVAL record of one word.
 func (w *infoWriter) wordRecord(attr cubin.Attr, value uint32) {
 	var p [4]byte
 	le.PutUint32(p[:], value)
-	w.record(infoRecord{Fmt: eifmtSVal, Attr: attr, Payload: p[:]})
+	w.record(infoRecord{format: eifmtSVal, attr: attr, payload: p[:]})
 }
 
 // outSymIndex returns the output symbol index for a file's symbol; section
@@ -172,9 +172,9 @@ func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 	if sym == nil {
 		return 0
 	}
-	if sym.typ() == cubin.STT_SECTION && sym.Local {
-		if sym.Section != nil && sym.Section.Out != nil {
-			return sym.Section.Out.symIndex
+	if sym.typ() == cubin.STT_SECTION && sym.local {
+		if sym.section != nil && sym.section.out != nil {
+			return sym.section.out.symIndex
 		}
 		return 0
 	}
@@ -192,7 +192,7 @@ func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 // unless that is just what its own record lists (then the record stays as
 // it is), the record is dropped and the new list goes at the end.
 func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker, fn *function, isec *inputSection, moduleExterns []*symbol, ctaidZ bool) {
-	recs, err := isec.File.appendFunctionInfo((*buf)[:0], isec.Sec)
+	recs, err := isec.file.appendFunctionInfo((*buf)[:0], isec.sec)
 	*buf = recs
 	if err != nil {
 		ctx.report(err)
@@ -202,12 +202,12 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// calls; other functions keep their own.
 	var externs []byte
 	tree := []*function{fn}
-	if ctx.isEntry(fn.Sym) {
+	if ctx.isEntry(fn.sym) {
 		tree = externsOrder(trees, fn)
 	}
 	var seen []*symbol
 	for _, f := range tree {
-		for _, ext := range f.Externs {
+		for _, ext := range f.externs {
 			if ctx.symtab.indexOf(ext) != 0 && ctx.staysExtern(ext) && len(appendSymOnce(seen, ext)) > len(seen) {
 				seen = append(seen, ext)
 				externs = le.AppendUint32(externs, ctx.symtab.indexOf(ext))
@@ -215,7 +215,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		}
 	}
 	appendNew := false // nvlink's list replaces the input record, at the end
-	if ctx.isEntry(fn.Sym) && moduleExterns != nil && !sameSymbols(ctx.ownExterns(fn), moduleExterns) {
+	if ctx.isEntry(fn.sym) && moduleExterns != nil && !sameSymbols(ctx.ownExterns(fn), moduleExterns) {
 		externs, appendNew = nil, true
 		for _, ext := range moduleExterns {
 			externs = le.AppendUint32(externs, ctx.symtab.indexOf(ext))
@@ -227,7 +227,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// even a record of 0.
 	var mbarriers uint32
 	treeMbarriers := false
-	if ctx.isEntry(fn.Sym) {
+	if ctx.isEntry(fn.sym) {
 		for _, f := range tree {
 			mbarriers += f.mbarriers
 			treeMbarriers = treeMbarriers || f.hasMbarriers
@@ -236,51 +236,51 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	var mbarPayload [2]byte // the record's payload, rewritten or added
 	le.PutUint16(mbarPayload[:], uint16(mbarriers))
 	use := ctx.resourcesOf(fn)
-	crs := fn.CRSStack
-	if ctx.isEntry(fn.Sym) {
+	crs := fn.crsStack
+	if ctx.isEntry(fn.sym) {
 		crs = use.crsChain
 	}
 	// The records are about the input's, give or take the ones rewritten
 	// or added below: sized so, buf is allocated once.
-	w := infoWriter{buf: make([]byte, 0, len(isec.Sec.Data)+len(externs)+24)}
+	w := infoWriter{buf: make([]byte, 0, len(isec.sec.Data)+len(externs)+24)}
 	wroteExterns, wroteCRS, wroteMbarriers := false, false, false
 	var word [4]byte // a one-word payload
 	for i := len(recs) - 1; i >= 0; i-- {
 		r := recs[i]
 		switch {
-		case r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal:
+		case r.attr == cubin.EIATTR_EXTERNS && r.format == eifmtSVal:
 			// nvlink rewrites the record in place, even when every
 			// function it named is now defined; with nothing left to
 			// list it drops the record.
 			if len(externs) == 0 || appendNew {
 				continue
 			}
-			r.Payload, wroteExterns = externs, true
-		case r.Attr == cubin.EIATTR_NUM_MBARRIERS && r.Fmt == eifmtHVal && ctx.isEntry(fn.Sym):
-			r.Payload, wroteMbarriers = mbarPayload[:], true
-		case r.Attr == cubin.EIATTR_CRS_STACK_SIZE && r.Fmt == eifmtSVal:
+			r.payload, wroteExterns = externs, true
+		case r.attr == cubin.EIATTR_NUM_MBARRIERS && r.format == eifmtHVal && ctx.isEntry(fn.sym):
+			r.payload, wroteMbarriers = mbarPayload[:], true
+		case r.attr == cubin.EIATTR_CRS_STACK_SIZE && r.format == eifmtSVal:
 			if use.recursive || use.stackUnknownIn {
 				// Unknown, in place: ptxas writes a record of 0 for
 				// recursion inside a file (sm_70 and up) and, with -G,
 				// for kernels making virtual calls.
 				le.PutUint32(word[:], stackUnknown)
-				r.Payload, wroteCRS = word[:], true
+				r.payload, wroteCRS = word[:], true
 				break
 			}
 			le.PutUint32(word[:], crs)
-			r.Payload, wroteCRS = word[:], true
-		case (r.Attr == cubin.EIATTR_KPARAM_INFO || r.Attr == cubin.EIATTR_KPARAM_INFO_V2) && r.Fmt == eifmtSVal && len(r.Payload) >= 4:
+			r.payload, wroteCRS = word[:], true
+		case (r.attr == cubin.EIATTR_KPARAM_INFO || r.attr == cubin.EIATTR_KPARAM_INFO_V2) && r.format == eifmtSVal && len(r.payload) >= 4:
 			// nvlink maps the parameter's index word through the file's
 			// symbol map, in which index 0 stands for the file's
 			// placeholder (see addPlaceholder): only -g and
 			// -preserve-relocs keep it. 12.x's records for parameters
 			// over 4 KiB (V2) are mapped the same way.
-			if ph := isec.File.placeholder; le.Uint32(r.Payload) == 0 && ph != nil && ctx.symtab.indexOf(ph) != 0 {
+			if ph := isec.file.placeholder; le.Uint32(r.payload) == 0 && ph != nil && ctx.symtab.indexOf(ph) != 0 {
 				le.PutUint32(w.buf[w.record(r):], ctx.symtab.indexOf(ph))
 				continue
 			}
 		case r.symWord():
-			out := ctx.outSymIndex(isec.File.Syms[r.sym()])
+			out := ctx.outSymIndex(isec.file.syms[r.sym()])
 			if out == 0 {
 				continue
 			}
@@ -290,7 +290,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		w.record(r)
 	}
 	if ctaidZ {
-		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
+		w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_CTAIDZ_USED})
 	}
 	switch {
 	case (use.recursive || use.stackUnknownIn) && !wroteCRS:
@@ -305,17 +305,17 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	var added []treeRecord
 	if len(externs) > 0 && !wroteExterns {
 		added = append(added, firstInTree(tree, cubin.EIATTR_EXTERNS, func(f *function) bool {
-			return slices.ContainsFunc(f.Externs, func(ext *symbol) bool { return ctx.symtab.indexOf(ext) != 0 && ctx.staysExtern(ext) })
+			return slices.ContainsFunc(f.externs, func(ext *symbol) bool { return ctx.symtab.indexOf(ext) != 0 && ctx.staysExtern(ext) })
 		}))
 	}
 	if treeMbarriers && !wroteMbarriers {
 		added = append(added, firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.hasMbarriers }))
 	}
-	if ctx.isEntry(fn.Sym) && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
+	if ctx.isEntry(fn.sym) && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
 		// A kernel whose callee reads blockIdx.z reads it too.
 		added = append(added, firstInTree(tree, cubin.EIATTR_CTAIDZ_USED, func(f *function) bool { return f.ctaidZ }))
 	}
-	if ctx.isEntry(fn.Sym) && !fn.reservedSmem && slices.ContainsFunc(tree, func(f *function) bool { return f.reservedSmem }) {
+	if ctx.isEntry(fn.sym) && !fn.reservedSmem && slices.ContainsFunc(tree, func(f *function) bool { return f.reservedSmem }) {
 		// A kernel whose callee uses the reserved shared memory uses
 		// it too (nvlink 12.x; ptxas 11.8 writes no such record).
 		added = append(added, firstInTree(tree, cubin.EIATTR_RESERVED_SMEM_USED, func(f *function) bool { return f.reservedSmem }))
@@ -324,27 +324,27 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	for _, a := range added {
 		switch a.attr {
 		case cubin.EIATTR_EXTERNS:
-			w.record(infoRecord{Fmt: eifmtSVal, Attr: cubin.EIATTR_EXTERNS, Payload: externs})
+			w.record(infoRecord{format: eifmtSVal, attr: cubin.EIATTR_EXTERNS, payload: externs})
 		case cubin.EIATTR_NUM_MBARRIERS:
-			w.record(infoRecord{Fmt: eifmtHVal, Attr: cubin.EIATTR_NUM_MBARRIERS, Payload: mbarPayload[:]})
+			w.record(infoRecord{format: eifmtHVal, attr: cubin.EIATTR_NUM_MBARRIERS, payload: mbarPayload[:]})
 		case cubin.EIATTR_CTAIDZ_USED:
-			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_CTAIDZ_USED})
+			w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_CTAIDZ_USED})
 		case cubin.EIATTR_RESERVED_SMEM_USED:
-			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_RESERVED_SMEM_USED})
+			w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_RESERVED_SMEM_USED})
 		}
 	}
-	if ctx.isEntry(fn.Sym) && ctx.Config.Arch < 70 && reachesCNP(fn) {
+	if ctx.isEntry(fn.sym) && ctx.config.Arch < 70 && reachesCNP(fn) {
 		// Before Volta the driver wraps a kernel that calls into the
 		// device runtime (launches, synchronizes, queries).
-		w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_NEED_CNP_WRAPPER})
-		if ctx.Config.Arch < 50 {
+		w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_NEED_CNP_WRAPPER})
+		if ctx.config.Arch < 50 {
 			// On Kepler (sm_35, sm_37) the driver also patches it.
-			w.record(infoRecord{Fmt: eifmtNVal, Attr: cubin.EIATTR_NEED_CNP_PATCH})
+			w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_NEED_CNP_PATCH})
 		}
 	}
-	osec := isec.Out
+	osec := isec.out
 	osec.setBytes(w.buf)
-	osec.Addralign = 4
+	osec.addralign = 4
 }
 
 // reachesCNP says whether kernel k's call tree calls a device-runtime
@@ -353,8 +353,8 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 // libcudadevrt.
 func reachesCNP(k *function) bool {
 	for _, fn := range callTree(k) {
-		for _, ext := range fn.Externs {
-			if !ext.defined() && driverSyscalls[ext.Name] && strings.HasPrefix(ext.Name, "cnp") {
+		for _, ext := range fn.externs {
+			if !ext.defined() && driverSyscalls[ext.name] && strings.HasPrefix(ext.name, "cnp") {
 				return true
 			}
 		}
@@ -365,7 +365,7 @@ func reachesCNP(k *function) bool {
 // ownExterns returns what fn's own EXTERNS record still names.
 func (ctx *linkContext) ownExterns(fn *function) []*symbol {
 	var own []*symbol
-	for _, ext := range fn.Externs {
+	for _, ext := range fn.externs {
 		if ctx.symtab.indexOf(ext) != 0 && ctx.staysExtern(ext) {
 			own = appendSymOnce(own, ext)
 		}
@@ -400,14 +400,14 @@ func (ctx *linkContext) buildCallgraph() {
 	pair(0, cgCalls)
 	// Callers in the order nvlink created their symbols; each caller's
 	// edges in the reverse of the order recorded.
-	callers := slices.Clone(ctx.Funcs)
+	callers := slices.Clone(ctx.funcs)
 	slices.SortStableFunc(callers, func(a, b *function) int {
-		return cmp.Compare(ctx.names.createdAt(a.Sym), ctx.names.createdAt(b.Sym))
+		return cmp.Compare(ctx.names.createdAt(a.sym), ctx.names.createdAt(b.sym))
 	})
 	for _, fn := range callers {
 		for i := len(fn.edges) - 1; i >= 0; i-- {
 			if c := fn.edges[i]; ctx.symtab.indexOf(c) != 0 && !ctx.isDeleted(c) {
-				pair(ctx.symtab.indexOf(fn.Sym), ctx.symtab.indexOf(c))
+				pair(ctx.symtab.indexOf(fn.sym), ctx.symtab.indexOf(c))
 			}
 		}
 	}
@@ -417,35 +417,35 @@ func (ctx *linkContext) buildCallgraph() {
 	// its address), each input's in output symbol order.
 	addrTaken := slices.Clone(ctx.addrTaken)
 	slices.SortStableFunc(addrTaken, func(a, b *function) int {
-		return cmp.Or(cmp.Compare(ctx.names.createdIn(a.Sym), ctx.names.createdIn(b.Sym)), cmp.Compare(ctx.symtab.indexOf(a.Sym), ctx.symtab.indexOf(b.Sym)))
+		return cmp.Or(cmp.Compare(ctx.names.createdIn(a.sym), ctx.names.createdIn(b.sym)), cmp.Compare(ctx.symtab.indexOf(a.sym), ctx.symtab.indexOf(b.sym)))
 	})
 	for _, fn := range addrTaken {
 		switch {
 		case ctx.isLive(fn) && fn.descOnly:
-			pair(ctx.symtab.indexOf(fn.Sym), 0)
+			pair(ctx.symtab.indexOf(fn.sym), 0)
 		case ctx.isLive(fn):
-			pair(ctx.symtab.indexOf(fn.Sym), ctx.strtab.add(fn.proto))
+			pair(ctx.symtab.indexOf(fn.sym), ctx.strtab.add(fn.proto))
 		}
 	}
 	pair(0, cgIndirect)
 	for _, fn := range callers {
-		for _, p := range fn.IndirectProtos {
-			pair(ctx.symtab.indexOf(fn.Sym), ctx.strtab.add(p))
+		for _, p := range fn.indirectProtos {
+			pair(ctx.symtab.indexOf(fn.sym), ctx.strtab.add(p))
 		}
 	}
-	if ctx.toolkit.IndirectGroup {
+	if ctx.toolkit.indirectGroup {
 		pair(0, cgRefs)
 		for _, fn := range callers {
 			for i := len(fn.refs) - 1; i >= 0; i-- {
 				if r := fn.refs[i]; ctx.symtab.indexOf(r) != 0 && !ctx.isDeleted(r) {
-					pair(ctx.symtab.indexOf(fn.Sym), ctx.symtab.indexOf(r))
+					pair(ctx.symtab.indexOf(fn.sym), ctx.symtab.indexOf(r))
 				}
 			}
 		}
 	}
 	osec := ctx.outByName.get(".nv.callgraph")
 	osec.setBytes(b)
-	osec.Addralign = 4
+	osec.addralign = 4
 }
 
 // collectPrototypes lists what .nv.prototype will hold: the signature of
@@ -458,9 +458,9 @@ func (ctx *linkContext) buildCallgraph() {
 // takes it; nvlink also of the files that define or call it).
 func (ctx *linkContext) collectPrototypes() []protoEntry {
 	sigs := map[*symbol]string{}
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for _, proto := range file.protoList {
-			sym := file.Syms[proto.sym]
+			sym := file.syms[proto.sym]
 			if _, ok := sigs[sym]; !ok && sym != nil {
 				sigs[sym] = proto.sig
 			}
@@ -468,10 +468,10 @@ func (ctx *linkContext) collectPrototypes() []protoEntry {
 	}
 	var list []protoEntry
 	seen := map[*symbol]bool{}
-	for _, file := range ctx.Files {
-		for _, sym := range file.Syms {
+	for _, file := range ctx.files {
+		for _, sym := range file.syms {
 			sig, ok := sigs[sym]
-			if !ok || seen[sym] || ctx.isEntry(sym) || ctx.liveFunc(sym) != nil && sym.Func.AddrTaken || sym.Local && !ctx.keepLocal(sym) || !sym.Local && !ctx.keepGlobal(sym) {
+			if !ok || seen[sym] || ctx.isEntry(sym) || ctx.liveFunc(sym) != nil && sym.fn.addrTaken || sym.local && !ctx.keepLocal(sym) || !sym.local && !ctx.keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true
@@ -498,7 +498,7 @@ func (ctx *linkContext) buildPrototypes() {
 		b = le.AppendUint32(b, ctx.strtab.add(p.sig))
 	}
 	osec.setBytes(b)
-	osec.Addralign = 4
+	osec.addralign = 4
 }
 
 type prototype struct {
@@ -535,7 +535,7 @@ func (fn *function) noteTreeRecords(recs []infoRecord) {
 		if fn.infoAt[k] != 0 {
 			continue
 		}
-		if j := slices.IndexFunc(recs, func(r infoRecord) bool { return r.Attr == attr }); j >= 0 {
+		if j := slices.IndexFunc(recs, func(r infoRecord) bool { return r.attr == attr }); j >= 0 {
 			fn.infoAt[k] = int32(j + 1)
 		}
 	}

@@ -21,17 +21,17 @@ const (
 // infoRecord is one .nv.info record: format, attribute and payload (for
 // EIFMT_BVAL/HVAL the two value bytes).
 type infoRecord struct {
-	Fmt     uint8
-	Attr    cubin.Attr
-	Payload []byte
+	format  uint8
+	attr    cubin.Attr
+	payload []byte
 }
 
 // symWord says whether the record's first payload word is a symbol index.
 func (r infoRecord) symWord() bool {
-	if r.Fmt != eifmtSVal || len(r.Payload) < 4 {
+	if r.format != eifmtSVal || len(r.payload) < 4 {
 		return false
 	}
-	switch r.Attr {
+	switch r.attr {
 	case cubin.EIATTR_IMAGE_SLOT, cubin.EIATTR_IMAGE_OFFSET, cubin.EIATTR_IMAGE_SIZE,
 		cubin.EIATTR_TEXTURE_NORMALIZED, cubin.EIATTR_SAMPLER_INIT, cubin.EIATTR_PARAM_CBANK,
 		cubin.EIATTR_FRAME_SIZE, cubin.EIATTR_MIN_STACK_SIZE, cubin.EIATTR_SAMPLER_FORCE_UNNORMALIZED,
@@ -43,14 +43,14 @@ func (r infoRecord) symWord() bool {
 }
 
 // sym returns the symbol index of a record for which symWord is true.
-func (r infoRecord) sym() uint32 { return le.Uint32(r.Payload) }
+func (r infoRecord) sym() uint32 { return le.Uint32(r.payload) }
 
 // value returns the u32 after the symbol index (FRAME_SIZE, REGCOUNT, ...).
 func (r infoRecord) value() uint32 {
-	if len(r.Payload) < 8 {
+	if len(r.payload) < 8 {
 		return 0
 	}
-	return le.Uint32(r.Payload[4:])
+	return le.Uint32(r.payload[4:])
 }
 
 // walkInfo checks the records of a .nv.info section and calls yield with
@@ -62,26 +62,26 @@ func walkInfo(file *Object, sec *cubin.Section, yield func(infoRecord) bool) err
 		if len(data)-off < 4 {
 			return infoError(file, sec, off, "record header truncated")
 		}
-		r := infoRecord{Fmt: data[off], Attr: cubin.Attr(data[off+1])}
-		switch r.Fmt {
+		r := infoRecord{format: data[off], attr: cubin.Attr(data[off+1])}
+		switch r.format {
 		case eifmtNVal, eifmtBVal, eifmtHVal:
-			r.Payload = data[off+2 : off+4]
+			r.payload = data[off+2 : off+4]
 			off += 4
 		case eifmtSVal:
 			n := int(le.Uint16(data[off+2:]))
 			if n > len(data)-off-4 {
-				return infoError(file, sec, off, fmt.Sprintf("%s record of %d bytes runs past the section", r.Attr.Name(file.ELF.Header.Version), n))
+				return infoError(file, sec, off, fmt.Sprintf("%s record of %d bytes runs past the section", r.attr.Name(file.ELF.Header.Version), n))
 			}
-			r.Payload = data[off+4 : off+4+n]
+			r.payload = data[off+4 : off+4+n]
 			off += 4 + n
 			if off%4 != 0 && off < len(data) {
 				off += 4 - off%4 // records are 4-byte aligned
 			}
 		default:
-			return infoError(file, sec, off, fmt.Sprintf("unknown record format %d", r.Fmt))
+			return infoError(file, sec, off, fmt.Sprintf("unknown record format %d", r.format))
 		}
 		if r.symWord() && r.sym() >= uint32(len(file.ELF.Symbols)) {
-			return infoError(file, sec, off, fmt.Sprintf("%s names symbol %d, out of range", r.Attr.Name(file.ELF.Header.Version), r.sym()))
+			return infoError(file, sec, off, fmt.Sprintf("%s names symbol %d, out of range", r.attr.Name(file.ELF.Header.Version), r.sym()))
 		}
 		if !yield(r) {
 			return nil

@@ -18,12 +18,12 @@ import (
 // scheduling. Under -v each extracted member is reported with the symbols
 // it was extracted for.
 //
-// It is the one writer of ctx.Files, the files linked from here on, and
-// of their Index: addInputs's list, ctx.added, is left as it is.
+// It is the one writer of ctx.files, the files linked from here on, and
+// of their index: addInputs's list, ctx.added, is left as it is.
 func extractOnDemand(ctx *linkContext) {
-	ctx.Files = ctx.linkedFiles()
-	for i, file := range ctx.Files {
-		file.Index = i
+	ctx.files = ctx.linkedFiles()
+	for i, file := range ctx.files {
+		file.index = i
 	}
 }
 
@@ -32,8 +32,8 @@ func extractOnDemand(ctx *linkContext) {
 func (ctx *linkContext) linkedFiles() []*inputFile {
 	added := ctx.added
 	onDemand := func(file *inputFile) bool {
-		return file.unit.system && !ctx.Config.KeepSystemLibraries ||
-			file.unit.member && ctx.Config.ArchiveMode == "on-demand"
+		return file.unit.system && !ctx.config.KeepSystemLibraries ||
+			file.unit.member && ctx.config.ArchiveMode == "on-demand"
 	}
 	linked := make([]bool, len(added))
 	// present: libcudadevrt members left out because the link has their
@@ -110,11 +110,11 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 			}
 			take(i)
 			changed = true
-			if ctx.Config.Verbose && ctx.Config.Stdout != nil && !file.unit.system {
+			if ctx.config.Verbose && ctx.config.Stdout != nil && !file.unit.system {
 				// Only for --archive-mode=on-demand: nvlink's -v says
 				// nothing of the libcudadevrt members it links.
 				slices.Sort(wanted)
-				info(ctx.Config.Stdout, "linking archive member "+file.Name+" for "+strings.Join(wanted, ", "))
+				info(ctx.config.Stdout, "linking archive member "+file.Name+" for "+strings.Join(wanted, ", "))
 			}
 		}
 	}

@@ -59,16 +59,16 @@ func CheckRelocatable(cfg *Config) error {
 // libraries such as libcudadevrt were given, whose members join only when
 // something needs them (give those to the final link).
 func checkRelocatableInputs(ctx *linkContext) {
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
 			// Its kernels' shared memory is laid out with no symbol to
 			// carry the layout, and its inlined copies live inside the
 			// kernels: an ET_REL output cannot say so.
-			ctx.report(&linkError{File: file.Name, Msg: "a -ewp image (nvcc -c -ewp, ELF type 0xff00) cannot go through a partial link (-r); give it to the final link"})
+			ctx.report(&linkError{file: file.Name, msg: "a -ewp image (nvcc -c -ewp, ELF type 0xff00) cannot go through a partial link (-r); give it to the final link"})
 		}
 	}
-	if len(ctx.Files) == 0 && !ctx.failed() {
-		ctx.errorf("nothing to link for sm_%d: no input holds device code the partial link needs", ctx.Config.Arch)
+	if len(ctx.files) == 0 && !ctx.failed() {
+		ctx.errorf("nothing to link for sm_%d: no input holds device code the partial link needs", ctx.config.Arch)
 	}
 }
 
@@ -89,44 +89,44 @@ func mergeRelocatable(ctx *linkContext) {
 	// and nvlink links such an input as it links the files apart.
 	textOwner := map[string]*function{}
 	for _, fn := range ctx.allFuncs { // a partial link keeps every function
-		name := fn.Text.Sec.Name
+		name := fn.text.sec.Name
 		if _, taken := textOwner[name]; !taken {
 			textOwner[name] = fn
-		} else if fn.Sym.Local {
+		} else if fn.sym.local {
 			ctx.names.markDuplicate(fn)
 		}
 	}
 	var relAction *inputSection
-	for _, file := range ctx.Files {
-		for _, isec := range file.Sections {
-			s := isec.Sec
+	for _, file := range ctx.files {
+		for _, isec := range file.sections {
+			s := isec.sec
 			switch {
-			case isec.Func != nil && isec.File != isec.Func.Text.File:
+			case isec.fn != nil && isec.file != isec.fn.text.file:
 				// A losing weak copy's bank-2 constants, which a final link
 				// appends to the kept copy's (buildFunctions): appended here.
 				osec := ctx.outSection(ctx.names.sectionKey(isec), s.Type, s.Flags)
-				osec.Members = append(osec.Members, isec)
-				isec.Out = osec
-			case isec.Func != nil:
+				osec.members = append(osec.members, isec)
+				isec.out = osec
+			case isec.fn != nil:
 				osec := ctx.outSection(ctx.names.sectionKey(isec), s.Type, s.Flags)
-				if len(osec.Members) > 0 {
-					ctx.report(&linkError{File: file.Name, Section: s.Name, Symbol: isec.Func.Sym.Name,
-						Msg:  "a global function has a section of the same name as another function; a relocatable cubin cannot hold both",
-						Refs: []string{"the other is in " + osec.Members[0].File.Name}})
+				if len(osec.members) > 0 {
+					ctx.report(&linkError{file: file.Name, section: s.Name, symbol: isec.fn.sym.name,
+						msg:  "a global function has a section of the same name as another function; a relocatable cubin cannot hold both",
+						refs: []string{"the other is in " + osec.members[0].file.Name}})
 					continue
 				}
-				osec.Flags = s.Flags
-				osec.Func = isec.Func
-				osec.Members = []*inputSection{isec}
-				isec.Out = osec
+				osec.flags = s.Flags
+				osec.fn = isec.fn
+				osec.members = []*inputSection{isec}
+				isec.out = osec
 			case s.Type == cubin.SHT_CUDA_RELOCINFO:
 				// nvcc writes none; nvlink's table is the same for every
 				// input, so one copy is kept.
 				if relAction == nil {
 					relAction = isec
 					osec := ctx.outSection(s.Name, s.Type, s.Flags)
-					osec.Members = []*inputSection{isec}
-					isec.Out = osec
+					osec.members = []*inputSection{isec}
+					isec.out = osec
 				}
 			case isOrphanConstant2(s):
 				// Bank-2 constants tied to no function: a final link places
@@ -137,27 +137,27 @@ func mergeRelocatable(ctx *linkContext) {
 				// the same symbols in the same order at the same offsets.
 				key := s.Name
 				if osec := ctx.outByName.get(key); osec != nil {
-					key += "\x00" + strconv.Itoa(file.Index) + ":" + strconv.Itoa(int(s.Index))
+					key += "\x00" + strconv.Itoa(file.index) + ":" + strconv.Itoa(int(s.Index))
 				}
 				osec := ctx.outSection(key, s.Type, s.Flags)
-				osec.Flags = s.Flags // SHF_INFO_LINK included, as ptxas 12.x sets it
-				osec.Members = []*inputSection{isec}
-				isec.Out = osec
+				osec.flags = s.Flags // SHF_INFO_LINK included, as ptxas 12.x sets it
+				osec.members = []*inputSection{isec}
+				isec.out = osec
 			case file.lostStorage(isec):
 				// Only weak copies that lost when met: dropped, as a full
 				// link drops them.
 			case classify(s) == classMerged || classify(s) == classShared:
 				osec := ctx.outSection(s.Name, s.Type, s.Flags)
-				if osec.Type != s.Type {
-					ctx.report(&linkError{File: file.Name, Section: s.Name,
-						Msg: fmt.Sprintf("section type 0x%x differs from 0x%x in %s; they cannot be merged", s.Type, osec.Type, osec.Members[0].File.Name)})
+				if osec.typ != s.Type {
+					ctx.report(&linkError{file: file.Name, section: s.Name,
+						msg: fmt.Sprintf("section type 0x%x differs from 0x%x in %s; they cannot be merged", s.Type, osec.typ, osec.members[0].file.Name)})
 					continue
 				}
-				if len(osec.Members) == 0 {
-					osec.Flags = s.Flags
+				if len(osec.members) == 0 {
+					osec.flags = s.Flags
 				}
-				osec.Members = append(osec.Members, isec)
-				isec.Out = osec
+				osec.members = append(osec.members, isec)
+				isec.out = osec
 			}
 		}
 	}
@@ -170,15 +170,15 @@ func mergeRelocatable(ctx *linkContext) {
 // direct link does; nvlink drops .nv.global storage that no symbol names,
 // so data it allocates after it (commons) moves down.
 func warnUnnamedStorage(ctx *linkContext) {
-	for _, file := range ctx.Files {
-		for i, sym := range file.Syms {
-			if sym == nil || sym.Local || sym.File == file || sym.isFunc() {
+	for _, file := range ctx.files {
+		for i, sym := range file.syms {
+			if sym == nil || sym.local || sym.file == file || sym.isFunc() {
 				continue
 			}
 			isec := file.sectionOf(file.ELF.Symbols[i].Shndx)
-			if isec != nil && isec.Out != nil && !cubin.HasFileData(isec.Sec.Type) && isec.Sec.Type != cubin.SHT_CUDA_SHARED {
+			if isec != nil && isec.out != nil && !cubin.HasFileData(isec.sec.Type) && isec.sec.Type != cubin.SHT_CUDA_SHARED {
 				ctx.warnf("%s: the storage of %s's definition here (%s, 0x%x bytes), which lost resolution, stays in the partial output unnamed; nvlink drops such storage when it links the output",
-					file.Name, sym.Name, isec.name(), file.ELF.Symbols[i].Size)
+					file.Name, sym.name, isec.name(), file.ELF.Symbols[i].Size)
 			}
 		}
 	}
@@ -193,13 +193,13 @@ func warnUnnamedStorage(ctx *linkContext) {
 func layoutRelocatable(ctx *linkContext) {
 	placeContributions(ctx)
 	warnUnnamedStorage(ctx)
-	for _, file := range ctx.Files {
-		for j, sym := range file.Syms {
-			if !file.defines(sym, j) || sym.Section == nil || sym.Section.Out == nil || sym.typ() == cubin.STT_SECTION {
+	for _, file := range ctx.files {
+		for j, sym := range file.syms {
+			if !file.defines(sym, j) || sym.section == nil || sym.section.out == nil || sym.typ() == cubin.STT_SECTION {
 				continue
 			}
-			if sym.Section.Sec.Type != cubin.SHT_CUDA_SHARED {
-				sym.Value += sym.Section.OutOff
+			if sym.section.sec.Type != cubin.SHT_CUDA_SHARED {
+				sym.value += sym.section.outOff
 			}
 		}
 	}
@@ -214,11 +214,11 @@ func layoutRelocatable(ctx *linkContext) {
 // data that lost resolution are dropped, as a final link drops them.
 func retargetRelocations(ctx *linkContext) {
 	var walk inputWalk // relocations are read from the inputs
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		walk.visit(ctx, file)
 		for _, rs := range file.ELF.Relocs {
-			target := file.Sections[rs.Target]
-			osec := target.Out
+			target := file.sections[rs.Target]
+			osec := target.out
 			if osec == nil {
 				continue
 			}
@@ -242,9 +242,9 @@ func retargetRelocations(ctx *linkContext) {
 				case !ok:
 				case toRela:
 					rela := osec.relocFor(ctx, true)
-					rela.rel.Relocs = append(rela.rel.Relocs, rr)
+					rela.rel.relocs = append(rela.rel.relocs, rr)
 				default:
-					out.rel.Relocs = append(out.rel.Relocs, rr)
+					out.rel.relocs = append(out.rel.relocs, rr)
 				}
 			}
 		}
@@ -268,55 +268,55 @@ func retargetRelocations(ctx *linkContext) {
 // of function-level shared variables (.nv_debug.shared) are left alone:
 // their value is a shared-memory offset only the final link lays out.
 func fillDebugField(isec *inputSection, r cubin.Reloc, rr outReloc) {
-	if isec.Sec.Flags&cubin.SHF_ALLOC != 0 || rr.Sym == nil || rr.Sym.typ() != cubin.STT_SECTION ||
-		rr.Sym.Section == nil || rr.Sym.Section.OutOff == 0 {
+	if isec.sec.Flags&cubin.SHF_ALLOC != 0 || rr.sym == nil || rr.sym.typ() != cubin.STT_SECTION ||
+		rr.sym.section == nil || rr.sym.section.outOff == 0 {
 		return
 	}
 	how := cubin.HowToRelocate(r.Type)
-	if len(how.Fields) == 0 || !isec.Out.hasBytes() || uint64(rr.Offset)+how.Span() > isec.Out.byteLen() {
+	if len(how.Fields) == 0 || !isec.out.hasBytes() || uint64(rr.offset)+how.Span() > isec.out.byteLen() {
 		return
 	}
-	isec.Out.patch(uint64(rr.Offset), r.Type, uint64(rr.Addend), 0)
+	isec.out.patch(uint64(rr.offset), r.Type, uint64(rr.addend), 0)
 }
 
 // retarget moves one relocation of isec to the output; toRela says that a
 // .rel entry moves to .rela.
 func (ctx *linkContext) retarget(isec *inputSection, r cubin.Reloc) (out outReloc, toRela, ok bool) {
-	place := isec.OutOff + uint64(r.Offset)
+	place := isec.outOff + uint64(r.Offset)
 	if place > math.MaxUint32 {
 		// Kept relocations hold 32-bit places (outReloc).
-		ctx.report(&linkError{File: isec.File.Name, Section: isec.name(),
-			Msg: fmt.Sprintf("%v at offset 0x%x: place past 4 GiB into its section", r.Type, r.Offset)})
+		ctx.report(&linkError{file: isec.file.Name, section: isec.name(),
+			msg: fmt.Sprintf("%v at offset 0x%x: place past 4 GiB into its section", r.Type, r.Offset)})
 		return out, false, false
 	}
-	out = outReloc{Offset: uint32(place), Type: r.Type, Addend: r.Addend}
+	out = outReloc{offset: uint32(place), typ: r.Type, addend: r.Addend}
 	if r.Sym == 0 {
 		return out, false, true
 	}
-	if int(r.Sym) >= len(isec.File.Syms) {
-		ctx.report(&linkError{File: isec.File.Name, Section: isec.name(),
-			Msg: fmt.Sprintf("%v at offset 0x%x names symbol %d, out of range", r.Type, r.Offset, r.Sym)})
+	if int(r.Sym) >= len(isec.file.syms) {
+		ctx.report(&linkError{file: isec.file.Name, section: isec.name(),
+			msg: fmt.Sprintf("%v at offset 0x%x names symbol %d, out of range", r.Type, r.Offset, r.Sym)})
 		return out, false, false
 	}
-	sym := isec.File.Syms[r.Sym]
-	out.Sym = sym
-	if sym.typ() != cubin.STT_SECTION || sym.Section == nil || sym.Section.OutOff == 0 {
+	sym := isec.file.syms[r.Sym]
+	out.sym = sym
+	if sym.typ() != cubin.STT_SECTION || sym.section == nil || sym.section.outOff == 0 {
 		return out, false, true
 	}
-	delta := sym.Section.OutOff
+	delta := sym.section.outOff
 	if r.Rela {
-		out.Addend += int64(delta)
+		out.addend += int64(delta)
 		return out, false, true
 	}
 	// A .rel entry's addend is the field's contents; the entry becomes a
 	// .rela one with the addend explicit (in a debug section, the field
 	// is written too: fillDebugField).
 	how := cubin.HowToRelocate(r.Type)
-	if len(how.Fields) == 0 || !isec.Out.hasBytes() || place+how.Span() > isec.Out.byteLen() {
-		ctx.report(&linkError{File: isec.File.Name, Section: isec.name(), Symbol: sym.Name,
-			Msg: fmt.Sprintf("%v at offset 0x%x: cannot read its implicit addend", r.Type, r.Offset)})
+	if len(how.Fields) == 0 || !isec.out.hasBytes() || place+how.Span() > isec.out.byteLen() {
+		ctx.report(&linkError{file: isec.file.Name, section: isec.name(), symbol: sym.name,
+			msg: fmt.Sprintf("%v at offset 0x%x: cannot read its implicit addend", r.Type, r.Offset)})
 		return out, false, false
 	}
-	out.Addend = int64(how.Extract(isec.Out.read(place)) + delta)
+	out.addend = int64(how.Extract(isec.out.read(place)) + delta)
 	return out, true, true
 }

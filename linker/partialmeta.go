@@ -19,7 +19,7 @@ import (
 func buildRelocatableMetadata(ctx *linkContext) {
 	if global := ctx.outByName.get(".nv.info"); global != nil {
 		var w infoWriter
-		for _, file := range ctx.Files {
+		for _, file := range ctx.files {
 			for r := range file.globalInfo() {
 				if r, ok := ctx.remapInfo(file, r); ok {
 					w.record(r)
@@ -27,29 +27,29 @@ func buildRelocatableMetadata(ctx *linkContext) {
 			}
 		}
 		global.setBytes(w.buf)
-		global.Addralign = 4
+		global.addralign = 4
 	}
 
 	var recs []infoRecord
 	for _, fn := range ctx.allFuncs { // a partial link keeps every function
-		for _, isec := range fn.Sections {
-			if isec.Sec.Type != cubin.SHT_CUDA_INFO || isec.Out == nil {
+		for _, isec := range fn.sections {
+			if isec.sec.Type != cubin.SHT_CUDA_INFO || isec.out == nil {
 				continue
 			}
 			var err error
-			recs, err = isec.File.appendFunctionInfo(recs[:0], isec.Sec)
+			recs, err = isec.file.appendFunctionInfo(recs[:0], isec.sec)
 			if err != nil {
 				ctx.report(err)
 				continue
 			}
 			var w infoWriter
 			for _, r := range recs {
-				if r, ok := ctx.remapInfo(isec.File, r); ok {
+				if r, ok := ctx.remapInfo(isec.file, r); ok {
 					w.record(r)
 				}
 			}
-			isec.Out.setBytes(w.buf)
-			isec.Out.Addralign = 4
+			isec.out.setBytes(w.buf)
+			isec.out.addralign = 4
 		}
 	}
 	ctx.buildRelocatableCallgraph()
@@ -63,16 +63,16 @@ func buildRelocatableMetadata(ctx *linkContext) {
 // table (assignRelocatableIndices).
 func createRelocatableMetadataSections(ctx *linkContext) {
 	records, protos := false, false
-	for _, file := range ctx.Files {
-		for _, isec := range file.Sections {
-			if s := isec.Sec; s.Type == cubin.SHT_CUDA_CALLGRAPH || s.Type == cubin.SHT_CUDA_PROTOTYPE {
-				isec.Out = ctx.outSection(s.Name, s.Type, 0)
+	for _, file := range ctx.files {
+		for _, isec := range file.sections {
+			if s := isec.sec; s.Type == cubin.SHT_CUDA_CALLGRAPH || s.Type == cubin.SHT_CUDA_PROTOTYPE {
+				isec.out = ctx.outSection(s.Name, s.Type, 0)
 			}
 		}
 		records = records || len(file.calls)+len(file.addrTaken)+len(file.indirect)+len(file.refs) > 0
 		protos = protos || len(file.protoList) > 0
 	}
-	if records || ctx.toolkit.IndirectGroup {
+	if records || ctx.toolkit.indirectGroup {
 		ctx.outSection(".nv.callgraph", cubin.SHT_CUDA_CALLGRAPH, 0)
 	}
 	if protos {
@@ -84,7 +84,7 @@ func createRelocatableMetadataSections(ctx *linkContext) {
 // names what the output keeps: inputs without functions (only data) have
 // no .nv.info, nor does their partial output. The symbol table is built.
 func (ctx *linkContext) moduleInfoKept() bool {
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for r := range file.globalInfo() {
 			if _, ok := ctx.remapInfo(file, r); ok {
 				return true
@@ -106,15 +106,15 @@ func buildRelocatableSymtab(ctx *linkContext) {
 	ctx.firstGlobal = 0
 	add := func(sym *symbol) {
 		ctx.symtab.add(sym)
-		if ctx.firstGlobal == 0 && !sym.Local && sym.bind() == cubin.STB_GLOBAL {
+		if ctx.firstGlobal == 0 && !sym.local && sym.bind() == cubin.STB_GLOBAL {
 			ctx.firstGlobal = int(ctx.symtab.indexOf(sym))
 		}
 	}
 	placed := map[*symbol]bool{}
-	for _, file := range ctx.Files {
-		for _, sym := range file.Syms[min(1, len(file.Syms)):] {
+	for _, file := range ctx.files {
+		for _, sym := range file.syms[min(1, len(file.syms)):] {
 			switch {
-			case !sym.Local:
+			case !sym.local:
 				if !placed[sym] {
 					placed[sym] = true
 					add(sym)
@@ -123,7 +123,7 @@ func buildRelocatableSymtab(ctx *linkContext) {
 				if osec := sym.sectionOut(); osec != nil && osec.symIndex == 0 {
 					ctx.symtab.addSection(osec)
 				}
-			case sym.Section == nil || sym.Section.Out != nil:
+			case sym.section == nil || sym.section.out != nil:
 				add(sym)
 			}
 		}
@@ -135,10 +135,10 @@ func buildRelocatableSymtab(ctx *linkContext) {
 
 // sectionOut returns the output section of a section symbol's section.
 func (sym *symbol) sectionOut() *outputSection {
-	if sym.Section == nil {
+	if sym.section == nil {
 		return nil
 	}
-	return sym.Section.Out
+	return sym.section.out
 }
 
 // remapInfo rewrites the symbol indices of one .nv.info record of file in
@@ -151,19 +151,19 @@ func (ctx *linkContext) remapInfo(file *inputFile, r infoRecord) (infoRecord, bo
 		if ctx.lostHere(file, idx) {
 			return r, false
 		}
-		out := ctx.outSymIndex(file.Syms[idx])
+		out := ctx.outSymIndex(file.syms[idx])
 		if out == 0 {
 			return r, false
 		}
-		p := append([]byte(nil), r.Payload...)
+		p := append([]byte(nil), r.payload...)
 		le.PutUint32(p, out)
-		r.Payload = p
-	case r.Attr == cubin.EIATTR_EXTERNS && r.Fmt == eifmtSVal:
+		r.payload = p
+	case r.attr == cubin.EIATTR_EXTERNS && r.format == eifmtSVal:
 		var p []byte
-		for off := 0; off+4 <= len(r.Payload); off += 4 {
-			idx := le.Uint32(r.Payload[off:])
-			if int(idx) < len(file.Syms) {
-				if out := ctx.outSymIndex(file.Syms[idx]); out != 0 {
+		for off := 0; off+4 <= len(r.payload); off += 4 {
+			idx := le.Uint32(r.payload[off:])
+			if int(idx) < len(file.syms) {
+				if out := ctx.outSymIndex(file.syms[idx]); out != 0 {
 					p = le.AppendUint32(p, out)
 				}
 			}
@@ -171,7 +171,7 @@ func (ctx *linkContext) remapInfo(file *inputFile, r infoRecord) (infoRecord, bo
 		if len(p) == 0 {
 			return r, false
 		}
-		r.Payload = p
+		r.payload = p
 	}
 	return r, true
 }
@@ -179,11 +179,11 @@ func (ctx *linkContext) remapInfo(file *inputFile, r infoRecord) (infoRecord, bo
 // lostHere says whether file's symbol idx is a definition that lost
 // resolution to another file's.
 func (ctx *linkContext) lostHere(file *inputFile, idx uint32) bool {
-	if idx == 0 || int(idx) >= len(file.Syms) {
+	if idx == 0 || int(idx) >= len(file.syms) {
 		return false
 	}
-	sym := file.Syms[idx]
-	return sym != nil && !sym.Local && file.ELF.Symbols[idx].Shndx != cubin.SHN_UNDEF && sym.File != file
+	sym := file.syms[idx]
+	return sym != nil && !sym.local && file.ELF.Symbols[idx].Shndx != cubin.SHN_UNDEF && sym.file != file
 }
 
 // buildRelocatableCallgraph writes .nv.callgraph in the inputs' layout:
@@ -196,12 +196,12 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	var b []byte
 	pair := func(a, c uint32) { b = le.AppendUint32(le.AppendUint32(b, a), c) }
 	pair(0, cgCalls)
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for _, c := range file.calls {
-			if file.Syms[c[0]].funcIn(file) == nil {
+			if file.syms[c[0]].funcIn(file) == nil {
 				continue // a weak caller that lost
 			}
-			caller, callee := ctx.outSymIndex(file.Syms[c[0]]), ctx.outSymIndex(file.Syms[c[1]])
+			caller, callee := ctx.outSymIndex(file.syms[c[0]]), ctx.outSymIndex(file.syms[c[1]])
 			if caller != 0 && callee != 0 {
 				pair(caller, callee)
 			}
@@ -209,12 +209,12 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	}
 	pair(0, cgAddrTaken)
 	seen := map[[2]uint32]bool{}
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for _, at := range file.addrTaken {
 			if file.skippedCopy(at[0]) {
 				continue // as a final link drops it (linkCallGraph)
 			}
-			fn := ctx.outSymIndex(file.Syms[at[0]])
+			fn := ctx.outSymIndex(file.syms[at[0]])
 			e := [2]uint32{fn, ctx.strtab.add(file.protoStrings[at[1]])}
 			if fn != 0 && !seen[e] {
 				seen[e] = true
@@ -223,26 +223,26 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 		}
 	}
 	pair(0, cgIndirect)
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for _, site := range file.indirect {
-			if file.Syms[site[0]].funcIn(file) == nil {
+			if file.syms[site[0]].funcIn(file) == nil {
 				continue
 			}
-			if caller := ctx.outSymIndex(file.Syms[site[0]]); caller != 0 {
+			if caller := ctx.outSymIndex(file.syms[site[0]]); caller != 0 {
 				pair(caller, ctx.strtab.add(file.protoStrings[site[1]]))
 			}
 		}
 	}
-	if ctx.toolkit.IndirectGroup {
+	if ctx.toolkit.indirectGroup {
 		// 12.x's group -4: each function and the functions whose
 		// address it takes, input by input.
 		pair(0, cgRefs)
-		for _, file := range ctx.Files {
+		for _, file := range ctx.files {
 			for _, r := range file.refs {
-				if file.Syms[r[0]].funcIn(file) == nil {
+				if file.syms[r[0]].funcIn(file) == nil {
 					continue
 				}
-				fn, target := ctx.outSymIndex(file.Syms[r[0]]), ctx.outSymIndex(file.Syms[r[1]])
+				fn, target := ctx.outSymIndex(file.syms[r[0]]), ctx.outSymIndex(file.syms[r[1]])
 				if fn != 0 && target != 0 {
 					pair(fn, target)
 				}
@@ -251,14 +251,14 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	}
 	if osec := ctx.outByName.get(".nv.callgraph"); osec != nil {
 		osec.setBytes(b)
-		osec.Addralign = 4
+		osec.addralign = 4
 	}
 
 	var p []byte
 	protoSeen := map[uint32]bool{}
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		for _, proto := range file.protoList {
-			sym := ctx.outSymIndex(file.Syms[proto.sym])
+			sym := ctx.outSymIndex(file.syms[proto.sym])
 			if sym == 0 || protoSeen[sym] {
 				continue
 			}
@@ -269,6 +269,6 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	}
 	if osec := ctx.outByName.get(".nv.prototype"); osec != nil {
 		osec.setBytes(p)
-		osec.Addralign = 4
+		osec.addralign = 4
 	}
 }

@@ -52,7 +52,7 @@ func (p *ptxImage) source() ([]byte, error) {
 // format ... is not recognized").
 func parsePTXFile(path string, data []byte) ([]*Object, error) {
 	if !startsWithVersion(data) {
-		return nil, &linkError{File: path, Msg: "not PTX: a .ptx input must begin with a .version directive"}
+		return nil, &linkError{file: path, msg: "not PTX: a .ptx input must begin with a .version directive"}
 	}
 	u := &unit{id: 1, ptx: []ptxImage{{text: data, file: true}}}
 	return []*Object{{Name: path, unit: u}}, nil
@@ -137,7 +137,7 @@ const inputMarker = "cudalink-ptx-input.ptx"
 // command-line order, so what is printed and linked does not depend on
 // which compile ends first.
 func (ctx *linkContext) compilePTX(slots [][]*Object) {
-	cfg := ctx.Config
+	cfg := ctx.config
 	var jobs []*ptxJob
 	for _, objs := range slots {
 		for group := range unitGroups(objs) {
@@ -198,13 +198,13 @@ func (ctx *linkContext) compiledObject(name string, u *unit, p *ptxImage) *Objec
 		if errors.As(err, &pe) {
 			ctx.writeMessages(pe.output, name, p)
 		}
-		ctx.report(&linkError{File: name, Msg: fmt.Sprintf("cannot compile %s for %s: %v", what, ctx.Config.archName(), err)})
+		ctx.report(&linkError{file: name, msg: fmt.Sprintf("cannot compile %s for %s: %v", what, ctx.config.archName(), err)})
 		return nil
 	}
 	ctx.writeMessages(job.res.Messages, name, p)
 	obj, err := parseObject(name, job.res.Cubin)
 	if err != nil {
-		ctx.report(&linkError{File: name, Msg: fmt.Sprintf("the cubin ptxas made of %s: %v", what, err)})
+		ctx.report(&linkError{file: name, msg: fmt.Sprintf("the cubin ptxas made of %s: %v", what, err)})
 		return nil
 	}
 	obj.unit = u

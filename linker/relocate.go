@@ -29,12 +29,12 @@ import (
 func applyRelocations(ctx *linkContext) {
 	var walk inputWalk // relocation reads .rel addends from the inputs' code
 	rp := &relocPass{ctx: ctx}
-	for _, osec := range ctx.OutSections {
-		for _, isec := range osec.Members {
-			if isec.Out != osec {
+	for _, osec := range ctx.outSections {
+		for _, isec := range osec.members {
+			if isec.out != osec {
 				continue // folded into several kernels; relocated once, where it landed last
 			}
-			walk.visit(ctx, isec.File)
+			walk.visit(ctx, isec.file)
 			lost := lostRanges(isec)
 			for r := range isec.relocs() {
 				if inRanges(lost, uint64(r.Offset)) {
@@ -52,9 +52,9 @@ func applyRelocations(ctx *linkContext) {
 	if ctx.gc.off {
 		return
 	}
-	for _, osec := range ctx.OutSections {
+	for _, osec := range ctx.outSections {
 		if osec.rel != nil {
-			osec.rel.Relocs = clipped(osec.rel.Relocs)
+			osec.rel.relocs = clipped(osec.rel.relocs)
 		}
 		osec.clipPatches()
 	}
@@ -76,20 +76,20 @@ func clipped[T any](s []T) []T {
 // definitions another file's definition replaced. The file's symbols are
 // scanned once, on first use.
 func lostRanges(isec *inputSection) [][2]uint64 {
-	file := isec.File
+	file := isec.file
 	if file.lost == nil {
 		file.lost = map[int][][2]uint64{}
-		for i, sym := range file.Syms {
-			if sym == nil || sym.Local {
+		for i, sym := range file.syms {
+			if sym == nil || sym.local {
 				continue
 			}
 			esym := &file.ELF.Symbols[i]
-			if esym.Shndx != cubin.SHN_UNDEF && esym.Type() != cubin.STT_FUNC && sym.File != file {
+			if esym.Shndx != cubin.SHN_UNDEF && esym.Type() != cubin.STT_FUNC && sym.file != file {
 				file.lost[int(esym.Shndx)] = append(file.lost[int(esym.Shndx)], [2]uint64{esym.Value, esym.Value + esym.Size})
 			}
 		}
 	}
-	return file.lost[int(isec.Sec.Index)]
+	return file.lost[int(isec.sec.Index)]
 }
 
 func inRanges(ranges [][2]uint64, off uint64) bool {
@@ -116,16 +116,16 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	how := cubin.HowToRelocate(r.Type)
 	var sym *symbol
 	if r.Sym != 0 {
-		sym = isec.File.Syms[r.Sym]
+		sym = isec.file.syms[r.Sym]
 	}
 	bad := func(msg string) {
-		e := &linkError{File: isec.File.Name, Section: isec.name(), Msg: fmt.Sprintf("%v at offset 0x%x: %s", r.Type, r.Offset, msg)}
+		e := &linkError{file: isec.file.Name, section: isec.name(), msg: fmt.Sprintf("%v at offset 0x%x: %s", r.Type, r.Offset, msg)}
 		if sym != nil {
-			e.Symbol = sym.Name
+			e.symbol = sym.name
 		}
 		ctx.report(e)
 	}
-	p := isec.OutOff + uint64(r.Offset)
+	p := isec.outOff + uint64(r.Offset)
 	span := how.Span()
 	if !osec.hasBytes() || p+span > osec.byteLen() {
 		if !osec.hasBytes() {
@@ -159,7 +159,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		if how.Who == cubin.ByLinker {
 			return // YIELD and friends with no symbol: nothing to do here
 		}
-		rp.keep(osec, r.Rela, outReloc{Offset: uint32(p), Type: r.Type, Addend: r.Addend})
+		rp.keep(osec, r.Rela, outReloc{offset: uint32(p), typ: r.Type, addend: r.Addend})
 		return
 	}
 	if off, ok := ctx.bindless[sym]; ok && how.Who == cubin.ByLinker {
@@ -170,7 +170,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		osec.patch(p, r.Type, off, 0) // the texture's or surface's slot in bank 0
 		return
 	}
-	if sym.Name == ptxConst0Size && !sym.defined() && isec.Func != nil && !ctx.isEntry(isec.Func.Sym) {
+	if sym.name == ptxConst0Size && !sym.defined() && isec.fn != nil && !ctx.isEntry(isec.fn.sym) {
 		// The parameter bank size of the kernel the code is in: a device
 		// function (libcudadevrt's launch helpers, kept by -g or
 		// -preserve-relocs) has none, and nvlink writes all ones.
@@ -178,9 +178,9 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	if debugDanglingLabel(osec, sym) {
-		if ctx.Config.PreserveRelocs {
+		if ctx.config.PreserveRelocs {
 			// nvlink records it all the same, against no symbol.
-			osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Addend: a})
+			osec.preserve(ctx, outReloc{offset: uint32(p), typ: r.Type, addend: a})
 		}
 		return
 	}
@@ -194,42 +194,42 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	if !linkerResolves(r, sym) {
 		// 12.x inputs reach functions through the unified table; the
 		// driver gets the plain type (R_CUDA_UNIFIED -> R_CUDA_64).
-		out := outReloc{Offset: uint32(p), Type: cubin.UnifiedBase(r.Type), Sym: sym, Addend: r.Addend}
+		out := outReloc{offset: uint32(p), typ: cubin.UnifiedBase(r.Type), sym: sym, addend: r.Addend}
 		if !sym.defined() {
 			ctx.driverRefs.add(sym)
 		}
-		if sym.typ() == cubin.STT_SECTION && sym.Section != nil && sym.Section.OutOff != 0 {
+		if sym.typ() == cubin.STT_SECTION && sym.section != nil && sym.section.outOff != 0 {
 			// A section symbol now names the merged section: move the
 			// addend by where this input's contribution landed.
 			if r.Rela {
-				out.Addend += int64(sym.Section.OutOff)
+				out.addend += int64(sym.section.outOff)
 			} else {
-				osec.patch(p, r.Type, uint64(a)+sym.Section.OutOff, 0)
+				osec.patch(p, r.Type, uint64(a)+sym.section.outOff, 0)
 			}
 		}
 		rp.keep(osec, r.Rela, out)
 		return
 	}
-	if sym.space() == cubin.STO_CUDA_SHARED && !sym.defined() && isec.Func == nil && osec.Flags&cubin.SHF_ALLOC == 0 {
+	if sym.space() == cubin.STO_CUDA_SHARED && !sym.defined() && isec.fn == nil && osec.flags&cubin.SHF_ALLOC == 0 {
 		// A debug section's view of dynamic shared memory.
 		if !ctx.debugSymbols() {
 			debugUnknown(osec, p, r.Type, a)
-			if ctx.Config.PreserveRelocs && ctx.debugLayout.of(sym) == publishedDynamic {
+			if ctx.config.PreserveRelocs && ctx.debugLayout.of(sym) == publishedDynamic {
 				// sm_90's -preserve-relocs defines the array in
 				// .nv_debug.shared (layoutDebugInfo): nvlink keeps
 				// the resolution against it.
-				osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})
+				osec.preserve(ctx, outReloc{offset: uint32(p), typ: r.Type, sym: sym, addend: a})
 			}
 			return
 		}
-		osec.patch(p, r.Type, how.Select(sym.Value+uint64(a)), 0)
-		if ctx.Config.PreserveRelocs {
-			osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})
+		osec.patch(p, r.Type, how.Select(sym.value+uint64(a)), 0)
+		if ctx.config.PreserveRelocs {
+			osec.preserve(ctx, outReloc{offset: uint32(p), typ: r.Type, sym: sym, addend: a})
 		}
 		return
 	}
-	if osec.Flags&cubin.SHF_ALLOC == 0 && (ctx.sharedVars.deleted[sym] ||
-		sym.space() == cubin.STO_CUDA_SHARED && sym.defined() && sym.Section != nil && sym.Section.Out == nil && sym.Section.Func != nil && !ctx.isLive(sym.Section.Func)) {
+	if osec.flags&cubin.SHF_ALLOC == 0 && (ctx.sharedVars.deleted[sym] ||
+		sym.space() == cubin.STO_CUDA_SHARED && sym.defined() && sym.section != nil && sym.section.out == nil && sym.section.fn != nil && !ctx.isLive(sym.section.fn)) {
 		// A debug section's view of a shared variable nvlink deleted (no
 		// code uses it), or of one of a removed kernel: nvlink takes its
 		// address as unknown.
@@ -247,10 +247,10 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	osec.patch(p, r.Type, v, sym.constantBank())
-	if ctx.Config.PreserveRelocs && (sym.defined() || ctx.debugLayout.of(sym) == publishedDynamic && ctx.debugSymbols()) {
+	if ctx.config.PreserveRelocs && (sym.defined() || ctx.debugLayout.of(sym) == publishedDynamic && ctx.debugSymbols()) {
 		// Not dynamic shared memory, which has no symbol in the output
 		// unless -g publishes it.
-		osec.preserve(ctx, outReloc{Offset: uint32(p), Type: r.Type, Sym: sym, Addend: a})
+		osec.preserve(ctx, outReloc{offset: uint32(p), typ: r.Type, sym: sym, addend: a})
 	}
 }
 
@@ -269,7 +269,7 @@ func linkerResolves(r cubin.Reloc, sym *symbol) bool {
 // keep adds a relocation left for the driver to osec's relocation section.
 func (osec *outputSection) keep(ctx *linkContext, rela bool, r outReloc) {
 	rs := osec.relocFor(ctx, rela).rel
-	rs.Relocs = append(rs.Relocs, r)
+	rs.relocs = append(rs.relocs, r)
 }
 
 // keep stages a relocation left for the driver from the member being
@@ -290,7 +290,7 @@ func (rp *relocPass) unstage(osec *outputSection) {
 			continue
 		}
 		rs := osec.relocFor(rp.ctx, i == 1).rel
-		rs.Relocs = append(slices.Grow(rs.Relocs, len(staged)), staged...)
+		rs.relocs = append(slices.Grow(rs.relocs, len(staged)), staged...)
 		rp.staged[i] = staged[:0]
 	}
 }
@@ -307,34 +307,34 @@ func (osec *outputSection) relocFor(ctx *linkContext, rela bool) *outputSection 
 	x := osec.more()
 	if rela {
 		if x.relaOut == nil {
-			x.relaOut = ctx.relSection(".rela"+osec.Name, osec, true)
+			x.relaOut = ctx.relSection(".rela"+osec.name, osec, true)
 		}
 		return x.relaOut
 	}
 	if x.relOut == nil {
-		x.relOut = ctx.relSection(".rel"+osec.Name, osec, false)
+		x.relOut = ctx.relSection(".rel"+osec.name, osec, false)
 	}
 	return x.relOut
 }
 
 // space returns the symbol's memory space bits from st_other.
-func (sym *symbol) space() uint8 { return sym.Other & cubin.STO_CUDA_SPACE_MASK }
+func (sym *symbol) space() uint8 { return sym.other & cubin.STO_CUDA_SPACE_MASK }
 
 func (sym *symbol) inNonAllocSection() bool {
-	return sym.Section != nil && sym.Section.Sec.Flags&cubin.SHF_ALLOC == 0
+	return sym.section != nil && sym.section.sec.Flags&cubin.SHF_ALLOC == 0
 }
 
 // symbolValue returns S for a relocation in isec that the linker resolves.
 func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bool) {
 	if sym.space() == cubin.STO_CUDA_SHARED && !sym.defined() {
 		// Dynamic shared memory starts after the kernel's static shared memory.
-		if fn := isec.Func; fn != nil {
-			if ctx.isEntry(fn.Sym) || ctx.demoted(fn) {
+		if fn := isec.fn; fn != nil {
+			if ctx.isEntry(fn.sym) || ctx.demoted(fn) {
 				return ctx.sharedOf(fn).dynOffset, true
 			}
 			var off uint64
-			for _, k := range ctx.Funcs {
-				if mem := ctx.sharedOf(k); ctx.isEntry(k.Sym) && mem.usesDynamic {
+			for _, k := range ctx.funcs {
+				if mem := ctx.sharedOf(k); ctx.isEntry(k.sym) && mem.usesDynamic {
 					for _, f := range callTree(k) {
 						if f == fn {
 							off = max(off, mem.dynOffset)
@@ -350,20 +350,20 @@ func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bo
 		return 0, false
 	}
 	if sym.typ() == cubin.STT_SECTION {
-		if sym.Section == nil {
+		if sym.section == nil {
 			return 0, false
 		}
-		return sym.Section.OutOff, true
+		return sym.section.outOff, true
 	}
-	return sym.Value, true
+	return sym.value, true
 }
 
 // constantBank returns the constant bank number of the symbol's section.
 func (sym *symbol) constantBank() uint64 {
-	if sym.Section == nil {
+	if sym.section == nil {
 		return 0
 	}
-	s := sym.Section.Sec
+	s := sym.section.sec
 	if s.Type >= cubin.SHT_CUDA_CONSTANT_B0 && s.Type <= cubin.SHT_CUDA_CONSTANT_B17 {
 		return uint64(s.Type - cubin.SHT_CUDA_CONSTANT_B0)
 	}
@@ -399,22 +399,22 @@ func isRelocType(typ uint32) bool {
 // the addend moved by where the input's contribution landed), as nvlink
 // writes them to .nv.resolvedrela<section>.
 func (osec *outputSection) preserve(ctx *linkContext, r outReloc) {
-	if r.Sym != nil && r.Sym.typ() == cubin.STT_SECTION && r.Sym.Section != nil {
-		r.Addend += int64(r.Sym.Section.OutOff)
+	if r.sym != nil && r.sym.typ() == cubin.STT_SECTION && r.sym.section != nil {
+		r.addend += int64(r.sym.section.outOff)
 	}
 	name := resolvedRelaPrefix + osec.key() // keyed like osec (nameRegistry.funcKey)
 	rs := ctx.outByName.get(name)
 	if rs == nil || rs.rel == nil {
 		rs = ctx.relocSection(name, cubin.SHT_CUDA_RESOLVED_RELA, osec)
 	}
-	rs.rel.Relocs = append(rs.rel.Relocs, r)
+	rs.rel.relocs = append(rs.rel.relocs, r)
 }
 
 // warnPreserveRelocs gives nvlink 11.8's warning for -preserve-relocs on
 // sm_90 and sm_90a (spelling included); the link goes on and writes the same kind of
 // output as for older architectures.
 func warnPreserveRelocs(ctx *linkContext) {
-	if ctx.Config.PreserveRelocs && ctx.Config.Arch >= 90 {
-		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture '%s' and may not work as expected", ctx.Config.archName())
+	if ctx.config.PreserveRelocs && ctx.config.Arch >= 90 {
+		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture '%s' and may not work as expected", ctx.config.archName())
 	}
 }

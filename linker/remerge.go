@@ -29,26 +29,26 @@ import (
 // constant-remerge-* corpus cases.
 func remergeConstants(ctx *linkContext) {
 	c3 := ctx.outByName.get(".nv.constant3")
-	if !ctx.remergesConstants() || c3 == nil || len(c3.Members) == 0 {
+	if !ctx.remergesConstants() || c3 == nil || len(c3.members) == 0 {
 		return
 	}
 	var walk inputWalk // the folds compare the inputs' bytes
 	offs, folded, size, last := remergeLayout(ctx, &walk, c3)
 	ctx.null.lastConstant, ctx.null.remerged = last, true
-	moved := size != c3.Size
-	for i, isec := range c3.Members {
-		moved = moved || folded[i] || offs[i] != isec.OutOff
+	moved := size != c3.size
+	for i, isec := range c3.members {
+		moved = moved || folded[i] || offs[i] != isec.outOff
 	}
 	if !moved || !c3.hasBytes() {
 		return
 	}
 	old := c3.ownBytes()
 	data := make([]byte, size)
-	for i, isec := range c3.Members {
-		if folded[i] || isec.OutOff+isec.Sec.Size > uint64(len(old)) {
+	for i, isec := range c3.members {
+		if folded[i] || isec.outOff+isec.sec.Size > uint64(len(old)) {
 			continue // folded, or bytes the section does not hold
 		}
-		copy(data[offs[i]:], old[isec.OutOff:isec.OutOff+isec.Sec.Size])
+		copy(data[offs[i]:], old[isec.outOff:isec.outOff+isec.sec.Size])
 	}
 	c3.setBytes(data)
 }
@@ -58,14 +58,14 @@ func remergeConstants(ctx *linkContext) {
 // nothing), the bank's new size, and what the merge leaves in the null
 // symbol.
 func remergeLayout(ctx *linkContext, walk *inputWalk, c3 *outputSection) (offs []uint64, folded []bool, size, last uint64) {
-	offs, folded = make([]uint64, len(c3.Members)), make([]bool, len(c3.Members))
+	offs, folded = make([]uint64, len(c3.members)), make([]bool, len(c3.members))
 	var placed []int // members laid out and counted, which later ones may fold onto
-	for i, isec := range c3.Members {
-		walk.visit(ctx, isec.File)
+	for i, isec := range c3.members {
+		walk.visit(ctx, isec.file)
 		kind := remergeKindOf(isec)
 		if kind != remergeAppended {
 			for _, j := range placed {
-				if remergeFolds(kind, c3.Members[j], isec) {
+				if remergeFolds(kind, c3.members[j], isec) {
 					folded[i] = true
 					break
 				}
@@ -74,9 +74,9 @@ func remergeLayout(ctx *linkContext, walk *inputWalk, c3 *outputSection) (offs [
 		if folded[i] {
 			continue
 		}
-		size = alignTo(size, max(isec.Sec.Addralign, 1))
+		size = alignTo(size, max(isec.sec.Addralign, 1))
 		offs[i] = size
-		size += isec.Sec.Size
+		size += isec.sec.Size
 		if kind != remergeAppended {
 			placed = append(placed, i)
 			last = offs[i]
@@ -108,7 +108,7 @@ const (
 
 // remergeKindOf classifies isec's contribution (see remergeKind).
 func remergeKindOf(isec *inputSection) remergeKind {
-	switch size, align := isec.Sec.Size, isec.Sec.Addralign; size {
+	switch size, align := isec.sec.Size, isec.sec.Addralign; size {
 	case 4, 8:
 		if align == size {
 			return remergeScalar
@@ -124,7 +124,7 @@ func remergeKindOf(isec *inputSection) remergeKind {
 // the inputs hold them, before relocation), and for a scalar not all
 // zeros (nvlink never folds a zero scalar).
 func remergeFolds(kind remergeKind, prev, isec *inputSection) bool {
-	if remergeKindOf(prev) != kind || prev.Sec.Size != isec.Sec.Size || prev.Sec.Addralign != isec.Sec.Addralign {
+	if remergeKindOf(prev) != kind || prev.sec.Size != isec.sec.Size || prev.sec.Addralign != isec.sec.Addralign {
 		return false
 	}
 	a, b := sectionBytesPadded(prev), sectionBytesPadded(isec)
@@ -137,9 +137,9 @@ func remergeFolds(kind remergeKind, prev, isec *inputSection) bool {
 // sectionBytesPadded is isec's bytes, zeros after what the input holds up
 // to its size (a section holds no more than 64 bytes when it is compared).
 func sectionBytesPadded(isec *inputSection) []byte {
-	d := isec.Sec.Data
-	if uint64(len(d)) >= isec.Sec.Size {
-		return d[:isec.Sec.Size]
+	d := isec.sec.Data
+	if uint64(len(d)) >= isec.sec.Size {
+		return d[:isec.sec.Size]
 	}
-	return append(append([]byte(nil), d...), make([]byte, isec.Sec.Size-uint64(len(d)))...)
+	return append(append([]byte(nil), d...), make([]byte, isec.sec.Size-uint64(len(d)))...)
 }

@@ -14,46 +14,46 @@ import (
 // that order and never by scheduling.
 func resolveSymbols(ctx *linkContext) {
 	// Names are looked up only here: later passes reach symbols through
-	// file.Syms, so the map goes with the pass.
+	// file.syms, so the map goes with the pass.
 	n := 0
-	nlocal := make([]int, len(ctx.Files))
-	for i, file := range ctx.Files {
+	nlocal := make([]int, len(ctx.files))
+	for i, file := range ctx.files {
 		nlocal[i] = locals(file.ELF)
 		n += len(file.ELF.Symbols) - 1 - nlocal[i]
 	}
 	g := globalSymbols{byName: make(map[string]*symbol, n)}
-	for fi, file := range ctx.Files {
+	for fi, file := range ctx.files {
 		ef := file.ELF
-		file.Syms = make([]*symbol, len(ef.Symbols))
+		file.syms = make([]*symbol, len(ef.Symbols))
 		local := make([]symbol, nlocal[fi]) // one allocation for the file's locals
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			if esym.Bind() == cubin.STB_LOCAL {
 				sym := &local[0]
 				local = local[1:]
-				*sym = symbol{Name: esym.Name, Info: esym.Info, Other: esym.Other,
-					Value: esym.Value, Size: esym.Size, File: file, Shndx: esym.Shndx,
-					Section: file.sectionOf(esym.Shndx), Local: true, id: g.nextID()}
-				file.Syms[i] = sym
+				*sym = symbol{name: esym.Name, info: esym.Info, other: esym.Other,
+					value: esym.Value, size: esym.Size, file: file, shndx: esym.Shndx,
+					section: file.sectionOf(esym.Shndx), local: true, id: g.nextID()}
+				file.syms[i] = sym
 				continue
 			}
 			sym, first := g.symbol(ctx, esym.Name)
 			if first {
 				sym.firstBind = esym.Bind()
 			}
-			file.Syms[i] = sym
+			file.syms[i] = sym
 			ctx.addDefinition(sym, file, i)
 		}
 	}
 	// One more id for each file, for the placeholder registerNames may
 	// make in it (placeholderID).
-	ctx.symbolIDs = g.next + int32(len(ctx.Files))
+	ctx.symbolIDs = g.next + int32(len(ctx.files))
 }
 
 // placeholderID is the id resolveSymbols kept for the placeholder of file
 // (see addPlaceholder).
 func (ctx *linkContext) placeholderID(file *inputFile) int32 {
-	return ctx.symbolIDs - int32(len(ctx.Files)) + int32(file.Index)
+	return ctx.symbolIDs - int32(len(ctx.files)) + int32(file.index)
 }
 
 // locals counts the local symbols of ef, but for the null symbol.
@@ -95,20 +95,20 @@ func (g *globalSymbols) symbol(ctx *linkContext, name string) (sym *symbol, firs
 	}
 	sym = &g.slab[0]
 	g.slab = g.slab[1:]
-	sym.Name, sym.id = name, g.nextID()
+	sym.name, sym.id = name, g.nextID()
 	g.byName[name] = sym
-	ctx.Symbols = append(ctx.Symbols, sym)
+	ctx.symbols = append(ctx.symbols, sym)
 	return sym, true
 }
 
 // sectionOf returns the input section for a symbol's section index, nil for
 // undefined and special indices.
 func (file *inputFile) sectionOf(shndx uint32) *inputSection {
-	if shndx == cubin.SHN_UNDEF || int(shndx) >= len(file.Sections) ||
-		(shndx >= cubin.SHN_LORESERVE && shndx <= cubin.SHN_XINDEX && len(file.Sections) <= int(cubin.SHN_LORESERVE)) {
+	if shndx == cubin.SHN_UNDEF || int(shndx) >= len(file.sections) ||
+		(shndx >= cubin.SHN_LORESERVE && shndx <= cubin.SHN_XINDEX && len(file.sections) <= int(cubin.SHN_LORESERVE)) {
 		return nil
 	}
-	return file.Sections[shndx]
+	return file.sections[shndx]
 }
 
 // Definition ranks, highest wins.
@@ -154,13 +154,13 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 	esym := &file.ELF.Symbols[idx]
 	newRank := rank(esym)
 	if newRank == rankUndefined {
-		if sym.File == nil && sym.Info == 0 {
-			sym.Info, sym.Other, sym.Size = esym.Info, esym.Other, esym.Size
+		if sym.file == nil && sym.info == 0 {
+			sym.info, sym.other, sym.size = esym.Info, esym.Other, esym.Size
 		}
 		return
 	}
 	oldRank := rankUndefined
-	if sym.File != nil {
+	if sym.file != nil {
 		oldRank = int(sym.rank)
 	}
 	if oldRank != rankUndefined && esym.Type() != cubin.STT_FUNC && !ctx.checkDataDefinitions(sym, file, esym, newRank) {
@@ -172,23 +172,23 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 		take = true
 	case newRank < oldRank:
 	case newRank == rankStrong:
-		ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
-			Msg:  "duplicate definition of device symbol",
-			Refs: []string{"first defined in " + sym.File.nvlinkName()}})
+		ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
+			msg:  "duplicate definition of device symbol",
+			refs: []string{"first defined in " + sym.file.nvlinkName()}})
 	case newRank == rankWeak:
 		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.isEntry(sym) {
-			if a, b := file.paramBankSize(esym), sym.File.paramBankSize(&sym.File.ELF.Symbols[sym.esymIndex]); a != b {
-				ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
-					Msg:  fmt.Sprintf("weak kernel defined again with a parameter bank of another size (0x%x bytes here, 0x%x first)", a, b),
-					Refs: []string{"first defined in " + sym.File.nvlinkName()}})
+			if a, b := file.paramBankSize(esym), sym.file.paramBankSize(&sym.file.ELF.Symbols[sym.esymIndex]); a != b {
+				ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
+					msg:  fmt.Sprintf("weak kernel defined again with a parameter bank of another size (0x%x bytes here, 0x%x first)", a, b),
+					refs: []string{"first defined in " + sym.file.nvlinkName()}})
 				return
 			}
 		}
 		if esym.Type() == cubin.STT_FUNC {
-			newRegs, oldRegs := file.regCount(idx), sym.File.regCount(int(sym.esymIndex))
+			newRegs, oldRegs := file.regCount(idx), sym.file.regCount(int(sym.esymIndex))
 			take = newRegs < oldRegs ||
-				newRegs == oldRegs && file.ELF.Header.VirtualSM() > sym.File.ELF.Header.VirtualSM()
-			if !take && sym.File != file {
+				newRegs == oldRegs && file.ELF.Header.VirtualSM() > sym.file.ELF.Header.VirtualSM()
+			if !take && sym.file != file {
 				// nvlink skips this copy's symbols (registerNames).
 				if file.weakSkipped == nil {
 					file.weakSkipped = map[uint32]bool{}
@@ -197,10 +197,10 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 			}
 		}
 	case newRank == rankCommon:
-		if esym.Size > sym.Size {
+		if esym.Size > sym.size {
 			// The larger common is the one nvlink names from now on; the
 			// first common's alignment (its st_value) stays.
-			sym.Size, sym.File, sym.esymIndex = esym.Size, file, int32(idx)
+			sym.size, sym.file, sym.esymIndex = esym.Size, file, int32(idx)
 		}
 	}
 	if !take {
@@ -213,9 +213,9 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 		}
 		return
 	}
-	sym.Info, sym.Other, sym.Value, sym.Size = esym.Info, esym.Other, esym.Value, esym.Size
-	sym.File, sym.Shndx = file, esym.Shndx
-	sym.Section = file.sectionOf(esym.Shndx)
+	sym.info, sym.other, sym.value, sym.size = esym.Info, esym.Other, esym.Value, esym.Size
+	sym.file, sym.shndx = file, esym.Shndx
+	sym.section = file.sectionOf(esym.Shndx)
 	sym.rank = uint8(newRank)
 	sym.esymIndex = int32(idx)
 }
@@ -234,50 +234,50 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 //   - a common after an uninitialized strong definition is a duplicate
 //     definition (and a size mismatch if the sizes differ).
 func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym *cubin.Symbol, newRank int) bool {
-	old := &sym.File.ELF.Symbols[sym.esymIndex]
+	old := &sym.file.ELF.Symbols[sym.esymIndex]
 	sizeMismatch := func() {
-		ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
-			Msg:  fmt.Sprintf("size of device symbol differs (0x%x bytes here, 0x%x first)", esym.Size, sym.Size),
-			Refs: []string{"first specified in " + sym.File.nvlinkName()}})
+		ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
+			msg:  fmt.Sprintf("size of device symbol differs (0x%x bytes here, 0x%x first)", esym.Size, sym.size),
+			refs: []string{"first specified in " + sym.file.nvlinkName()}})
 	}
 	largerCommon := func(common, init *inputFile, commonSize, initSize uint64) {
-		ctx.report(&linkError{File: common.Name, Symbol: sym.Name,
-			Msg:  fmt.Sprintf("common symbol has larger size (0x%x bytes) than its initialization (0x%x bytes)", commonSize, initSize),
-			Refs: []string{"initialized in " + init.Name}})
+		ctx.report(&linkError{file: common.Name, symbol: sym.name,
+			msg:  fmt.Sprintf("common symbol has larger size (0x%x bytes) than its initialization (0x%x bytes)", commonSize, initSize),
+			refs: []string{"initialized in " + init.Name}})
 	}
 	switch oldCommon, newCommon := sym.rank == rankCommon, newRank == rankCommon; {
 	case oldCommon && newCommon:
 		return true
 	case oldCommon:
 		if file.initialized(esym) {
-			if sym.Size > esym.Size {
-				largerCommon(sym.File, file, sym.Size, esym.Size)
+			if sym.size > esym.Size {
+				largerCommon(sym.file, file, sym.size, esym.Size)
 				return false
 			}
 			return true
 		}
-		if esym.Size != sym.Size {
+		if esym.Size != sym.size {
 			sizeMismatch()
 		}
 		return false
 	case newCommon:
-		if sym.File.initialized(old) {
-			if esym.Size > sym.Size {
-				largerCommon(file, sym.File, esym.Size, sym.Size)
+		if sym.file.initialized(old) {
+			if esym.Size > sym.size {
+				largerCommon(file, sym.file, esym.Size, sym.size)
 			}
 			return false
 		}
-		if esym.Size != sym.Size {
+		if esym.Size != sym.size {
 			sizeMismatch()
 		}
 		if sym.rank == rankStrong {
-			ctx.report(&linkError{File: file.nvlinkName(), Symbol: sym.Name,
-				Msg:  "duplicate definition of device symbol (a common after a definition)",
-				Refs: []string{"first defined in " + sym.File.nvlinkName()}})
+			ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
+				msg:  "duplicate definition of device symbol (a common after a definition)",
+				refs: []string{"first defined in " + sym.file.nvlinkName()}})
 		}
 		return false
 	}
-	if esym.Size != sym.Size {
+	if esym.Size != sym.size {
 		sizeMismatch()
 		// Two strong ones are also a duplicate, which the caller reports.
 		return sym.rank == rankStrong && newRank == rankStrong
@@ -288,8 +288,8 @@ func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym 
 // paramBankSize returns the size of a kernel's parameter bank, its
 // .nv.constant0.<k> section (0 if it has none).
 func (file *inputFile) paramBankSize(esym *cubin.Symbol) uint64 {
-	for _, isec := range file.Sections {
-		if s := isec.Sec; s.Type == cubin.SHT_CUDA_CONSTANT_B0 && s.Info == esym.Shndx {
+	for _, isec := range file.sections {
+		if s := isec.sec; s.Type == cubin.SHT_CUDA_CONSTANT_B0 && s.Info == esym.Shndx {
 			return s.Size
 		}
 	}
@@ -301,7 +301,7 @@ func (file *inputFile) paramBankSize(esym *cubin.Symbol) uint64 {
 // storage.
 func (file *inputFile) initialized(esym *cubin.Symbol) bool {
 	isec := file.sectionOf(esym.Shndx)
-	return isec != nil && cubin.HasFileData(isec.Sec.Type)
+	return isec != nil && cubin.HasFileData(isec.sec.Type)
 }
 
 // regCount returns the register count nvlink compares for a weak function:
@@ -311,10 +311,10 @@ func (file *inputFile) initialized(esym *cubin.Symbol) bool {
 func (file *inputFile) regCount(idx int) int {
 	esym := &file.ELF.Symbols[idx]
 	if isec := file.sectionOf(esym.Shndx); isec != nil {
-		return int(isec.Sec.Info >> 24)
+		return int(isec.sec.Info >> 24)
 	}
 	for r := range file.globalInfo() {
-		if r.Attr == cubin.EIATTR_REGCOUNT && r.symWord() && r.sym() == uint32(idx) {
+		if r.attr == cubin.EIATTR_REGCOUNT && r.symWord() && r.sym() == uint32(idx) {
 			return int(r.value())
 		}
 	}
@@ -339,7 +339,7 @@ var driverSyscalls = map[string]bool{
 // output: driver syscalls, textures, samplers, surfaces and dynamic shared
 // memory.
 func mayStayUndefined(sym *symbol) bool {
-	return undefinedIsFine(sym.Name, sym.typ(), sym.Other)
+	return undefinedIsFine(sym.name, sym.typ(), sym.other)
 }
 
 // undefinedIsFine is mayStayUndefined for a symbol of that name, type
@@ -366,8 +366,8 @@ func reportUndefined(ctx *linkContext) {
 	// call or reference one. Most links have none, and skip the walk of
 	// every input's relocations that finds them.
 	var used map[*symbol]bool
-	for _, sym := range ctx.Symbols {
-		if sym.File == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) {
+	for _, sym := range ctx.symbols {
+		if sym.file == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) {
 			undefined = append(undefined, sym)
 			if sym.isFunc() {
 				if used == nil {
@@ -383,21 +383,21 @@ func reportUndefined(ctx *linkContext) {
 				used[sym] = true
 			}
 		}
-		for _, fn := range ctx.Funcs {
+		for _, fn := range ctx.funcs {
 			for _, c := range fn.edges {
 				use(c)
 			}
 		}
 		var walk inputWalk // relocations are read from the inputs
-		for _, file := range ctx.Files {
+		for _, file := range ctx.files {
 			walk.visit(ctx, file)
-			for _, isec := range file.Sections {
-				if isec.Func != nil && !ctx.isLive(isec.Func) {
+			for _, isec := range file.sections {
+				if isec.fn != nil && !ctx.isLive(isec.fn) {
 					continue
 				}
 				for r := range isec.relocs() {
-					if r.Sym != 0 && int(r.Sym) < len(file.Syms) {
-						use(file.Syms[r.Sym])
+					if r.Sym != 0 && int(r.Sym) < len(file.syms) {
+						use(file.syms[r.Sym])
 					}
 				}
 			}
@@ -418,11 +418,11 @@ func reportUndefined(ctx *linkContext) {
 // reportUndefinedSymbol reports sym as undefined, naming every file that
 // references it.
 func (ctx *linkContext) reportUndefinedSymbol(sym *symbol) {
-	e := &linkError{Symbol: sym.Name, Msg: "undefined device symbol", nonFatal: true}
-	for _, file := range ctx.Files {
-		for i, s := range file.Syms {
+	e := &linkError{symbol: sym.name, msg: "undefined device symbol", nonFatal: true}
+	for _, file := range ctx.files {
+		for i, s := range file.syms {
 			if s == sym && file.ELF.Symbols[i].Shndx == cubin.SHN_UNDEF {
-				e.Refs = append(e.Refs, "referenced by "+file.nvlinkName())
+				e.refs = append(e.refs, "referenced by "+file.nvlinkName())
 				break
 			}
 		}

@@ -41,7 +41,7 @@ func (ctx *linkContext) resourcesOf(fn *function) resourceUse {
 	if fn.order < len(ctx.resources) {
 		return ctx.resources[fn.order]
 	}
-	return resourceUse{regs: fn.Regs, barriers: fn.Barriers}
+	return resourceUse{regs: fn.regs, barriers: fn.barriers}
 }
 
 // computeResources propagates resource use through the call graph: a
@@ -52,12 +52,12 @@ func (ctx *linkContext) resourcesOf(fn *function) resourceUse {
 func computeResources(ctx *linkContext) {
 	res := make([]resourceUse, len(ctx.allFuncs))
 	for _, fn := range ctx.allFuncs {
-		res[fn.order] = resourceUse{regs: fn.Regs, barriers: fn.Barriers}
+		res[fn.order] = resourceUse{regs: fn.regs, barriers: fn.barriers}
 	}
 	chains := &chainMarks{marks: make([]chainMark, len(ctx.allFuncs))}
 	var trees treeWalker
-	for _, k := range ctx.Funcs {
-		if !ctx.isEntry(k.Sym) {
+	for _, k := range ctx.funcs {
+		if !ctx.isEntry(k.sym) {
 			continue
 		}
 		use := &res[k.order]
@@ -66,13 +66,13 @@ func computeResources(ctx *linkContext) {
 			use.barriers = max(use.barriers, res[fn.order].barriers)
 			use.stackUnknownIn = use.stackUnknownIn || fn.stackUnknownIn
 		}
-		depth, recursive := chains.deepest(k, func(fn *function) uint32 { return fn.FrameSize })
-		use.crsChain, _ = chains.deepest(k, func(fn *function) uint32 { return fn.CRSStack })
+		depth, recursive := chains.deepest(k, func(fn *function) uint32 { return fn.frameSize })
+		use.crsChain, _ = chains.deepest(k, func(fn *function) uint32 { return fn.crsStack })
 		if recursive {
 			use.minStack = stackUnknown
 			use.recursive = true
-			if !ctx.Config.SuppressStackSizeWarning {
-				ctx.stackSizeWarnf("Stack size for entry function '%s' cannot be statically determined", k.Sym.Name)
+			if !ctx.config.SuppressStackSizeWarning {
+				ctx.stackSizeWarnf("Stack size for entry function '%s' cannot be statically determined", k.sym.name)
 			}
 		} else {
 			use.minStack = depth
@@ -92,8 +92,8 @@ func computeResources(ctx *linkContext) {
 // its --dump-callgraph text.
 func checkMaxRegs(ctx *linkContext) {
 	limit := map[*function]int{}
-	for _, k := range ctx.Funcs {
-		if ctx.isEntry(k.Sym) && k.maxRegs > 0 {
+	for _, k := range ctx.funcs {
+		if ctx.isEntry(k.sym) && k.maxRegs > 0 {
 			limit[k] = k.maxRegs
 		}
 	}
@@ -101,16 +101,16 @@ func checkMaxRegs(ctx *linkContext) {
 		return
 	}
 	var trees treeWalker
-	for _, fn := range ctx.Funcs {
-		if ctx.isEntry(fn.Sym) || len(fn.callers) == 0 {
+	for _, fn := range ctx.funcs {
+		if ctx.isEntry(fn.sym) || len(fn.callers) == 0 {
 			continue
 		}
 		for _, k := range trees.entriesAbove(ctx, fn) {
-			if lim, ok := limit[k]; ok && fn.Regs > lim {
-				limit[k] = fn.Regs
+			if lim, ok := limit[k]; ok && fn.regs > lim {
+				limit[k] = fn.regs
 				ctx.report(&linkError{
-					File:     fn.Text.File.Name,
-					Msg:      fmt.Sprintf("entry function '%s' with max regcount of %d calls function '%s' with regcount of %d", k.Sym.Name, k.maxRegs, fn.Sym.Name, fn.Regs),
+					file:     fn.text.file.Name,
+					msg:      fmt.Sprintf("entry function '%s' with max regcount of %d calls function '%s' with regcount of %d", k.sym.name, k.maxRegs, fn.sym.name, fn.regs),
 					nonFatal: true,
 				})
 			}
@@ -171,8 +171,8 @@ func (t *chainMarks) deepest(root *function, weight func(*function) uint32) (uin
 	mark(root).state = onPath
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.next < len(top.fn.Callees) {
-			c := top.fn.Callees[top.next]
+		if top.next < len(top.fn.callees) {
+			c := top.fn.callees[top.next]
 			top.next++
 			switch state(c) {
 			case onPath:
@@ -184,7 +184,7 @@ func (t *chainMarks) deepest(root *function, weight func(*function) uint32) (uin
 			continue
 		}
 		var deepest uint32
-		for _, c := range top.fn.Callees {
+		for _, c := range top.fn.callees {
 			if state(c) == done {
 				deepest = max(deepest, mark(c).best)
 			}
@@ -206,14 +206,14 @@ func (t *chainMarks) deepest(root *function, weight func(*function) uint32) (uin
 // left out, the report is that of the same link with them all
 // (-keep-system-libraries), whose diagnostics are the ones already given.
 func reportAfterErrors(ctx *linkContext) {
-	if !ctx.Config.Verbose || ctx.Config.Stdout == nil {
+	if !ctx.config.Verbose || ctx.config.Stdout == nil {
 		return
 	}
-	if !ctx.droppedSystem || ctx.Config.KeepSystemLibraries {
+	if !ctx.droppedSystem || ctx.config.KeepSystemLibraries {
 		reportResources(ctx)
 		return
 	}
-	cfg := *ctx.Config
+	cfg := *ctx.config
 	cfg.KeepSystemLibraries = true
 	cfg.Stderr = io.Discard
 	cfg.TimeFile, cfg.MapFile, cfg.WhyLive = "", "", nil
@@ -223,17 +223,17 @@ func reportAfterErrors(ctx *linkContext) {
 }
 
 func reportResources(ctx *linkContext) {
-	if !ctx.Config.Verbose || ctx.Config.Stdout == nil {
+	if !ctx.config.Verbose || ctx.config.Stdout == nil {
 		return
 	}
-	w := ctx.Config.Stdout
+	w := ctx.config.Stdout
 	var gmem, cmem3 uint64
-	for _, osec := range ctx.OutSections {
-		switch osec.Name {
+	for _, osec := range ctx.outSections {
+		switch osec.name {
 		case ".nv.global", ".nv.global.init":
-			gmem += osec.Size
+			gmem += osec.size
 		case ".nv.constant3":
-			cmem3 = osec.Size
+			cmem3 = osec.size
 		}
 	}
 	line := fmt.Sprintf("%d bytes gmem", gmem)
@@ -244,13 +244,13 @@ func reportResources(ctx *linkContext) {
 	// The kernels kept as ordinary functions (demoted) are listed too,
 	// with what is their own.
 	var kernels []*function
-	for _, fn := range ctx.Funcs {
-		if ctx.isEntry(fn.Sym) || ctx.demoted(fn) {
+	for _, fn := range ctx.funcs {
+		if ctx.isEntry(fn.sym) || ctx.demoted(fn) {
 			kernels = append(kernels, fn)
 		}
 	}
 	// nvlink lists kernels from the last call graph node to the first.
-	sort.Slice(kernels, func(i, j int) bool { return ctx.names.nodeOf(kernels[i].Sym) > ctx.names.nodeOf(kernels[j].Sym) })
+	sort.Slice(kernels, func(i, j int) bool { return ctx.names.nodeOf(kernels[i].sym) > ctx.names.nodeOf(kernels[j].sym) })
 	for _, k := range kernels {
 		reportKernel(w, k, ctx.resourcesOf(k), ctx.sharedOf(k).size, ctx.bank2.banks[k], ctx.bindlessSlots[k])
 	}
@@ -259,19 +259,19 @@ func reportResources(ctx *linkContext) {
 func info(w io.Writer, msg string) { fmt.Fprintf(w, "cudalink info    : %s\n", msg) }
 
 func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64, bank2 *outputSection, slots slotCount) {
-	info(w, fmt.Sprintf("Function properties for '%s':", k.Sym.Name))
+	info(w, fmt.Sprintf("Function properties for '%s':", k.sym.name))
 	var cmem0, cmem2 uint64
-	for _, isec := range k.Sections {
-		if isec.Out == nil {
+	for _, isec := range k.sections {
+		if isec.out == nil {
 			continue
 		}
-		switch isec.Out.Name {
-		case ".nv.constant0." + k.Sym.Name:
-			cmem0 = isec.Out.Size
+		switch isec.out.name {
+		case ".nv.constant0." + k.sym.name:
+			cmem0 = isec.out.size
 		}
 	}
 	if bank2 != nil {
-		cmem2 = bank2.Size
+		cmem2 = bank2.size
 	}
 	stack := uint64(use.minStack)
 	if use.recursive {

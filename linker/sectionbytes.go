@@ -37,14 +37,14 @@ import (
 
 // setBytes makes b the section's own bytes and its size.
 func (osec *outputSection) setBytes(b []byte) {
-	osec.data, osec.borrowed, osec.Size = b, false, uint64(len(b))
+	osec.data, osec.borrowed, osec.size = b, false, uint64(len(b))
 	if osec.ext != nil {
 		osec.ext.patches, osec.ext.runs, osec.ext.composed, osec.ext.patchesUnsorted, osec.ext.patched = nil, nil, false, false, nil
 	}
 }
 
 // compose makes the section's bytes its members' own, each at its
-// OutOff, with zeros between, and its size size, without copying them
+// outOff, with zeros between, and its size size, without copying them
 // (see composed). The members must be in offset order and not overlap,
 // none with more bytes than its section's size.
 //
@@ -56,7 +56,7 @@ func (osec *outputSection) setBytes(b []byte) {
 // patches, and the writer reads the members' bytes where it would have
 // read the copy.
 func (osec *outputSection) compose(size uint64) {
-	osec.data, osec.borrowed, osec.Size = nil, false, size
+	osec.data, osec.borrowed, osec.size = nil, false, size
 	x := osec.more()
 	x.patches, x.runs, x.composed, x.patchesUnsorted = nil, nil, true, false
 	x.patched = make([]uint64, size/fieldWindow/64+1)
@@ -70,11 +70,11 @@ func (osec *outputSection) composable() bool {
 		return false
 	}
 	var end uint64
-	for _, isec := range osec.Members {
-		if isec.OutOff < end || uint64(len(isec.Sec.Data)) > isec.Sec.Size {
+	for _, isec := range osec.members {
+		if isec.outOff < end || uint64(len(isec.sec.Data)) > isec.sec.Size {
 			return false
 		}
-		end = isec.OutOff + isec.Sec.Size
+		end = isec.outOff + isec.sec.Size
 	}
 	return true
 }
@@ -98,7 +98,7 @@ func (osec *outputSection) borrow(b []byte) {
 func (osec *outputSection) grow(n uint64) {
 	data := osec.ownBytes()
 	osec.data = append(data[:len(data):len(data)], make([]byte, n)...)
-	osec.Size = uint64(len(osec.data))
+	osec.size = uint64(len(osec.data))
 }
 
 // hasBytes says whether the section has contents (in any form).
@@ -110,7 +110,7 @@ func (osec *outputSection) hasBytes() bool {
 // can make exceed its size (a gathered section's is its size).
 func (osec *outputSection) byteLen() uint64 {
 	if osec.gathered() || osec.composed() {
-		return osec.Size
+		return osec.size
 	}
 	return uint64(len(osec.data))
 }
@@ -180,13 +180,13 @@ func (osec *outputSection) read(off uint64) []byte {
 // borrowed, and rebuilding them if they were gathered.
 func (osec *outputSection) ownBytes() []byte {
 	if osec.composed() {
-		b := osec.assemble(nil, nil, nil, 0, osec.Size, nil)
+		b := osec.assemble(nil, nil, nil, 0, osec.size, nil)
 		applyPatches(b, 0, osec.patches())
 		osec.data = b
 		osec.ext.patches, osec.ext.composed, osec.ext.patchesUnsorted, osec.ext.patched = nil, false, false, nil
 	}
 	if osec.gathered() {
-		osec.data = osec.assemble(nil, nil, nil, 0, osec.Size, osec.ext.runs)
+		osec.data = osec.assemble(nil, nil, nil, 0, osec.size, osec.ext.runs)
 		osec.ext.runs = nil
 	}
 	if osec.borrowed {
@@ -206,21 +206,21 @@ func (osec *outputSection) ownBytes() []byte {
 // them. (Materializing the section instead would read every member, and
 // fields next to each other, a debug entry's attributes, are common.)
 func (osec *outputSection) readComposed(off uint64) []byte {
-	end := min(off+fieldWindow, osec.Size)
+	end := min(off+fieldWindow, osec.size)
 	if osec.patchNear(off) {
 		lo := off - min(off, fieldWindow)
-		buf := osec.assemble(nil, nil, nil, lo, min(end+fieldWindow, osec.Size), nil)
+		buf := osec.assemble(nil, nil, nil, lo, min(end+fieldWindow, osec.size), nil)
 		osec.applyPatchesIn(buf, lo, end)
 		return buf[off-lo:]
 	}
-	members := osec.Members
+	members := osec.members
 	// The last member placed at or before off.
 	i, _ := slices.BinarySearchFunc(members, off+1, func(isec *inputSection, at uint64) int {
-		return cmp.Compare(isec.OutOff, at)
+		return cmp.Compare(isec.outOff, at)
 	})
 	if i > 0 {
-		if isec := members[i-1]; end <= isec.OutOff+uint64(len(isec.Sec.Data)) {
-			return isec.Sec.Data[off-isec.OutOff:]
+		if isec := members[i-1]; end <= isec.outOff+uint64(len(isec.sec.Data)) {
+			return isec.sec.Data[off-isec.outOff:]
 		}
 	}
 	return osec.assemble(nil, nil, nil, off, end, nil)
@@ -385,19 +385,19 @@ const gatheredWindow = 64 << 10
 // 72.8 -> 54.3 ms, flat 400 116 -> 104 ms, flat 100 20.8 -> 19.2 ms, peak
 // RSS the same or up to 0.4 MiB lower; large 100 (9.9 MB) the same.
 func gatherSections(ctx *linkContext) {
-	if inputBytes(ctx.Files) < ctx.gatherFrom {
+	if inputBytes(ctx.files) < ctx.gatherFrom {
 		return
 	}
 	var walk inputWalk
 	var base []byte
-	for _, osec := range ctx.OutSections {
-		if osec.borrowed || len(osec.Members) == 0 || osec.Size == 0 || uint64(len(osec.data)) != osec.Size ||
-			!cubin.HasFileData(osec.Type) || osec.Type == cubin.SHT_CUDA_INFO { // .nv.info is rebuilt
+	for _, osec := range ctx.outSections {
+		if osec.borrowed || len(osec.members) == 0 || osec.size == 0 || uint64(len(osec.data)) != osec.size ||
+			!cubin.HasFileData(osec.typ) || osec.typ == cubin.SHT_CUDA_INFO { // .nv.info is rebuilt
 			continue
 		}
 		var runs changedRuns
-		for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
-			w1 := min(w0+gatheredWindow, osec.Size)
+		for w0 := uint64(0); w0 < osec.size; w0 += gatheredWindow {
+			w1 := min(w0+gatheredWindow, osec.size)
 			base = osec.assemble(ctx, &walk, base, w0, w1, nil)
 			runs.addChanged(w0, base, osec.data[w0:w1])
 		}
@@ -417,20 +417,20 @@ func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Wr
 	case osec.composed():
 		// Each window is assembled with fieldWindow bytes on either side,
 		// for the patches whose fields cross its edges.
-		for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
-			w1 := min(w0+gatheredWindow, osec.Size)
-			lo, hi := w0-min(w0, fieldWindow), min(w1+fieldWindow, osec.Size)
+		for w0 := uint64(0); w0 < osec.size; w0 += gatheredWindow {
+			w1 := min(w0+gatheredWindow, osec.size)
+			lo, hi := w0-min(w0, fieldWindow), min(w1+fieldWindow, osec.size)
 			scratch = osec.assemble(ctx, walk, scratch, lo, hi, nil)
 			osec.applyPatchesIn(scratch, lo, w1)
 			w.Write(scratch[w0-lo : w1-lo])
 		}
-		written = osec.Size
+		written = osec.size
 	case osec.gathered():
-		for w0 := uint64(0); w0 < osec.Size; w0 += gatheredWindow {
-			scratch = osec.assemble(ctx, walk, scratch, w0, min(w0+gatheredWindow, osec.Size), osec.ext.runs)
+		for w0 := uint64(0); w0 < osec.size; w0 += gatheredWindow {
+			scratch = osec.assemble(ctx, walk, scratch, w0, min(w0+gatheredWindow, osec.size), osec.ext.runs)
 			w.Write(scratch)
 		}
-		written = osec.Size
+		written = osec.size
 	case len(osec.patches()) > 0:
 		// A borrowed section with relocated fields: patch a copy.
 		scratch = append(scratch[:0], osec.data...)
@@ -439,8 +439,8 @@ func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Wr
 	default:
 		w.Write(osec.data)
 	}
-	if osec.borrowed && walk != nil && len(osec.Members) > 0 {
-		walk.visit(ctx, osec.Members[0].File)
+	if osec.borrowed && walk != nil && len(osec.members) > 0 {
+		walk.visit(ctx, osec.members[0].file)
 	}
 	return written, scratch
 }
@@ -456,14 +456,14 @@ func (osec *outputSection) memberPatches() ([][]patch, bool) {
 		return nil, false
 	}
 	patches := osec.patches()
-	split := make([][]patch, len(osec.Members))
+	split := make([][]patch, len(osec.members))
 	var end uint64 // where the members so far end
-	for j, isec := range osec.Members {
-		start := isec.OutOff
-		if isec.File == nil || start < end {
+	for j, isec := range osec.members {
+		start := isec.outOff
+		if isec.file == nil || start < end {
 			return nil, false
 		}
-		end = start + uint64(len(isec.Sec.Data))
+		end = start + uint64(len(isec.sec.Data))
 		n := 0
 		for n < len(patches) && uint64(patches[n].off) < end {
 			pt := patches[n]
@@ -499,11 +499,11 @@ func (osec *outputSection) assemble(ctx *linkContext, walk *inputWalk, buf []byt
 			copy(buf[lo-w0:hi-w0], b[lo-at:hi-at])
 		}
 	}
-	for _, isec := range osec.Members {
-		if walk != nil && isec.OutOff < w1 && isec.OutOff+uint64(len(isec.Sec.Data)) > w0 {
-			walk.visit(ctx, isec.File)
+	for _, isec := range osec.members {
+		if walk != nil && isec.outOff < w1 && isec.outOff+uint64(len(isec.sec.Data)) > w0 {
+			walk.visit(ctx, isec.file)
 		}
-		put(isec.OutOff, isec.Sec.Data)
+		put(isec.outOff, isec.sec.Data)
 	}
 	if runs != nil {
 		runs.each(func(off uint64, b []byte) bool {

@@ -17,7 +17,7 @@ import (
 func TestBorrowedSectionPatchLeavesInput(t *testing.T) {
 	input := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
 	orig := bytes.Clone(input)
-	osec := &outputSection{Name: ".text.f", Type: cubin.SHT_PROGBITS, Size: uint64(len(input))}
+	osec := &outputSection{name: ".text.f", typ: cubin.SHT_PROGBITS, size: uint64(len(input))}
 	osec.borrow(input)
 
 	osec.patch(4, cubin.R_CUDA_32, 0xdeadbeef, 0)
@@ -44,8 +44,8 @@ func TestBorrowedSectionPatchLeavesInput(t *testing.T) {
 	if !bytes.Equal(input, orig) {
 		t.Fatalf("grow or ownBytes wrote the input: % x, want % x", input, orig)
 	}
-	if osec.Size != uint64(len(orig))+4 || osec.byteLen() != osec.Size {
-		t.Errorf("after grow(4): size %d, %d bytes; want %d", osec.Size, osec.byteLen(), len(orig)+4)
+	if osec.size != uint64(len(orig))+4 || osec.byteLen() != osec.size {
+		t.Errorf("after grow(4): size %d, %d bytes; want %d", osec.size, osec.byteLen(), len(orig)+4)
 	}
 }
 
@@ -89,7 +89,7 @@ func TestCachedInputsIntactAcrossLinks(t *testing.T) {
 		if !bytes.Equal(ctx.output, want) {
 			t.Fatalf("link %d: output is not nvlink's expected.cubin", i+1)
 		}
-		for _, osec := range ctx.OutSections {
+		for _, osec := range ctx.outSections {
 			if osec.borrowed && len(osec.patches()) > 0 {
 				patched++
 			}
@@ -135,14 +135,14 @@ func TestComposedSectionSameBytes(t *testing.T) {
 				data[i] = byte(rng.Uint32())
 			}
 			size = alignTo(size, 8)
-			members = append(members, &inputSection{Sec: &cubin.Section{Data: data, Size: n}, OutOff: size})
+			members = append(members, &inputSection{sec: &cubin.Section{Data: data, Size: n}, outOff: size})
 			size += n
 		}
-		copied := &outputSection{Name: ".debug_info", Type: cubin.SHT_PROGBITS, Members: members}
-		composed := &outputSection{Name: ".debug_info", Type: cubin.SHT_PROGBITS, Members: members}
+		copied := &outputSection{name: ".debug_info", typ: cubin.SHT_PROGBITS, members: members}
+		composed := &outputSection{name: ".debug_info", typ: cubin.SHT_PROGBITS, members: members}
 		flat := make([]byte, size)
 		for _, isec := range members {
-			copy(flat[isec.OutOff:], isec.Sec.Data)
+			copy(flat[isec.outOff:], isec.sec.Data)
 		}
 		copied.setBytes(flat)
 		if !composed.composable() {
@@ -159,7 +159,7 @@ func TestComposedSectionSameBytes(t *testing.T) {
 			places = append(places, w-4, w-8, w-1, w)
 		}
 		for _, isec := range members[1:] {
-			places = append(places, isec.OutOff-4, isec.OutOff-2)
+			places = append(places, isec.outOff-4, isec.outOff-2)
 		}
 		for i, p := range places {
 			if p+8 > size {

@@ -119,14 +119,14 @@ type kernelShared struct {
 func (s *sharedLayout) collectObjects(ctx *linkContext) {
 	s.objects = map[*symbol]*sharedObject{}
 	externs := map[*symbol]bool{}
-	for fi, file := range ctx.Files {
-		for _, isec := range file.Sections {
-			if classify(isec.Sec) == classShared {
-				s.moduleAlign = max(s.moduleAlign, isec.Sec.Addralign)
+	for fi, file := range ctx.files {
+		for _, isec := range file.sections {
+			if classify(isec.sec) == classShared {
+				s.moduleAlign = max(s.moduleAlign, isec.sec.Addralign)
 			}
 		}
 		for j, esym := range file.ELF.Symbols {
-			sym := file.Syms[j]
+			sym := file.syms[j]
 			if sym == nil || esym.Type() == cubin.STT_SECTION {
 				continue
 			}
@@ -140,7 +140,7 @@ func (s *sharedLayout) collectObjects(ctx *linkContext) {
 				}
 				continue
 			}
-			if int(esym.Shndx) >= len(file.Sections) || esym.Shndx == 0 || classify(file.Sections[esym.Shndx].Sec) != classShared {
+			if int(esym.Shndx) >= len(file.sections) || esym.Shndx == 0 || classify(file.sections[esym.Shndx].sec) != classShared {
 				continue
 			}
 			o := &sharedObject{sym: sym, file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
@@ -153,12 +153,12 @@ func (s *sharedLayout) collectObjects(ctx *linkContext) {
 // findUses finds the shared objects each live function's code refers to.
 func (s *sharedLayout) findUses(ctx *linkContext) {
 	s.uses = map[*function][]*symbol{}
-	for _, fn := range ctx.Funcs {
-		s.walk.visit(ctx, fn.Text.File)
-		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
+	for _, fn := range ctx.funcs {
+		s.walk.visit(ctx, fn.text.file)
+		for _, isec := range append([]*inputSection{fn.text}, fn.sections...) {
 			for r := range isec.relocs() {
-				sym := isec.File.Syms[r.Sym]
-				if sym != nil && sym.Other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
+				sym := isec.file.syms[r.Sym]
+				if sym != nil && sym.other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
 					s.uses[fn] = appendSymOnce(s.uses[fn], sym)
 				}
 			}
@@ -171,14 +171,14 @@ func (s *sharedLayout) findUses(ctx *linkContext) {
 func (s *sharedLayout) findReach(ctx *linkContext) {
 	s.trees = map[*function][]*function{}
 	s.reach = map[*symbol][]*function{}
-	for _, k := range ctx.Funcs {
+	for _, k := range ctx.funcs {
 		switch {
 		case ctx.demoted(k):
 			// A kernel -preserve-relocs keeps as a function: nvlink
 			// still lays out its shared memory as a kernel's, with the
 			// objects its own code uses, not its callees'.
 			s.trees[k] = []*function{k}
-		case ctx.isEntry(k.Sym):
+		case ctx.isEntry(k.sym):
 			s.kernels = append(s.kernels, k)
 			s.trees[k] = callTree(k)
 		default:
@@ -193,7 +193,7 @@ func (s *sharedLayout) findReach(ctx *linkContext) {
 		}
 	}
 	s.laidOut = slices.Clone(s.kernels) // the kernels, then the demoted ones
-	for _, k := range ctx.Funcs {
+	for _, k := range ctx.funcs {
 		if ctx.demoted(k) {
 			s.laidOut = append(s.laidOut, k)
 		}
@@ -222,10 +222,10 @@ func (s *sharedLayout) sortObjects() {
 func (s *sharedLayout) findReferenced(ctx *linkContext) {
 	s.referenced = map[*symbol]bool{}
 	for _, fn := range ctx.allFuncs {
-		s.walk.visit(ctx, fn.Text.File)
-		for _, isec := range append([]*inputSection{fn.Text}, fn.Sections...) {
+		s.walk.visit(ctx, fn.text.file)
+		for _, isec := range append([]*inputSection{fn.text}, fn.sections...) {
 			for r := range isec.relocs() {
-				if sym := isec.File.Syms[r.Sym]; sym != nil && s.objects[sym] != nil {
+				if sym := isec.file.syms[r.Sym]; sym != nil && s.objects[sym] != nil {
 					s.referenced[sym] = true
 				}
 			}
@@ -233,7 +233,7 @@ func (s *sharedLayout) findReferenced(ctx *linkContext) {
 	}
 	deleted := map[*symbol]bool{}
 	for sym, o := range s.objects {
-		ewp := ctx.Files[o.file].ELF.Header.Type == cubin.ET_CUDA_EWP && !sym.Local
+		ewp := ctx.files[o.file].ELF.Header.Type == cubin.ET_CUDA_EWP && !sym.local
 		if !s.referenced[sym] && !ewp {
 			deleted[sym] = true
 		}
@@ -285,7 +285,7 @@ func (s *sharedLayout) orderMadeSections(ctx *linkContext) {
 			}
 		}
 	}
-	for _, k := range ctx.Funcs {
+	for _, k := range ctx.funcs {
 		if ctx.demoted(k) && !made[k] {
 			m.dynamic = append(m.dynamic, k)
 		}
@@ -322,7 +322,7 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 		}
 		fits := func(at uint64) bool {
 			for _, p := range busy {
-				if at+o.size >= p.sym.Value && at < p.end {
+				if at+o.size >= p.sym.value && at < p.end {
 					return false
 				}
 			}
@@ -336,7 +336,7 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 			at = max(at, alignTo(p.end, o.align)) // the last is past them all
 		}
 		placed = append(placed, o)
-		o.sym.Value, o.end = at, at+o.size
+		o.sym.value, o.end = at, at+o.size
 		o.unused = !used[o.sym]
 		if !o.unused {
 			g.end = max(g.end, at+o.size) // one no code uses takes no room
@@ -378,8 +378,8 @@ func (s *sharedLayout) placeKernels() {
 			}
 		}
 		var own *inputSection
-		for _, isec := range k.Sections {
-			if isec.Sec.Type == cubin.SHT_CUDA_SHARED {
+		for _, isec := range k.sections {
+			if isec.sec.Type == cubin.SHT_CUDA_SHARED {
 				own = isec
 			}
 		}
@@ -388,10 +388,10 @@ func (s *sharedLayout) placeKernels() {
 		// decreasing alignment and then increasing size.
 		var objs []sharedObject
 		if own != nil {
-			file := own.File
+			file := own.file
 			for j, esym := range file.ELF.Symbols {
-				if esym.Shndx == own.Sec.Index && esym.Type() != cubin.STT_SECTION && file.Syms[j] != nil {
-					objs = append(objs, sharedObject{sym: file.Syms[j], align: max(esym.Value, 1), size: esym.Size})
+				if esym.Shndx == own.sec.Index && esym.Type() != cubin.STT_SECTION && file.syms[j] != nil {
+					objs = append(objs, sharedObject{sym: file.syms[j], align: max(esym.Value, 1), size: esym.Size})
 				}
 			}
 		}
@@ -401,20 +401,20 @@ func (s *sharedLayout) placeKernels() {
 			return a.align > b.align || a.align == b.align && a.size < b.size
 		})
 		end := start
-		if own != nil && own.File.ELF.Header.Type == cubin.ET_CUDA_EWP {
+		if own != nil && own.file.ELF.Header.Type == cubin.ET_CUDA_EWP {
 			// A -ewp image lays out its kernels' shared memory itself and
 			// names no variable in it: the section's size and alignment
 			// are the layout.
-			end = max(end, own.Sec.Size)
-			align = max(align, own.Sec.Addralign)
+			end = max(end, own.sec.Size)
+			align = max(align, own.sec.Addralign)
 		}
 		for _, o := range objs {
 			end = alignTo(end, o.align)
-			if o.sym.File == nil || o.sym.File.ELF.Header.Type != cubin.ET_CUDA_EWP {
+			if o.sym.file == nil || o.sym.file.ELF.Header.Type != cubin.ET_CUDA_EWP {
 				// (The variables -G names in a -ewp image's section, which
 				// is already laid out, take room after it once more, but
 				// nvlink leaves their st_value as it was.)
-				o.sym.Value = end
+				o.sym.value = end
 			}
 			end += o.size
 			align = max(align, o.align)
@@ -443,12 +443,12 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			continue
 		}
 		if own == nil {
-			osec := ctx.outSection(ctx.names.funcKey(k, ".nv.shared."+k.Sym.Name), cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
-			osec.Func = k
-			own = &inputSection{File: k.Text.File, Sec: &cubin.Section{Name: osec.Name, Info: uint32(k.Text.Sec.Index)}, Out: osec, Func: k}
+			osec := ctx.outSection(ctx.names.funcKey(k, ".nv.shared."+k.sym.name), cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
+			osec.fn = k
+			own = &inputSection{file: k.text.file, sec: &cubin.Section{Name: osec.name, Info: uint32(k.text.sec.Index)}, out: osec, fn: k}
 		}
-		ewp := own.File.ELF.Header.Type == cubin.ET_CUDA_EWP
-		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && ewp && !hasDebugShared(own.File)) {
+		ewp := own.file.ELF.Header.Type == cubin.ET_CUDA_EWP
+		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && ewp && !hasDebugShared(own.file)) {
 			// A -ewp image's kernel without shared memory gets none, but
 			// in a -G image (one with .nv_debug.shared), whose empty
 			// section a kernel with only dynamic memory, or with only
@@ -461,19 +461,19 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			end += r
 			mem.size = end
 		}
-		own.Out.Size = end
-		own.Out.Addralign = max(align, 1)
-		if ctx.Config.PreserveRelocs || ctx.debugSymbols() && ctx.toolkit.DebugPrivateShared {
+		own.out.size = end
+		own.out.addralign = max(align, 1)
+		if ctx.config.PreserveRelocs || ctx.debugSymbols() && ctx.toolkit.debugPrivateShared {
 			// -preserve-relocs (and 12.x's -g) keeps the symbols of the
 			// function-level variables private to the kernel, in the
 			// kernel's section (layoutDebugInfo publishes them).
 			for _, sym := range s.placed[i].private {
-				sym.Section = &inputSection{File: sym.File, Sec: sym.Section.Sec, Out: own.Out}
+				sym.section = &inputSection{file: sym.file, sec: sym.section.sec, out: own.out}
 				ctx.sharedVars.kept = append(ctx.sharedVars.kept, sym)
 			}
 		}
-		if own.Out.Size == 0 {
-			own.Out.synthetic = true // nvlink names an empty one with no section symbol
+		if own.out.size == 0 {
+			own.out.synthetic = true // nvlink names an empty one with no section symbol
 		}
 	}
 }
@@ -484,7 +484,7 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 func (s *sharedLayout) addEmptyDebugSection(ctx *linkContext) {
 	if anyDynamic(ctx) && !(s.kept && s.moduleAlign > 16) {
 		osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
-		osec.Addralign = 16
+		osec.addralign = 16
 		osec.synthetic = true // nvlink gives it no section symbol
 	}
 }
@@ -492,7 +492,7 @@ func (s *sharedLayout) addEmptyDebugSection(ctx *linkContext) {
 // sharedReserve is the shared memory at the start of every kernel's that
 // the architecture reserves: 1 KiB on sm_90.
 func (ctx *linkContext) sharedReserve() uint64 {
-	if ctx.Config.Arch >= 90 {
+	if ctx.config.Arch >= 90 {
 		return sharedReserve90
 	}
 	return 0
@@ -511,7 +511,7 @@ type sharedVariables struct {
 	// address (all ones).
 	deleted map[*symbol]bool
 	// kept are the variables private to one kernel whose symbols
-	// -preserve-relocs (and 12.x's -g, toolkit.DebugPrivateShared) keeps
+	// -preserve-relocs (and 12.x's -g, toolkit.debugPrivateShared) keeps
 	// in the kernel's section, in kernel order.
 	kept []*symbol
 }
@@ -575,7 +575,7 @@ func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
 	}
 	for key, k := range joined {
 		if sym, ok := key.(*symbol); ok {
-			sym.Value = s.mem[k.order].dynOffset
+			sym.value = s.mem[k.order].dynOffset
 		}
 	}
 }
@@ -590,14 +590,14 @@ func hasDebugShared(file *inputFile) bool {
 // nvlink then writes an empty .nv_debug.shared, even when no kernel that
 // uses it survives.
 func anyDynamic(ctx *linkContext) bool {
-	for _, sym := range ctx.Symbols {
+	for _, sym := range ctx.symbols {
 		if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
 			return true
 		}
 	}
 	// A -ewp image names no extern __shared__ array; compiled with -G it
 	// has an empty .nv_debug.shared when it uses one.
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP && hasDebugShared(file) {
 			return true
 		}

@@ -35,8 +35,8 @@ func createMetadataSections(ctx *linkContext) {
 // driver (applyRelocations' driverRefs).
 func referencedUndefined(ctx *linkContext) symbolSet {
 	set := ctx.driverRefs.clone()
-	for _, fn := range ctx.Funcs {
-		for _, ext := range fn.Externs {
+	for _, fn := range ctx.funcs {
+		for _, ext := range fn.externs {
 			set.add(ext)
 		}
 		for _, ext := range fn.lostExterns {
@@ -61,13 +61,13 @@ func referencedUndefined(ctx *linkContext) symbolSet {
 func buildSymbolTable(ctx *linkContext) {
 	ctx.symtab = newOutputSymbols(ctx)
 	addSection := func(osec *outputSection) {
-		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.Type == cubin.SHT_CUDA_INFO || isRelocType(osec.Type) {
+		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.typ == cubin.SHT_CUDA_INFO || isRelocType(osec.typ) {
 			return
 		}
-		if ctx.bank2.emptied[osec] && len(osec.Members) == 0 {
+		if ctx.bank2.emptied[osec] && len(osec.members) == 0 {
 			return // a kernel bank nvlink made for emptied constants, not written (assignIndices)
 		}
-		if osec.Size == 0 && len(osec.Members) > 0 {
+		if osec.size == 0 && len(osec.members) > 0 {
 			// Only empty contributions, such as the .debug_frame of inputs
 			// without functions: nvlink keeps the section but drops its
 			// section symbol, which it made when it met the section.
@@ -87,12 +87,12 @@ func buildSymbolTable(ctx *linkContext) {
 			}
 			continue
 		}
-		if c.sym.Local && ctx.keepLocal(c.sym) || !c.sym.Local && ctx.keepGlobal(c.sym) {
+		if c.sym.local && ctx.keepLocal(c.sym) || !c.sym.local && ctx.keepGlobal(c.sym) {
 			add(c.sym)
 		}
 	}
 	// Sections the registry did not foresee (made by the linker itself).
-	for _, osec := range ctx.OutSections {
+	for _, osec := range ctx.outSections {
 		if osec.group() == groupConstant || osec.group() == groupText || osec.group() == groupData {
 			addSection(osec)
 		}
@@ -103,7 +103,7 @@ func buildSymbolTable(ctx *linkContext) {
 			add(sym)
 		}
 	}
-	for _, sym := range ctx.Symbols {
+	for _, sym := range ctx.symbols {
 		// A name the registry never created (it is in neither list).
 		if ctx.names.createdAt(sym) == 0 && ctx.keepGlobal(sym) {
 			add(sym)
@@ -125,7 +125,7 @@ func buildSymbolTable(ctx *linkContext) {
 func forgetFunctionSections(ctx *linkContext) {
 	var byName nameIndex[*outputSection]
 	for _, osec := range ctx.outByName.entries {
-		if osec.Func == nil && !osec.isReloc() {
+		if osec.fn == nil && !osec.isReloc() {
 			byName.put(osec)
 		}
 	}
@@ -183,26 +183,26 @@ func (t *outputSymbols) addSection(osec *outputSection) {
 // file's _param, and nvlink keeps the losing copy's too, in the section of
 // the same name that survives. Only with -preserve-relocs.
 func keepLostParams(ctx *linkContext) {
-	if !ctx.Config.PreserveRelocs {
+	if !ctx.config.PreserveRelocs {
 		return
 	}
-	for _, file := range ctx.Files {
-		for _, sym := range file.Syms {
-			if sym == nil || !sym.Local || !isParamSymbol(sym.Name) || sym.File != file || sym.Section == nil || sym.Section.Out != nil {
+	for _, file := range ctx.files {
+		for _, sym := range file.syms {
+			if sym == nil || !sym.local || !isParamSymbol(sym.name) || sym.file != file || sym.section == nil || sym.section.out != nil {
 				continue
 			}
-			text := file.sectionOf(sym.Section.Sec.Info)
-			if text == nil || text.Sec.Info&0xffffff == 0 || int(text.Sec.Info&0xffffff) >= len(file.Syms) {
+			text := file.sectionOf(sym.section.sec.Info)
+			if text == nil || text.sec.Info&0xffffff == 0 || int(text.sec.Info&0xffffff) >= len(file.syms) {
 				continue
 			}
-			winner := file.Syms[text.Sec.Info&0xffffff]
+			winner := file.syms[text.sec.Info&0xffffff]
 			fn := ctx.liveFunc(winner)
-			if fn == nil || winner.File == file {
+			if fn == nil || winner.file == file {
 				continue
 			}
-			for _, isec := range fn.Sections {
-				if isec.Sec.Name == sym.Section.Sec.Name && isec.Out != nil {
-					sym.Section = &inputSection{File: file, Sec: sym.Section.Sec, Out: isec.Out}
+			for _, isec := range fn.sections {
+				if isec.sec.Name == sym.section.sec.Name && isec.out != nil {
+					sym.section = &inputSection{file: file, sec: sym.section.sec, out: isec.out}
 				}
 			}
 		}
@@ -218,27 +218,27 @@ func isParamSymbol(name string) bool { return name == "_param" || name == "_SREG
 // keepLocal says whether a local symbol that is not a section symbol
 // appears in the output.
 func (ctx *linkContext) keepLocal(sym *symbol) bool {
-	if ctx.isDeleted(sym) || isParamSymbol(sym.Name) && !ctx.Config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) ||
-		strings.Contains(sym.Name, ".const_opt.") && !(ctx.Config.PreserveRelocs && ctx.inKernelBank2(sym)) {
+	if ctx.isDeleted(sym) || isParamSymbol(sym.name) && !ctx.config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) ||
+		strings.Contains(sym.name, ".const_opt.") && !(ctx.config.PreserveRelocs && ctx.inKernelBank2(sym)) {
 		return false
 	}
-	if sym.Section != nil && sym.Section.Out == nil {
+	if sym.section != nil && sym.section.out == nil {
 		return false
 	}
 	if sym.typ() == cubin.STT_FUNC && ctx.liveFunc(sym) == nil && !sym.clone {
 		return false
 	}
-	return sym.Section != nil
+	return sym.section != nil
 }
 
 // inKernelBank2 says whether sym is a kernel's own bank-2 constant
 // (-preserve-relocs keeps those symbols, not its callees').
 func (ctx *linkContext) inKernelBank2(sym *symbol) bool {
-	if sym.Section == nil || !isConstant2(sym.Section.Sec) || sym.Section.Func == nil {
+	if sym.section == nil || !isConstant2(sym.section.sec) || sym.section.fn == nil {
 		return false
 	}
-	k := sym.Section.Func
-	return ctx.isEntry(k.Sym) || ctx.demoted(k)
+	k := sym.section.fn
+	return ctx.isEntry(k.sym) || ctx.demoted(k)
 }
 
 // keepGlobal says whether a global symbol appears in the output.
@@ -260,7 +260,7 @@ func (ctx *linkContext) keepGlobal(sym *symbol) bool {
 		// (layoutDebugInfo), not all that share an input section.
 		return false
 	}
-	return sym.Section == nil || sym.Section.Out != nil
+	return sym.section == nil || sym.section.out != nil
 }
 
 // outInfo and outOther are the st_info and st_other nvlink writes: CUDA
@@ -269,14 +269,14 @@ func (ctx *linkContext) keepGlobal(sym *symbol) bool {
 // layoutDebugInfo).
 func (sym *symbol) outInfo() uint8 {
 	if sym.typ() == cubin.STT_CUDA_OBJECT {
-		return sym.Info&0xf0 | cubin.STT_OBJECT
+		return sym.info&0xf0 | cubin.STT_OBJECT
 	}
-	return sym.Info
+	return sym.info
 }
 
 func (sym *symbol) outOther(how debugSymbol) uint8 {
 	if !sym.defined() && how != publishedDynamic {
-		return sym.Other
+		return sym.other
 	}
-	return sym.Other &^ cubin.STO_CUDA_SPACE_MASK
+	return sym.other &^ cubin.STO_CUDA_SPACE_MASK
 }

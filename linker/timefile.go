@@ -14,7 +14,7 @@ const timeHeader = "source file name , phase name , phase input files , phase ou
 // pass in nvlink's columns (the input files, the output, the
 // architecture, the tool, the time in milliseconds).
 func writeTimes(ctx *linkContext) error {
-	cfg := ctx.Config
+	cfg := ctx.config
 	var inputs []string
 	for _, in := range cfg.Inputs {
 		inputs = append(inputs, in.Path)
@@ -29,7 +29,7 @@ func writeTimes(ctx *linkContext) error {
 	if cfg.TimeFile != "-" {
 		f, err := os.OpenFile(cfg.TimeFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
-			ctx.report(&linkError{File: cfg.TimeFile, Msg: "cannot write the --time file: " + err.Error()})
+			ctx.report(&linkError{file: cfg.TimeFile, msg: "cannot write the --time file: " + err.Error()})
 			return ErrFailed
 		}
 		defer f.Close()

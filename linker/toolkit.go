@@ -21,65 +21,65 @@ import (
 // there, and refuses an input newer than itself ("newer than toolkit (124
 // vs 118)").
 type toolkit struct {
-	// Version is major*10+minor: 118, 124, 125.
-	Version uint32
+	// version is major*10+minor: 118, 124, 125.
+	version uint32
 
-	// InfoLink: SHF_INFO_LINK (0x40) is set on every section whose sh_info
+	// infoLink: SHF_INFO_LINK (0x40) is set on every section whose sh_info
 	// is a section index (.nv.info.f, .rel/.rela, .nv.shared.f,
 	// .nv.constant0.f, ...), as 12.x tools write them; 11.8 clears it.
-	InfoLink bool
-	// RelAction is the .nv.rel.action table the linker writes.
-	RelAction []byte
-	// IndirectGroup: .nv.callgraph has a fourth group (marker -4) after
+	infoLink bool
+	// relAction is the .nv.rel.action table the linker writes.
+	relAction []byte
+	// indirectGroup: .nv.callgraph has a fourth group (marker -4) after
 	// -3 that lists the targets of indirect calls (11.8 puts them in group
 	// -1) and device-side launch edges.
-	IndirectGroup bool
-	// IndirectEdges: an indirect call site becomes a call edge in
+	indirectGroup bool
+	// indirectEdges: an indirect call site becomes a call edge in
 	// .nv.callgraph to every address-taken function of its prototype
 	// (11.8). 12.x writes none: the calls are still followed for liveness
 	// and resources, but the output lists only the inputs' group -4.
-	IndirectEdges bool
-	// CloneBrackets: --dump-callgraph names a function an -ewp image
+	indirectEdges bool
+	// cloneBrackets: --dump-callgraph names a function an -ewp image
 	// copied into a kernel ($kernel$function) "[clone kernel] function"
 	// (12.x); 11.8 writes "kernel::function".
-	CloneBrackets bool
-	// PropagateTextRegs: a function's .text sh_info register byte is
+	cloneBrackets bool
+	// propagateTextRegs: a function's .text sh_info register byte is
 	// raised to its callees' maximum (11.8). 12.x keeps the input's byte.
-	PropagateTextRegs bool
-	// UnifiedTables: the weak undefined __UFT, __UDT and their _OFFSET,
+	propagateTextRegs bool
+	// unifiedTables: the weak undefined __UFT, __UDT and their _OFFSET,
 	// _CANONICAL and _END variants, which every 12.x sm_90 object has, are
 	// the driver's (unified function and data tables): never an error.
-	UnifiedTables bool
-	// CompactStrings: .strtab holds only the names the output uses, in
+	unifiedTables bool
+	// compactStrings: .strtab holds only the names the output uses, in
 	// three groups (compactStrings); 11.8 keeps every name it created.
-	CompactStrings bool
-	// DebugPrivateShared: with debug symbols (-g without
+	compactStrings bool
+	// debugPrivateShared: with debug symbols (-g without
 	// -suppress-debug-info), the shared variables private to one kernel
 	// keep their symbols in the kernel's .nv.shared section, with st_other
 	// 0 (12.x); 11.8 keeps them only for -preserve-relocs, marked 1.
-	DebugPrivateShared bool
-	// FatbinHeaderPad: this release's fatbinary (--fatbin,
+	debugPrivateShared bool
+	// fatbinHeaderPad: this release's fatbinary (--fatbin,
 	// --embedded-fatbin) writes 0x48-byte ELF entry headers (12.4 only:
 	// 11.8 and 12.5 write 0x40).
-	FatbinHeaderPad bool
-	// ArchSharedLimits: a kernel's static shared memory is checked
+	fatbinHeaderPad bool
+	// archSharedLimits: a kernel's static shared memory is checked
 	// against the target's limit (staticSharedLimits12: 0x29000 on sm_80
 	// and sm_90, 0x10000 on sm_75, ...); 11.8 allows 48 KiB everywhere.
-	ArchSharedLimits bool
-	// MinSM90Version: an sm_90 input older than this (12.0) must be
+	archSharedLimits bool
+	// minSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
-	MinSM90Version uint32
+	minSM90Version uint32
 }
 
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
-	{Version: 118, RelAction: relActionTable118, IndirectEdges: true, PropagateTextRegs: true},
-	{Version: 124, InfoLink: true, DebugPrivateShared: true, ArchSharedLimits: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, FatbinHeaderPad: true, CloneBrackets: true},
-	{Version: 125, InfoLink: true, DebugPrivateShared: true, ArchSharedLimits: true, RelAction: relActionTable12, IndirectGroup: true, UnifiedTables: true, CompactStrings: true, MinSM90Version: 120, CloneBrackets: true},
+	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
+	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true},
+	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".
-func (tk *toolkit) String() string { return versionString(tk.Version) }
+func (tk *toolkit) String() string { return versionString(tk.version) }
 
 func versionString(v uint32) string { return fmt.Sprintf("%d.%d", v/10, v%10) }
 
@@ -100,7 +100,7 @@ func ParseToolkit(s string) (uint32, error) {
 	mi, err2 := strconv.Atoi(minor)
 	if ok && err1 == nil && err2 == nil && mi >= 0 && mi < 10 && ma > 0 {
 		v := uint32(ma*10 + mi)
-		if slices.ContainsFunc(toolkits, func(tk *toolkit) bool { return tk.Version == v }) {
+		if slices.ContainsFunc(toolkits, func(tk *toolkit) bool { return tk.version == v }) {
 			return v, nil
 		}
 	}
@@ -112,7 +112,7 @@ func ParseToolkit(s string) (uint32, error) {
 func toolkitFor(v uint32) *toolkit {
 	chosen := toolkits[0]
 	for _, tk := range toolkits {
-		if tk.Version <= v {
+		if tk.version <= v {
 			chosen = tk
 		}
 	}
@@ -132,7 +132,7 @@ func toolkitFor(v uint32) *toolkit {
 // a fatal error ("Input file 'b.cubin' newer than toolkit (124 vs 118)").
 func chooseToolkit(ctx *linkContext) {
 	files := ctx.added
-	v := ctx.Config.CUDAVersion
+	v := ctx.config.CUDAVersion
 	if v == 0 {
 		for _, file := range files {
 			v = max(v, file.ELF.Header.Version)
@@ -144,14 +144,14 @@ func chooseToolkit(ctx *linkContext) {
 	ctx.toolkit = toolkitFor(v)
 	tk := ctx.toolkit
 	for _, file := range files {
-		if fv := file.ELF.Header.Version; fv > tk.Version {
-			ctx.report(&linkError{File: file.nvlinkName(), Msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.Version, versionString(fv))})
+		if fv := file.ELF.Header.Version; fv > tk.version {
+			ctx.report(&linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})
 			return
 		}
 	}
-	for _, file := range ctx.Files {
-		if fv := file.ELF.Header.Version; tk.MinSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.MinSM90Version {
-			ctx.report(&linkError{File: file.Name, Msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.MinSM90Version), versionString(fv), tk)})
+	for _, file := range ctx.files {
+		if fv := file.ELF.Header.Version; tk.minSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.minSM90Version {
+			ctx.report(&linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
 		}
 	}
 }
@@ -167,14 +167,14 @@ var unifiedTableNames = map[string]bool{
 // nvlink resolves without a word and writes no symbol for: weak, undefined
 // in every input, and named as unifiedTableNames.
 func (ctx *linkContext) isUnifiedTable(sym *symbol) bool {
-	return ctx.toolkit.UnifiedTables && sym.File == nil && sym.bind() == cubin.STB_WEAK && unifiedTableNames[sym.Name]
+	return ctx.toolkit.unifiedTables && sym.file == nil && sym.bind() == cubin.STB_WEAK && unifiedTableNames[sym.name]
 }
 
 // collectUnifiedTables lists the unified tables the inputs declare, in
 // first-seen order: their symbols are not written, but their names stay
 // in .strtab (compactStrings).
 func collectUnifiedTables(ctx *linkContext) {
-	for _, sym := range ctx.Symbols {
+	for _, sym := range ctx.symbols {
 		if ctx.isUnifiedTable(sym) {
 			ctx.unifiedTables = append(ctx.unifiedTables, sym)
 		}

@@ -29,7 +29,7 @@ func TestParseToolkit(t *testing.T) {
 // newer than 12.5 as 12.5.
 func TestToolkitFor(t *testing.T) {
 	for v, want := range map[uint32]uint32{0: 118, 0x6e: 118, 0x76: 118, 0x78: 118, 0x7c: 124, 0x7d: 125, 0x80: 125} {
-		if got := toolkitFor(v).Version; got != want {
+		if got := toolkitFor(v).version; got != want {
 			t.Errorf("toolkitFor(0x%x) = %d, want %d", v, got, want)
 		}
 	}

@@ -28,7 +28,7 @@ func writeOutput(ctx *linkContext) error {
 	if ctx.checkpoint() {
 		return ErrFailed // errors, or cancelled: write nothing
 	}
-	cfg := ctx.Config
+	cfg := ctx.config
 	if cfg.needImage() {
 		var b bytes.Buffer
 		b.Grow(int(img.total))
@@ -45,7 +45,7 @@ func writeOutput(ctx *linkContext) error {
 		err = cfg.writeFileAtomicWith(cfg.Output, img.writeTo)
 	}
 	if err != nil {
-		ctx.report(&linkError{File: cfg.Output, Msg: "cannot write output: " + err.Error()})
+		ctx.report(&linkError{file: cfg.Output, msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
@@ -75,18 +75,18 @@ func (ctx *linkContext) layoutImage() *image {
 
 	// Section contents that depend on final indices (sh_link and sh_info
 	// are computed as the headers are written: see linkInfo).
-	for _, osec := range ctx.OutSections {
+	for _, osec := range ctx.outSections {
 		if osec.isReloc() {
 			// Encoded as they are written (image.writeTo): entries are
 			// 16 or 24 bytes, so the size is known now.
-			osec.Addralign = 8
-			osec.Size = uint64(len(osec.rel.Relocs)) * osec.entsize()
+			osec.addralign = 8
+			osec.size = uint64(len(osec.rel.relocs)) * osec.entsize()
 		}
-		if fn := osec.Func; fn != nil && osec == fn.Text.Out {
-			osec.Flags = osec.Flags&^(0xff<<20) | uint64(ctx.resourcesOf(fn).barriers)<<20
+		if fn := osec.fn; fn != nil && osec == fn.text.out {
+			osec.flags = osec.flags&^(0xff<<20) | uint64(ctx.resourcesOf(fn).barriers)<<20
 		}
 	}
-	if ctx.toolkit.CompactStrings {
+	if ctx.toolkit.compactStrings {
 		compactStrings(ctx)
 	}
 	// .symtab and .symtab_shndx are encoded as they are written
@@ -95,34 +95,34 @@ func (ctx *linkContext) layoutImage() *image {
 	for _, e := range ctx.symtab.entries {
 		ctx.outSymbol(e)
 	}
-	symtab.Size = uint64(len(ctx.symtab.entries)) * 24
+	symtab.size = uint64(len(ctx.symtab.entries)) * 24
 	if symtabShndx != nil {
-		symtabShndx.Size = uint64(len(ctx.symtab.entries)) * 4
+		symtabShndx.size = uint64(len(ctx.symtab.entries)) * 4
 	}
 	strtab.setBytes(ctx.strtab.buf)
 	// Every section's name goes in .shstrtab now; the headers look their
 	// offsets up again as they are written.
 	names := &ctx.names.shstrtab
-	for _, osec := range ctx.OutSections {
-		names.add(osec.Name)
+	for _, osec := range ctx.outSections {
+		names.add(osec.name)
 	}
 	shstrtab.setBytes(names.buf)
-	img := &image{ctx: ctx, shstrtab: shstrtab, symtabSec: symtab, shndxSec: symtabShndx, symtab: symtab.Index, strtab: strtab.Index}
+	img := &image{ctx: ctx, shstrtab: shstrtab, symtabSec: symtab, shndxSec: symtabShndx, symtab: symtab.index, strtab: strtab.index}
 
 	// A section's contents never exceed its size; a malformed input can
 	// break that (a section named for a memory space without file
 	// contents, of a type that has them), and the file is then not written.
-	for _, osec := range ctx.OutSections {
-		if cubin.HasFileData(osec.Type) && !osec.isReloc() && osec.byteLen() > osec.Size {
-			err := &linkError{Section: osec.Name, Msg: fmt.Sprintf("contents of %d bytes do not fit the section's size of %d (section type %#x)", osec.byteLen(), osec.Size, osec.Type)}
-			if len(osec.Members) > 0 {
-				err.File = osec.Members[0].File.Name
+	for _, osec := range ctx.outSections {
+		if cubin.HasFileData(osec.typ) && !osec.isReloc() && osec.byteLen() > osec.size {
+			err := &linkError{section: osec.name, msg: fmt.Sprintf("contents of %d bytes do not fit the section's size of %d (section type %#x)", osec.byteLen(), osec.size, osec.typ)}
+			if len(osec.members) > 0 {
+				err.file = osec.members[0].file.Name
 			}
 			ctx.report(err)
 		}
 	}
-	img.offsets, img.shoff = layoutFile(ctx.OutSections)
-	shnum := len(ctx.OutSections) + 1
+	img.offsets, img.shoff = layoutFile(ctx.outSections)
+	shnum := len(ctx.outSections) + 1
 	img.phoff = img.shoff + uint64(shnum)*64
 	img.phdrs = ctx.programHeaders(img.offsets, img.phoff)
 	img.total = img.phoff + uint64(len(img.phdrs))*cubin.PhdrSize
@@ -140,19 +140,19 @@ func (ctx *linkContext) layoutImage() *image {
 // target as its own virtual architecture.
 func (ctx *linkContext) headerFields() (version, flags uint32) {
 	version, flags = cubinVersion, cubin.EF_CUDA_64BIT_ADDRESS|cubin.EF_CUDA_TEXMODE_UNIFIED
-	virtual := ctx.Config.Arch
-	if len(ctx.Files) > 0 {
-		h := ctx.Files[0].ELF.Header
+	virtual := ctx.config.Arch
+	if len(ctx.files) > 0 {
+		h := ctx.files[0].ELF.Header
 		flags = h.Flags &^ (cubin.EF_CUDA_SM_MASK | cubin.EF_CUDA_VIRTUAL_MASK | cubin.EF_CUDA_ARCH_SPECIFIC)
 		virtual = ctx.virtualSM
 	}
 	if ctx.toolkit != nil {
-		version = ctx.toolkit.Version // nvlink writes its own release
+		version = ctx.toolkit.version // nvlink writes its own release
 	}
-	if ctx.Config.ArchSpecific {
+	if ctx.config.ArchSpecific {
 		flags |= cubin.EF_CUDA_ARCH_SPECIFIC // whatever the inputs: nvlink 12.x links sm_90 and sm_90a code together
 	}
-	return version, flags | uint32(ctx.Config.Arch) | uint32(virtual)<<cubin.EF_CUDA_VIRTUAL_SHIFT
+	return version, flags | uint32(ctx.config.Arch) | uint32(virtual)<<cubin.EF_CUDA_VIRTUAL_SHIFT
 }
 
 // cubinVersion is the e_version of every cubin CUDA 11.8 writes.
@@ -184,7 +184,7 @@ func (img *image) writeTo(w io.Writer) error {
 	// A file's composed sections are written last, input by input (see
 	// writeComposed): here the writer only steps over them.
 	var file composedTarget
-	if inputBytes(ctx.Files) >= ctx.composedFrom {
+	if inputBytes(ctx.files) >= ctx.composedFrom {
 		// Only then: the assertion builds the interface's table for
 		// *os.File, pages of the binary a small link has no other use for.
 		file, _ = w.(composedTarget)
@@ -214,20 +214,20 @@ func (img *image) writeTo(w io.Writer) error {
 	le.PutUint16(hdr[54:], cubin.PhdrSize)
 	le.PutUint16(hdr[56:], uint16(len(img.phdrs)))
 	le.PutUint16(hdr[58:], 64)
-	shnum := len(ctx.OutSections) + 1
+	shnum := len(ctx.outSections) + 1
 	sh0 := make([]byte, 64)
-	putSectionCounts(hdr, sh0, shnum, int(img.shstrtab.Index))
+	putSectionCounts(hdr, sh0, shnum, int(img.shstrtab.index))
 	bw.Write(hdr)
 	at := uint64(64)
-	for i, osec := range ctx.OutSections {
-		if !cubin.HasFileData(osec.Type) {
+	for i, osec := range ctx.outSections {
+		if !cubin.HasFileData(osec.typ) {
 			continue
 		}
 		pad(img.offsets[i] - at)
 		var written uint64
 		switch {
 		case osec.isReloc():
-			n := len(osec.rel.Relocs) * int(osec.entsize())
+			n := len(osec.rel.relocs) * int(osec.entsize())
 			written = encode(n, func(b []byte) []byte { return ctx.appendRelocs(b, osec, true) })
 		case osec == img.symtabSec || osec == img.shndxSec:
 			size := 4 // a .symtab_shndx entry
@@ -247,42 +247,42 @@ func (img *image) writeTo(w io.Writer) error {
 					return b
 				})
 			}
-			written = osec.Size
+			written = osec.size
 		default:
 			if file != nil && osec.composed() {
 				if pieces, ok := osec.memberPatches(); ok {
 					if err := bw.Flush(); err != nil {
 						return err
 					}
-					if _, err := file.Seek(int64(osec.Size), io.SeekCurrent); err != nil {
+					if _, err := file.Seek(int64(osec.size), io.SeekCurrent); err != nil {
 						return err
 					}
 					later = append(later, laterSection{i, pieces})
-					written = osec.Size
+					written = osec.size
 					break
 				}
 			}
 			written, scratch = osec.writeBytes(ctx, &walk, bw, scratch)
 		}
-		if written > osec.Size {
-			return fmt.Errorf("section %s: wrote %d bytes into %d (internal error)", osec.Name, written, osec.Size)
+		if written > osec.size {
+			return fmt.Errorf("section %s: wrote %d bytes into %d (internal error)", osec.name, written, osec.size)
 		}
-		pad(osec.Size - written)
-		at = img.offsets[i] + osec.Size
+		pad(osec.size - written)
+		at = img.offsets[i] + osec.size
 	}
 	pad(img.shoff - at)
 	// Section headers, by index: section order is index order
 	// (sortOutputSections).
 	bw.Write(sh0)
 	h := make([]byte, 64)
-	for i, osec := range ctx.OutSections {
-		if int(osec.Index) != i+1 {
-			return fmt.Errorf("section %s: index %d in place %d (internal error)", osec.Name, osec.Index, i+1)
+	for i, osec := range ctx.outSections {
+		if int(osec.index) != i+1 {
+			return fmt.Errorf("section %s: index %d in place %d (internal error)", osec.name, osec.index, i+1)
 		}
 		link, info := ctx.linkInfo(osec, img.symtab, img.strtab, false)
-		name := ctx.names.shstrtab.add(osec.Name)
+		name := ctx.names.shstrtab.add(osec.name)
 		var flags uint64
-		if ctx.toolkit.InfoLink && osec.infoLink() {
+		if ctx.toolkit.infoLink && osec.infoLink() {
 			flags = cubin.SHF_INFO_LINK
 		}
 		putSectionHeader(h, osec, headerFields{name: name, link: link, info: info, offset: img.offsets[i], entsize: osec.entsize(), flags: flags})
@@ -346,19 +346,19 @@ func (img *image) writeComposed(file io.WriterAt, later []laterSection, walk *in
 	}
 	var pieces []piece
 	for _, l := range later {
-		osec := img.ctx.OutSections[l.index]
-		for j, isec := range osec.Members {
-			if len(isec.Sec.Data) > 0 {
-				pieces = append(pieces, piece{isec, img.offsets[l.index] + isec.OutOff, l.patches[j]})
+		osec := img.ctx.outSections[l.index]
+		for j, isec := range osec.members {
+			if len(isec.sec.Data) > 0 {
+				pieces = append(pieces, piece{isec, img.offsets[l.index] + isec.outOff, l.patches[j]})
 			}
 		}
 	}
-	slices.SortStableFunc(pieces, func(a, b piece) int { return cmp.Compare(a.isec.File.Index, b.isec.File.Index) })
+	slices.SortStableFunc(pieces, func(a, b piece) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
 	var buf []byte
 	for _, p := range pieces {
-		walk.visit(img.ctx, p.isec.File)
-		buf = append(buf[:0], p.isec.Sec.Data...)
-		applyPatches(buf, p.isec.OutOff, p.patches)
+		walk.visit(img.ctx, p.isec.file)
+		buf = append(buf[:0], p.isec.sec.Data...)
+		applyPatches(buf, p.isec.outOff, p.patches)
 		if _, err := file.WriteAt(buf, int64(p.at)); err != nil {
 			return err
 		}
@@ -373,10 +373,10 @@ func layoutFile(sections []*outputSection) (offsets []uint64, shoff uint64) {
 	off := uint64(64)
 	offsets = make([]uint64, len(sections))
 	for i, osec := range sections {
-		off = alignTo(off, max(osec.Addralign, 1))
+		off = alignTo(off, max(osec.addralign, 1))
 		offsets[i] = off
-		if cubin.HasFileData(osec.Type) {
-			off += osec.Size
+		if cubin.HasFileData(osec.typ) {
+			off += osec.size
 		}
 	}
 	return offsets, alignTo(off, 8)
@@ -411,13 +411,13 @@ type headerFields struct {
 // putSectionHeader encodes osec's ELF64 section header into h.
 func putSectionHeader(h []byte, osec *outputSection, f headerFields) {
 	le.PutUint32(h[0:], f.name)
-	le.PutUint32(h[4:], osec.Type)
-	le.PutUint64(h[8:], osec.Flags|f.flags)
+	le.PutUint32(h[4:], osec.typ)
+	le.PutUint64(h[8:], osec.flags|f.flags)
 	le.PutUint64(h[24:], f.offset)
-	le.PutUint64(h[32:], osec.Size)
+	le.PutUint64(h[32:], osec.size)
 	le.PutUint32(h[40:], f.link)
 	le.PutUint32(h[44:], f.info)
-	le.PutUint64(h[48:], osec.Addralign)
+	le.PutUint64(h[48:], osec.addralign)
 	le.PutUint64(h[56:], f.entsize)
 }
 
@@ -431,35 +431,35 @@ func putSectionHeader(h []byte, osec *outputSection, f headerFields) {
 // a contribution's own sh_info, and the register byte as the input had it.
 func (ctx *linkContext) linkInfo(osec *outputSection, symtab, strtab int32, relocatable bool) (link, info uint32) {
 	switch {
-	case osec.Type == cubin.SHT_SYMTAB:
+	case osec.typ == cubin.SHT_SYMTAB:
 		link, info = uint32(strtab), uint32(ctx.firstGlobal)
-	case osec.Type == cubin.SHT_SYMTAB_SHNDX:
+	case osec.typ == cubin.SHT_SYMTAB_SHNDX:
 		link = uint32(symtab)
 	case osec.isReloc():
-		link, info = uint32(symtab), uint32(osec.rel.Target.Index)
-	case osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
+		link, info = uint32(symtab), uint32(osec.rel.target.index)
+	case osec.typ == cubin.SHT_CUDA_INFO || osec.typ == cubin.SHT_CUDA_CALLGRAPH || osec.typ == cubin.SHT_CUDA_PROTOTYPE:
 		link = uint32(symtab)
-	case relocatable && len(osec.Members) > 0:
-		info = osec.Members[0].Sec.Info
+	case relocatable && len(osec.members) > 0:
+		info = osec.members[0].sec.Info
 	}
-	fn := osec.Func
+	fn := osec.fn
 	switch {
 	case fn == nil:
-	case osec != fn.Text.Out:
-		info = uint32(fn.Text.Out.Index)
+	case osec != fn.text.out:
+		info = uint32(fn.text.out.index)
 	case relocatable:
 		// The register byte stays the input's: a final link propagates
 		// it through the call graph.
-		link, info = uint32(symtab), fn.Text.Sec.Info&0xff000000|ctx.symtab.indexOf(fn.Sym)
+		link, info = uint32(symtab), fn.text.sec.Info&0xff000000|ctx.symtab.indexOf(fn.sym)
 	default:
 		// The register byte is rewritten only when a callee raised the
 		// count: sm_90 inputs leave it 0, and so does nvlink unless
 		// propagation changed it. nvlink 12.x keeps the input's byte.
-		regs := fn.Text.Sec.Info >> 24
-		if use := ctx.resourcesOf(fn); use.regs > fn.Regs && ctx.toolkit.PropagateTextRegs {
+		regs := fn.text.sec.Info >> 24
+		if use := ctx.resourcesOf(fn); use.regs > fn.regs && ctx.toolkit.propagateTextRegs {
 			regs = uint32(use.regs)
 		}
-		link, info = uint32(symtab), regs<<24|ctx.symtab.indexOf(fn.Sym)
+		link, info = uint32(symtab), regs<<24|ctx.symtab.indexOf(fn.sym)
 	}
 	return link, info
 }
@@ -475,11 +475,11 @@ func (osec *outputSection) infoLink() bool {
 	if osec.isReloc() {
 		return true
 	}
-	if osec.Func == nil || osec == osec.Func.Text.Out {
+	if osec.fn == nil || osec == osec.fn.text.out {
 		return false
 	}
-	if strings.HasPrefix(osec.Name, ".nv.constant0.") && len(osec.Members) > 0 {
-		return osec.Members[0].Sec.Flags&cubin.SHF_INFO_LINK != 0
+	if strings.HasPrefix(osec.name, ".nv.constant0.") && len(osec.members) > 0 {
+		return osec.members[0].sec.Flags&cubin.SHF_INFO_LINK != 0
 	}
 	return true
 }
@@ -507,25 +507,25 @@ func (ctx *linkContext) programHeaders(offsets []uint64, phoff uint64) []phdr {
 	var dataOff, dataSize, nobits, nobitsAlign uint64
 	haveInit := false
 	haveData := false
-	for i, osec := range ctx.OutSections {
+	for i, osec := range ctx.outSections {
 		switch osec.group() {
 		case groupConstant, groupText:
 			if !haveCode {
 				codeStart, haveCode = offsets[i], true
 			}
-			codeEnd = offsets[i] + osec.Size
+			codeEnd = offsets[i] + osec.size
 		case groupData:
 			if !haveData {
 				dataOff, haveData = offsets[i], true
 			}
 			haveInit = true
-			dataSize = offsets[i] + osec.Size - dataOff
+			dataSize = offsets[i] + osec.size - dataOff
 		case groupNoBits:
 			if !haveData {
 				dataOff, haveData = offsets[i], true
 			}
-			nobitsAlign = max(nobitsAlign, osec.Addralign)
-			nobits = alignTo(nobits, max(osec.Addralign, 1)) + osec.Size
+			nobitsAlign = max(nobitsAlign, osec.addralign)
+			nobits = alignTo(nobits, max(osec.addralign, 1)) + osec.size
 		}
 	}
 	var phs []phdr
@@ -556,20 +556,20 @@ func (ctx *linkContext) programHeaders(offsets []uint64, phoff uint64) []phdr {
 // they were kept or, reversed, in the reverse of it: nvlink emits an
 // executable's entries in the reverse of the order it processed them.
 func (ctx *linkContext) appendRelocs(b []byte, osec *outputSection, reversed bool) []byte {
-	relocs := osec.rel.Relocs
+	relocs := osec.rel.relocs
 	for i := range relocs {
 		r := relocs[i]
 		if reversed {
 			r = relocs[len(relocs)-1-i]
 		}
 		var symIdx uint32
-		if r.Sym != nil {
-			symIdx = ctx.outSymIndex(r.Sym)
+		if r.sym != nil {
+			symIdx = ctx.outSymIndex(r.sym)
 		}
-		b = le.AppendUint64(b, uint64(r.Offset))
-		b = le.AppendUint64(b, uint64(symIdx)<<32|uint64(r.Type))
+		b = le.AppendUint64(b, uint64(r.offset))
+		b = le.AppendUint64(b, uint64(symIdx)<<32|uint64(r.typ))
 		if osec.rela() {
-			b = le.AppendUint64(b, uint64(r.Addend))
+			b = le.AppendUint64(b, uint64(r.addend))
 		}
 	}
 	return b
@@ -592,37 +592,37 @@ func (ctx *linkContext) outSymbol(e outSym) elfSym {
 	var s elfSym
 	switch {
 	case e.sec != nil:
-		s.name, s.info, s.shndx = ctx.strtab.add(e.sec.Name), cubin.STT_SECTION, uint32(e.sec.Index)
+		s.name, s.info, s.shndx = ctx.strtab.add(e.sec.name), cubin.STT_SECTION, uint32(e.sec.index)
 	case e.sym == nil:
 		s.value = ctx.null.value()
 	default:
 		sym := e.sym
 		how := ctx.debugLayout.of(sym)
 		s.info, s.other = sym.outInfo(), sym.outOther(how)
-		if how != notPublished && ctx.Config.PreserveRelocs && (how == preservedShared || !ctx.debugSymbols()) {
+		if how != notPublished && ctx.config.PreserveRelocs && (how == preservedShared || !ctx.debugSymbols()) {
 			// As nvlink marks the shared variables it keeps for
 			// -preserve-relocs; those -g publishes anyway keep 0.
 			s.other = 1
 		}
-		s.name = ctx.strtab.add(sym.Name)
+		s.name = ctx.strtab.add(sym.name)
 		if sym.placeholder {
 			s.name = ctx.strtab.empty
 		}
 		if how == publishedDynamic {
-			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").Index), sym.Value+ctx.debugLayout.dynamicShift
+			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").index), sym.value+ctx.debugLayout.dynamicShift
 			break
 		}
-		s.value, s.size = sym.Value, sym.Size
+		s.value, s.size = sym.value, sym.size
 		if (how == publishedShared || how == preservedShared) && !ewpDebugShared(sym) {
 			// sm_90's reserve moves the shared variables, but not those
 			// a -ewp -G image names in its .nv_debug.shared.
 			s.value += ctx.sharedReserve()
 		}
 		switch {
-		case sym.Section != nil && sym.Section.Out != nil:
-			s.shndx = uint32(sym.Section.Out.Index)
-		case sym.Shndx == cubin.SHN_ABS || sym.Shndx == cubin.SHN_COMMON:
-			s.shndx, s.special = sym.Shndx, true
+		case sym.section != nil && sym.section.out != nil:
+			s.shndx = uint32(sym.section.out.index)
+		case sym.shndx == cubin.SHN_ABS || sym.shndx == cubin.SHN_COMMON:
+			s.shndx, s.special = sym.shndx, true
 		default:
 			s.value = 0
 		}
@@ -702,7 +702,7 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 // .nv_debug.shared (its file-scope __shared__ variables and extern
 // __shared__ array).
 func ewpDebugShared(sym *symbol) bool {
-	return sym.File != nil && sym.File.inEWPDebugShared(sym.Shndx)
+	return sym.file != nil && sym.file.inEWPDebugShared(sym.shndx)
 }
 
 // keepMode gives the new output f the permissions of the regular file it

@@ -14,8 +14,8 @@ func writeRelocatable(ctx *linkContext) error {
 		return ErrFailed
 	}
 	ctx.output = data
-	if err := ctx.Config.writeFileAtomic(ctx.Config.Output, data); err != nil {
-		ctx.report(&linkError{File: ctx.Config.Output, Msg: "cannot write output: " + err.Error()})
+	if err := ctx.config.writeFileAtomic(ctx.config.Output, data); err != nil {
+		ctx.report(&linkError{file: ctx.config.Output, msg: "cannot write output: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
@@ -26,7 +26,7 @@ func writeRelocatable(ctx *linkContext) error {
 // .nv.info, .nv.info.f, .nv.callgraph, .nv.prototype, relocations, then
 // constant banks, code, initialised data and data without file contents.
 func (osec *outputSection) relocatableGroup() int {
-	if osec.Flags&cubin.SHF_ALLOC != 0 && !cubin.HasFileData(osec.Type) {
+	if osec.flags&cubin.SHF_ALLOC != 0 && !cubin.HasFileData(osec.typ) {
 		return groupNoBits
 	}
 	return osec.group()
@@ -37,10 +37,10 @@ func (ctx *linkContext) buildRelocatableImage() []byte {
 	shstrtab, strtab, symtab, symtabShndx := ctx.tables.shstrtab, ctx.tables.strtab, ctx.tables.symtab, ctx.tables.symtabShndx
 	// sh_link and sh_info are computed as the headers are written (see
 	// linkInfo); the barrier count in the code's flags stays the input's.
-	for _, osec := range ctx.OutSections {
-		if osec.Type == cubin.SHT_REL || osec.Type == cubin.SHT_RELA {
+	for _, osec := range ctx.outSections {
+		if osec.typ == cubin.SHT_REL || osec.typ == cubin.SHT_RELA {
 			osec.setBytes(ctx.appendRelocs(nil, osec, false))
-			osec.Addralign = 8
+			osec.addralign = 8
 		}
 	}
 	var shndxWords []byte
@@ -53,21 +53,21 @@ func (ctx *linkContext) buildRelocatableImage() []byte {
 	strtab.setBytes(ctx.strtab.buf)
 	var names stringTable
 	names.add(".shstrtab")
-	nameOff := make([]uint32, len(ctx.OutSections))
-	for i, osec := range ctx.OutSections {
-		nameOff[i] = names.add(osec.Name)
+	nameOff := make([]uint32, len(ctx.outSections))
+	for i, osec := range ctx.outSections {
+		nameOff[i] = names.add(osec.name)
 	}
 	shstrtab.setBytes(names.buf)
 
-	offsets, shoff := layoutFile(ctx.OutSections)
-	shnum := len(ctx.OutSections) + 1
+	offsets, shoff := layoutFile(ctx.outSections)
+	shnum := len(ctx.outSections) + 1
 	out := make([]byte, shoff+uint64(shnum)*64)
-	for i, osec := range ctx.OutSections {
-		if cubin.HasFileData(osec.Type) {
+	for i, osec := range ctx.outSections {
+		if cubin.HasFileData(osec.typ) {
 			copy(out[offsets[i]:], osec.ownBytes())
 		}
 	}
-	first := ctx.Files[0].ELF.Header
+	first := ctx.files[0].ELF.Header
 	copy(out, "\x7fELF")
 	out[4], out[5], out[6], out[7], out[8] = 2, 1, 1, first.OSABI, first.ABIVersion
 	le.PutUint16(out[16:], cubin.ET_REL)
@@ -75,31 +75,31 @@ func (ctx *linkContext) buildRelocatableImage() []byte {
 	// e_version: the newest release among the inputs, which a final link
 	// of the output must reproduce as it would the inputs (chooseToolkit).
 	version := first.Version
-	for _, file := range ctx.Files {
+	for _, file := range ctx.files {
 		version = max(version, file.ELF.Header.Version)
 	}
 	le.PutUint32(out[20:], version)
 	le.PutUint64(out[40:], shoff)
 	flags := first.Flags&^(cubin.EF_CUDA_SM_MASK|cubin.EF_CUDA_VIRTUAL_MASK) |
-		uint32(ctx.Config.Arch) | uint32(ctx.virtualSM)<<cubin.EF_CUDA_VIRTUAL_SHIFT
+		uint32(ctx.config.Arch) | uint32(ctx.virtualSM)<<cubin.EF_CUDA_VIRTUAL_SHIFT
 	le.PutUint32(out[48:], flags)
 	le.PutUint16(out[52:], 64)
 	// e_phentsize as nvcc writes it for the architecture: 56, or 0 on
 	// sm_90; the first input's.
-	if raw := ctx.Files[0].ELF.Data; len(raw) >= 64 {
+	if raw := ctx.files[0].ELF.Data; len(raw) >= 64 {
 		copy(out[54:56], raw[54:56])
 	}
 	le.PutUint16(out[58:], 64)
-	putSectionCounts(out, out[shoff:], shnum, int(shstrtab.Index))
-	for i, osec := range ctx.OutSections {
-		link, info := ctx.linkInfo(osec, symtab.Index, strtab.Index, true)
+	putSectionCounts(out, out[shoff:], shnum, int(shstrtab.index))
+	for i, osec := range ctx.outSections {
+		link, info := ctx.linkInfo(osec, symtab.index, strtab.index, true)
 		// The relocation sections are the link's own: 12.x marks their
 		// sh_info as a section (the others keep the inputs' flags).
 		var flags uint64
-		if ctx.toolkit.InfoLink && osec.isReloc() {
+		if ctx.toolkit.infoLink && osec.isReloc() {
 			flags = cubin.SHF_INFO_LINK
 		}
-		putSectionHeader(out[shoff+uint64(osec.Index)*64:], osec,
+		putSectionHeader(out[shoff+uint64(osec.index)*64:], osec,
 			headerFields{name: nameOff[i], link: link, info: info, offset: offsets[i], entsize: relocatableEntsize(osec), flags: flags})
 	}
 	return out
@@ -109,9 +109,9 @@ func (ctx *linkContext) buildRelocatableImage() []byte {
 // as in a final link (see entsize), but a contribution keeps its own.
 func relocatableEntsize(osec *outputSection) uint64 {
 	switch {
-	case osec.isReloc(), osec.Type == cubin.SHT_CUDA_INFO || osec.Type == cubin.SHT_CUDA_CALLGRAPH || osec.Type == cubin.SHT_CUDA_PROTOTYPE:
-	case len(osec.Members) > 0:
-		return osec.Members[0].File.ELF.Entsize(osec.Members[0].Sec)
+	case osec.isReloc(), osec.typ == cubin.SHT_CUDA_INFO || osec.typ == cubin.SHT_CUDA_CALLGRAPH || osec.typ == cubin.SHT_CUDA_PROTOTYPE:
+	case len(osec.members) > 0:
+		return osec.members[0].file.ELF.Entsize(osec.members[0].sec)
 	}
 	return osec.entsize()
 }
@@ -128,16 +128,16 @@ func (ctx *linkContext) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
 		var info, other uint8
 		special := false
 		if osec := e.sec; osec != nil {
-			name, info, shndx = ctx.strtab.add(osec.Name), cubin.STT_SECTION, uint32(osec.Index)
+			name, info, shndx = ctx.strtab.add(osec.name), cubin.STT_SECTION, uint32(osec.index)
 		} else {
 			sym := e.sym
-			name, info, other = ctx.strtab.add(sym.Name), sym.Info, sym.Other
-			value, size = sym.Value, sym.Size
+			name, info, other = ctx.strtab.add(sym.name), sym.info, sym.other
+			value, size = sym.value, sym.size
 			switch {
-			case sym.Section != nil && sym.Section.Out != nil:
-				shndx = uint32(sym.Section.Out.Index)
-			case sym.defined() && sym.Shndx >= cubin.SHN_LORESERVE && sym.Section == nil:
-				shndx, special = sym.Shndx, true // SHN_ABS, SHN_COMMON
+			case sym.section != nil && sym.section.out != nil:
+				shndx = uint32(sym.section.out.index)
+			case sym.defined() && sym.shndx >= cubin.SHN_LORESERVE && sym.section == nil:
+				shndx, special = sym.shndx, true // SHN_ABS, SHN_COMMON
 			default:
 				value = 0 // undefined
 			}

@@ -21,10 +21,10 @@ type encoder func(*response) ([]byte, error)
 
 // response is one WorkResponse.
 type response struct {
-	ID        int32
-	ExitCode  int32
-	Output    string
-	Cancelled bool
+	id        int32
+	exitCode  int32
+	output    string
+	cancelled bool
 }
 
 // protoDecoder reads varint-length-delimited WorkRequests, as Java's
@@ -57,13 +57,13 @@ func (d *protoDecoder) next() (*Request, bool, error) {
 		return nil, false, fmt.Errorf("decoding a request of %d bytes: %v", n, err)
 	}
 	req := &Request{
-		ID:         m.RequestID,
-		Arguments:  m.Arguments,
-		Inputs:     m.Inputs,
-		Verbosity:  m.Verbosity,
-		SandboxDir: m.SandboxDir,
+		ID:         m.requestID,
+		Arguments:  m.arguments,
+		Inputs:     m.inputs,
+		Verbosity:  m.verbosity,
+		SandboxDir: m.sandboxDir,
 	}
-	return req, m.Cancel, nil
+	return req, m.cancel, nil
 }
 
 // encodeProto writes a WorkResponse with its length in front, in one
@@ -173,6 +173,6 @@ func encodeJSON(r *response) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf) // Encode ends the object with a newline
 	enc.SetEscapeHTML(false)     // "->" stays readable in the worker log
-	err := enc.Encode(jsonResponse{ExitCode: r.ExitCode, Output: r.Output, RequestID: r.ID, WasCancelled: r.Cancelled})
+	err := enc.Encode(jsonResponse{ExitCode: r.exitCode, Output: r.output, RequestID: r.id, WasCancelled: r.cancelled})
 	return buf.Bytes(), err
 }

@@ -29,12 +29,12 @@ var errWire = errors.New("cannot parse invalid wire-format data")
 
 // workRequest is a decoded WorkRequest.
 type workRequest struct {
-	Arguments  []string
-	Inputs     []Input
-	RequestID  int32
-	Cancel     bool
-	Verbosity  int32
-	SandboxDir string
+	arguments  []string
+	inputs     []Input
+	requestID  int32
+	cancel     bool
+	verbosity  int32
+	sandboxDir string
 }
 
 // decodeWorkRequest decodes one WorkRequest (without its length prefix).
@@ -55,7 +55,7 @@ func decodeWorkRequest(b []byte) (*workRequest, error) {
 			if !utf8.Valid(v) {
 				return nil, errInvalidUTF8("arguments")
 			}
-			m.Arguments = append(m.Arguments, string(v))
+			m.arguments = append(m.arguments, string(v))
 			b = b[n:]
 		case num == 2 && typ == wireBytes: // inputs
 			v, n := consumeBytes(b)
@@ -66,7 +66,7 @@ func decodeWorkRequest(b []byte) (*workRequest, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.Inputs = append(m.Inputs, in)
+			m.inputs = append(m.inputs, in)
 			b = b[n:]
 		case (num == 3 || num == 4 || num == 5) && typ == wireVarint:
 			v, n := binary.Uvarint(b)
@@ -75,11 +75,11 @@ func decodeWorkRequest(b []byte) (*workRequest, error) {
 			}
 			switch num {
 			case 3:
-				m.RequestID = int32(v)
+				m.requestID = int32(v)
 			case 4:
-				m.Cancel = v != 0
+				m.cancel = v != 0
 			case 5:
-				m.Verbosity = int32(v)
+				m.verbosity = int32(v)
 			}
 			b = b[n:]
 		case num == 6 && typ == wireBytes: // sandbox_dir
@@ -90,7 +90,7 @@ func decodeWorkRequest(b []byte) (*workRequest, error) {
 			if !utf8.Valid(v) {
 				return nil, errInvalidUTF8("sandbox_dir")
 			}
-			m.SandboxDir = string(v)
+			m.sandboxDir = string(v)
 			b = b[n:]
 		default: // an unknown field, or a known one with another wire type
 			n := consumeValue(num, typ, b, 0)
@@ -218,20 +218,20 @@ func consumeValue(num uint64, typ int, b []byte, depth int) int {
 // appendWorkResponse appends a WorkResponse, fields in number order and
 // those at their default left out, as proto.Marshal writes it.
 func appendWorkResponse(b []byte, r *response) []byte {
-	if r.ExitCode != 0 {
+	if r.exitCode != 0 {
 		b = append(b, 1<<3|wireVarint)
-		b = binary.AppendUvarint(b, uint64(int64(r.ExitCode)))
+		b = binary.AppendUvarint(b, uint64(int64(r.exitCode)))
 	}
-	if r.Output != "" {
+	if r.output != "" {
 		b = append(b, 2<<3|wireBytes)
-		b = binary.AppendUvarint(b, uint64(len(r.Output)))
-		b = append(b, r.Output...)
+		b = binary.AppendUvarint(b, uint64(len(r.output)))
+		b = append(b, r.output...)
 	}
-	if r.ID != 0 {
+	if r.id != 0 {
 		b = append(b, 3<<3|wireVarint)
-		b = binary.AppendUvarint(b, uint64(int64(r.ID)))
+		b = binary.AppendUvarint(b, uint64(int64(r.id)))
 	}
-	if r.Cancelled {
+	if r.cancelled {
 		b = append(b, 4<<3|wireVarint, 1)
 	}
 	return b

@@ -29,9 +29,9 @@ func checkWire(t *testing.T, b []byte) {
 	for _, in := range want.GetInputs() {
 		ins = append(ins, Input{Path: in.GetPath(), Digest: string(in.GetDigest())})
 	}
-	if !slices.Equal(got.Arguments, want.GetArguments()) || !slices.Equal(got.Inputs, ins) ||
-		got.RequestID != want.GetRequestId() || got.Cancel != want.GetCancel() ||
-		got.Verbosity != want.GetVerbosity() || got.SandboxDir != want.GetSandboxDir() {
+	if !slices.Equal(got.arguments, want.GetArguments()) || !slices.Equal(got.inputs, ins) ||
+		got.requestID != want.GetRequestId() || got.cancel != want.GetCancel() ||
+		got.verbosity != want.GetVerbosity() || got.sandboxDir != want.GetSandboxDir() {
 		t.Fatalf("% x: decodeWorkRequest %+v; proto.Unmarshal %v", b, got, &want)
 	}
 }
@@ -79,11 +79,11 @@ func TestWireMatchesProto(t *testing.T) {
 		}
 		checkWire(t, append(bytes.Clone(b), tail...))
 		if i%100 == 0 {
-			resp := &response{ID: int32(r.Uint32()), ExitCode: int32(r.IntN(300)) - 1, Output: wireStrings[r.IntN(4)], Cancelled: r.IntN(2) == 0}
+			resp := &response{id: int32(r.Uint32()), exitCode: int32(r.IntN(300)) - 1, output: wireStrings[r.IntN(4)], cancelled: r.IntN(2) == 0}
 			if i%200 == 0 {
 				resp = &response{}
 			}
-			want, _ := proto.Marshal(&workerpb.WorkResponse{ExitCode: resp.ExitCode, Output: resp.Output, RequestId: resp.ID, WasCancelled: resp.Cancelled})
+			want, _ := proto.Marshal(&workerpb.WorkResponse{ExitCode: resp.exitCode, Output: resp.output, RequestId: resp.id, WasCancelled: resp.cancelled})
 			if got := appendWorkResponse(nil, resp); !bytes.Equal(got, want) {
 				t.Fatalf("%+v: appendWorkResponse % x; proto.Marshal % x", resp, got, want)
 			}

@@ -290,17 +290,17 @@ func (s *Server) respond(req *request, code int, output []byte) {
 	cancelled := req.cancelled
 	s.mu.Unlock()
 
-	resp := response{ID: req.ID}
+	resp := response{id: req.ID}
 	if cancelled {
-		resp.Cancelled = true
+		resp.cancelled = true
 	} else {
-		resp.ExitCode = int32(code)
-		resp.Output = s.clean(output)
+		resp.exitCode = int32(code)
+		resp.output = s.clean(output)
 	}
 	frame, err := s.enc(&resp)
 	if err != nil { // cannot happen: output is valid UTF-8
 		s.logf("request %d: cannot encode the response: %v", req.ID, err)
-		resp = response{ID: req.ID, ExitCode: 1, Output: "internal error: cannot encode the response\n"}
+		resp = response{id: req.ID, exitCode: 1, output: "internal error: cannot encode the response\n"}
 		frame, _ = s.enc(&resp)
 	}
 	s.writeMu.Lock()

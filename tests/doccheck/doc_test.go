@@ -296,3 +296,107 @@ type I interface {
 		t.Errorf("undocumented = %q, want %q", got, want)
 	}
 }
+
+// capitalisedFields lists the fields of unexported struct types that are
+// capitalised: in the linker's packages a field is named as its type is,
+// lower-case on an unexported type (as its methods are, linker/doc.go),
+// but for a field that encoding/json or another package reads by
+// reflection, which has a struct tag, and embedded fields, which are named
+// by their type. Types declared inside functions count too.
+func capitalisedFields(fset *token.FileSet, files []*ast.File) []string {
+	var found []string
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			s, ok := n.(*ast.TypeSpec)
+			if !ok || s.Name.IsExported() {
+				return true
+			}
+			st, ok := s.Type.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, field := range st.Fields.List {
+				if field.Tag != nil {
+					continue
+				}
+				for _, name := range field.Names {
+					if name.IsExported() {
+						p := fset.Position(name.Pos())
+						found = append(found, fmt.Sprintf("%s:%d: field %s.%s", filepath.Base(p.Filename), p.Line, s.Name.Name, name.Name))
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// TestFieldCase: the fields of the linker's unexported types are
+// lower-case (see capitalisedFields).
+func TestFieldCase(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, dir := range packages(t, root) {
+		rel, _ := filepath.Rel(root, dir)
+		if rel != "linker" && !strings.HasPrefix(rel, "linker"+string(filepath.Separator)) {
+			continue
+		}
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fset := token.NewFileSet()
+		var files []*ast.File
+		for _, name := range names {
+			f, err := parser.ParseFile(fset, name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ast.IsGenerated(f) {
+				files = append(files, f)
+			}
+		}
+		checked++
+		for _, m := range capitalisedFields(fset, files) {
+			t.Errorf("%s/%s is capitalised on an unexported type", rel, m)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("checked %d packages under linker/, want the linker's dozen or more", checked)
+	}
+}
+
+// TestCapitalisedFieldsFinds checks the field-case checker on a file of
+// its own.
+func TestCapitalisedFieldsFinds(t *testing.T) {
+	const src = `package p
+
+type t struct {
+	ok   int
+	Bad  int
+	JSON int ` + "`json:\"json\"`" + `
+	*Embedded
+}
+
+// E is exported: its fields may be.
+type E struct{ Field int }
+
+func f() {
+	type local struct{ Inner, fine int }
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := capitalisedFields(fset, []*ast.File{f})
+	want := []string{"p.go:5: field t.Bad", "p.go:14: field local.Inner"}
+	if !slices.Equal(got, want) {
+		t.Errorf("capitalisedFields = %q, want %q", got, want)
+	}
+}
