@@ -132,3 +132,97 @@ func TestOutputModeUmask(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputNotARegularFile: an output named by a symbolic link is
+// written to the file the link names (created if the link dangles), the
+// link left as it is; one that is a FIFO (as /dev/null is a device) is
+// written in place and stays what it was, and is not among the files a
+// panicking link removes; a directory, a missing directory or a link loop
+// is an error naming the path the user gave, never a temporary file's
+// name, and leaves nothing behind. nvlink opens each of them for writing,
+// so writes through the link and into the device. Before this, the output
+// replaced the link, and -o /dev/null replaced the device with a regular
+// file.
+func TestOutputNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	write := func(cfg *Config, path string) error {
+		return cfg.writeFileAtomic(path, []byte("linked"))
+	}
+	if err := os.WriteFile(at("real.cubin"), []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, dest := range map[string]string{"link.cubin": "real.cubin", "dangling.cubin": "new.cubin", "sub-link.cubin": "sub/../real.cubin"} {
+		if err := os.Symlink(dest, at(link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(at("sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ link, dest string }{{"link.cubin", "real.cubin"}, {"dangling.cubin", "new.cubin"}, {"sub-link.cubin", "real.cubin"}} {
+		os.WriteFile(at("real.cubin"), []byte("old"), 0o644)
+		if err := write(&Config{}, at(c.link)); err != nil {
+			t.Fatalf("%s: %v", c.link, err)
+		}
+		if fi, err := os.Lstat(at(c.link)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symbolic link (%v)", c.link, err)
+		}
+		if got, err := os.ReadFile(at(c.dest)); string(got) != "linked" {
+			t.Errorf("%s: %s holds %q (%v), want the output", c.link, c.dest, got, err)
+		}
+	}
+
+	fifo := at("pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The reader's end, open before the write and never blocking: the
+	// write does not wait for a reader, nor the test for the write.
+	r, err := syscall.Open(fifo, syscall.O_RDWR|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(r)
+	cfg := &Config{written: &writtenFiles{}}
+	if err := write(cfg, fifo); err != nil {
+		t.Fatalf("FIFO: %v", err)
+	}
+	buf := make([]byte, 64)
+	n, err := syscall.Read(r, buf)
+	if got := string(buf[:max(n, 0)]); got != "linked" {
+		t.Errorf("the FIFO's reader got %q (%v)", got, err)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced (%v, %v)", fi.Mode(), err)
+	}
+	if len(cfg.written.paths) != 0 {
+		t.Errorf("a panicking link would remove %v", cfg.written.paths)
+	}
+
+	if err := os.Symlink("loop-b", at("loop-a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop-a", at("loop-b")); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadDir(dir)
+	for path, want := range map[string]string{
+		at("sub"):                at("sub") + " is a directory",
+		at("missing/out.cubin"):  "directory " + at("missing") + " does not exist",
+		at("dangling-dir.cubin"): "directory " + at("nodir") + " does not exist",
+		at("loop-a"):             at("loop-a") + ": too many levels of symbolic links",
+	} {
+		if path == at("dangling-dir.cubin") {
+			os.Symlink("nodir/x.cubin", path)
+			before, _ = os.ReadDir(dir)
+		}
+		err := write(&Config{}, path)
+		if err == nil || err.Error() != want {
+			t.Errorf("-o %s: error %v, want %q", path, err, want)
+		}
+		if after, _ := os.ReadDir(dir); len(after) != len(before) {
+			t.Errorf("-o %s left %v (before: %v)", path, after, before)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -669,14 +670,23 @@ func (cfg *Config) writeFileAtomic(path string, data []byte) error {
 // writeFileAtomicWith is writeFileAtomic for contents that write
 // produces.
 // The file is recorded in cfg.written, so that a link that panics later
-// can remove it (Run).
+// can remove it (Run). A path that names no regular file is written as
+// outputTarget says: through a symbolic link, or into a device in place.
 func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error) (werr error) {
 	if path == "" {
 		return fmt.Errorf("no output file named")
 	}
-	tmp, err := createTempOutput(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	target, inPlace, err := outputTarget(path)
 	if err != nil {
 		return err
+	}
+	if inPlace {
+		return writeInPlace(target, write)
+	}
+	path = target
+	tmp, err := createTempOutput(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return outputError(path, err)
 	}
 	done := false
 	defer func() {
@@ -691,11 +701,82 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 	if werr == nil {
 		werr = tmp.replace(path)
 	}
-	if werr == nil {
-		done = true
-		cfg.written.add(path)
+	if werr != nil {
+		return outputError(path, werr)
 	}
-	return werr
+	done = true
+	cfg.written.add(path)
+	return nil
+}
+
+// outputTarget says where the output named path goes, as nvlink's opening
+// of path for writing would put it: a symbolic link is followed to the
+// file it names (which is then written, or created, in its own directory,
+// the link left as it is); a device, FIFO or socket (-o /dev/null,
+// /dev/stdout, a pipe) is written in place, neither replaced by a regular
+// file nor ever removed; a directory is an error. Else the output is the
+// regular file path, new or replaced.
+func outputTarget(path string) (target string, inPlace bool, err error) {
+	if fi, err := os.Stat(path); err == nil {
+		switch {
+		case fi.IsDir():
+			return "", false, fmt.Errorf("%s is a directory", path)
+		case !fi.Mode().IsRegular():
+			return path, true, nil
+		}
+	}
+	name := path
+	for range 40 { // the kernel's limit on symbolic links in a path
+		fi, err := os.Lstat(name)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			// A regular file, a new one, or one that cannot be reached,
+			// which creating the output then reports.
+			return name, false, nil
+		}
+		dest, err := os.Readlink(name)
+		if err != nil {
+			return "", false, outputError(path, err)
+		}
+		if !filepath.IsAbs(dest) {
+			// Relative to the link's directory, not cleaned: a ".."
+			// after a linked directory is the kernel's to resolve.
+			dest = name[:strings.LastIndexByte(name, '/')+1] + dest
+		}
+		name = dest
+	}
+	return "", false, outputError(path, syscall.ELOOP)
+}
+
+// writeInPlace writes the output into the file that is not a regular one
+// at path (a device, a FIFO), as nvlink does: nothing replaces it, and a
+// failure leaves it, since it is not the link's to remove.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return outputError(path, err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return outputError(path, err)
+	}
+	return nil
+}
+
+// outputError is err, from creating, writing or naming the output path,
+// as a message about path: the system's reason without the temporary
+// file's name, which the user never gave.
+func outputError(path string, err error) error {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err
+	}
+	if _, err := os.Stat(filepath.Dir(path)); errno == syscall.ENOENT && err != nil {
+		return fmt.Errorf("directory %s does not exist", filepath.Dir(path))
+	}
+	return fmt.Errorf("%s: %v", path, errno)
 }
 
 // ewpDebugShared says whether sym is one a -ewp -G image defines in its
