@@ -54,14 +54,19 @@ func benchPasses() []benchPass {
 		{"names", step(registerNames)},
 		{"deadcode", step(eliminateDeadCode)},
 		{"merge", step(mergeSections)},
-		{"layout", step(layoutSections)},
+		{"layout", step(func(ctx *linkContext) {
+			layoutSections(ctx)
+			layoutShared(ctx)
+			layoutDebugInfo(ctx)
+			keepLostParams(ctx)
+			placeSymbols(ctx)
+		})},
 		{"resources", step(computeResources)},
 		{"relocate", step(applyRelocations)},
 		{"symtab", step(func(ctx *linkContext) {
 			gatherSections(ctx)
 			createMetadataSections(ctx)
 			finishNames(ctx)
-			keepLostParams(ctx)
 		})},
 		{"indices", step(assignIndices)},
 		{"nvinfo", step(buildNVInfo)},

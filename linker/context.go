@@ -56,6 +56,13 @@ type linkContext struct {
 	// (mergeSections; see isDeleted).
 	deleted []bool
 	bank2   bank2Overlay // each kernel's bank-2 section, and how they share contributions (mergeSections)
+	// commons are the .nv.global contributions allocateCommons made for
+	// the common symbols, which placeSymbols moves them to.
+	commons []commonStorage
+	// lostParams are the _param symbols of losing weak kernels that
+	// -preserve-relocs keeps, with the winner's parameter bank they move
+	// to (keepLostParams; placeSymbols moves them).
+	lostParams []movedSymbol
 
 	// allFuncs are every function definition, by function.order
 	// (buildFunctions). A partial link keeps them all.
@@ -306,8 +313,14 @@ type inputSection struct {
 	file *inputFile
 	sec  *cubin.Section
 
+	// out is the output section the contribution joins: the merge step's
+	// (mergeSections with foldConstant2, or mergeRelocatable and
+	// createRelocatableMetadataSections for -r), but for a module's
+	// .nv_debug.shared, which layoutDebugInfo puts in the output's when
+	// it publishes the variables there. outOff is where it lands in out
+	// (placeContributions).
 	out    *outputSection
-	outOff uint64 // offset of this contribution in out
+	outOff uint64
 
 	// fn is the function this section belongs to (.text.f, .nv.info.f,
 	// .nv.constant0.f, ...), nil for module-wide sections.
@@ -342,28 +355,21 @@ func (isec *inputSection) inputIndex() int {
 // local symbol of one file.
 type symbol struct {
 	name string
-	// value is section-relative. resolveSymbols sets it from the chosen
-	// definition; then each step that places the symbol's storage moves
-	// it, each for its own kind of symbol and in pipeline order:
-	// allocateCommons (a common, to its .nv.global contribution),
-	// layoutSections or layoutRelocatable (a symbol of an input section,
-	// by its contribution's offset), layoutShared (shared variables and
-	// extern __shared__ arrays, at their place in each kernel's shared
-	// memory) and layoutDebugInfo (the symbols -g and -preserve-relocs
-	// publish in .nv_debug.shared). No step after assign indices writes
-	// it. Several writers, because a symbol's address is settled by
-	// whichever layout step owns its memory space.
+	// value is section-relative: the chosen definition's st_value from
+	// resolveSymbols on, the output's from placeSymbols on, which computes
+	// it from the layout steps' records (place.go). They are its two
+	// writers.
 	value uint64
 	// size: the chosen definition's (resolveSymbols, its one writer).
 	size uint64
 
 	// file and section of the chosen definition; section is nil when the
 	// symbol is undefined, common or absolute. resolveSymbols writes file.
-	// section is resolveSymbols', but for the steps that give a symbol
-	// storage the inputs did not: allocateCommons (a common's .nv.global
-	// contribution), layoutShared (the kernel's own shared section for a
-	// private variable -preserve-relocs keeps) and keepLostParams (the
-	// winner's parameter bank for a losing weak kernel's _param).
+	// section is resolveSymbols' (the definition's input section), then
+	// placeSymbols' for the symbols the layout gives storage the inputs
+	// did not (place.go): a common's .nv.global contribution, a kernel's
+	// shared section for a private variable whose symbol is kept, the
+	// winner's parameter bank for a losing weak kernel's _param.
 	file    *inputFile
 	section *inputSection
 

@@ -39,6 +39,20 @@ type debugLayout struct {
 	dynamicShift uint64
 	// symbols are the shared-memory symbols the output keeps, and how.
 	symbols map[*symbol]debugSymbol
+	// values are the st_value of the symbols published at a place of
+	// their own, which placeSymbols gives them over layoutShared's: the
+	// extern __shared__ arrays sm_90's -preserve-relocs defines at an
+	// unknown address (all ones), and a -ewp image's variables at the
+	// image's own offsets (preserveEWPShared).
+	values map[*symbol]uint64
+}
+
+// place records that the output publishes sym with st_value v.
+func (d *debugLayout) place(sym *symbol, v uint64) {
+	if d.values == nil {
+		d.values = map[*symbol]uint64{}
+	}
+	d.values[sym] = v
 }
 
 // debugSymbol is how the output keeps a shared-memory symbol.
@@ -96,7 +110,8 @@ func layoutDebugInfo(ctx *linkContext) {
 	// The private variables layoutShared kept in their kernel's section:
 	// -g's are debug symbols (st_other 0), -preserve-relocs' are marked.
 	debugPrivate := ctx.debugSymbols() && ctx.toolkit.debugPrivateShared
-	for _, sym := range g.kept {
+	for _, k := range g.kept {
+		sym := k.sym
 		if debugPrivate {
 			d.publish(sym, publishedShared)
 		} else {
@@ -154,7 +169,7 @@ func layoutDebugInfo(ctx *linkContext) {
 		for _, sym := range ctx.symbols {
 			if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
 				d.publish(sym, publishedDynamic)
-				sym.value = ^uint64(0)
+				d.place(sym, ^uint64(0))
 			}
 		}
 	}
@@ -190,7 +205,7 @@ func preserveEWPShared(ctx *linkContext, osec *outputSection) {
 				continue
 			}
 			d.publish(sym, preservedShared)
-			sym.value = esym.Value // not where layoutShared put a global
+			d.place(sym, esym.Value) // not where layoutShared put a global
 			if sym.section != nil {
 				sym.section.out = osec
 			}

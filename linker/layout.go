@@ -8,19 +8,12 @@ import (
 )
 
 // layoutSections fixes the offset of every contribution in its output
-// section, the sections' sizes and alignments, and the final value of every
-// defined symbol. Merged sections take their inputs in command-line order,
-// each at its own alignment; shared memory is laid out per kernel.
+// section (inputSection.outOff), the sections' sizes and alignments.
+// Merged sections take their inputs in command-line order, each at its own
+// alignment. Shared memory is laid out per kernel by the next step
+// (layoutShared), and placeSymbols moves the symbols by these offsets.
 func layoutSections(ctx *linkContext) {
 	placeContributions(ctx)
-	for _, file := range ctx.files {
-		for j, sym := range file.syms {
-			if file.defines(sym, j) && sym.section != nil && sym.section.out != nil && sym.typ() != cubin.STT_SECTION {
-				sym.value += sym.section.outOff
-			}
-		}
-	}
-	layoutShared(ctx)
 }
 
 // placeContributions fixes where each member lands in its output section

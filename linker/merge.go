@@ -114,7 +114,8 @@ func (file *inputFile) lostStorage(isec *inputSection) bool {
 // allocateCommons gives every common symbol still common after
 // resolution its storage in .nv.global, after the inputs' contributions:
 // one member each, last name first (nvlink's order), at the alignment of
-// the first common of that name and the largest size.
+// the first common of that name and the largest size. It records the
+// storage in ctx.commons; placeSymbols moves the symbols there.
 func allocateCommons(ctx *linkContext) {
 	for i := len(ctx.symbols) - 1; i >= 0; i-- {
 		sym := ctx.symbols[i]
@@ -126,8 +127,15 @@ func allocateCommons(ctx *linkContext) {
 			sec: &cubin.Section{Name: ".nv.global", Type: cubin.SHT_NOBITS, Flags: cubin.SHF_WRITE | cubin.SHF_ALLOC,
 				Addralign: max(sym.value, 1), Size: sym.size}}
 		osec.members = append(osec.members, isec)
-		sym.section, sym.value = isec, 0
+		ctx.commons = append(ctx.commons, commonStorage{sym: sym, isec: isec})
 	}
+}
+
+// commonStorage is the .nv.global contribution allocateCommons made for
+// a common symbol.
+type commonStorage struct {
+	sym  *symbol
+	isec *inputSection
 }
 
 // Section classes.

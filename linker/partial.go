@@ -185,24 +185,12 @@ func warnUnnamedStorage(ctx *linkContext) {
 }
 
 // layoutRelocatable places every contribution in its output section, in
-// command-line order at its own alignment, as a final link would, and moves
-// the value of every symbol defined in a merged section by where its
-// input's contribution landed. Shared-memory symbols are left alone: in a
-// relocatable cubin their st_value is their alignment, and the final link
-// lays shared memory out.
+// command-line order at its own alignment, as a final link would;
+// placeSymbols then moves the value of every symbol defined in a merged
+// section by where its input's contribution landed.
 func layoutRelocatable(ctx *linkContext) {
 	placeContributions(ctx)
 	warnUnnamedStorage(ctx)
-	for _, file := range ctx.files {
-		for j, sym := range file.syms {
-			if !file.defines(sym, j) || sym.section == nil || sym.section.out == nil || sym.typ() == cubin.STT_SECTION {
-				continue
-			}
-			if sym.section.sec.Type != cubin.SHT_CUDA_SHARED {
-				sym.value += sym.section.outOff
-			}
-		}
-	}
 }
 
 // retargetRelocations keeps every relocation of every kept section, in

@@ -8,7 +8,7 @@ import (
 
 // Shared memory: where each kernel's variables, the function-level
 // variables several kernels share and dynamic (extern __shared__) memory
-// sit. layoutSections runs layoutShared once the contributions are placed;
+// sit. layoutShared runs once layoutSections has placed the contributions;
 // layoutDebugInfo (debuginfo.go) publishes the result for -g.
 
 // sharedReserve90 is the shared memory sm_90 reserves in every kernel.
@@ -20,7 +20,7 @@ type sharedObject struct {
 	file, index int // defining file and symbol index
 	rank        int // place in nvlink's order of function-level objects
 	align, size uint64
-	end         uint64 // a global's module-wide end offset (placeGlobals)
+	at, end     uint64 // a global's module-wide offset and end (placeGlobals)
 	unused      bool   // no function's code refers to it
 	extern      bool   // an extern __shared__ array, only sorted with the others
 }
@@ -56,7 +56,7 @@ func layoutShared(ctx *linkContext) {
 	s.keepModuleSection()       // whether a module-wide .nv_debug.shared stays, aligning every kernel's
 	s.orderMadeSections(ctx)    // the order nvlink makes the demoted kernels' .nv.shared.<k>
 	s.placeGlobals(ctx)         // objects several kernels reach: one module-wide offset each
-	s.placeKernels()            // each kernel's own and private objects, then dynamic memory
+	s.placeKernels(ctx)         // each kernel's own and private objects, then dynamic memory
 	s.unifyDynamic(ctx)         // kernels sharing dynamic memory start it together
 	s.sizeSections(ctx)         // each kernel's .nv.shared section, with sm_90's reserve
 	s.addEmptyDebugSection(ctx) // the empty .nv_debug.shared nvlink writes for dynamic memory
@@ -322,7 +322,7 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 		}
 		fits := func(at uint64) bool {
 			for _, p := range busy {
-				if at+o.size >= p.sym.value && at < p.end {
+				if at+o.size >= p.at && at < p.end {
 					return false
 				}
 			}
@@ -336,7 +336,8 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 			at = max(at, alignTo(p.end, o.align)) // the last is past them all
 		}
 		placed = append(placed, o)
-		o.sym.value, o.end = at, at+o.size
+		o.at, o.end = at, at+o.size
+		g.place(o.sym, at)
 		o.unused = !used[o.sym]
 		if !o.unused {
 			g.end = max(g.end, at+o.size) // one no code uses takes no room
@@ -349,7 +350,7 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 // placeKernels lays out each kernel's own variables and the objects
 // private to it, after the highest end of the global objects its call
 // tree uses, and where its dynamic shared memory starts.
-func (s *sharedLayout) placeKernels() {
+func (s *sharedLayout) placeKernels(ctx *linkContext) {
 	s.placed = make([]kernelShared, len(s.laidOut))
 	for i, k := range s.laidOut {
 		var start uint64
@@ -414,7 +415,7 @@ func (s *sharedLayout) placeKernels() {
 				// (The variables -G names in a -ewp image's section, which
 				// is already laid out, take room after it once more, but
 				// nvlink leaves their st_value as it was.)
-				o.sym.value = end
+				ctx.sharedVars.place(o.sym, end)
 			}
 			end += o.size
 			align = max(align, o.align)
@@ -468,8 +469,7 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			// function-level variables private to the kernel, in the
 			// kernel's section (layoutDebugInfo publishes them).
 			for _, sym := range s.placed[i].private {
-				sym.section = &inputSection{file: sym.file, sec: sym.section.sec, out: own.out}
-				ctx.sharedVars.kept = append(ctx.sharedVars.kept, sym)
+				ctx.sharedVars.kept = append(ctx.sharedVars.kept, movedSymbol{sym: sym, out: own.out})
 			}
 		}
 		if own.out.size == 0 {
@@ -500,8 +500,9 @@ func (ctx *linkContext) sharedReserve() uint64 {
 
 // sharedVariables is what layoutShared decides about the function-level
 // shared variables that later passes need. layoutShared writes it
-// (findReferenced, placeGlobals, sizeSections); layoutDebugInfo, relocation
-// and the symbol table read it.
+// (findReferenced, placeGlobals, placeKernels, sizeSections,
+// unifyDynamic); layoutDebugInfo, placeSymbols, relocation and the symbol
+// table read it.
 type sharedVariables struct {
 	globals    []*sharedObject // those several kernels reach, in layout order
 	end, align uint64          // the globals' extent and largest alignment
@@ -512,8 +513,22 @@ type sharedVariables struct {
 	deleted map[*symbol]bool
 	// kept are the variables private to one kernel whose symbols
 	// -preserve-relocs (and 12.x's -g, toolkit.debugPrivateShared) keeps
-	// in the kernel's section, in kernel order.
-	kept []*symbol
+	// in the kernel's section, in kernel order, with that section.
+	kept []movedSymbol
+	// offsets is where layoutShared puts each variable it lays out: a
+	// global's module-wide offset (placeGlobals), a kernel's own and
+	// private variables' offsets in its shared memory (placeKernels), and
+	// with debug symbols, where an extern __shared__ array starts
+	// (unifyDynamic). placeSymbols makes them the symbols' values.
+	offsets map[*symbol]uint64
+}
+
+// place records that the layout puts sym at offset at.
+func (g *sharedVariables) place(sym *symbol, at uint64) {
+	if g.offsets == nil {
+		g.offsets = map[*symbol]uint64{}
+	}
+	g.offsets[sym] = at
 }
 
 // unifyDynamic makes kernels agree on where dynamic shared memory
@@ -575,7 +590,7 @@ func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
 	}
 	for key, k := range joined {
 		if sym, ok := key.(*symbol); ok {
-			sym.value = s.mem[k.order].dynOffset
+			ctx.sharedVars.place(sym, s.mem[k.order].dynOffset)
 		}
 	}
 }

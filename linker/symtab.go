@@ -181,7 +181,8 @@ func (t *outputSymbols) addSection(osec *outputSection) {
 // keepLostParams moves the _param symbol of a weak kernel that lost
 // resolution to the winner's parameter bank: -preserve-relocs keeps every
 // file's _param, and nvlink keeps the losing copy's too, in the section of
-// the same name that survives. Only with -preserve-relocs.
+// the same name that survives. Only with -preserve-relocs. It records the
+// move in ctx.lostParams; placeSymbols makes it.
 func keepLostParams(ctx *linkContext) {
 	if !ctx.config.PreserveRelocs {
 		return
@@ -200,10 +201,14 @@ func keepLostParams(ctx *linkContext) {
 			if fn == nil || winner.file == file {
 				continue
 			}
+			var out *outputSection
 			for _, isec := range fn.sections {
 				if isec.sec.Name == sym.section.sec.Name && isec.out != nil {
-					sym.section = &inputSection{file: file, sec: sym.section.sec, out: isec.out}
+					out = isec.out
 				}
+			}
+			if out != nil {
+				ctx.lostParams = append(ctx.lostParams, movedSymbol{sym: sym, out: out})
 			}
 		}
 	}
