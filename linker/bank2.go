@@ -204,10 +204,13 @@ func spansTooMuch(n, m *constNode) *linkError {
 			n.off, n.off+n.size, m.name, m.off, m.off+m.size, m.file.Name, m.isec.name())}}
 }
 
-// bank2Overlay is how kernels' bank-2 sections share contributions.
-// mergeSections writes it (foldConstant2, overlayConstant2);
-// layoutSections reads it (placeContributions). Few sections need it, so
-// it is kept here rather than in every inputSection.
+// bank2Overlay is what the bank-2 steps decide: which functions' weak
+// copies left constants behind (buildFunctions, through
+// appendLostConstants and markEmptiedBank2), and how kernels' bank-2
+// sections share contributions (mergeSections: foldConstant2,
+// overlayConstant2); layoutSections reads it (placeContributions). Few
+// functions and sections need it, so it is kept here rather than in every
+// function and inputSection.
 type bank2Overlay struct {
 	// twins are the contributions that share a member's bytes instead of
 	// being members, and twinOf the member each shares (foldConstant2).
@@ -223,6 +226,18 @@ type bank2Overlay struct {
 	// constants (makeKernelBanks); left without members, nvlink writes
 	// them not, but their names stay (assignIndices drops them).
 	emptied map[*outputSection]bool
+
+	// lostOnly are the functions whose only bank-2 constants are those of
+	// a weak copy that lost (appendLostConstants, in buildFunctions):
+	// nvlink keeps them in a .nv.constant2.<f> of the function's own,
+	// folded into no kernel's bank.
+	lostOnly functionSet
+	// emptiedFrom are the functions a weak copy of which, with bank-2
+	// constants, a later copy replaced (markEmptiedBank2, in
+	// buildFunctions). nvlink empties the constants away, but still makes
+	// the bank-2 section of every kernel that reaches the function (never
+	// written: only its name stays in the string tables; makeKernelBanks).
+	emptiedFrom functionSet
 }
 
 func isConstant2(s *cubin.Section) bool {
@@ -263,7 +278,7 @@ func foldConstant2(ctx *linkContext) {
 		}
 		var callees []*inputSection
 		for _, fn := range trees.walk(k)[1:] {
-			if ctx.isEntry(fn.sym) || fn.lostBank2 {
+			if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) {
 				continue
 			}
 			for _, isec := range fn.sections {
@@ -335,7 +350,7 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 			continue
 		}
 		banks := fn.sections
-		if fn.emptiedBank2 && !slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) }) {
+		if ctx.bank2.emptiedFrom.has(fn) && !slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) }) {
 			// The emptied constants of a replaced copy: the banks are
 			// made (and stay empty, so unwritten) all the same.
 			banks = []*inputSection{{sec: &cubin.Section{Type: cubin.SHT_CUDA_CONSTANT_B0 + 2, Flags: cubin.SHF_ALLOC}}}
@@ -367,10 +382,10 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 // constants (or a replaced copy's emptied ones) give the kernels reaching
 // it banks of their own (makeKernelBanks).
 func bank2Source(ctx *linkContext, fn *function) bool {
-	if ctx.isEntry(fn.sym) || fn.lostBank2 {
+	if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) {
 		return false
 	}
-	return fn.emptiedBank2 || slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) })
+	return ctx.bank2.emptiedFrom.has(fn) || slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) })
 }
 
 // overlayConstant2 gives each non-kernel function's bank-2 constants one
@@ -477,14 +492,14 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 }
 
 // markEmptiedBank2 marks the functions whose weak copy met first, with
-// bank-2 constants, a later copy replaced (see function.emptiedBank2):
+// bank-2 constants, a later copy replaced (see bank2Overlay.emptiedFrom):
 // replaced are those copies' symbols, as buildFunctions met their code
 // sections. Their records exist only once every file's are made, the
 // replacing copy's being in a later file.
 func markEmptiedBank2(ctx *linkContext, replaced []*symbol) {
 	for _, sym := range replaced {
 		if fn := sym.fn; fn != nil && !ctx.isEntry(fn.sym) {
-			fn.emptiedBank2 = true
+			ctx.bank2.emptiedFrom.add(fn)
 		}
 	}
 }
@@ -505,7 +520,9 @@ func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection, alo
 			end = alignTo(end, max(c.sec.Addralign, 1)) + c.sec.Size
 		}
 	}
-	fn.lostBank2 = fn.lostBank2 || alone
+	if alone {
+		ctx.bank2.lostOnly.add(fn)
+	}
 	if !ctx.config.Relocatable && !alone {
 		ctx.null.weakConstants = alignTo(end, max(isec.sec.Addralign, 1))
 	}

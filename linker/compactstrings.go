@@ -158,7 +158,7 @@ func compactSectionNames(ctx *linkContext) {
 		}
 	}
 	for _, fn := range ctx.allFuncs {
-		if name := ".nv.constant2." + fn.sym.name; fn.emptiedBank2 && !live[name] {
+		if name := ".nv.constant2." + fn.sym.name; ctx.bank2.emptiedFrom.has(fn) && !live[name] {
 			drop[name] = true
 		}
 		if ctx.isLive(fn) {

@@ -55,7 +55,7 @@ type linkContext struct {
 	// deleted is, by symbol id, whether the symbol is not in the output
 	// (mergeSections; see isDeleted).
 	deleted []bool
-	bank2   bank2Overlay // each kernel's bank-2 section, and how they share contributions (mergeSections)
+	bank2   bank2Overlay // weak copies' bank-2 constants (buildFunctions); each kernel's bank-2 section, and how they share contributions (mergeSections)
 	// commons are the .nv.global contributions allocateCommons made for
 	// the common symbols, which placeSymbols moves them to.
 	commons []commonStorage
@@ -502,15 +502,6 @@ type function struct {
 	ctaidZ bool
 	// reservedSmem: its .nv.info holds RESERVED_SMEM_USED (CUDA 12).
 	reservedSmem bool
-	// lostBank2: its only bank-2 constants are those of a weak copy that
-	// lost (appendLostConstants): nvlink keeps them in a .nv.constant2.<f>
-	// of the function's own, folded into no kernel's bank.
-	lostBank2 bool
-	// emptiedBank2: a weak copy of it that a later copy replaced had
-	// bank-2 constants. nvlink empties them away, but still makes the
-	// bank-2 section of every kernel that reaches the function (never
-	// written: only its name stays in the string tables; makeKernelBanks).
-	emptiedBank2 bool
 }
 
 // outputSection is one section of the output file. A large link has tens

@@ -192,7 +192,7 @@ func (ctx *linkContext) addFunctionSections(fn *function) {
 	text.out = osec
 	for _, isec := range fn.sections {
 		s := isec.sec
-		if !ctx.isEntry(fn.sym) && !ctx.demoted(fn) && !fn.lostBank2 && isConstant2(s) {
+		if !ctx.isEntry(fn.sym) && !ctx.demoted(fn) && !ctx.bank2.lostOnly.has(fn) && isConstant2(s) {
 			continue // folded into the calling kernels by foldConstant2
 		}
 		var osec *outputSection
