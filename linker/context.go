@@ -152,6 +152,8 @@ type linkContext struct {
 	gatherFrom    int            // gatherSections gathers from this many bytes of inputs (gatherInputBytes; tests set 0)
 	composeMerged bool           // placeContributions composes merged sections instead of copying them (tests clear it)
 	composedFrom  int            // writeTo writes composed sections input by input from this many bytes of inputs (composedByInputBytes; tests set 0)
+	pipeFrom      uint64         // writeTo writes a file of this many bytes or more through an outPipe (outPipeFrom in the worker; tests set 0)
+	pipeChunk     int            // the outPipe's buffer size (outPipeChunk; tests set less)
 	times         []passTime     // how long each pass took, for --time (run, runErr)
 	output        []byte         // the image: the one of writeOutput, writeRelocatable (-r) or writeLTOExecutable that runs
 	maps          fileMaps       // inputs mapped for this link (no object cache)
@@ -213,6 +215,8 @@ func newContext(cfg *Config) *linkContext {
 		gatherFrom:    gatherInputBytes,
 		composeMerged: true,
 		composedFrom:  composedByInputBytes,
+		pipeFrom:      pipeFrom(cfg),
+		pipeChunk:     outPipeChunk,
 	}
 }
 

@@ -432,11 +432,33 @@ func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Wr
 		}
 		written = osec.size
 	case len(osec.patches()) > 0:
-		// A borrowed section with relocated fields: patch a copy.
+		// A borrowed section with relocated fields: patch a copy, in the
+		// writer's buffer when it fits there (most functions' code).
+		if iw, ok := w.(imageWriter); ok && len(osec.data) <= iw.Size() {
+			if len(osec.data) > iw.Available() {
+				iw.Flush()
+			}
+			b := append(iw.AvailableBuffer(), osec.data...)
+			applyPatches(b, 0, osec.patches())
+			iw.Write(b)
+			break
+		}
+		if sw, ok := w.(stableWriter); ok {
+			buf := sw.buffer(len(osec.data))
+			copy(buf, osec.data)
+			applyPatches(buf, 0, osec.patches())
+			sw.writeStable(buf, true)
+			break
+		}
 		scratch = append(scratch[:0], osec.data...)
 		applyPatches(scratch, 0, osec.patches())
 		w.Write(scratch)
 	default:
+		if sw, ok := w.(stableWriter); ok && len(osec.data) >= sw.Size() {
+			// Nothing changes the section's bytes from now on.
+			sw.writeStable(osec.data, false)
+			break
+		}
 		w.Write(osec.data)
 	}
 	if osec.borrowed && walk != nil && len(osec.members) > 0 {

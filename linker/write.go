@@ -159,9 +159,25 @@ func (ctx *linkContext) headerFields() (version, flags uint32) {
 // cubinVersion is the e_version of every cubin CUDA 11.8 writes.
 const cubinVersion = 0x76
 
-func (img *image) writeTo(w io.Writer) error {
+func (img *image) writeTo(w io.Writer) (err error) {
 	ctx := img.ctx
-	bw := bufio.NewWriterSize(w, writeBufferBytes)
+	var bw imageWriter
+	var pipe *outPipe
+	if f, ok := w.(*os.File); ok && img.total >= ctx.pipeFrom {
+		off, err := f.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return err
+		}
+		pipe = newOutPipe(f, off, ctx.pipeChunk)
+		defer func() {
+			if cerr := pipe.close(); err == nil {
+				err = cerr
+			}
+		}()
+		bw = pipe
+	} else {
+		bw = bufio.NewWriterSize(w, writeBufferBytes)
+	}
 	var scratch []byte
 	// encode writes what fn appends, n bytes, and returns its length: fn
 	// appends into the writer's free buffer when n bytes fit there, else
@@ -188,7 +204,11 @@ func (img *image) writeTo(w io.Writer) error {
 	if inputBytes(ctx.files) >= ctx.composedFrom {
 		// Only then: the assertion builds the interface's table for
 		// *os.File, pages of the binary a small link has no other use for.
-		file, _ = w.(composedTarget)
+		if pipe != nil {
+			file = pipe
+		} else {
+			file, _ = w.(composedTarget)
+		}
 	}
 	var later []laterSection
 	var zeros [64]byte
@@ -316,6 +336,16 @@ func (img *image) writeTo(w io.Writer) error {
 // objects 0.2 MiB more at their peak (the writer's code for it, faulted
 // in), were it not for this limit.
 const composedByInputBytes = 4 << 20
+
+// imageWriter is what writeTo writes through: a bufio.Writer, or an
+// outPipe for a large file.
+type imageWriter interface {
+	io.Writer
+	Flush() error
+	Available() int
+	AvailableBuffer() []byte
+	Size() int
+}
 
 // composedTarget is an output writeTo can write out of order: a file.
 type composedTarget interface {
