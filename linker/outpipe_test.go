@@ -23,14 +23,14 @@ func TestOutPipeSameBytes(t *testing.T) {
 			ins := caseCubins(t, c.name)
 			linkTo := func(name string, pipeFrom uint64, chunk, composedFrom int) []byte {
 				ctx := newBenchContext(ins, 80)
-				ctx.Config.Debug = c.debug
-				ctx.Config.Output = filepath.Join(t.TempDir(), name)
+				ctx.config.Debug = c.debug
+				ctx.config.Output = filepath.Join(t.TempDir(), name)
 				ctx.pipeFrom, ctx.pipeChunk, ctx.composedFrom = pipeFrom, chunk, composedFrom
 				defer ctx.maps.unmapAll()
 				if err := link(ctx); err != nil {
 					t.Fatal(err)
 				}
-				out, err := os.ReadFile(ctx.Config.Output)
+				out, err := os.ReadFile(ctx.config.Output)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -62,6 +62,7 @@ type image struct {
 	phdrs    []phdr
 	total    uint64
 	shstrtab *outputSection
+	nameOffs []uint32 // each section's name's offset in .shstrtab, in section order
 	// .symtab and .symtab_shndx (nil if none), encoded as written.
 	symtabSec, shndxSec *outputSection
 	// Indices of .symtab and .strtab, which other sections link to.
@@ -101,14 +102,15 @@ func (ctx *linkContext) layoutImage() *image {
 		symtabShndx.size = uint64(len(ctx.symtab.entries)) * 4
 	}
 	strtab.setBytes(ctx.strtab.buf)
-	// Every section's name goes in .shstrtab now; the headers look their
-	// offsets up again as they are written.
+	// Every section's name goes in .shstrtab now, at the offset its
+	// header gives (looked up once: a large link has tens of thousands).
 	names := &ctx.names.shstrtab
-	for _, osec := range ctx.outSections {
-		names.add(osec.name)
+	nameOffs := make([]uint32, len(ctx.outSections))
+	for i, osec := range ctx.outSections {
+		nameOffs[i] = names.add(osec.name)
 	}
 	shstrtab.setBytes(names.buf)
-	img := &image{ctx: ctx, shstrtab: shstrtab, symtabSec: symtab, shndxSec: symtabShndx, symtab: symtab.index, strtab: strtab.index}
+	img := &image{ctx: ctx, shstrtab: shstrtab, symtabSec: symtab, shndxSec: symtabShndx, symtab: symtab.index, strtab: strtab.index, nameOffs: nameOffs}
 
 	// A section's contents never exceed its size; a malformed input can
 	// break that (a section named for a memory space without file
@@ -301,7 +303,7 @@ func (img *image) writeTo(w io.Writer) (err error) {
 			return fmt.Errorf("section %s: index %d in place %d (internal error)", osec.name, osec.index, i+1)
 		}
 		link, info := ctx.linkInfo(osec, img.symtab, img.strtab, false)
-		name := ctx.names.shstrtab.add(osec.name)
+		name := img.nameOffs[i]
 		var flags uint64
 		if ctx.toolkit.infoLink && osec.infoLink() {
 			flags = cubin.SHF_INFO_LINK
