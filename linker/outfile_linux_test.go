@@ -3,7 +3,9 @@
 package linker
 
 import (
+	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -224,5 +226,40 @@ func TestOutputNotARegularFile(t *testing.T) {
 		if after, _ := os.ReadDir(dir); len(after) != len(before) {
 			t.Errorf("-o %s left %v (before: %v)", path, after, before)
 		}
+	}
+}
+
+// TestOutPipeNotForFIFO: an output written in place (a FIFO here, as
+// -o /dev/stdout can be) cannot be written at offsets, so even a link
+// whose output would go through an outPipe writes it in order, whole.
+func TestOutPipeNotForFIFO(t *testing.T) {
+	ins := caseCubins(t, "many-files-24")
+	link1 := func(output string, pipeFrom uint64) {
+		ctx := newBenchContext(ins, 80)
+		ctx.config.Output = output
+		ctx.pipeFrom = pipeFrom
+		defer ctx.maps.unmapAll()
+		if err := link(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	link1(filepath.Join(dir, "file.cubin"), math.MaxUint64)
+	want, err := os.ReadFile(filepath.Join(dir, "file.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	got := make(chan []byte)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- b
+	}()
+	link1(fifo, 0)
+	if b := <-got; !bytes.Equal(b, want) {
+		t.Errorf("through a FIFO: %d bytes, not the %d of the same link to a file", len(b), len(want))
 	}
 }

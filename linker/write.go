@@ -165,7 +165,7 @@ func (img *image) writeTo(w io.Writer) (err error) {
 	ctx := img.ctx
 	var bw imageWriter
 	var pipe *outPipe
-	if f, ok := w.(*os.File); ok && img.total >= ctx.pipeFrom {
+	if f, ok := w.(*os.File); ok && img.total >= ctx.pipeFrom && regularFile(f) {
 		off, err := f.Seek(0, io.SeekCurrent)
 		if err != nil {
 			return err
