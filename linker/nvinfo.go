@@ -414,10 +414,13 @@ func (ctx *linkContext) buildCallgraph() {
 	pair(0, cgAddrTaken)
 	// Input by input, each function under the input that made its symbol
 	// first (which defines it or first names it, not the one that takes
-	// its address), each input's in output symbol order.
+	// its address), each input's in the order its symbols were made. (Not
+	// output symbol order: the final link of a partial output makes its
+	// global op_neg before the weak virtual members the output's .symtab
+	// puts first, and lists op_neg first: partial-address-taken-order-*.)
 	addrTaken := slices.Clone(ctx.addrTaken)
 	slices.SortStableFunc(addrTaken, func(a, b *function) int {
-		return cmp.Or(cmp.Compare(ctx.names.createdIn(a.sym), ctx.names.createdIn(b.sym)), cmp.Compare(ctx.symtab.indexOf(a.sym), ctx.symtab.indexOf(b.sym)))
+		return cmp.Or(cmp.Compare(ctx.names.createdIn(a.sym), ctx.names.createdIn(b.sym)), cmp.Compare(ctx.names.createdAt(a.sym), ctx.names.createdAt(b.sym)))
 	})
 	for _, fn := range addrTaken {
 		switch {
