@@ -134,15 +134,20 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 // cloneEDGName is nvlink's name for a function an -ewp image copied into a
 // kernel, $kernel$function: both demangled, joined by "::"
 // ("uses_g(int *)::g(int)"), or with brackets as 12.x writes it
-// ("[clone uses_g(int *)] g(int)"). A part that is no C++ name (ptxas's own
-// __cuda_sm20_sqrt_rn_f32_slowpath) leaves the whole name as it is.
+// ("[clone uses_g(int *)] g(int)"). The function's substitutions continue
+// the kernel's table, as nvlink's demangler reads them (its S2_ after
+// _Z6k_pipePKfPfi is float *: "pipeline<(float *::std::__4::...)10>").
+// A part that is no C++ name (ptxas's own __cuda_sm20_sqrt_rn_f32_slowpath)
+// leaves the whole name as it is.
 func cloneEDGName(name string, brackets bool) string {
 	parts := strings.Split(strings.TrimPrefix(name, "$"), "$")
+	var table *edgParser
 	for i, p := range parts {
-		if !strings.HasPrefix(p, "_Z") {
+		s, after, ok := edgDemangleAfter(p, table)
+		if !ok {
 			return name
 		}
-		parts[i] = edgName(p)
+		parts[i], table = s, after
 	}
 	if brackets && len(parts) == 2 {
 		return "[clone " + parts[0] + "] " + parts[1]

@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,12 +44,25 @@ func edgName(mangled string) string {
 
 // edgDemangle demangles a whole _Z name; false if it is not one this
 // demangler reads to the end.
-func edgDemangle(mangled string) (s string, ok bool) {
+func edgDemangle(mangled string) (string, bool) {
+	s, _, ok := edgDemangleAfter(mangled, nil)
+	return s, ok
+}
+
+// edgDemangleAfter demangles mangled with the substitution candidates of
+// an earlier name (EDG demangles the parts of an -ewp copy's
+// $kernel$function with one table: the function's S2_ may be the
+// kernel's third candidate) and returns the table after it.
+func edgDemangleAfter(mangled string, before *edgParser) (s string, after *edgParser, ok bool) {
 	rest, found := strings.CutPrefix(mangled, "_Z")
 	if !found || rest == "" {
-		return "", false
+		return "", nil, false
 	}
 	p := &edgParser{s: rest}
+	if before != nil {
+		p.subs = slices.Clone(before.subs)
+		p.prefix = slices.Clone(before.prefix)
+	}
 	defer func() {
 		// The parser stops by panicking with edgFail on malformed input;
 		// any other panic is a defect and goes on.
@@ -56,14 +70,14 @@ func edgDemangle(mangled string) (s string, ok bool) {
 			if _, isFail := r.(edgFail); !isFail {
 				panic(r)
 			}
-			s, ok = "", false
+			s, after, ok = "", nil, false
 		}
 	}()
 	e := p.encoding(true)
 	if p.pos != len(p.s) {
-		return "", false
+		return "", nil, false
 	}
-	return p.printTop(e), true
+	return p.printTop(e), p, true
 }
 
 // edgFail is the parser's panic value for a malformed name.
