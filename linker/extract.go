@@ -194,8 +194,14 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 }
 
 // parseArchive parses every member of an ar archive: host objects from
-// nvcc -lib and, beyond nvlink (which ignores them), cubins. Members are
-// linked whole, wherever the archive appears, as nvlink 11.8 does.
+// nvcc -lib and, beyond nvlink (which ignores them), relocatable cubins.
+// Members are linked whole, wherever the archive appears, as nvlink 11.8
+// does. Of the other members, nvlink takes an ELF file of any other kind
+// (an executable cubin, a shared object, a 32-bit or another machine's
+// object) as a host object without device code, which makes it keep
+// every kernel; and it reads no further than a member that is not ELF (a
+// text file, a fatbinary, PTX, an empty file): the members from there on
+// are not linked, which an archiveCutError says.
 func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 	ar, err := archive.Parse(name, data)
 	if err != nil {
@@ -209,7 +215,7 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 		switch {
 		case hostobj.IsHostObject(m.Data):
 			got, err = parseHostObject(memberName, m.Data, sm, u)
-		case cubin.IsCubin(m.Data):
+		case cubin.IsCubin(m.Data) && le.Uint16(m.Data[16:]) != cubin.ET_EXEC:
 			var obj *Object
 			obj, err = parseObject(memberName, m.Data)
 			if obj != nil {
@@ -217,8 +223,11 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 				obj.unit = u
 				got = []*Object{obj}
 			}
+		case isELF(m.Data):
+			u.host = &hostInfo{}
+			got = []*Object{{Name: memberName, unit: u}}
 		default:
-			continue // another kind of member: nothing for the device link
+			return objs, &archiveCutError{member: m.Name, rest: len(ar.Members) - i - 1}
 		}
 		if err != nil {
 			return nil, err
@@ -367,4 +376,30 @@ func (u *unit) ptxFor(target int) *ptxImage {
 		}
 	}
 	return best
+}
+
+// archiveCutError marks an archive nvlink reads only up to its member that
+// is not ELF: neither that member nor any after it is linked.
+type archiveCutError struct {
+	member string
+	rest   int // members after it
+}
+
+func (e *archiveCutError) Error() string {
+	after := ""
+	switch {
+	case e.rest == 1:
+		after = " and the member after it"
+	case e.rest > 1:
+		after = fmt.Sprintf(" and the %d members after it", e.rest)
+	}
+	return fmt.Sprintf("%s%s: it is not an object, and nvlink reads an archive no further", e.member, after)
+}
+
+// readFailed says whether err, from reading an input, means that nothing
+// of the input is linked: an archive read up to a member that is not an
+// object still links the members before it.
+func readFailed(err error) bool {
+	_, cut := err.(*archiveCutError)
+	return err != nil && !cut
 }

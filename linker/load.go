@@ -120,7 +120,9 @@ func addInputs(ctx *linkContext) {
 			ctx.ownWarnf("ignoring input %s: a fatbinary is linked only from a file named *.fatbin, as nvlink does", paths[i])
 			continue
 		}
-		if errs[i] != nil {
+		if cut, ok := errs[i].(*archiveCutError); ok {
+			ctx.ownWarnf("ignoring input %s:%v", paths[i], cut)
+		} else if errs[i] != nil {
 			ctx.report(errs[i])
 			continue
 		}

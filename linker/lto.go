@@ -137,7 +137,7 @@ func gatherLTOInputs(ctx *linkContext) {
 	ctx.lto.units = map[*unit]bool{}
 	var inputs []ltoInput
 	for i, objs := range slots {
-		if paths[i] == "" || errs[i] != nil {
+		if paths[i] == "" || readFailed(errs[i]) {
 			continue
 		}
 		for group := range unitGroups(objs) {
