@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -180,8 +181,13 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 			return nil, err
 		}
 		obj, err := parseObject(name, image)
+		if fe := (*cubin.FormatError)(nil); errors.As(err, &fe) {
+			// The offset is the image's: name the file, then the image.
+			fe.File = fmt.Sprintf("%s: sm_%d image", name, e.SM)
+			return nil, err
+		}
 		if err != nil {
-			return nil, fmt.Errorf("sm_%d image: %w", e.SM, err)
+			return nil, fmt.Errorf("%s: sm_%d image: %w", name, e.SM, err)
 		}
 		obj.unit = u
 		objs = append(objs, obj)
