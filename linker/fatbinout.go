@@ -77,7 +77,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 	}
 	if cfg.Fatbin != "" {
 		if err := cfg.writeFileAtomic(cfg.Fatbin, fb.Bytes()); err != nil {
-			return fail(cfg.Fatbin, err)
+			return fail(cfg.Fatbin, fmt.Errorf("cannot write fatbinary: %w", err))
 		}
 	}
 	if cfg.EmbeddedFatbin != "" {
@@ -86,7 +86,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 			return fail(cfg.EmbeddedFatbin, err)
 		}
 		if err := cfg.writeFileAtomic(cfg.EmbeddedFatbin, c.Bytes()); err != nil {
-			return fail(cfg.EmbeddedFatbin, err)
+			return fail(cfg.EmbeddedFatbin, fmt.Errorf("cannot write embedded fatbinary: %w", err))
 		}
 	}
 	return nil

@@ -14,10 +14,14 @@ var errCancelled = errors.New("link cancelled")
 // errors to cfg.Stderr, -v reports to cfg.Stdout, and writes cfg.Output only
 // if the link succeeds. It returns ErrFailed when any error was reported.
 //
-// A panic in the link (a bug) removes the outputs already written and
-// goes on to the caller, on the calling goroutine also when it happened in
-// one of the link's own; linker/cli turns it into an InternalError.
-func Run(cfg *Config) error {
+// A link that fails after it wrote some of its outputs (the cubin of one
+// architecture of several, the cubin before --fatbin, --map or
+// --register-link-binaries could not be written) removes them, so no
+// failure leaves an output behind. A panic in the link (a bug) removes
+// them too and goes on to the caller, on the calling goroutine also when
+// it happened in one of the link's own; linker/cli turns it into an
+// InternalError.
+func Run(cfg *Config) (err error) {
 	c := *cfg
 	cfg = &c
 	cfg.written = &writtenFiles{}
@@ -25,6 +29,9 @@ func Run(cfg *Config) error {
 		if v := recover(); v != nil {
 			cfg.written.removeAll()
 			panic(v)
+		}
+		if err != nil {
+			cfg.written.removeAll()
 		}
 	}()
 	if cfg.Relocatable {
