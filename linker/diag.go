@@ -67,7 +67,10 @@ type diagnostics struct {
 	// mergeStopped: under -Werror, a warning given as an input was
 	// merged stopped the link there (mergeWarnf).
 	mergeStopped bool
-	suffix       string // " (target: sm_80)" under -report-arch
+	// ptxasRan: nvlink's built-in ptxas has run, after which -w and
+	// -Werror no longer apply (linkContext.ptxasRan).
+	ptxasRan bool
+	suffix   string // " (target: sm_80)" under -report-arch
 }
 
 func (d *diagnostics) print(kind, msg string) {
@@ -118,11 +121,16 @@ func (ctx *linkContext) exitStatus() int {
 }
 
 // warnf reports a warning, or an error under -Werror. -w silences both,
-// as it does nvlink's.
+// as it does nvlink's. Once nvlink's built-in ptxas has run (see
+// ptxasRan), neither applies: the warning is printed as one.
 func (ctx *linkContext) warnf(format string, args ...any) {
 	d := &ctx.diag
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.ptxasRan {
+		d.print("warning", fmt.Sprintf(format, args...))
+		return
+	}
 	if d.noWarn {
 		return
 	}
@@ -137,44 +145,65 @@ func (ctx *linkContext) warnf(format string, args ...any) {
 	d.print("warning", fmt.Sprintf(format, args...))
 }
 
-// stackSizeWarnf reports the warning that a kernel's stack size cannot be
-// statically determined. It is a warnf, except in a link that compiled PTX
-// (ctx.ptxJobs): there nvlink 11.8, 12.4 and 12.5 print it as a warning
-// whatever -w and -Werror say, and exit 0, whether or not the kernel came
-// from the PTX (after its built-in ptxas has run, nvlink's own warning
-// options no longer reach this message). Only this message was measured
-// so; the other warnings keep warnf's rule.
-func (ctx *linkContext) stackSizeWarnf(format string, args ...any) {
-	if len(ctx.ptxJobs) == 0 {
-		ctx.warnf(format, args...)
-		return
-	}
-	d := &ctx.diag
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.print("warning", fmt.Sprintf(format, args...))
+// ptxasRan records that nvlink's built-in ptxas has run in this link: a
+// PTX input compiled (in command-line order, as selectImages meets it) or
+// the -dlto program compiled (after every input was read). nvlink's ptxas
+// takes its options in the same global state as nvlink's own -w and
+// -Werror and leaves them cleared, so every warning nvlink gives after it
+// is printed as a warning and the link goes on, whatever -w and -Werror
+// said; warnings given before it keep their rule. Measured with nvlink
+// 11.8, 12.4 and 12.5 on every warning of warnf, mergeWarnf and
+// stopWarnf: "SM Arch not found" for an input after a PTX input (not for
+// one before it), the -ewp mix warnings and "Ignoring -dlto" (both given
+// after every input was read), the stack-size and -extrawarn warnings;
+// the -preserve-relocs warning comes before any input and keeps its rule.
+func (ctx *linkContext) ptxasRan() {
+	ctx.diag.mu.Lock()
+	defer ctx.diag.mu.Unlock()
+	ctx.diag.ptxasRan = true
 }
 
-// mergeWarnf reports a warning nvlink gives while it merges the inputs
-// (an input without code for -arch, one linked next to a -ewp image).
-// Under -Werror nvlink's merge stops at the first, which is then a fatal
-// error ("merge_elf failed", "elfLink internal error": exit status 1);
-// mergeWarnf says so (stop), and the caller reports no more.
+// mergeWarnf reports a warning nvlink gives while it reads or merges the
+// inputs (an input without code for -arch, one linked next to a -ewp
+// image, "Ignoring -dlto"). Under -Werror nvlink's link stops at the
+// first, a fatal error ("merge_elf failed", "elfLink internal error": exit
+// status 1; but see lastInputStopped); mergeWarnf says so (stop), and the
+// caller reports no more.
 func (ctx *linkContext) mergeWarnf(format string, args ...any) (stop bool) {
+	return ctx.stopWarnf("-Werror stops the link at this input, as it stops nvlink's", format, args...)
+}
+
+// stopWarnf is mergeWarnf with the line that says where -Werror stopped
+// the link.
+func (ctx *linkContext) stopWarnf(where, format string, args ...any) (stop bool) {
 	d := &ctx.diag
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	switch {
+	case d.ptxasRan:
 	case d.noWarn:
 		return false
 	case d.werror:
 		d.errors++
 		d.mergeStopped = true
-		d.print("error", fmt.Sprintf(format, args...)+"\n>>> -Werror stops the link at this input, as it stops nvlink's")
+		d.print("error", fmt.Sprintf(format, args...)+"\n>>> "+where)
 		return true
 	}
 	d.print("warning", fmt.Sprintf(format, args...))
 	return false
+}
+
+// lastInputStopped is called when mergeWarnf stopped the link at the last
+// input on the command line: nvlink's fatal error is the next input's
+// ("elfLink internal error"), so with no input after it the error stays of
+// nvlink's "error" class and the link exits 255 (measured with 11.8, 12.4
+// and 12.5: "SM Arch not found" for the last input under -Werror).
+func (ctx *linkContext) lastInputStopped() {
+	ctx.diag.mu.Lock()
+	defer ctx.diag.mu.Unlock()
+	if ctx.diag.mergeStopped {
+		ctx.diag.nonFatal++
+	}
 }
 
 // mergeStopped says whether mergeWarnf stopped the link.

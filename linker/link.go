@@ -11,7 +11,10 @@ func link(ctx *linkContext) error {
 	if ctx.config.Relocatable {
 		return linkRelocatable(ctx)
 	}
-	ctx.run("check options", warnPreserveRelocs)               // nvlink's warning for -preserve-relocs on sm_90
+	ctx.run("check options", warnPreserveRelocs) // nvlink's warning for -preserve-relocs on sm_90
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
 	ctx.run("read inputs", readInputs)                         // parse every input in parallel; archives are indexed
 	ctx.run("gather LTO inputs", gatherLTOInputs)              // -dlto: libnvvm loaded, every unit's IR for the target read into one program
 	ctx.run("report unreadable IR", reportUnreadableBeforePTX) // -dlto -emit-ptx: IR that could not be read, reported before the rest compiles
@@ -23,6 +26,7 @@ func link(ctx *linkContext) error {
 	}
 	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
 	ctx.run("choose toolkit", chooseToolkit)            // the nvlink release to reproduce: the inputs' newest e_version (toolkit.go)
+	ctx.run("warn about ignored -dlto", warnIgnoredLTO) // nvlink's warning for -dlto without IR to compile
 	ctx.run("warn about -ewp mixes", warnMixedEWP)      // nvlink's warning for inputs next to an nvcc -c -ewp image
 	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
 	if ctx.checkpoint() {
@@ -109,6 +113,7 @@ func linkRelocatable(ctx *linkContext) error {
 	}
 	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
 	ctx.run("choose toolkit", chooseToolkit)            // the nvlink release to reproduce
+	ctx.run("warn about ignored -dlto", warnIgnoredLTO) // nvlink's warning for -dlto without IR to compile
 	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
 	ctx.run("check inputs", checkRelocatableInputs)     // no -ewp image, and some device code to combine
 	if ctx.checkpoint() {

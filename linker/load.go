@@ -163,6 +163,14 @@ func addInputs(ctx *linkContext) {
 			return
 		}
 	}
+	// -Werror stopped the link at the last input: no input follows to
+	// fail on it.
+	ctx.lastInputStopped()
+	if ctx.lto.obj != nil {
+		// nvlink compiles the -dlto program once it has read every
+		// input: its warnings from here on escape -w and -Werror.
+		ctx.ptxasRan()
+	}
 }
 
 // newerThanForced says whether one of files was written by a newer CUDA
@@ -196,7 +204,7 @@ func memberColonName(name string, member bool) string {
 // -ewp image (ELF type 0xff00, from nvcc -c -ewp) that is not one itself
 // nor from libcudadevrt. nvlink names an archive member lib.a:member here.
 func warnMixedEWP(ctx *linkContext) {
-	if !slices.ContainsFunc(ctx.files, func(f *inputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP }) {
+	if ctx.mergeStopped() || !slices.ContainsFunc(ctx.files, func(f *inputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP }) {
 		return
 	}
 	for _, file := range ctx.files {

@@ -69,11 +69,20 @@ type ltoState struct {
 }
 
 // ignoreLTO is nvlink's answer to a -dlto link without IR it can read: a
-// warning, and the link goes on as without -dlto; -emit-ptx then writes
-// the linked cubin (measured with nvlink 11.8).
+// warning (warnIgnoredLTO), and the link goes on as without -dlto;
+// -emit-ptx then writes the linked cubin (measured with nvlink 11.8).
 func (ctx *linkContext) ignoreLTO() {
-	ctx.warnf("Ignoring -dlto option because no LTO objects found")
 	ctx.lto.ignored = true
+}
+
+// warnIgnoredLTO gives ignoreLTO's warning where nvlink gives it: after
+// every input was read (and its PTX compiled), as the merge starts, so
+// that under -Werror it stops the link (exit status 1, nvlink: "merge_elf
+// failed") unless PTX was compiled (measured with 11.8, 12.4 and 12.5).
+func warnIgnoredLTO(ctx *linkContext) {
+	if ctx.lto.ignored && !ctx.mergeStopped() {
+		ctx.mergeWarnf("Ignoring -dlto option because no LTO objects found")
+	}
 }
 
 // emitsPTX says whether the output is libnvvm's PTX (-emit-ptx with IR to

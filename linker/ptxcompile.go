@@ -202,6 +202,7 @@ func (ctx *linkContext) compiledObject(name string, u *unit, p *ptxImage) *Objec
 		return nil
 	}
 	ctx.writeMessages(job.res.Messages, name, p)
+	ctx.ptxasRan()
 	obj, err := parseObject(name, job.res.Cubin)
 	if err != nil {
 		ctx.report(&linkError{file: name, msg: fmt.Sprintf("the cubin ptxas made of %s: %v", what, err)})

@@ -412,9 +412,11 @@ func (osec *outputSection) preserve(ctx *linkContext, r outReloc) {
 
 // warnPreserveRelocs gives nvlink 11.8's warning for -preserve-relocs on
 // sm_90 and sm_90a (spelling included); the link goes on and writes the same kind of
-// output as for older architectures.
+// output as for older architectures. nvlink gives it before it reads any
+// input: under -Werror it is an error that stops the link there (exit
+// status 1, nvlink: "elfLink internal error"), PTX inputs or not.
 func warnPreserveRelocs(ctx *linkContext) {
 	if ctx.config.PreserveRelocs && ctx.config.Arch >= 90 {
-		ctx.warnf("Option '--preserve-relocs' is not fully implemented for gpu archtecture '%s' and may not work as expected", ctx.config.archName())
+		ctx.stopWarnf("-Werror stops the link here, before any input is read, as it stops nvlink's", "Option '--preserve-relocs' is not fully implemented for gpu archtecture '%s' and may not work as expected", ctx.config.archName())
 	}
 }

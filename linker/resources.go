@@ -72,7 +72,7 @@ func computeResources(ctx *linkContext) {
 			use.minStack = stackUnknown
 			use.recursive = true
 			if !ctx.config.SuppressStackSizeWarning {
-				ctx.stackSizeWarnf("Stack size for entry function '%s' cannot be statically determined", k.sym.name)
+				ctx.warnf("Stack size for entry function '%s' cannot be statically determined", k.sym.name)
 			}
 		} else {
 			use.minStack = depth

@@ -211,26 +211,28 @@ func archNumber(arch string) int {
 // differ (a regular expression whose first group is kept), for which
 // linkers ("" for both), and why.
 var knownDifferences = map[string]knownDifference{
-	"template-specialization-overrides-weak/all":        weakFirst,
-	"ptx-input-stack-warning-ignores-werror-sm80/all":   ptxCompiledInPartial,
-	"template-specialization-overrides-weak/nested":     weakFirst,
-	"weak-data-overridden-by-strong/all":                weakFirst,
-	"weak-data-overridden-by-strong/prefix":             weakFirst,
-	"weak-data-overridden-by-strong/nested":             weakFirst,
-	"common-data-with-strong-definitions/all":           unnamedStorage,
-	"common-data-with-strong-definitions/suffix":        unnamedStorage,
-	"common-data-with-strong-definitions/nested":        unnamedStorage,
-	"dynamic-parallelism-sm90-launch/all":               segmentPad,
-	"weak-data-uninitialized-before-strong-sm52/all":    weakFirst,
-	"weak-data-uninitialized-before-strong-sm52/prefix": weakFirst,
-	"weak-data-uninitialized-before-strong-sm52/suffix": weakCopyStorage,
-	"weak-data-uninitialized-before-strong-sm52/nested": weakFirstCopyStorage,
-	"weak-data-uninitialized-three-files/suffix":        weakCopyStorage,
-	"weak-data-uninitialized-host-objects-sm90/suffix":  weakCopyStorage,
-	"prog-templates-sm61/all":                           undefinedFirst,
-	"prog-templates-sm61/nested":                        undefinedFirst,
-	"prog-templates-sm89/all":                           undefinedFirst,
-	"prog-templates-sm89/nested":                        undefinedFirst,
+	"template-specialization-overrides-weak/all":          weakFirst,
+	"ptx-input-stack-warning-ignores-werror-sm80/all":     ptxCompiledInPartial,
+	"ptx-file-extrawarn-ignores-werror-sm90/all":          ptxCompiledInPartialExtrawarn,
+	"ptx-input-arch-warning-after-ptx-werror-sm75/suffix": ptxLeftOutOfPartial,
+	"template-specialization-overrides-weak/nested":       weakFirst,
+	"weak-data-overridden-by-strong/all":                  weakFirst,
+	"weak-data-overridden-by-strong/prefix":               weakFirst,
+	"weak-data-overridden-by-strong/nested":               weakFirst,
+	"common-data-with-strong-definitions/all":             unnamedStorage,
+	"common-data-with-strong-definitions/suffix":          unnamedStorage,
+	"common-data-with-strong-definitions/nested":          unnamedStorage,
+	"dynamic-parallelism-sm90-launch/all":                 segmentPad,
+	"weak-data-uninitialized-before-strong-sm52/all":      weakFirst,
+	"weak-data-uninitialized-before-strong-sm52/prefix":   weakFirst,
+	"weak-data-uninitialized-before-strong-sm52/suffix":   weakCopyStorage,
+	"weak-data-uninitialized-before-strong-sm52/nested":   weakFirstCopyStorage,
+	"weak-data-uninitialized-three-files/suffix":          weakCopyStorage,
+	"weak-data-uninitialized-host-objects-sm90/suffix":    weakCopyStorage,
+	"prog-templates-sm61/all":                             undefinedFirst,
+	"prog-templates-sm61/nested":                          undefinedFirst,
+	"prog-templates-sm89/all":                             undefinedFirst,
+	"prog-templates-sm89/nested":                          undefinedFirst,
 	// nvlink's own round trips of these lose the same: see weakFunctionHistory.
 	"weak-function-lost-constants-own-section-sm61/all":    weakFunctionHistory,
 	"weak-function-lost-constants-own-section-sm61/prefix": weakFunctionHistory,
@@ -312,6 +314,10 @@ type knownDifference struct {
 	// partial output fails with the same exit status and message. Both
 	// are checked instead of the round trip.
 	finalFails string
+	// partialFails: the partial link itself fails, with this message, as
+	// a direct link of its inputs alone fails (checked instead of the
+	// round trip).
+	partialFails string
 }
 
 // ptxCompiledInPartial: under -Werror, a link that compiles PTX keeps
@@ -322,6 +328,22 @@ type knownDifference struct {
 var ptxCompiledInPartial = knownDifference{
 	why:        "the PTX is compiled by the partial link, so the final link's -Werror makes the stack-size warning an error",
 	finalFails: "Stack size for entry function",
+}
+
+// ptxCompiledInPartialExtrawarn: the same for -extrawarn's "Function ...
+// has address taken but no calls to it found" (a .ptx input).
+var ptxCompiledInPartialExtrawarn = knownDifference{
+	why:        "the PTX is compiled by the partial link, so the final link's -Werror makes the -extrawarn warnings errors",
+	finalFails: "has address taken but no calls to it found",
+}
+
+// ptxLeftOutOfPartial: under -Werror, "SM Arch not found" for an input
+// read after nvlink compiled PTX stays a warning. A partial link of the
+// inputs after the PTX input compiles none, so it fails there, as a
+// direct link of those inputs alone does (nvlink 11.8, 12.4, 12.5).
+var ptxLeftOutOfPartial = knownDifference{
+	why:          "the PTX input is left to the final link, so -Werror makes the partial link's 'SM Arch not found' an error",
+	partialFails: "not found in 'legacy.o'",
 }
 
 var (
@@ -590,6 +612,13 @@ func roundTrips(t *testing.T, tk toolkit, cases []*difftest.Case) {
 				}
 				args := append([]string{"-arch=" + c.Arch, "-r"}, partialFlags(c.Flags)...)
 				args = append(append(args, partialInputs...), "-o", part)
+				if known.partialFails != "" {
+					status, msgs := runToolkitCudalink(t, tk, c.Dir, args)
+					if status == 0 || !strings.Contains(msgs, known.partialFails) {
+						t.Fatalf("cudalink %s: exit %d, want a failure naming %q (%s)\n%s", strings.Join(args, " "), status, known.partialFails, known.why, msgs)
+					}
+					return
+				}
 				if status, msgs := runToolkitCudalink(t, tk, c.Dir, args); status != 0 {
 					t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(args, " "), status, msgs)
 				}
