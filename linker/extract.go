@@ -260,9 +260,8 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		u := group[0].unit
 		if ctx.lto.units[u] {
 			// Its IR went to libnvvm: the cubin made of all of them is
-			// linked where the first stands (lto.go), or where
-			// ctx.lto.at says.
-			if ctx.lto.obj != nil && !ctx.lto.placed && (ctx.lto.at == nil || ctx.lto.at == u) {
+			// linked where ctx.lto.at says (lto.go).
+			if ctx.lto.obj != nil && !ctx.lto.placed && ctx.lto.at == u {
 				out = append(out, ctx.lto.obj)
 				ctx.lto.placed = true
 			}
@@ -271,6 +270,12 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		best, ptx := chooseImage(group, target)
 		name := group[0].Name
 		if best == nil && ptx == nil {
+			if ctx.lto.obj != nil && !ctx.lto.placed && ctx.lto.at == u {
+				// -dlto's cubin goes where the last input without
+				// code of its own stands (lto.go).
+				out = append(out, ctx.lto.obj)
+				ctx.lto.placed = true
+			}
 			out = append(out, &Object{Name: name, unit: u, version: imageVersion(group)})
 		}
 		switch {

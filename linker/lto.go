@@ -45,8 +45,8 @@ type ltoState struct {
 	// program is the IR to compile, nil if there is none
 	// (gatherLTOInputs).
 	program *ltoProgram
-	// at is the unit where obj is linked: nil for the first LTO input's
-	// (nvlink 11.8), the last one's for CUDA 12.x IR (gatherLTOInputs).
+	// at is the unit where obj is linked (gatherLTOInputs): the last LTO
+	// input's, or a later input's that has no image for the target.
 	at *unit
 	// unreadable are the LTO inputs whose IR could not be read
 	// (gatherLTOInputs), reported with the undefined references they
@@ -103,6 +103,10 @@ type ltoInput struct {
 	name string
 	u    *unit
 	ir   *irImage // nil: linked as it is (partial LTO)
+	// skipped: no image for the target at all (nvlink's "SM Arch not
+	// found"): it neither makes the LTO partial nor gets the info line.
+	skipped bool
+	slot    *unit // the unit as selectImages meets it
 }
 
 // ltoProgram is the program -dlto compiles, as gatherLTOInputs read it
@@ -151,11 +155,13 @@ func gatherLTOInputs(ctx *linkContext) {
 		}
 		for group := range unitGroups(objs) {
 			u := group[0].unit
-			in := ltoInput{name: group[0].Name, u: u, ir: u.irFor(cfg.Arch)}
+			in := ltoInput{name: group[0].Name, u: u, ir: u.irFor(cfg.Arch), slot: u}
 			if in.ir != nil {
 				ctx.lto.units[u] = true
 			} else if !u.hasELF && len(u.ptx) == 0 && len(u.nvvm) == 0 {
 				continue // no device code at all
+			} else if best, ptx := chooseImage(group, cfg.Arch); best == nil && ptx == nil {
+				in.skipped = true
 			}
 			in.u = u
 			if isSystemLibrary(paths[i]) {
@@ -171,6 +177,7 @@ func gatherLTOInputs(ctx *linkContext) {
 	var ir []ltoInput
 	for _, in := range inputs {
 		switch {
+		case in.skipped:
 		case in.ir != nil:
 			ir = append(ir, in)
 		case in.u.system:
@@ -216,9 +223,15 @@ func gatherLTOInputs(ctx *linkContext) {
 			ctx.report(err)
 			return
 		}
-		// Measured: nvlink 12.x links the cubin where the last LTO input
-		// stands (11.8: the first).
-		ctx.lto.at = ir[len(ir)-1].u
+	}
+	// Measured (11.8, 12.4, 12.5): nvlink links the cubin where the last
+	// input that links nothing of its own stands: an LTO input, or one
+	// with no image for the target ("SM Arch not found"; an archive
+	// member too), whichever comes last on the command line.
+	for _, in := range inputs {
+		if in.ir != nil || in.skipped {
+			ctx.lto.at = in.slot
+		}
 	}
 	for _, in := range inputs[firstIR:] {
 		if in.ir == nil {
@@ -274,7 +287,7 @@ func (ctx *linkContext) announcePartial(inputs []ltoInput, stop int) {
 		inputs = inputs[:stop]
 	}
 	for _, in := range inputs {
-		if in.ir == nil && !in.u.system {
+		if in.ir == nil && !in.u.system && !in.skipped {
 			ctx.infof("requested LTO but '%s' not built for LTO so doing partial LTO", in.name)
 		}
 	}
