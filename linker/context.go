@@ -161,6 +161,9 @@ type linkContext struct {
 	// ptxJobs are the PTX images compiled for this link: compilePTXImages
 	// writes them, addInputs takes their cubins (ptxcompile.go).
 	ptxJobs map[*ptxImage]*ptxJob
+	// cnpPatched are the device functions that get NEED_CNP_PATCH
+	// (buildNVInfo, cnpPatchedFunctions).
+	cnpPatched map[*function]bool
 	// lto is the state of link-time optimization (lto.go).
 	lto ltoState
 }
@@ -506,6 +509,9 @@ type function struct {
 	ctaidZ bool
 	// reservedSmem: its .nv.info holds RESERVED_SMEM_USED (CUDA 12).
 	reservedSmem bool
+	// ctaidRead: its .nv.info holds S2RCTAID_INSTR_OFFSETS (its code
+	// reads blockIdx); see cnpPatched.
+	ctaidRead bool
 }
 
 // outputSection is one section of the output file. A large link has tens

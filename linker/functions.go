@@ -138,6 +138,9 @@ func buildFunctions(ctx *linkContext) {
 				if r.attr == cubin.EIATTR_RESERVED_SMEM_USED && r.format == eifmtNVal {
 					fn.reservedSmem = true
 				}
+				if r.attr == cubin.EIATTR_S2RCTAID_INSTR_OFFSETS {
+					fn.ctaidRead = true
+				}
 				if r.attr == cubin.EIATTR_NUM_MBARRIERS && r.format == eifmtHVal {
 					fn.mbarriers, fn.hasMbarriers = uint32(le.Uint16(r.payload)), true
 				}

@@ -78,6 +78,7 @@ func buildNVInfo(ctx *linkContext) {
 			ctaidZ = ctaidZ || fn != single && fn.ctaidZ
 		}
 	}
+	ctx.cnpPatched = cnpPatchedFunctions(ctx)
 	var recs []infoRecord // rebuildFunctionInfo's buffer, reused
 	var trees treeWalker  // and its walker
 	for _, fn := range ctx.funcs {
@@ -337,14 +338,45 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		// Before Volta the driver wraps a kernel that calls into the
 		// device runtime (launches, synchronizes, queries).
 		w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_NEED_CNP_WRAPPER})
-		if ctx.config.Arch < 50 {
-			// On Kepler (sm_35, sm_37) the driver also patches it.
+		if ctx.config.Arch < 50 || fn.ctaidRead {
+			// On Kepler (sm_35, sm_37) the driver also patches it, and
+			// on Maxwell and Pascal where it reads blockIdx.
 			w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_NEED_CNP_PATCH})
 		}
+	} else if ctx.cnpPatched[fn] {
+		w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_NEED_CNP_PATCH})
 	}
 	osec := isec.out
 	osec.setBytes(w.buf)
 	osec.addralign = 4
+}
+
+// cnpPatchedFunctions returns the device functions that get
+// EIATTR_NEED_CNP_PATCH before Volta: those whose code reads blockIdx
+// (S2RCTAID_INSTR_OFFSETS), in the call tree of a kernel the driver wraps
+// (reachesCNP), as the kernel itself gets it when it reads blockIdx
+// (measured with nvlink 11.8 on sm_35, sm_52 and sm_61: a kernel that
+// launches kernels and a noinline helper of it that reads blockIdx.x;
+// CUDA 12.x device launches need no wrapper).
+func cnpPatchedFunctions(ctx *linkContext) map[*function]bool {
+	if ctx.config.Arch >= 70 {
+		return nil
+	}
+	var patched map[*function]bool
+	for _, k := range ctx.funcs {
+		if !ctx.isEntry(k.sym) || !reachesCNP(k) {
+			continue
+		}
+		for _, fn := range callTree(k) {
+			if fn != k && fn.ctaidRead && !ctx.isEntry(fn.sym) {
+				if patched == nil {
+					patched = map[*function]bool{}
+				}
+				patched[fn] = true
+			}
+		}
+	}
+	return patched
 }
 
 // reachesCNP says whether kernel k's call tree calls a device-runtime
