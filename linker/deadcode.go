@@ -15,8 +15,10 @@ import (
 // object, only those its host code references, as nvlink does unless
 // -ignore-host-info). The functions whose address is taken are kept too
 // (a device function pointer may be called from anywhere), but their
-// callees only when a kept kernel reaches them. Variables are always
-// kept, also with -variables-used (see kernelUsed).
+// callees only when a kept kernel reaches them; a kernel the host
+// references leave out but device code launches stays whole, callees and
+// all (one -kernels-used leaves out keeps only its own code). Variables
+// are always kept, also with -variables-used (see kernelUsed).
 // The reason each function is kept or removed is recorded
 // (linkContext.deadCode: why, pruned and, for a function kept because a
 // kept one calls it, the caller), so --why-live and --map can follow
@@ -66,6 +68,12 @@ func eliminateDeadCode(ctx *linkContext) {
 		switch {
 		case ctx.isEntry(fn.sym) && d.pruned == 0:
 			d.why = keptKernel
+		case fn.addrTaken && d.pruned == removedByHostRefs:
+			// A kernel device code launches, which the host code does
+			// not: nvlink's host-reference pruning leaves it a whole
+			// kernel, callees and all (-kernels-used does not; measured
+			// with 11.8, 12.4 and 12.5).
+			d.why = keptAddrTaken
 		case fn.addrTaken:
 			d.why = keptAddrTaken
 			d.live = true
