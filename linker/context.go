@@ -154,6 +154,7 @@ type linkContext struct {
 	composedFrom  int            // writeTo writes composed sections input by input from this many bytes of inputs (composedByInputBytes; tests set 0)
 	pipeFrom      uint64         // writeTo writes a file of this many bytes or more through an outPipe (outPipeFrom in the worker; tests set 0)
 	pipeChunk     int            // the outPipe's buffer size (outPipeChunk; tests set less)
+	relocByInput  int            // how many sections applyRelocations relocated input by input (byInput; tests read it)
 	times         []passTime     // how long each pass took, for --time (run, runErr)
 	output        []byte         // the image: the one of writeOutput, writeRelocatable (-r) or writeLTOExecutable that runs
 	maps          fileMaps       // inputs mapped for this link (no object cache)

@@ -132,3 +132,37 @@ func TestComposedInputByInput(t *testing.T) {
 		})
 	}
 }
+
+// TestRelocatedByInput: a link whose composed sections are relocated
+// input by input (applyRelocations' byInput: every -G and -g debug
+// section merged from several inputs) writes the bytes the same link
+// writes relocating each section's members one after the other (merged
+// sections copied together, which byInput never takes).
+func TestRelocatedByInput(t *testing.T) {
+	for _, c := range gatherCases {
+		t.Run(c.name, func(t *testing.T) {
+			ins := caseCubins(t, c.name)
+			linkWith := func(compose bool) ([]byte, int) {
+				ctx := newBenchContext(ins, 80)
+				ctx.config.Debug = c.debug
+				ctx.composeMerged = compose
+				defer ctx.maps.unmapAll()
+				if err := link(ctx); err != nil {
+					t.Fatal(err)
+				}
+				return ctx.output, ctx.relocByInput
+			}
+			bySection, n := linkWith(false)
+			if n != 0 {
+				t.Fatalf("%d sections relocated input by input with nothing composed", n)
+			}
+			byInput, n := linkWith(true)
+			if n == 0 && c.name != "many-files-24" {
+				t.Fatal("no debug section was relocated input by input")
+			}
+			if !bytes.Equal(bySection, byInput) {
+				t.Errorf("relocating %d sections input by input changed the output (%d bytes, %d section by section)", n, len(byInput), len(bySection))
+			}
+		})
+	}
+}
