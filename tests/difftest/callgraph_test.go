@@ -18,14 +18,7 @@ import (
 // holds no such edge).
 func TestCallgraphDump(t *testing.T) {
 	ran, graphs := 0, 0
-	cases := loadCorpus(t)
-	for _, tk := range otherToolkits {
-		more, err := LoadToolkitCases(corpusDir, tk)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, more...)
-	}
+	cases := loadEveryToolkit(t)
 	for _, c := range cases {
 		dump := false
 		for _, f := range c.Flags {

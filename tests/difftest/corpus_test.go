@@ -119,6 +119,22 @@ func sortedKeys(m map[string]string) []string {
 	return k
 }
 
+// loadEveryToolkit is loadCorpus's cases followed by those of every other
+// toolkit (named cuda-<version>/<name>), for the tests that check one behaviour
+// across releases.
+func loadEveryToolkit(t *testing.T) []*Case {
+	t.Helper()
+	cases := loadCorpus(t)
+	for _, tk := range otherToolkits {
+		more, err := LoadToolkitCases(corpusDir, tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, more...)
+	}
+	return cases
+}
+
 // TestCorpus links every case of the corpus with cudalink and compares the
 // outcome with nvlink's (expected.cubin, expected.txt): the CUDA 11.8 cases
 // as TestCorpus/<name>, those of another toolkit as

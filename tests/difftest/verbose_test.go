@@ -13,14 +13,7 @@ import (
 // The cases of every toolkit run, the 12.x ones as cuda-<v>/<name>.
 func TestVerboseReport(t *testing.T) {
 	ran := 0
-	cases := loadCorpus(t)
-	for _, tk := range otherToolkits {
-		more, err := LoadToolkitCases(corpusDir, tk)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, more...)
-	}
+	cases := loadEveryToolkit(t)
 	for _, c := range cases {
 		verbose := false
 		for _, f := range c.Flags {
