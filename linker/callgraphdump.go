@@ -2,6 +2,7 @@ package linker
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,12 +31,15 @@ import (
 // named "kernel::function" (12.x: "[clone kernel] function") and with
 // nothing more.
 //
-// Then, for each kept function in call graph node order and each kernel
-// that reaches it (kernels last node first), a line when the function's
-// registers raise what the kernel needs so far: nvlink's register
-// propagation, told. (Among functions of equal registers, the first node
-// is named: Animal::~Animal() [deleting] before Dog's, whose section came
-// first; callgraph-dump-propagation-node-order-*.)
+// Then, for each kept function, input by input and each input's in its
+// symbol table order, and each kernel that reaches it (kernels last node
+// first), a line when the function's registers raise what the kernel needs
+// so far: nvlink's register propagation, told. Neither node order nor
+// section order: of two functions of one input, the one whose symbol comes
+// first is named (Animal::~Animal() [deleting] before Dog's, whose section
+// came first, callgraph-dump-propagation-node-order-*; the library slow
+// path __internal_accurate_pow before dwave, which calls it and whose node
+// comes first, callgraph-dump-propagation-symbol-order-*).
 func dumpCallgraph(ctx *linkContext) {
 	if !ctx.config.DumpCallgraph && !ctx.config.DumpCallgraphNoDemangle || ctx.config.Stderr == nil {
 		return
@@ -82,9 +86,18 @@ func dumpCallgraph(ctx *linkContext) {
 		}
 		need[i] = k.regs
 	}
-	byNode := slices.Clone(ctx.funcs)
-	slices.SortStableFunc(byNode, func(a, b *function) int { return int(ctx.names.nodeOf(a.sym) - ctx.names.nodeOf(b.sym)) })
-	for _, fn := range byNode {
+	// nvlink walks the functions input by input, each input's in its
+	// symbol table order (measured: a function whose symbol comes first
+	// in a later section, __internal_accurate_pow before dwave, is named
+	// first; of two inputs, the earlier input's function).
+	byInput := slices.Clone(ctx.funcs)
+	slices.SortStableFunc(byInput, func(a, b *function) int {
+		if c := cmp.Compare(a.sym.file.index, b.sym.file.index); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.sym.esymIndex, b.sym.esymIndex)
+	})
+	for _, fn := range byInput {
 		for i, k := range kernels {
 			if reach[i][fn] && fn.regs > need[i] {
 				need[i] = fn.regs

@@ -390,7 +390,7 @@ type symbol struct {
 	// matters: indices and counters are 32 bits wide, as ELF's symbol and
 	// section indices are, and the small fields are packed together.
 	shndx     uint32 // the defining section's index in file, or a special SHN_*
-	esymIndex int32  // index of the chosen definition in file's symbol table
+	esymIndex int32  // index of the chosen definition (of a local: its entry) in file's symbol table
 	// id numbers the symbols of a link densely from 0, so that a pass can
 	// keep what it computes of them in a table of its own indexed by id
 	// (nameRegistry.created, outputSymbols.index, linkContext.deleted).

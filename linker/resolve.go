@@ -33,7 +33,7 @@ func resolveSymbols(ctx *linkContext) {
 				local = local[1:]
 				*sym = symbol{name: esym.Name, info: esym.Info, other: esym.Other,
 					value: esym.Value, size: esym.Size, file: file, shndx: esym.Shndx,
-					section: file.sectionOf(esym.Shndx), local: true, id: g.nextID()}
+					section: file.sectionOf(esym.Shndx), local: true, esymIndex: int32(i), id: g.nextID()}
 				file.syms[i] = sym
 				continue
 			}
