@@ -78,14 +78,6 @@ const outPipeQueue = 4
 // bufio's 64 KiB, the large program's output took 1,300 of them.
 const outPipeChunk = 1 << 20
 
-// regularFile says whether f is a regular file, which an outPipe can
-// write at offsets: an output written in place (-o /dev/null, a FIFO: see
-// outputTarget) is written in order through bufio.
-func regularFile(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode().IsRegular()
-}
-
 func newOutPipe(f *os.File, off int64, chunk int) *outPipe {
 	p := &outPipe{
 		f:     f,

@@ -165,7 +165,7 @@ func (img *image) writeTo(w io.Writer) (err error) {
 	ctx := img.ctx
 	var bw imageWriter
 	var pipe *outPipe
-	if f, ok := w.(*os.File); ok && img.total >= ctx.pipeFrom && regularFile(f) {
+	if f, ok := w.(*os.File); ok && img.total >= ctx.pipeFrom {
 		off, err := f.Seek(0, io.SeekCurrent)
 		if err != nil {
 			return err
@@ -787,7 +787,10 @@ func writeInPlace(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return outputError(path, err)
 	}
-	err = write(f)
+	// Handed over as a plain writer, not the *os.File: writeTo then
+	// writes it in order through bufio, neither through an outPipe at
+	// offsets nor seeking past composed sections, which a FIFO refuses.
+	err = write(struct{ io.Writer }{f})
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
