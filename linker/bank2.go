@@ -498,7 +498,7 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 // replacing copy's being in a later file.
 func markEmptiedBank2(ctx *linkContext, replaced []*symbol) {
 	for _, sym := range replaced {
-		if fn := sym.fn; fn != nil && !ctx.isEntry(fn.sym) {
+		if fn := ctx.funcOf(sym); fn != nil && !ctx.isEntry(fn.sym) {
 			ctx.bank2.emptiedFrom.add(fn)
 		}
 	}

@@ -109,7 +109,7 @@ func dumpCallgraph(ctx *linkContext) {
 
 // nodeLine is the text after "N: " for one node.
 func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) string {
-	if sym != nil && sym.clone {
+	if sym != nil && ctx.clones.has(sym) {
 		// A function a -ewp image copied into a kernel's code: its name
 		// alone, kernel and function each demangled, whether or not the
 		// kernel stays.

@@ -67,6 +67,10 @@ type linkContext struct {
 	// allFuncs are every function definition, by function.order
 	// (buildFunctions). A partial link keeps them all.
 	allFuncs []*function
+	// symFuncs is, by symbol id, the function record of the symbol's
+	// chosen definition, nil for a symbol that names none
+	// (buildFunctions, its one writer; read through funcOf and liveFunc).
+	symFuncs []*function
 	// funcs are the live functions, in output order (eliminateDeadCode;
 	// nil in a partial link, which runs none).
 	funcs []*function
@@ -106,8 +110,14 @@ type linkContext struct {
 	// materialised (buildFunctions), which orderIndirectEdges orders once
 	// symbols are created, then drops.
 	indirectBlocks []indirectBlock
-	addrTaken      []*function  // address-taken functions in nvlink's order (buildFunctions)
-	names          nameRegistry // nvlink's creation order, from registerNames
+	addrTaken      []*function // address-taken functions in nvlink's order (buildFunctions)
+	// clones are the local functions ptxas -ewp copied into a kernel's
+	// code ($kernel$function, inside the kernel's .text), which nvlink
+	// keeps with the kernel (buildFunctions' markClones, its one writer;
+	// nil without -ewp images). They have no function record: the
+	// kernel's lists their frame sizes (function.clones).
+	clones symbolSet
+	names  nameRegistry // nvlink's creation order, from registerNames
 
 	sharedVars sharedVariables // the function-level shared variables (layoutShared)
 	// kernelShared is each kernel's shared memory, by function.order
@@ -381,11 +391,6 @@ type symbol struct {
 	file    *inputFile
 	section *inputSection
 
-	// fn is the function's record for a function's chosen definition
-	// (buildFunctions, its one writer), whether dead-code elimination
-	// keeps it or not: the passes after it ask liveFunc.
-	fn *function
-
 	// A symbol is made for every name of every input, so its size
 	// matters: indices and counters are 32 bits wide, as ELF's symbol and
 	// section indices are, and the small fields are packed together.
@@ -406,9 +411,6 @@ type symbol struct {
 
 	local       bool
 	placeholder bool // an unnamed local function of addPlaceholder
-	// clone: a local function ptxas -ewp inlined into a kernel's code
-	// ($kernel$function, inside the kernel's .text); kept with the kernel.
-	clone bool
 }
 
 // bind is the symbol's binding, STB_*.

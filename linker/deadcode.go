@@ -120,16 +120,16 @@ func eliminateDeadCode(ctx *linkContext) {
 }
 
 // liveFunc returns sym's function record unless dead-code elimination
-// removed it: symbol.fn, buildFunctions' record of every definition,
-// but nil once eliminateDeadCode has removed the function (mergeSections
-// then marks its symbol deleted). Before it runs, and in a partial link,
-// which runs none, it is symbol.fn. Nil for nil, and for a symbol that
-// is no function's.
+// removed it: funcOf, buildFunctions' record of every definition, but nil
+// once eliminateDeadCode has removed the function (mergeSections then
+// marks its symbol deleted). Before it runs, and in a partial link, which
+// runs none, it is funcOf. Nil for nil, and for a symbol that is no
+// function's.
 func (ctx *linkContext) liveFunc(sym *symbol) *function {
 	if sym == nil {
 		return nil
 	}
-	fn := sym.fn
+	fn := ctx.funcOf(sym)
 	if fn != nil && fn.order < len(ctx.deadCode) && !ctx.deadCode[fn.order].live {
 		return nil
 	}
@@ -174,10 +174,14 @@ func (ctx *linkContext) demoted(fn *function) bool {
 
 // isEntry says whether sym is a kernel's: it is marked STO_CUDA_ENTRY and
 // the kernel was not demoted to a device function (see demoted). A
-// demoted kernel is always kept, so sym.fn serves before dead-code
+// demoted kernel is always kept, so funcOf serves before dead-code
 // elimination, during it and after.
 func (ctx *linkContext) isEntry(sym *symbol) bool {
-	return sym.other&cubin.STO_CUDA_ENTRY != 0 && (sym.fn == nil || !ctx.demoted(sym.fn))
+	if sym.other&cubin.STO_CUDA_ENTRY == 0 {
+		return false
+	}
+	fn := ctx.funcOf(sym)
+	return fn == nil || !ctx.demoted(fn)
 }
 
 // isLive says whether dead-code elimination kept fn: false before it
@@ -374,7 +378,7 @@ func warnUncalledAddressTaken(ctx *linkContext) {
 func checkRemovedEWPKernels(ctx *linkContext) {
 	for _, file := range ctx.files {
 		for _, sym := range file.syms {
-			if sym == nil || !sym.clone || sym.file != file {
+			if sym == nil || !ctx.clones.has(sym) || sym.file != file {
 				continue
 			}
 			k := sym.section.fn

@@ -22,7 +22,7 @@
 // unexported too (symbol.defined, inputSection.relocs), but for those that
 // satisfy an interface (error, fmt.Stringer, the worker's caches), and so
 // are their fields (symbol.value, function.regs; a keyword gets Go's usual
-// stand-in: outputSection.typ, symbol.fn), but for those encoding/json
+// stand-in: outputSection.typ, inputSection.fn), but for those encoding/json
 // reads, which carry a struct tag. tests/doccheck (TestFieldCase) holds
 // every package under linker/ to this.
 package linker

@@ -26,6 +26,7 @@ func (ctx *linkContext) kernels() []*function {
 // A weak definition that lost resolution contributes nothing.
 func buildFunctions(ctx *linkContext) {
 	var all []*function
+	ctx.symFuncs = make([]*function, ctx.symbolIDs)
 	// Whether the first copy of each function nvlink met has bank-2
 	// constants (see appendLostConstants).
 	firstBank2 := map[*symbol]bool{}
@@ -62,8 +63,8 @@ func buildFunctions(ctx *linkContext) {
 				firstBank2[sym] = hasBank2(i)
 			}
 			if sym.file != file || sym.section != isec {
-				if sym.fn != nil && sym.file.index < file.index {
-					lostTo[i] = sym.fn
+				if fn := ctx.funcOf(sym); fn != nil && sym.file.index < file.index {
+					lostTo[i] = fn
 				}
 				if file.replacedCopy(symIdx) && hasBank2(i) {
 					replaced = append(replaced, sym)
@@ -72,7 +73,7 @@ func buildFunctions(ctx *linkContext) {
 			}
 			fn := &function{sym: sym, text: isec, regs: int(s.Info >> 24), barriers: s.Barriers(), order: len(all)}
 			isec.fn = fn
-			sym.fn = fn
+			ctx.symFuncs[sym.id] = fn
 			byText[i] = fn
 			all = append(all, fn)
 		}
@@ -89,18 +90,18 @@ func buildFunctions(ctx *linkContext) {
 			}
 		}
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
-			markClones(file)
+			markClones(ctx, file)
 		}
 		for r := range file.globalInfo() {
 			if !r.symWord() {
 				continue
 			}
-			if sym := file.syms[r.sym()]; sym != nil && sym.clone && r.attr == cubin.EIATTR_FRAME_SIZE {
+			if sym := file.syms[r.sym()]; sym != nil && ctx.clones.has(sym) && r.attr == cubin.EIATTR_FRAME_SIZE {
 				owner := sym.section.fn
 				owner.clones = append(owner.clones, cloneFrame{sym: sym, frame: r.value()})
 				continue
 			}
-			fn := file.syms[r.sym()].funcIn(file)
+			fn := ctx.funcIn(file.syms[r.sym()], file)
 			if fn == nil {
 				continue
 			}
@@ -161,25 +162,37 @@ func buildFunctions(ctx *linkContext) {
 	linkCallGraph(ctx)
 }
 
-// markClones marks the local functions of a -ewp image (ELF type 0xff00)
-// that ptxas copied into a kernel's code: a symbol $kernel$function inside
-// the kernel's .text, with no section of its own. nvlink keeps them, as
-// local functions of the kernel's section, and their EIATTR_FRAME_SIZE.
-func markClones(file *inputFile) {
+// markClones adds to linkContext.clones the local functions of a -ewp
+// image (ELF type 0xff00) that ptxas copied into a kernel's code: a symbol
+// $kernel$function inside the kernel's .text, with no section of its own.
+// nvlink keeps them, as local functions of the kernel's section, and their
+// EIATTR_FRAME_SIZE.
+func markClones(ctx *linkContext, file *inputFile) {
 	for _, sym := range file.syms {
 		if sym != nil && sym.local && sym.typ() == cubin.STT_FUNC && sym.section != nil &&
 			sym.section.fn != nil && sym.section.fn.sym != sym {
-			sym.clone = true
+			ctx.clones.add(sym)
 		}
 	}
 }
 
-// funcIn returns the symbol's function if its chosen definition is in file.
-func (sym *symbol) funcIn(file *inputFile) *function {
-	if sym == nil || sym.fn == nil || sym.file != file {
+// funcOf returns the function record buildFunctions made for sym's chosen
+// definition (linkContext.symFuncs), whether dead-code elimination keeps
+// it or not (the passes after it ask liveFunc); nil for nil, for a symbol
+// that names no function's definition, and before buildFunctions runs.
+func (ctx *linkContext) funcOf(sym *symbol) *function {
+	if sym == nil || int(sym.id) >= len(ctx.symFuncs) {
 		return nil
 	}
-	return sym.fn
+	return ctx.symFuncs[sym.id]
+}
+
+// funcIn returns sym's function if its chosen definition is in file.
+func (ctx *linkContext) funcIn(sym *symbol, file *inputFile) *function {
+	if sym == nil || sym.file != file {
+		return nil
+	}
+	return ctx.funcOf(sym)
 }
 
 // linkCallGraph turns .nv.callgraph records into edges. Indirect call
@@ -193,7 +206,7 @@ func linkCallGraph(ctx *linkContext) {
 		addrTaken := slices.Clone(file.addrTaken)
 		slices.SortStableFunc(addrTaken, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
 		for _, at := range addrTaken {
-			fn := file.syms[at[0]].fn
+			fn := ctx.funcOf(file.syms[at[0]])
 			if fn == nil || file.skippedCopy(at[0]) {
 				// nvlink drops what a file says of a weak copy it skipped:
 				// its address is not taken (a copy replaced by a later one
@@ -223,7 +236,7 @@ func linkCallGraph(ctx *linkContext) {
 		}
 		slices.Sort(descs)
 		for _, idx := range descs {
-			if fn := file.syms[idx].fn; fn != nil && !fn.addrTaken {
+			if fn := ctx.funcOf(file.syms[idx]); fn != nil && !fn.addrTaken {
 				ctx.addrTaken = append(ctx.addrTaken, fn)
 				fn.addrTaken, fn.descOnly = true, true
 			}
@@ -231,7 +244,7 @@ func linkCallGraph(ctx *linkContext) {
 	}
 	for _, file := range ctx.files {
 		for _, c := range file.calls {
-			caller := file.syms[c[0]].funcIn(file)
+			caller := ctx.funcIn(file.syms[c[0]], file)
 			replaced := false
 			if caller == nil && file.replacedCopy(c[0]) {
 				// A weak copy a later one replaced: nvlink merged its
@@ -239,7 +252,7 @@ func linkCallGraph(ctx *linkContext) {
 				// EXTERNS record went with it, so the undefined functions
 				// it calls stay in the output (for the edges) but are not
 				// the function's externs.
-				caller, replaced = file.syms[c[0]].fn, true
+				caller, replaced = ctx.funcOf(file.syms[c[0]]), true
 			}
 			if caller == nil {
 				continue
@@ -249,8 +262,8 @@ func linkCallGraph(ctx *linkContext) {
 			// a later one replaced leaves its calls, and the later copy's
 			// calls of the same functions come again.
 			caller.edges = append(caller.edges, callee)
-			if callee.fn != nil {
-				addCall(caller, callee.fn)
+			if fn := ctx.funcOf(callee); fn != nil {
+				addCall(caller, fn)
 			} else if !callee.defined() && replaced {
 				caller.lostExterns = appendSymOnce(caller.lostExterns, callee)
 			} else if !callee.defined() {
@@ -261,7 +274,7 @@ func linkCallGraph(ctx *linkContext) {
 		// takes. They are not calls (no stack or register propagation);
 		// the targets are address-taken, so roots, anyway.
 		for _, r := range file.refs {
-			if caller := file.syms[r[0]].funcIn(file); caller != nil {
+			if caller := ctx.funcIn(file.syms[r[0]], file); caller != nil {
 				caller.refs = appendSymOnce(caller.refs, file.syms[r[1]])
 			}
 		}
@@ -269,7 +282,7 @@ func linkCallGraph(ctx *linkContext) {
 		// into an edge to every address-taken function of its prototype.
 		for i := len(file.indirect) - 1; i >= 0; i-- {
 			site := file.indirect[i]
-			caller := file.syms[site[0]].funcIn(file)
+			caller := ctx.funcIn(file.syms[site[0]], file)
 			if caller == nil {
 				continue
 			}

@@ -82,7 +82,7 @@ func registerNames(ctx *linkContext) {
 		function = func(i int) {
 			esym := &ef.Symbols[i]
 			sym := file.syms[i]
-			if sym != nil && sym.clone {
+			if sym != nil && ctx.clones.has(sym) {
 				// A function a -ewp image copied into a kernel's code:
 				// its section brings the kernel first.
 				if owner := sym.section.sec.Info & 0xffffff; owner != uint32(i) && r.createdAt(file.syms[owner]) == 0 {
@@ -109,17 +109,17 @@ func registerNames(ctx *linkContext) {
 			}
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
-				r.checkDuplicate(sym, name)
+				r.checkDuplicate(ctx, sym, name)
 				r.createSection(ctx, r.sectionKey(file.sectionOf(esym.Shndx)))
 				// A kernel -kernels-used leaves out is merged as an ordinary
 				// function, unless an earlier input launches it (takes its
 				// address). -g ignores the list here, -g
 				// -suppress-debug-info does not (though it keeps the kernel).
 				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && (ctx.kernelMerged(esym.Name) || launched[sym]) {
-					r.createSection(ctx, r.funcKey(sym.fn, ".nv.info."+esym.Name))
-					r.createSection(ctx, r.funcKey(sym.fn, ".nv.shared."+esym.Name))
-				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && sym != nil && sym.fn != nil {
-					r.mergedPlain.add(sym.fn)
+					r.createSection(ctx, r.funcKey(ctx.funcOf(sym), ".nv.info."+esym.Name))
+					r.createSection(ctx, r.funcKey(ctx.funcOf(sym), ".nv.shared."+esym.Name))
+				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.funcOf(sym) != nil {
+					r.mergedPlain.add(ctx.funcOf(sym))
 				}
 			}
 		}
@@ -381,8 +381,9 @@ func (r *nameRegistry) createSection(ctx *linkContext, key string) {
 // (the __cuda_sm20_* helpers ptxas makes weak under -O0 and local
 // otherwise). nvlink gives its sections, which carry the same names,
 // sections of their own.
-func (r *nameRegistry) checkDuplicate(sym *symbol, textName string) {
-	if sym == nil || sym.fn == nil || !strings.HasPrefix(textName, ".text.") {
+func (r *nameRegistry) checkDuplicate(ctx *linkContext, sym *symbol, textName string) {
+	fn := ctx.funcOf(sym)
+	if fn == nil || !strings.HasPrefix(textName, ".text.") {
 		return
 	}
 	owner, ok := r.textOwner[textName]
@@ -391,7 +392,7 @@ func (r *nameRegistry) checkDuplicate(sym *symbol, textName string) {
 		return
 	}
 	if owner != sym {
-		r.markDuplicate(sym.fn)
+		r.markDuplicate(fn)
 	}
 }
 

@@ -121,7 +121,7 @@ func infoOrder(ctx *linkContext) []*function {
 			if !r.symWord() {
 				continue
 			}
-			if fn := file.syms[r.sym()].funcIn(file); fn != nil && ctx.isLive(fn) && !seen[fn.order] {
+			if fn := ctx.funcIn(file.syms[r.sym()], file); fn != nil && ctx.isLive(fn) && !seen[fn.order] {
 				seen[fn.order] = true
 				order = append(order, fn)
 			}
@@ -506,7 +506,7 @@ func (ctx *linkContext) collectPrototypes() []protoEntry {
 	for _, file := range ctx.files {
 		for _, sym := range file.syms {
 			sig, ok := sigs[sym]
-			if !ok || seen[sym] || ctx.isEntry(sym) || ctx.liveFunc(sym) != nil && sym.fn.addrTaken || sym.local && !ctx.keepLocal(sym) || !sym.local && !ctx.keepGlobal(sym) {
+			if !ok || seen[sym] || ctx.isEntry(sym) || ctx.liveFunc(sym) != nil && ctx.funcOf(sym).addrTaken || sym.local && !ctx.keepLocal(sym) || !sym.local && !ctx.keepGlobal(sym) {
 				continue
 			}
 			seen[sym] = true

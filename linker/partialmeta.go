@@ -198,7 +198,7 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	pair(0, cgCalls)
 	for _, file := range ctx.files {
 		for _, c := range file.calls {
-			if file.syms[c[0]].funcIn(file) == nil {
+			if ctx.funcIn(file.syms[c[0]], file) == nil {
 				continue // a weak caller that lost
 			}
 			caller, callee := ctx.outSymIndex(file.syms[c[0]]), ctx.outSymIndex(file.syms[c[1]])
@@ -225,7 +225,7 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	pair(0, cgIndirect)
 	for _, file := range ctx.files {
 		for _, site := range file.indirect {
-			if file.syms[site[0]].funcIn(file) == nil {
+			if ctx.funcIn(file.syms[site[0]], file) == nil {
 				continue
 			}
 			if caller := ctx.outSymIndex(file.syms[site[0]]); caller != 0 {
@@ -239,7 +239,7 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 		pair(0, cgRefs)
 		for _, file := range ctx.files {
 			for _, r := range file.refs {
-				if file.syms[r[0]].funcIn(file) == nil {
+				if ctx.funcIn(file.syms[r[0]], file) == nil {
 					continue
 				}
 				fn, target := ctx.outSymIndex(file.syms[r[0]]), ctx.outSymIndex(file.syms[r[1]])

@@ -230,7 +230,7 @@ func (ctx *linkContext) keepLocal(sym *symbol) bool {
 	if sym.section != nil && sym.section.out == nil {
 		return false
 	}
-	if sym.typ() == cubin.STT_FUNC && ctx.liveFunc(sym) == nil && !sym.clone {
+	if sym.typ() == cubin.STT_FUNC && ctx.liveFunc(sym) == nil && !ctx.clones.has(sym) {
 		return false
 	}
 	return sym.section != nil
