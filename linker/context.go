@@ -331,12 +331,13 @@ type inputSection struct {
 	file *inputFile
 	sec  *cubin.Section
 
-	// out is the output section the contribution joins: the merge step's
+	// out is the output section the contribution joins, nil for a
+	// section the output leaves out: the merge step is its one writer
 	// (mergeSections with foldConstant2, or mergeRelocatable and
-	// createRelocatableMetadataSections for -r), but for a module's
-	// .nv_debug.shared, which layoutDebugInfo puts in the output's when
-	// it publishes the variables there. outOff is where it lands in out
-	// (placeContributions).
+	// createRelocatableMetadataSections for -r). outOff is where it lands
+	// in out (placeContributions). A symbol can move to another output
+	// section than its input section's (placeSymbols gives it a section
+	// of its own: see movedSymbol, debugLayout.moved).
 	out    *outputSection
 	outOff uint64
 

@@ -45,6 +45,19 @@ type debugLayout struct {
 	// unknown address (all ones), and a -ewp image's variables at the
 	// image's own offsets (preserveEWPShared).
 	values map[*symbol]uint64
+	// moved are the inputs' .nv_debug.shared sections whose variables
+	// the output publishes, and the output's .nv_debug.shared: every
+	// symbol defined in one is in it from placeSymbols on, which moves
+	// them (the merge step leaves these sections out of the output).
+	moved map[*inputSection]*outputSection
+}
+
+// move records that the symbols defined in isec are in osec.
+func (d *debugLayout) move(isec *inputSection, osec *outputSection) {
+	if d.moved == nil {
+		d.moved = map[*inputSection]*outputSection{}
+	}
+	d.moved[isec] = osec
 }
 
 // place records that the output publishes sym with st_value v.
@@ -156,7 +169,7 @@ func layoutDebugInfo(ctx *linkContext) {
 	osec.synthetic = osec.size == 0 // nvlink names an empty one with no section symbol
 	for _, o := range objects {
 		d.publish(o.sym, publishedShared)
-		o.sym.section.out = osec
+		d.move(o.sym.section, osec)
 	}
 	if anyDyn {
 		osec.addralign = max(osec.addralign, 16)
@@ -207,7 +220,7 @@ func preserveEWPShared(ctx *linkContext, osec *outputSection) {
 			d.publish(sym, preservedShared)
 			d.place(sym, esym.Value) // not where layoutShared put a global
 			if sym.section != nil {
-				sym.section.out = osec
+				d.move(sym.section, osec)
 			}
 		}
 	}

@@ -16,7 +16,8 @@ import "github.com/cudalink/cudalink/linker/cubin"
 //     the kernel sections that keep private variables' symbols
 //     (sharedVariables.kept);
 //   - layoutDebugInfo: the values of the symbols it publishes at a place
-//     of their own (debugLayout.values);
+//     of their own (debugLayout.values), and the inputs' .nv_debug.shared
+//     sections whose symbols join the output's (debugLayout.moved);
 //   - keepLostParams: the parameter banks losing weak kernels' _param
 //     symbols move to (linkContext.lostParams).
 //
@@ -46,8 +47,14 @@ func placeSymbols(ctx *linkContext) {
 		c.sym.section, c.sym.value = c.isec, 0
 	}
 	relocatable := ctx.config.Relocatable
+	moved := movedSections(ctx.debugLayout.moved)
 	for _, file := range ctx.files {
 		for j, sym := range file.syms {
+			if moved != nil && file.defines(sym, j) && sym.section != nil {
+				if isec := moved[sym.section]; isec != nil {
+					sym.section = isec
+				}
+			}
 			if !file.defines(sym, j) || sym.section == nil || sym.section.out == nil || sym.typ() == cubin.STT_SECTION {
 				continue
 			}
@@ -69,4 +76,21 @@ func placeSymbols(ctx *linkContext) {
 	for _, m := range ctx.lostParams {
 		m.sym.section = &inputSection{file: m.sym.file, sec: m.sym.section.sec, out: m.out}
 	}
+}
+
+// movedSections gives each input section of moves a copy in the output
+// section moves names, which the symbols defined in it take as their
+// section (nil without moves). The input's own record keeps the merge
+// step's out.
+func movedSections(moves map[*inputSection]*outputSection) map[*inputSection]*inputSection {
+	if len(moves) == 0 {
+		return nil
+	}
+	m := make(map[*inputSection]*inputSection, len(moves))
+	for isec, osec := range moves {
+		c := *isec
+		c.out = osec
+		m[isec] = &c
+	}
+	return m
 }
