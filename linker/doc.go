@@ -5,7 +5,7 @@
 //
 // One linkContext carries a link; Run (run.go) makes it and calls link
 // (link.go), which runs the passes in order, one file each: load (parse
-// every input in parallel), resolve symbols,
+// every input; past the first 4 MiB, in parallel), resolve symbols,
 // build functions and the call graph, eliminate dead code, merge sections
 // per CUDA memory space, lay them out, compute resources, apply
 // relocations, rebuild .nv.info and the call graph, write the output. The

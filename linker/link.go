@@ -15,7 +15,7 @@ func link(ctx *linkContext) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("read inputs", readInputs)                         // parse every input in parallel; archives are indexed
+	ctx.run("read inputs", readInputs)                         // parse every input (past 4 MiB, in parallel); archives are indexed
 	ctx.run("gather LTO inputs", gatherLTOInputs)              // -dlto: libnvvm loaded, every unit's IR for the target read into one program
 	ctx.run("report unreadable IR", reportUnreadableBeforePTX) // -dlto -emit-ptx: IR that could not be read, reported before the rest compiles
 	ctx.run("optimize link time", optimizeLinkTime)            // -dlto: libnvvm compiles the program to PTX, ptxas that PTX to lto.cubin

@@ -22,8 +22,9 @@ type readFiles struct {
 	errs  []error
 }
 
-// readInputs reads and parses every input. Files are parsed in parallel;
-// each goroutine fills only its own slot, so the result is in command-line
+// readInputs reads and parses every input: the first ones on the link's
+// goroutine, the rest, once those hold serialReadBytes, in parallel. Each
+// goroutine fills only its own slot, so the result is in command-line
 // order whatever the scheduling.
 func readInputs(ctx *linkContext) {
 	cfg := ctx.config
@@ -52,16 +53,20 @@ func readInputs(ctx *linkContext) {
 	slots := make([][]*Object, len(paths))
 	errs := make([]error, len(paths))
 	panics := make([]*goPanic, len(paths))
-	workers := cfg.Parallelism
-	if len(paths) <= serialReadInputs {
-		workers = 1
-	}
-	forEachIndex(len(paths), workers, func(i int) {
+	read := func(i int) (size int) {
 		if paths[i] != "" { // "": a -l library that was not found
 			defer catch(&panics[i])
-			slots[i], errs[i] = readInput(paths[i], cfg, &ctx.maps)
+			slots[i], size, errs[i] = readInput(paths[i], cfg, &ctx.maps)
 		}
-	})
+		return size
+	}
+	// The first inputs are read on the link's goroutine until they hold
+	// serialReadBytes; the rest, if any, in parallel.
+	next, size := 0, 0
+	for ; next < len(paths) && size < serialReadBytes; next++ {
+		size += read(next)
+	}
+	forEachIndex(len(paths)-next, cfg.Parallelism, func(i int) { read(next + i) })
 	rethrow(panics)
 	ctx.read = &readFiles{paths, slots, errs}
 }
@@ -245,8 +250,9 @@ func findLibrary(name string, dirs []string) (string, bool) {
 // readInput reads one file from disk and parses it into objects, through
 // the cache when the link has one. A cached parse keeps the images of every
 // architecture, since the next link may target another, and owns its
-// bytes; without a cache the file is mapped for the link's duration.
-func readInput(path string, cfg *Config, maps *fileMaps) ([]*Object, error) {
+// bytes; without a cache the file is mapped for the link's duration. size
+// is the bytes read from disk: 0 for a parse the cache held.
+func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size int, err error) {
 	cache := cfg.Cache
 	load := func(sm int) func() ([]*Object, error) {
 		return func() ([]*Object, error) {
@@ -265,6 +271,7 @@ func readInput(path string, cfg *Config, maps *fileMaps) ([]*Object, error) {
 				}
 				return nil, &linkError{file: path, msg: "cannot read input file: " + err.Error()}
 			}
+			size = len(data)
 			objs, err := parseInput(path, data, sm)
 			if mapped {
 				// Parsing read the headers and tables (and the kernel
@@ -276,9 +283,11 @@ func readInput(path string, cfg *Config, maps *fileMaps) ([]*Object, error) {
 		}
 	}
 	if cache != nil {
-		return cache.Objects(path, load(0))
+		objs, err = cache.Objects(path, load(0))
+	} else {
+		objs, err = load(cfg.Arch)()
 	}
-	return load(cfg.Arch)()
+	return objs, size, err
 }
 
 // copyMetadata moves the bytes of the sections that passes read outside
@@ -403,13 +412,15 @@ func (w *inputWalk) visit(ctx *linkContext, file *inputFile) {
 	w.last = file
 }
 
-// serialReadInputs is how many inputs a link reads one after the other on
-// its own goroutine rather than in parallel: reading them in parallel
-// wakes a second thread (a clone the first time, futex wake-ups), which
-// costs more than it saves on a few small files. Side by side, 60
-// interleaved runs each (fork+wait4, median CPU = user + system, load
-// ~15): 10 objects 5.23 -> 4.65 ms, peak RSS 5.32 -> 5.27 MiB; at 100
-// objects reading serially would save 0.4 ms of 17.6 (flat) and 0.3 of
-// 22.0 (deep chain), within the noise, and a parallel parse shortens the
-// wall time there.
-const serialReadInputs = 16
+// serialReadBytes is how much of its inputs a link reads one file after
+// the other on its own goroutine before it reads the rest in parallel
+// (readInputs). Parsing maps a file and decodes its tables, about 22 us
+// for a 16 KB cubin: reading 100 such files in parallel saved no wall
+// time (2.2 ms serially and in parallel, --time, load 8), but woke a
+// second thread, which under load made the pass wait for it (7 and 30 ms
+// in 2 of 4 runs), and gave the second P's allocations spans of their
+// own. Side by side (interleaved runs, medians; CPU = user + system):
+// flat 100 objects (1.6 MB) peak RSS 10768 -> 10436 KiB, CPU 19.98 ->
+// 20.11 ms (20 runs, load 9). Until 56ca4f8 a link read its inputs in
+// parallel from the 17th on, whatever their size.
+const serialReadBytes = 4 << 20
