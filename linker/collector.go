@@ -15,7 +15,8 @@ import (
 //
 // It also decides how long the inputs' mapped pages stay resident
 // (fileMaps.hold): a link of less than smallInputBytes of inputs holds
-// them from then to its end. The passes after loading each walk every
+// them from then to its end (readInputs held them while it read them one
+// after the other; a larger link lets them go now). The passes after loading each walk every
 // input (relocation and the writer once per output section), and
 // releasing the pages between them costs a madvise and the page faults of
 // reading them again every time. Holding them costs at most the inputs
@@ -31,9 +32,7 @@ func (ctx *linkContext) tuneCollectorAfter(pass string) {
 	switch pass {
 	case "add inputs":
 		tuneCollector(ctx)
-		if inputBytes(ctx.added) < smallInputBytes {
-			ctx.maps.hold(true)
-		}
+		ctx.maps.hold(inputBytes(ctx.added) < smallInputBytes)
 	case "apply relocations":
 		collectGarbage(ctx)
 	}

@@ -61,10 +61,16 @@ func readInputs(ctx *linkContext) {
 		return size
 	}
 	// The first inputs are read on the link's goroutine until they hold
-	// serialReadBytes; the rest, if any, in parallel.
+	// serialReadBytes; the rest, if any, in parallel. The mappings of the
+	// first are held meanwhile: a link of no more is small, and holds its
+	// inputs to its end (tuneCollectorAfter).
 	next, size := 0, 0
+	ctx.maps.hold(true)
 	for ; next < len(paths) && size < serialReadBytes; next++ {
 		size += read(next)
+	}
+	if next < len(paths) {
+		ctx.maps.hold(false)
 	}
 	forEachIndex(len(paths)-next, cfg.Parallelism, func(i int) { read(next + i) })
 	rethrow(panics)
