@@ -545,7 +545,7 @@ func placeTwins(ctx *linkContext) {
 // identical constants (foldConstant2), which it never writes.
 func (r *nameRegistry) createKernelBanks(ctx *linkContext) {
 	shared := false
-	for _, osec := range ctx.outSections {
+	for _, osec := range ctx.made {
 		if osec.fn != nil && ctx.isEntry(osec.fn.sym) && strings.HasPrefix(osec.name, ".nv.constant2.") {
 			r.createSection(ctx, osec.name)
 			shared = shared || osec.twinned

@@ -38,11 +38,14 @@ type linkContext struct {
 	// placeholder (placeholderID). resolveSymbols writes it.
 	symbolIDs int32
 
-	// outSections are the output sections: outSection, the one
-	// constructor, appends each in creation order as the passes that make
-	// sections call it; assignIndices then drops those left empty, adds
-	// the string and symbol tables and puts them in output order (their
-	// index is the section header index from there on).
+	// made are the output sections in creation order: outSection, the
+	// one constructor, appends each as the passes that make sections call
+	// it (its one writer). outSections are the output's sections in
+	// output order (assignIndices, or assignRelocatableIndices for -r,
+	// its one writer): made less those left empty, with the string and
+	// symbol tables; their index is the section header index. The passes
+	// before assignIndices read made, those after it outSections.
+	made        []*outputSection
 	outSections []*outputSection
 	// outByName finds sections by key (see outputSection.key); once the
 	// symbol table is built, only those not tied to a function and not

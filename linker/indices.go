@@ -17,24 +17,23 @@ type outputTables struct {
 }
 
 // assignIndices is where symbol and section indices become final. It
-// builds the symbol table (buildSymbolTable), then fixes the output's
-// section list and order: it drops the relocation sections whose entries
-// were all resolved, adds the string and symbol tables, and numbers the
-// sections in nvlink's order. Every section the output has exists by now:
+// builds the symbol table (buildSymbolTable), then makes the output's
+// section list, linkContext.outSections, from the sections made: it drops
+// the relocation sections whose entries were all resolved, adds the
+// string and symbol tables, and numbers the sections in nvlink's order. Every section the output has exists by now:
 // the metadata sections buildNVInfo fills afterwards were created, only
 // when they will hold something, by createMetadataSections.
 func assignIndices(ctx *linkContext) {
 	buildSymbolTable(ctx)
-	if len(ctx.bank2.emptied) > 0 {
-		// The kernel banks nvlink made for a function's emptied bank-2
-		// constants (makeKernelBanks) and left empty: named, not written.
-		ctx.outSections = slices.DeleteFunc(ctx.outSections, func(osec *outputSection) bool {
-			return ctx.bank2.emptied[osec] && len(osec.members) == 0
-		})
-	}
-	// Drop relocation sections whose entries were all resolved.
-	kept := ctx.outSections[:0]
-	for _, osec := range ctx.outSections {
+	kept := make([]*outputSection, 0, len(ctx.made)+4) // room for the tables
+	for _, osec := range ctx.made {
+		if ctx.bank2.emptied[osec] && len(osec.members) == 0 {
+			// A kernel bank nvlink made for a function's emptied bank-2
+			// constants (makeKernelBanks) and left empty: named, not
+			// written.
+			continue
+		}
+		// Drop relocation sections whose entries were all resolved.
 		if osec.isReloc() {
 			// nvlink keeps no relocation, and preserves no resolution,
 			// against a symbol the output does not have (a non-kernel's
@@ -48,10 +47,9 @@ func assignIndices(ctx *linkContext) {
 		}
 		kept = append(kept, osec)
 	}
-	ctx.outSections = kept
 	var header []*outputSection
 	ctx.tables, header = newOutputTables(len(kept))
-	ctx.outSections = slices.Insert(ctx.outSections, 0, header...) // in place: the array has room
+	ctx.outSections = slices.Insert(kept, 0, header...) // in place: the array has room
 	sortOutputSections(ctx)
 }
 
@@ -108,8 +106,8 @@ func assignRelocatableIndices(ctx *linkContext) {
 	if ctx.moduleInfoKept() {
 		ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	}
-	kept := ctx.outSections[:0]
-	for _, osec := range ctx.outSections {
+	kept := make([]*outputSection, 0, len(ctx.made))
+	for _, osec := range ctx.made {
 		if (osec.typ == cubin.SHT_REL || osec.typ == cubin.SHT_RELA) && len(osec.rel.relocs) == 0 && !ctx.keepEmpty[osec] {
 			continue
 		}

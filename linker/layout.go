@@ -21,7 +21,7 @@ func layoutSections(ctx *linkContext) {
 // alignments, and composes the members' bytes (or copies them together).
 func placeContributions(ctx *linkContext) {
 	var walk inputWalk // merged sections are copied from the inputs
-	for _, osec := range ctx.outSections {
+	for _, osec := range ctx.made {
 		var size uint64
 		callees := false // a kernel's bank 2 holds a callee's constants
 		for _, isec := range osec.members {

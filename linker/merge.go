@@ -15,13 +15,13 @@ import (
 // non-kernel functions (.nv_debug.shared) is folded into the kernels by
 // layoutShared.
 func mergeSections(ctx *linkContext) {
-	if ctx.outByName.len() == 0 && len(ctx.outSections) == 0 {
+	if ctx.outByName.len() == 0 && len(ctx.made) == 0 {
 		// About one output section per input section, at most.
 		n := 0
 		for _, file := range ctx.files {
 			n += len(file.sections)
 		}
-		ctx.outSections = make([]*outputSection, 0, n)
+		ctx.made = make([]*outputSection, 0, n)
 		if ctx.gc.off {
 			ctx.outByName.reserve(n)
 		}
@@ -214,7 +214,7 @@ func (ctx *linkContext) outSection(key string, typ uint32, flags uint64) *output
 	if osec := ctx.outByName.get(key); osec != nil {
 		return osec
 	}
-	osec := &outputSection{name: keyName(key), typ: typ, flags: flags &^ cubin.SHF_INFO_LINK, index: int32(len(ctx.outSections))}
+	osec := &outputSection{name: keyName(key), typ: typ, flags: flags &^ cubin.SHF_INFO_LINK, index: int32(len(ctx.made))}
 	if key != osec.name {
 		osec.more().key = key
 	}
@@ -222,7 +222,7 @@ func (ctx *linkContext) outSection(key string, typ uint32, flags uint64) *output
 		osec.rel = &relocList{}
 	}
 	ctx.outByName.put(osec)
-	ctx.outSections = append(ctx.outSections, osec)
+	ctx.made = append(ctx.made, osec)
 	return osec
 }
 

@@ -36,7 +36,7 @@ func applyRelocations(ctx *linkContext) {
 	var walk inputWalk // relocation reads .rel addends from the inputs' code
 	rp := &relocPass{ctx: ctx}
 	var later []member
-	for _, osec := range ctx.outSections {
+	for _, osec := range ctx.made {
 		byInput := rp.byInput(osec)
 		if byInput {
 			ctx.relocByInput++
@@ -63,7 +63,7 @@ func applyRelocations(ctx *linkContext) {
 	if ctx.gc.off {
 		return
 	}
-	for _, osec := range ctx.outSections {
+	for _, osec := range ctx.made {
 		if osec.rel != nil {
 			osec.rel.relocs = clipped(osec.rel.relocs)
 		}

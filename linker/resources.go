@@ -228,7 +228,9 @@ func reportResources(ctx *linkContext) {
 	}
 	w := ctx.config.Stdout
 	var gmem, cmem3 uint64
-	for _, osec := range ctx.outSections {
+	// made, not outSections: after errors the link never assigned
+	// indices, and the sections read here are never dropped.
+	for _, osec := range ctx.made {
 		switch osec.name {
 		case ".nv.global", ".nv.global.init":
 			gmem += osec.size

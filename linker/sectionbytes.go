@@ -390,7 +390,7 @@ func gatherSections(ctx *linkContext) {
 	}
 	var walk inputWalk
 	var base []byte
-	for _, osec := range ctx.outSections {
+	for _, osec := range ctx.made {
 		if osec.borrowed || len(osec.members) == 0 || osec.size == 0 || uint64(len(osec.data)) != osec.size ||
 			!cubin.HasFileData(osec.typ) || osec.typ == cubin.SHT_CUDA_INFO { // .nv.info is rebuilt
 			continue

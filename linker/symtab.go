@@ -92,7 +92,7 @@ func buildSymbolTable(ctx *linkContext) {
 		}
 	}
 	// Sections the registry did not foresee (made by the linker itself).
-	for _, osec := range ctx.outSections {
+	for _, osec := range ctx.made {
 		if osec.group() == groupConstant || osec.group() == groupText || osec.group() == groupData {
 			addSection(osec)
 		}
