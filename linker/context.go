@@ -487,7 +487,10 @@ type function struct {
 	// edges are the call graph's callees of the function (defined or
 	// not, direct or materialised indirect) in the order recorded: a
 	// callee that two copies of a weak function call (one replacing the
-	// other) is there twice, as in nvlink's call graph.
+	// other) is there twice, as in nvlink's call graph. buildFunctions
+	// writes them; orderIndirectEdges, once registerNames knows nvlink's
+	// symbol order, sorts each run an indirect call site materialised
+	// (linkContext.indirectBlocks), and nothing changes them after it.
 	edges []*symbol
 	// dumpIndirect are the callees materialised from indirect call sites
 	// that 12.x does not write into .nv.callgraph (toolkit.indirectEdges off) but
