@@ -23,7 +23,8 @@ import (
 // the function symbols. A kept function shows '^' if it is a kernel, '&'
 // if its address is taken, its name as nvlink's demangler spells it, its
 // own register count, and the nodes it calls in the order .nv.callgraph
-// lists them (indirect calls materialised). An undefined function that
+// lists them (indirect calls materialised; removed ones too, which a
+// kernel kept without its callees calls). An undefined function that
 // kept code calls shows only its name; a removed function, one only
 // removed code calls and the nameless nodes are blank (" ->" under -g and
 // -preserve-relocs, which keep the nameless functions). A function an
@@ -137,7 +138,7 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 		edges = slices.Concat(fn.edges, fn.dumpIndirect)
 	}
 	for i := len(edges) - 1; i >= 0; i-- {
-		if c := edges[i]; ctx.names.nodeOf(c) != 0 && !ctx.isDeleted(c) {
+		if c := edges[i]; ctx.names.nodeOf(c) != 0 {
 			fmt.Fprintf(&b, " %d", ctx.names.nodeOf(c))
 		}
 	}

@@ -17,7 +17,9 @@ import (
 // (a device function pointer may be called from anywhere), but their
 // callees only when a kept kernel reaches them; a kernel the host
 // references leave out but device code launches stays whole, callees and
-// all (one -kernels-used leaves out keeps only its own code). Variables
+// all, and so does one -kernels-used leaves out, unless -kernels-used keeps
+// exactly one kernel: then it keeps only its own code, as an ordinary
+// function (demoted: no entry point, its own registers and EXTERNS). Variables
 // are always kept, also with -variables-used (see kernelUsed).
 // The reason each function is kept or removed is recorded
 // (linkContext.deadCode: why, pruned and, for a function kept because a
@@ -61,6 +63,14 @@ func eliminateDeadCode(ctx *linkContext) {
 	// kept calls keeps its own callees only if something else does (with
 	// -variables-used alone, or a -kernels-used kernel that does not call
 	// it, a -G virtual destructor's call to the base one dangles).
+	usedKernels := 0 // the kernels -kernels-used keeps
+	if len(ctx.config.KernelsUsed) > 0 {
+		for _, fn := range ctx.allFuncs {
+			if ctx.isEntry(fn.sym) && ctx.deadCode[fn.order].pruned == 0 {
+				usedKernels++
+			}
+		}
+	}
 	var stack []*function
 	flooded := make([]bool, len(ctx.deadCode))
 	for _, fn := range ctx.allFuncs {
@@ -68,15 +78,26 @@ func eliminateDeadCode(ctx *linkContext) {
 		switch {
 		case ctx.isEntry(fn.sym) && d.pruned == 0:
 			d.why = keptKernel
-		case fn.addrTaken && d.pruned == removedByHostRefs:
+		case fn.addrTaken && (d.pruned == removedByHostRefs || d.pruned == removedByKernelsUsed && usedKernels != 1):
 			// A kernel device code launches, which the host code does
 			// not: nvlink's host-reference pruning leaves it a whole
-			// kernel, callees and all (-kernels-used does not; measured
-			// with 11.8, 12.4 and 12.5).
+			// kernel, callees and all, and so does -kernels-used unless
+			// it keeps exactly one kernel (below; measured with 11.8,
+			// 12.4 and 12.5: none, two or more keep it whole).
 			d.why = keptAddrTaken
 		case fn.addrTaken:
 			d.why = keptAddrTaken
 			d.live = true
+			if d.pruned == removedByKernelsUsed && usedKernels == 1 {
+				// A kernel -kernels-used leaves out that device code
+				// launches, when it keeps a single kernel: nvlink keeps
+				// its code alone (its callees only if something kept
+				// calls them), as an ordinary function's, no entry point
+				// (no '^' in its call graph dump, no MIN_STACK_SIZE),
+				// with its own registers, CRS stack and EXTERNS, and no
+				// NEED_CNP_WRAPPER.
+				d.demoted = true
+			}
 			continue
 		case ctx.keepsAll():
 			d.why = keptAll

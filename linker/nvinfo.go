@@ -420,8 +420,12 @@ func sameSymbols(a, b []*symbol) bool {
 
 // staysExtern says whether EXTERNS keep naming a function after the link:
 // one no input defines (a driver syscall), or a kernel, which device code
-// launches through the driver.
-func (ctx *linkContext) staysExtern(sym *symbol) bool { return !sym.defined() || ctx.isEntry(sym) }
+// launches through the driver: by its symbol, also one kept as an ordinary
+// function (demoted), as nvlink lists the launched kernels -kernels-used
+// leaves out.
+func (ctx *linkContext) staysExtern(sym *symbol) bool {
+	return !sym.defined() || sym.other&cubin.STO_CUDA_ENTRY != 0
+}
 
 // buildCallgraph writes the merged call graph: every edge between live
 // functions (and to undefined externs), then address-taken functions, then
