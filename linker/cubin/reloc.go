@@ -175,24 +175,31 @@ func (h RelocHow) Fits(value uint64) bool {
 	return v >= -(1<<(width-1)) && v < 1<<width
 }
 
+// getBits reads the width bits of b from bit pos (bit 0 is the low bit of
+// b[0]), a byte at a time: relocation reads a field for every .rel entry
+// and the writer writes every patch, some hundred thousand in a large link.
+// Bits past the 64th are dropped.
 func getBits(b []byte, pos, width uint) uint64 {
 	var v uint64
-	for i := uint(0); i < width; i++ {
+	for i := uint(0); i < width; {
 		bit := pos + i
-		if b[bit/8]>>(bit%8)&1 != 0 {
-			v |= 1 << i
-		}
+		shift := bit % 8
+		n := min(8-shift, width-i)
+		v |= uint64(b[bit/8]>>shift) & (1<<n - 1) << i
+		i += n
 	}
 	return v
 }
 
+// setBits writes v into the width bits of b from bit pos, a byte at a time
+// (see getBits); bits past v's 64th are cleared.
 func setBits(b []byte, pos, width uint, v uint64) {
-	for i := uint(0); i < width; i++ {
+	for i := uint(0); i < width; {
 		bit := pos + i
-		if i < 64 && v>>i&1 != 0 {
-			b[bit/8] |= 1 << (bit % 8)
-		} else {
-			b[bit/8] &^= 1 << (bit % 8)
-		}
+		shift := bit % 8
+		n := min(8-shift, width-i)
+		mask := byte((1<<n - 1) << shift)
+		b[bit/8] = b[bit/8]&^mask | byte(v>>i)<<shift&mask
+		i += n
 	}
 }

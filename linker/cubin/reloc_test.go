@@ -42,6 +42,44 @@ func TestRelocFieldsRoundTrip(t *testing.T) {
 	}
 }
 
+// TestBitsByBit: getBits and setBits, which move a byte at a time, read
+// and write what a bit-by-bit definition does, at every position and
+// width of a 16-byte instruction word (widths past 64 included: the bits
+// past v's 64th read as dropped and write as zeros).
+func TestBitsByBit(t *testing.T) {
+	getBit := func(b []byte, bit uint) uint64 { return uint64(b[bit/8] >> (bit % 8) & 1) }
+	word := make([]byte, 16)
+	for i := range word {
+		word[i] = byte(i*37 + 11)
+	}
+	for pos := uint(0); pos < 128; pos++ {
+		for width := uint(0); pos+width <= 128; width++ {
+			var want uint64
+			for i := uint(0); i < width && i < 64; i++ {
+				want |= getBit(word, pos+i) << i
+			}
+			if got := getBits(word, pos, width); got != want {
+				t.Fatalf("getBits(pos %d, width %d) = 0x%x, want 0x%x", pos, width, got, want)
+			}
+			v := uint64(0xa5c3_96f0_1e2d_3c4b) ^ uint64(pos*width)
+			b := bytes.Clone(word)
+			setBits(b, pos, width, v)
+			for bit := uint(0); bit < 128; bit++ {
+				want := getBit(word, bit)
+				if bit >= pos && bit < pos+width {
+					want = 0
+					if i := bit - pos; i < 64 {
+						want = v >> i & 1
+					}
+				}
+				if got := getBit(b, bit); got != want {
+					t.Fatalf("setBits(pos %d, width %d, 0x%x): bit %d is %d, want %d", pos, width, v, bit, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestABS55_16_34 checks the split sm_90 call field against the layout
 // nvlink's .nv.rel.action describes: value>>2, low 8 bits at 16, next 47
 // bits at 34.
