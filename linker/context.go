@@ -4,6 +4,7 @@ import (
 	"iter"
 	"maps"
 	"runtime"
+	"sync"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -303,8 +304,9 @@ type inputFile struct {
 	syms []*symbol
 
 	// lost: by section index, the ranges of weak data that lost
-	// resolution (see lostRanges).
-	lost map[int][][2]uint64
+	// resolution (see lostRanges), made once (lostOnce).
+	lost     map[int][][2]uint64
+	lostOnce sync.Once
 
 	// weakSkipped: the code sections of weak function copies that lost
 	// to a copy kept before them when resolution met them.

@@ -12,27 +12,34 @@ import (
 // threads it has nothing to give. fn must write only what index i owns;
 // the result then does not depend on the scheduling.
 func forEachIndex(n, workers int, fn func(i int)) {
+	forEachIndexOn(n, workers, func(_, i int) { fn(i) })
+}
+
+// forEachIndexOn is forEachIndex for an fn that keeps state per
+// goroutine: it gets the number of the goroutine that runs it, in [0,
+// workers), which runs one index at a time.
+func forEachIndexOn(n, workers int, fn func(w, i int)) {
 	workers = min(workers, n)
 	if workers <= 1 {
 		for i := range n {
-			fn(i)
+			fn(0, i)
 		}
 		return
 	}
 	var next atomic.Int64
-	work := func() {
+	work := func(w int) {
 		for {
 			i := int(next.Add(1) - 1)
 			if i >= n {
 				return
 			}
-			fn(i)
+			fn(w, i)
 		}
 	}
 	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(work)
+	for w := range workers - 1 {
+		wg.Go(func() { work(w + 1) })
 	}
-	work()
+	work(0)
 	wg.Wait()
 }

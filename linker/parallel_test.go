@@ -6,13 +6,24 @@ import (
 )
 
 // TestForEachIndex: every index is visited once, whatever the number of
-// workers, and no more goroutines run at once than asked for.
+// workers, and no more goroutines run at once than asked for; under
+// forEachIndexOn, each call gets a worker number below workers that no
+// other call running at the same time has.
 func TestForEachIndex(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 7, 100} {
 		for _, workers := range []int{0, 1, 2, 3, 16} {
 			seen := make([]atomic.Int32, n)
+			busy := make([]atomic.Int32, max(workers, 1))
 			var running, most atomic.Int32
-			forEachIndex(n, workers, func(i int) {
+			forEachIndexOn(n, workers, func(w, i int) {
+				if w < 0 || w >= max(workers, 1) {
+					t.Errorf("n %d, workers %d: worker number %d", n, workers, w)
+					return
+				}
+				if busy[w].Add(1) != 1 {
+					t.Errorf("n %d, workers %d: worker %d runs two calls at once", n, workers, w)
+				}
+				defer busy[w].Add(-1)
 				r := running.Add(1)
 				for {
 					m := most.Load()
