@@ -17,9 +17,11 @@ import (
 //
 //   - placeOrphanConstants (its own step): sections tied to no function
 //     are checked for overlaps nvlink refuses;
-//   - buildFunctions: a losing weak copy's constants are appended to the
-//     kept copy's (appendLostConstants), and a function whose first copy
-//     had constants a later copy replaced is marked (markEmptiedBank2);
+//   - buildFunctions: as it meets the weak copies' code sections it notes
+//     which have constants (weakCopies); a losing weak copy's constants
+//     are appended to the kept copy's (appendLostConstants), and a
+//     function whose first copy had constants a later copy replaced is
+//     marked (markEmptiedBank2);
 //   - mergeSections: each kernel gets one bank-2 section with its callees'
 //     constants (foldConstant2, makeKernelBanks), each function's at one
 //     offset in every kernel reaching it (overlayConstant2), recorded in
@@ -502,6 +504,59 @@ func markEmptiedBank2(ctx *linkContext, replaced []*symbol) {
 			ctx.bank2.emptiedFrom.add(fn)
 		}
 	}
+}
+
+// weakCopies is what buildFunctions notes of the weak function copies'
+// bank-2 constants as it meets their code sections, file by file, for
+// appendLostConstants and markEmptiedBank2.
+type weakCopies struct {
+	// firstHas: whether the first copy of each weak function nvlink met
+	// has bank-2 constants (see appendLostConstants).
+	firstHas map[*symbol]bool
+	// replaced are the weak copies with bank-2 constants that a later
+	// copy replaced (markEmptiedBank2).
+	replaced []*symbol
+}
+
+// meet notes sym's code section, the i-th section of bank2's file.
+func (w *weakCopies) meet(sym *symbol, bank2 *codeBank2, i int) {
+	if sym == nil || sym.bind() != cubin.STB_WEAK {
+		return
+	}
+	if _, met := w.firstHas[sym]; !met {
+		if w.firstHas == nil {
+			w.firstHas = map[*symbol]bool{}
+		}
+		w.firstHas[sym] = bank2.has(i)
+	}
+}
+
+// lose notes that the code section i of bank2's file, sym's (its symbol
+// idx), is not sym's chosen definition: a weak copy that lost.
+func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
+	if bank2.file.replacedCopy(idx) && bank2.has(i) {
+		w.replaced = append(w.replaced, sym)
+	}
+}
+
+// codeBank2 finds which code sections of a file have bank-2 constants
+// (a .nv.constant2.<f> whose sh_info names them), on first use.
+type codeBank2 struct {
+	file *inputFile
+	of   map[uint32]bool
+}
+
+// has says whether the file's code section text has bank-2 constants.
+func (b *codeBank2) has(text int) bool {
+	if b.of == nil {
+		b.of = map[uint32]bool{}
+		for _, c := range b.file.sections {
+			if isConstant2(c.sec) {
+				b.of[c.sec.Info] = true
+			}
+		}
+	}
+	return b.of[uint32(text)]
 }
 
 // appendLostConstants adds isec, the bank-2 constants of a weak copy of fn

@@ -27,27 +27,11 @@ func (ctx *linkContext) kernels() []*function {
 func buildFunctions(ctx *linkContext) {
 	var all []*function
 	ctx.symFuncs = make([]*function, ctx.symbolIDs)
-	// Whether the first copy of each function nvlink met has bank-2
-	// constants (see appendLostConstants).
-	firstBank2 := map[*symbol]bool{}
-	// The weak copies with bank-2 constants that a later copy replaced
-	// (markEmptiedBank2).
-	var replaced []*symbol
+	var copies weakCopies // bank-2 constants of weak copies (bank2.go)
 	for _, file := range ctx.files {
 		byText := map[int]*function{}
 		lostTo := map[int]*function{} // a weak copy's code section -> the copy that won, met earlier
-		var bank2Of map[uint32]bool   // the code sections with bank-2 constants
-		hasBank2 := func(text int) bool {
-			if bank2Of == nil {
-				bank2Of = map[uint32]bool{}
-				for _, c := range file.sections {
-					if isConstant2(c.sec) {
-						bank2Of[c.sec.Info] = true
-					}
-				}
-			}
-			return bank2Of[uint32(text)]
-		}
+		bank2 := codeBank2{file: file}
 		for i, isec := range file.sections {
 			s := isec.sec
 			if s.Type != cubin.SHT_PROGBITS || !strings.HasPrefix(s.Name, ".text.") {
@@ -59,16 +43,12 @@ func buildFunctions(ctx *linkContext) {
 				continue
 			}
 			sym := file.syms[symIdx]
-			if _, met := firstBank2[sym]; !met && sym != nil && sym.bind() == cubin.STB_WEAK {
-				firstBank2[sym] = hasBank2(i)
-			}
+			copies.meet(sym, &bank2, i)
 			if sym.file != file || sym.section != isec {
 				if fn := ctx.funcOf(sym); fn != nil && sym.file.index < file.index {
 					lostTo[i] = fn
 				}
-				if file.replacedCopy(symIdx) && hasBank2(i) {
-					replaced = append(replaced, sym)
-				}
+				copies.lose(sym, symIdx, &bank2, i)
 				continue // a weak copy that lost, or a stray section
 			}
 			fn := &function{sym: sym, text: isec, regs: int(s.Info >> 24), barriers: s.Barriers(), order: len(all)}
@@ -86,7 +66,7 @@ func buildFunctions(ctx *linkContext) {
 				isec.fn = fn
 				fn.sections = append(fn.sections, isec)
 			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !ctx.isEntry(fn.sym) {
-				appendLostConstants(ctx, fn, isec, !firstBank2[fn.sym]) // bank2.go
+				appendLostConstants(ctx, fn, isec, !copies.firstHas[fn.sym]) // bank2.go
 			}
 		}
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
@@ -115,7 +95,7 @@ func buildFunctions(ctx *linkContext) {
 			}
 		}
 	}
-	markEmptiedBank2(ctx, replaced) // bank2.go
+	markEmptiedBank2(ctx, copies.replaced) // bank2.go
 	var recs []infoRecord
 	for _, fn := range all {
 		for _, isec := range fn.sections {
