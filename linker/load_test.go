@@ -1,0 +1,68 @@
+package linker
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestReadInputsParallelTail: readInputs reads the inputs on the link's
+// goroutine until they hold serialReadBytes, and the rest in parallel;
+// either way every input gets the objects of its own file, in
+// command-line order. The inputs are the cubins of the many-files-24
+// corpus case named over and over, more than twice serialReadBytes in
+// all, and each is compared with the same file read alone.
+func TestReadInputsParallelTail(t *testing.T) {
+	dir := filepath.Join("..", "tests", "corpus", "cases", "many-files-24")
+	paths, err := filepath.Glob(filepath.Join(dir, "f*.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Skip("SKIP: corpus case many-files-24 not generated")
+	}
+	alone := map[string]*Object{}
+	size := 0
+	for _, p := range paths {
+		ctx := newContext(&Config{Arch: 80, Inputs: []Input{{Path: p}}, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+		readInputs(ctx)
+		if ctx.read == nil || ctx.read.errs[0] != nil || len(ctx.read.objs[0]) != 1 {
+			t.Fatalf("%s alone: %v", p, ctx.read)
+		}
+		alone[p] = ctx.read.objs[0][0]
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size += int(fi.Size())
+	}
+	var ins []Input
+	for total := 0; total <= 2*serialReadBytes; total += size {
+		for _, p := range paths {
+			ins = append(ins, Input{Path: p})
+		}
+	}
+	ctx := newContext(&Config{Arch: 80, Inputs: ins, Parallelism: 4, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+	readInputs(ctx)
+	defer ctx.maps.unmapAll()
+	if ctx.read == nil || len(ctx.read.objs) != len(ins) {
+		t.Fatalf("read %v for %d inputs", ctx.read, len(ins))
+	}
+	for i, in := range ins {
+		objs, err := ctx.read.objs[i], ctx.read.errs[i]
+		if err != nil || len(objs) != 1 {
+			t.Fatalf("input %d (%s): %d objects, error %v", i, in.Path, len(objs), err)
+		}
+		got, want := objs[0], alone[in.Path]
+		if got.Name != in.Path || len(got.ELF.Sections) != len(want.ELF.Sections) || len(got.ELF.Symbols) != len(want.ELF.Symbols) {
+			t.Fatalf("input %d: %s with %d sections and %d symbols, want %s with %d and %d", i,
+				got.Name, len(got.ELF.Sections), len(got.ELF.Symbols), in.Path, len(want.ELF.Sections), len(want.ELF.Symbols))
+		}
+		for j, sec := range got.ELF.Sections {
+			if sec.Name != want.ELF.Sections[j].Name || !bytes.Equal(sec.Data, want.ELF.Sections[j].Data) {
+				t.Fatalf("input %d (%s): section %d is %s, want %s", i, in.Path, j, sec.Name, want.ELF.Sections[j].Name)
+			}
+		}
+	}
+}
