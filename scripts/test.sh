@@ -83,7 +83,14 @@ check_staticcheck() {
 # cold build cache (GOCACHE an empty directory) it took 2 min 18 s, 157 CPU
 # seconds (122 user, 34 system; 27 Nov 2026, at a load of 1 to 5): go vet
 # 39 s (the compile), staticcheck 56 s (its analysis of the standard
-# library), go test 43 s.
+# library), go test 43 s. Measured again at 10:10-10:30 UTC on 27 Nov 2026
+# on a machine shared with other jobs: warm, 56 CPU seconds (42 user, 14
+# system), 1 min 18 s at a load of 9 and 1 min 27 s at 13; cold, with
+# staticcheck's own cache (~/.cache/staticcheck) empty too, 159 CPU
+# seconds (130 user, 29 system), 4 min 7 s at a load of 6 to 10 (go vet
+# 104 s, staticcheck 70 s, go test 73 s; 2 min 47 s and 150 CPU seconds
+# with staticcheck's cache warm): the same CPU as the quiet run, so a
+# quiet machine stays under 3 minutes and a loaded one does not.
 quick_packages=(./linker/... ./tests/difftest/ ./tests/explain/ ./tests/robustness/ ./tests/doccheck/ ./tests/options/)
 
 # go test, verbose into a log; the terminal gets each package's result and
