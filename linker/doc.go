@@ -8,9 +8,14 @@
 // every input; past the first 4 MiB, in parallel), resolve symbols,
 // build functions and the call graph, eliminate dead code, merge sections
 // per CUDA memory space, lay them out, compute resources, apply
-// relocations, rebuild .nv.info and the call graph, write the output. The
-// core types are inputFile, inputSection, symbol, function and
-// outputSection. Errors are linkError values that name the file, the
+// relocations, assign the symbol and section indices, rebuild .nv.info and
+// the call graph, write the output. The core types are inputFile,
+// inputSection, symbol, function and outputSection. But for a symbol's
+// value and section (its input's, then from placeSymbols on the
+// output's), what a pass decides about symbols and functions is not
+// written into them but kept in a record of the linkContext, indexed by
+// symbol.id or function.order (symFuncs, deadCode, kernelShared,
+// resources, ...), whose comment names its one writer. Errors are linkError values that name the file, the
 // section and the symbol; they are collected and the link stops at the
 // next checkpoint.
 //
