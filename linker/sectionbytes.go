@@ -433,7 +433,12 @@ func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Wr
 		written = osec.size
 	case len(osec.patches()) > 0:
 		// A borrowed section with relocated fields: patch a copy, in the
-		// writer's buffer when it fits there (most functions' code).
+		// writer's buffer when it fits there (most functions' code), by
+		// the outPipe's goroutine when there is one.
+		if pw, ok := w.(*outPipe); ok && len(osec.data) <= pw.Size() {
+			pw.writePatched(osec.data, osec.patches())
+			break
+		}
 		if iw, ok := w.(imageWriter); ok && len(osec.data) <= iw.Size() {
 			if len(osec.data) > iw.Available() {
 				iw.Flush()
