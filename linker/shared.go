@@ -49,10 +49,10 @@ func layoutShared(ctx *linkContext) {
 	ctx.kernelShared = make([]kernelMemory, len(ctx.allFuncs))
 	s := &sharedLayout{mem: ctx.kernelShared}
 	s.collectObjects(ctx)       // the function-level objects and extern arrays, in input order
-	s.findUses(ctx)             // which objects each live function's code refers to
+	s.findUses(ctx)             // which objects each function's code refers to
 	s.findReach(ctx)            // which kernels reach each object
 	s.sortObjects()             // nvlink's order: largest first
-	s.findReferenced(ctx)       // the objects any function's code refers to; nvlink deletes the others
+	s.deleteUnreferenced(ctx)   // nvlink deletes the objects no function's code refers to
 	s.keepModuleSection()       // whether a module-wide .nv_debug.shared stays, aligning every kernel's
 	s.orderMadeSections(ctx)    // the order nvlink makes the demoted kernels' .nv.shared.<k>
 	s.placeGlobals(ctx)         // objects several kernels reach: one module-wide offset each
@@ -95,7 +95,7 @@ type sharedLayout struct {
 	trees   map[*function][]*function // each kernel's call tree (a demoted kernel's: itself)
 	reach   map[*symbol][]*function   // the kernels that reach each object
 
-	referenced map[*symbol]bool // objects the code of any function refers to (findReferenced)
+	referenced map[*symbol]bool // objects the code of any function refers to (findUses)
 	kept       bool             // a module-wide .nv_debug.shared stays (keepModuleSection)
 
 	// laidOut are the kernels, then the demoted ones; placed parallels
@@ -150,16 +150,30 @@ func (s *sharedLayout) collectObjects(ctx *linkContext) {
 	}
 }
 
-// findUses finds the shared objects each live function's code refers to.
+// findUses finds the shared objects each live function's code refers to
+// (uses), and the function-level objects the code of any function, live
+// or not, refers to (referenced), in one walk over their relocations.
 func (s *sharedLayout) findUses(ctx *linkContext) {
 	s.uses = map[*function][]*symbol{}
-	for _, fn := range ctx.funcs {
+	s.referenced = map[*symbol]bool{}
+	object := make([]bool, ctx.symbolIDs) // by symbol id: is it in objects
+	for sym := range s.objects {
+		object[sym.id] = true
+	}
+	for _, fn := range ctx.allFuncs {
+		live := ctx.isLive(fn)
 		s.walk.visit(ctx, fn.text.file)
 		for _, isec := range append([]*inputSection{fn.text}, fn.sections...) {
 			for r := range isec.relocs() {
 				sym := isec.file.syms[r.Sym]
-				if sym != nil && sym.other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
+				if sym == nil {
+					continue
+				}
+				if live && sym.other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED {
 					s.uses[fn] = appendSymOnce(s.uses[fn], sym)
+				}
+				if int(sym.id) < len(object) && object[sym.id] {
+					s.referenced[sym] = true
 				}
 			}
 		}
@@ -214,23 +228,12 @@ func (s *sharedLayout) sortObjects() {
 	}
 }
 
-// findReferenced finds the objects the code of any function (live or
-// not) refers to. nvlink deletes the others (sharedVariables.deleted), but
-// for a -ewp image's global: the image resolves its own references, and
-// the one global it names in shared memory is its extern __shared__
-// array, which nvlink keeps (its locals, its variables, it deletes).
-func (s *sharedLayout) findReferenced(ctx *linkContext) {
-	s.referenced = map[*symbol]bool{}
-	for _, fn := range ctx.allFuncs {
-		s.walk.visit(ctx, fn.text.file)
-		for _, isec := range append([]*inputSection{fn.text}, fn.sections...) {
-			for r := range isec.relocs() {
-				if sym := isec.file.syms[r.Sym]; sym != nil && s.objects[sym] != nil {
-					s.referenced[sym] = true
-				}
-			}
-		}
-	}
+// deleteUnreferenced deletes the objects the code of no function (live or
+// not) refers to (sharedVariables.deleted), as nvlink does, but for a -ewp
+// image's global: the image resolves its own references, and the one
+// global it names in shared memory is its extern __shared__ array, which
+// nvlink keeps (its locals, its variables, it deletes).
+func (s *sharedLayout) deleteUnreferenced(ctx *linkContext) {
 	deleted := map[*symbol]bool{}
 	for sym, o := range s.objects {
 		ewp := ctx.files[o.file].ELF.Header.Type == cubin.ET_CUDA_EWP && !sym.local
@@ -500,7 +503,7 @@ func (ctx *linkContext) sharedReserve() uint64 {
 
 // sharedVariables is what layoutShared decides about the function-level
 // shared variables that later passes need. layoutShared writes it
-// (findReferenced, placeGlobals, placeKernels, sizeSections,
+// (deleteUnreferenced, placeGlobals, placeKernels, sizeSections,
 // unifyDynamic); layoutDebugInfo, placeSymbols, relocation and the symbol
 // table read it.
 type sharedVariables struct {
