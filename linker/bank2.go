@@ -437,12 +437,21 @@ func overlayConstant2(ctx *linkContext) {
 		}
 	}
 	sortLastFunctionFirst(callees)
-	for _, isec := range callees {
+	for i, isec := range callees {
 		var off uint64
 		align := max(isec.sec.Addralign, 1)
+		// A function's constants start at the largest alignment placed
+		// in the banks so far; the constants of its weak copies that lost
+		// (appendLostConstants) follow at their own alignment, as one
+		// block with the kept copy's (sm_61 -Xptxas -O0: a second 4-byte
+		// aligned __cuda_sm20_div_f64_slowpath_v2 block at 0x44 after
+		// the first at 0x30, not at 0x48).
+		appended := i > 0 && callees[i-1].fn == isec.fn
 		for _, k := range reachers[isec] {
 			off = max(off, ends[k])
-			align = max(align, aligns[k])
+			if !appended {
+				align = max(align, aligns[k])
+			}
 		}
 		off = alignTo(off, align)
 		if ctx.bank2.fixedOff == nil {
@@ -451,12 +460,15 @@ func overlayConstant2(ctx *linkContext) {
 		ctx.bank2.fixedOff[isec] = off
 		for _, k := range reachers[isec] {
 			ends[k] = off + isec.sec.Size
-			aligns[k] = align
+			aligns[k] = max(aligns[k], align)
 		}
 	}
 	for k, align := range aligns {
 		osec := ctx.bank2.banks[k]
 		osec.addralign = max(osec.addralign, align)
+	}
+	if off, ok := ctx.bank2.fixedOff[ctx.null.lostConstants]; ok && ctx.null.lostConstants != nil {
+		ctx.null.lostPlaced, ctx.null.placed = off, true
 	}
 }
 
@@ -580,6 +592,7 @@ func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection, alo
 	}
 	if !ctx.config.Relocatable && !alone {
 		ctx.null.weakConstants = alignTo(end, max(isec.sec.Addralign, 1))
+		ctx.null.lostConstants = isec
 	}
 	isec.fn = fn
 	fn.sections = append(fn.sections, isec)

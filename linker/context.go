@@ -187,8 +187,17 @@ type linkContext struct {
 // parts each written by one pass; the writer reads value.
 type nullSymbol struct {
 	// weakConstants is the offset at which nvlink appended a losing weak
-	// copy's bank-2 constants to the kept copy's (buildFunctions).
+	// copy's bank-2 constants to the kept copy's, and lostConstants those
+	// constants (buildFunctions).
 	weakConstants uint64
+	lostConstants *inputSection
+	// lostPlaced is where the kernels' banks hold lostConstants when
+	// overlayConstant2 lays them out together; it replaces weakConstants
+	// when placed is set: nvlink leaves the offset in the kernels' bank,
+	// past a kernel's own constants (0x44 for a block appended at 0x14
+	// after 0x30 bytes of the kernel's).
+	lostPlaced uint64
+	placed     bool
 	// lastConstant is where nvlink's second merge of the __constant__
 	// data after pruning placed the last contribution it counts and did
 	// not fold (remergeConstants); it replaces weakConstants when remerged
@@ -203,6 +212,9 @@ type nullSymbol struct {
 // value is the null symbol's st_value: 0 unless a part is set.
 func (n *nullSymbol) value() uint64 {
 	v := n.weakConstants
+	if n.placed {
+		v = n.lostPlaced
+	}
 	if n.remerged {
 		v = n.lastConstant
 	}
