@@ -271,6 +271,11 @@ type Object struct {
 	refs         [][2]uint32       // group -4 (CUDA 12): (function, function whose address it takes)
 	protoList    []prototype       // .nv.prototype entries in file order
 	protoStrings map[uint32]string // strtab offset -> string, for callgraph prototypes
+	// funcDescs are the symbol indices that function descriptor
+	// relocations name (a kernel launched from device code), sorted, each
+	// once: markLaunched and linkCallGraph read them in every link, and
+	// finding them is a walk over every relocation of the file.
+	funcDescs []uint32
 
 	// The module-wide .nv.info sections, checked (see globalInfo).
 	// Per-function .nv.info sections are decoded when read

@@ -180,7 +180,6 @@ func (ctx *linkContext) funcIn(sym *symbol, file *inputFile) *function {
 // prototype, as nvlink materialises them.
 func linkCallGraph(ctx *linkContext) {
 	byProto := map[string][]*function{}
-	var walk inputWalk // relocations are read from the inputs
 	for _, file := range ctx.files {
 		// nvlink takes each file's address-taken functions by symbol index.
 		addrTaken := slices.Clone(file.addrTaken)
@@ -205,17 +204,10 @@ func linkCallGraph(ctx *linkContext) {
 		// too: on sm_90 ptxas lists no kernel a kernel launches (its
 		// descriptor is all the code holds), and nvlink adds it with
 		// prototype offset 0 (buildCallgraph orders the list).
-		var descs []uint32
-		walk.visit(ctx, file)
-		for _, rs := range file.ELF.Relocs {
-			for r := range rs.All() {
-				if isFuncDesc(r.Type) && int(r.Sym) < len(file.syms) && file.syms[r.Sym] != nil {
-					descs = append(descs, r.Sym)
-				}
+		for _, idx := range file.funcDescs { // sorted
+			if int(idx) >= len(file.syms) || file.syms[idx] == nil {
+				continue
 			}
-		}
-		slices.Sort(descs)
-		for _, idx := range descs {
 			if fn := ctx.funcOf(file.syms[idx]); fn != nil && !fn.addrTaken {
 				ctx.addrTaken = append(ctx.addrTaken, fn)
 				fn.addrTaken, fn.descOnly = true, true

@@ -362,7 +362,7 @@ func parseObject(name string, data []byte) (*Object, error) {
 		return nil, &linkError{file: name, msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
 	copyMetadata(ef)
-	obj := &Object{Name: name, ELF: ef}
+	obj := &Object{Name: name, ELF: ef, funcDescs: funcDescSymbols(ef)}
 	if err := decodeCallgraph(obj); err != nil {
 		return nil, err
 	}
@@ -370,6 +370,21 @@ func parseObject(name string, data []byte) (*Object, error) {
 		return nil, err
 	}
 	return obj, nil
+}
+
+// funcDescSymbols returns the symbol indices function descriptor
+// relocations name (Object.funcDescs).
+func funcDescSymbols(ef *cubin.File) []uint32 {
+	var descs []uint32
+	for _, rs := range ef.Relocs {
+		for r := range rs.All() {
+			if isFuncDesc(r.Type) {
+				descs = append(descs, r.Sym)
+			}
+		}
+	}
+	slices.Sort(descs)
+	return slices.Compact(descs)
 }
 
 // newInputFile makes this link's view of a parsed object.

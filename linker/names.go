@@ -518,11 +518,9 @@ func markLaunched(file *inputFile, launched map[*symbol]bool) {
 			launched[file.syms[at[0]]] = true
 		}
 	}
-	for _, rs := range file.ELF.Relocs {
-		for r := range rs.All() {
-			if isFuncDesc(r.Type) && int(r.Sym) < len(file.syms) && file.syms[r.Sym] != nil {
-				launched[file.syms[r.Sym]] = true
-			}
+	for _, idx := range file.funcDescs {
+		if int(idx) < len(file.syms) && file.syms[idx] != nil {
+			launched[file.syms[idx]] = true
 		}
 	}
 }
