@@ -41,11 +41,13 @@ type linkContext struct {
 
 	// made are the output sections in creation order: outSection, the
 	// one constructor, appends each as the passes that make sections call
-	// it (its one writer). outSections are the output's sections in
-	// output order (assignIndices, or assignRelocatableIndices for -r,
-	// its one writer): made less those left empty, with the string and
-	// symbol tables; their index is the section header index. The passes
-	// before assignIndices read made, those after it outSections.
+	// it. outSections are the output's sections in output order
+	// (assignIndices, or assignRelocatableIndices for -r, its one
+	// writer): made less those left empty, with the string and symbol
+	// tables; their index is the section header index. The passes before
+	// assignIndices read made, those after it outSections: assignIndices
+	// builds outSections in made's array and clears made (sections
+	// gives either).
 	made        []*outputSection
 	outSections []*outputSection
 	// outByName finds sections by key (see outputSection.key); once the

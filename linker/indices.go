@@ -25,7 +25,7 @@ type outputTables struct {
 // when they will hold something, by createMetadataSections.
 func assignIndices(ctx *linkContext) {
 	buildSymbolTable(ctx)
-	kept := make([]*outputSection, 0, len(ctx.made)+4) // room for the tables
+	kept := ctx.made[:0] // in place: made is not read from here on
 	for _, osec := range ctx.made {
 		if ctx.bank2.emptied[osec] && len(osec.members) == 0 {
 			// A kernel bank nvlink made for a function's emptied bank-2
@@ -47,6 +47,7 @@ func assignIndices(ctx *linkContext) {
 		}
 		kept = append(kept, osec)
 	}
+	ctx.made = nil
 	var header []*outputSection
 	ctx.tables, header = newOutputTables(len(kept))
 	ctx.outSections = slices.Insert(kept, 0, header...) // in place: the array has room
@@ -106,13 +107,14 @@ func assignRelocatableIndices(ctx *linkContext) {
 	if ctx.moduleInfoKept() {
 		ctx.outSection(".nv.info", cubin.SHT_CUDA_INFO, 0)
 	}
-	kept := make([]*outputSection, 0, len(ctx.made))
+	kept := ctx.made[:0] // in place: made is not read from here on
 	for _, osec := range ctx.made {
 		if (osec.typ == cubin.SHT_REL || osec.typ == cubin.SHT_RELA) && len(osec.rel.relocs) == 0 && !ctx.keepEmpty[osec] {
 			continue
 		}
 		kept = append(kept, osec)
 	}
+	ctx.made = nil
 	var header []*outputSection
 	ctx.tables, header = newOutputTables(len(kept))
 	sort.SliceStable(kept, func(i, j int) bool {

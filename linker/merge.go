@@ -207,6 +207,15 @@ func (ctx *linkContext) addFunctionSections(fn *function) {
 	}
 }
 
+// sections are the output's sections as far as the link went:
+// outSections once assignIndices has made them, made before.
+func (ctx *linkContext) sections() []*outputSection {
+	if ctx.outSections != nil {
+		return ctx.outSections
+	}
+	return ctx.made
+}
+
 // outSection returns the output section with this key, creating it (in
 // creation order) on first use. The key is the section's name, except for
 // the sections of a duplicate local function (nameRegistry.funcKey).

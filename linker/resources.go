@@ -228,9 +228,9 @@ func reportResources(ctx *linkContext) {
 	}
 	w := ctx.config.Stdout
 	var gmem, cmem3 uint64
-	// made, not outSections: after errors the link never assigned
-	// indices, and the sections read here are never dropped.
-	for _, osec := range ctx.made {
+	// After errors the link never assigned indices (sections); the
+	// sections read here are never dropped.
+	for _, osec := range ctx.sections() {
 		switch osec.name {
 		case ".nv.global", ".nv.global.init":
 			gmem += osec.size
