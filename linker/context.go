@@ -684,8 +684,12 @@ func (s *set[T]) add(x T) {
 	(*s)[x] = struct{}{}
 }
 
-// has says whether x is in the set.
+// has says whether x is in the set. An empty set answers without a
+// lookup: most links' sets of exceptions (linkContext.clones) are.
 func (s set[T]) has(x T) bool {
+	if len(s) == 0 {
+		return false
+	}
 	_, ok := s[x]
 	return ok
 }

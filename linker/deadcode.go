@@ -397,6 +397,9 @@ func warnUncalledAddressTaken(ctx *linkContext) {
 // crash), whether the host objects' reference lists or -kernels-used
 // remove the kernel. The first such kernel, in input order, is reported.
 func checkRemovedEWPKernels(ctx *linkContext) {
+	if len(ctx.clones) == 0 {
+		return // no -ewp image copied a function into a kernel
+	}
 	for _, file := range ctx.files {
 		for _, sym := range file.syms {
 			if sym == nil || !ctx.clones.has(sym) || sym.file != file {

@@ -382,8 +382,11 @@ func (r *nameRegistry) createSection(ctx *linkContext, key string) {
 // otherwise). nvlink gives its sections, which carry the same names,
 // sections of their own.
 func (r *nameRegistry) checkDuplicate(ctx *linkContext, sym *symbol, textName string) {
+	if !strings.HasPrefix(textName, ".text.") {
+		return
+	}
 	fn := ctx.funcOf(sym)
-	if fn == nil || !strings.HasPrefix(textName, ".text.") {
+	if fn == nil {
 		return
 	}
 	owner, ok := r.textOwner[textName]
