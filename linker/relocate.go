@@ -65,29 +65,35 @@ func applyRelocations(ctx *linkContext) {
 			}
 		}
 	}
-	logs := make([]relocLog, len(tasks))
 	workers := max(relocWorkers(ctx, tasks), 1)
 	scratch := make([]relocScratch, workers) // each goroutine's own
-	// A goroutine takes a run of tasks at a time, so that two goroutines
-	// seldom read one input at once: each hands an input's mapped pages
-	// back when it leaves it (inputWalk).
-	forEachIndexOn(len(chunks), workers, func(w, c int) {
-		end := len(tasks)
-		if c+1 < len(chunks) {
-			end = chunks[c+1]
+	if workers == 1 {
+		// One goroutine: each section's log is replayed as soon as the
+		// section is relocated, which is the same order, and the next
+		// section's log reuses its step list (replay took the kept lists).
+		var log relocLog
+		for _, osec := range tasks {
+			(&relocPass{ctx: ctx, log: &log, scratch: &scratch[0]}).relocateSection(osec)
+			log.replay(ctx, osec)
+			log = relocLog{steps: log.steps[:0]}
 		}
-		for i := chunks[c]; i < end; i++ {
-			osec := tasks[i]
-			rp := relocPass{ctx: ctx, log: &logs[i], scratch: &scratch[w]}
-			for _, isec := range osec.members {
-				if isec.out == osec {
-					rp.relocateMember(osec, isec)
-				}
+	} else {
+		logs := make([]relocLog, len(tasks))
+		// A goroutine takes a run of tasks at a time, so that two goroutines
+		// seldom read one input at once: each hands an input's mapped pages
+		// back when it leaves it (inputWalk).
+		forEachIndexOn(len(chunks), workers, func(w, c int) {
+			end := len(tasks)
+			if c+1 < len(chunks) {
+				end = chunks[c+1]
 			}
+			for i := chunks[c]; i < end; i++ {
+				(&relocPass{ctx: ctx, log: &logs[i], scratch: &scratch[w]}).relocateSection(tasks[i])
+			}
+		})
+		for i, osec := range tasks {
+			logs[i].replay(ctx, osec)
 		}
-	})
-	for i, osec := range tasks {
-		logs[i].replay(ctx, osec)
 	}
 	slices.SortStableFunc(later, func(a, b member) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
 	for _, m := range later {
@@ -115,6 +121,16 @@ func applyRelocations(ctx *linkContext) {
 type member struct {
 	osec *outputSection
 	isec *inputSection
+}
+
+// relocateSection applies the relocations of osec's members (those
+// relocated where they landed: see applyRelocations).
+func (rp *relocPass) relocateSection(osec *outputSection) {
+	for _, isec := range osec.members {
+		if isec.out == osec {
+			rp.relocateMember(osec, isec)
+		}
+	}
 }
 
 // relocateMember applies isec's relocations in osec, and logs what it
