@@ -98,11 +98,23 @@ func compactStrings(ctx *linkContext) {
 	}
 	moved := map[uint32]uint32{}
 	strs := splitStrings(old.buf)
+	_, again := movedNames(ctx)
 	for g := 1; g <= 3; g++ {
 		off := uint32(1)
+		pending := again
 		for _, s := range strs {
 			if g == 1 {
 				protoEmpty(off)
+			}
+			for len(pending) > 0 && pending[0].at <= off {
+				if group[pending[0].name] == g {
+					fresh.add(pending[0].name)
+				}
+				pending = pending[1:]
+			}
+			if isMoved(again, s) {
+				off += uint32(len(s)) + 1
+				continue
 			}
 			switch {
 			case s == "" && g == 2 && keptPlaceholder && off == old.empty && fresh.empty == 0:
@@ -114,6 +126,11 @@ func compactStrings(ctx *linkContext) {
 				fresh.add(s)
 			}
 			off += uint32(len(s)) + 1
+		}
+		for _, m := range pending {
+			if group[m.name] == g {
+				fresh.add(m.name)
+			}
 		}
 		if g == 1 {
 			protoEmpty(off)
@@ -132,6 +149,61 @@ func compactStrings(ctx *linkContext) {
 		le.PutUint32(w, n)
 	}
 	ctx.strtab = fresh
+}
+
+// movedName is a name nvlink 12.x writes elsewhere than where it was
+// first created: before the string that was created at offset at.
+type movedName struct {
+	name string
+	at   uint32
+}
+
+// movedNames returns the names nvlink 12.x writes where a kept duplicate
+// function created them again (nameRegistry.again) because the function
+// that created them first is removed: a local __cuda_sm20_* helper of
+// the file -kernels-used keeps, after another file's removed copy. For
+// .shstrtab and for .strtab, in creation order.
+func movedNames(ctx *linkContext) (sh, str []movedName) {
+	r := &ctx.names
+	if len(r.again) == 0 {
+		return nil, nil
+	}
+	bySuffix := map[string]*function{}
+	for fn := range r.dupFuncs {
+		bySuffix[r.funcKey(fn, "")] = fn
+	}
+	seenSh, seenStr := map[string]bool{}, map[string]bool{}
+	for _, a := range r.again {
+		fn := a.fn
+		if a.key != "" {
+			fn = bySuffix[a.key[len(a.name):]]
+		}
+		if fn == nil || !ctx.isLive(fn) {
+			continue
+		}
+		if owner := ctx.funcOf(r.textOwner[fn.text.sec.Name]); owner == nil || ctx.isLive(owner) {
+			continue
+		}
+		if !seenStr[a.name] {
+			seenStr[a.name] = true
+			str = append(str, movedName{a.name, a.strAt})
+		}
+		if a.key != "" && !seenSh[a.name] {
+			seenSh[a.name] = true
+			sh = append(sh, movedName{a.name, a.shAt})
+		}
+	}
+	return sh, str
+}
+
+// isMoved says whether name is one of moves.
+func isMoved(moves []movedName, name string) bool {
+	for _, m := range moves {
+		if m.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // compactSectionNames drops from .shstrtab the names of the sections
@@ -200,9 +272,24 @@ func compactSectionNames(ctx *linkContext) {
 	old := &ctx.names.shstrtab
 	var fresh stringTable
 	fresh.reserve(len(old.buf))
+	moved, _ := movedNames(ctx)
+	pending := moved
+	off := uint32(1)
 	for _, s := range splitStrings(old.buf) {
-		if !drop[s] {
+		for len(pending) > 0 && pending[0].at <= off {
+			if !drop[pending[0].name] {
+				fresh.add(pending[0].name)
+			}
+			pending = pending[1:]
+		}
+		if !drop[s] && !isMoved(moved, s) {
 			fresh.add(s)
+		}
+		off += uint32(len(s)) + 1
+	}
+	for _, m := range pending {
+		if !drop[m.name] {
+			fresh.add(m.name)
 		}
 	}
 	for _, osec := range ctx.outSections {

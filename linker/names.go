@@ -305,6 +305,11 @@ type nameRegistry struct {
 	// function took first.
 	textOwner map[string]*symbol
 	dupFuncs  map[*function]bool
+	// again are the names a duplicate function created again (its symbol's
+	// name, its sections'), with where each table stood then: nvlink 12.x
+	// writes such a name there when the function that took it first is
+	// removed and this one kept (compactStrings).
+	again []createdAgain
 	// mergedPlain are the kernels nvlink merged as ordinary functions,
 	// those -kernels-used leaves out (-g -suppress-debug-info keeps them
 	// as such: eliminateDeadCode).
@@ -355,6 +360,16 @@ type createdSym struct {
 	isSection bool // section may be "" in a malformed input
 }
 
+// createdAgain is a name a duplicate function (fn, or the function of a
+// section key with a file suffix) created again, and the lengths of
+// .shstrtab (for a section name) and .strtab then.
+type createdAgain struct {
+	name        string
+	key         string    // a section's key (its function's is in the suffix)
+	fn          *function // or, for the function's symbol, the function
+	shAt, strAt uint32
+}
+
 // createdSection is the key of a created section, an entry of secOrder.
 type createdSection string
 
@@ -367,6 +382,9 @@ func (r *nameRegistry) createSection(ctx *linkContext, key string) {
 		return
 	}
 	name := keyName(key)
+	if len(name) != len(key) {
+		r.again = append(r.again, createdAgain{name: name, key: key, shAt: uint32(len(r.shstrtab.buf)), strAt: uint32(len(ctx.strtab.buf))})
+	}
 	r.shstrtab.add(name)
 	ctx.strtab.add(name)
 	if !strings.HasPrefix(name, ".nv.info") && !strings.HasPrefix(name, ".rel") && !strings.HasPrefix(name, resolvedRelaPrefix) {
@@ -396,6 +414,10 @@ func (r *nameRegistry) checkDuplicate(ctx *linkContext, sym *symbol, textName st
 	}
 	if owner != sym {
 		r.markDuplicate(fn)
+		if owner.name == sym.name {
+			// addSymbol has just met the name again.
+			r.again = append(r.again, createdAgain{name: sym.name, fn: fn, strAt: uint32(len(ctx.strtab.buf))})
+		}
 	}
 }
 
