@@ -114,7 +114,7 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 				// Only for --archive-mode=on-demand: nvlink's -v says
 				// nothing of the libcudadevrt members it links.
 				slices.Sort(wanted)
-				info(ctx.config.Stdout, "linking archive member "+file.Name+" for "+strings.Join(wanted, ", "))
+				info(reportWriter{ctx.config.Stdout, reportArch(ctx.config)}, "linking archive member "+file.Name+" for "+strings.Join(wanted, ", "))
 			}
 		}
 	}

@@ -226,7 +226,9 @@ func reportResources(ctx *linkContext) {
 	if !ctx.config.Verbose || ctx.config.Stdout == nil {
 		return
 	}
-	w := ctx.config.Stdout
+	// -report-arch (nvcc -dlink for several architectures) ends every
+	// line with the target, as nvlink's info messages.
+	w := reportWriter{ctx.config.Stdout, reportArch(ctx.config)}
 	var gmem, cmem3 uint64
 	// After errors the link never assigned indices (sections); the
 	// sections read here are never dropped.
@@ -258,9 +260,15 @@ func reportResources(ctx *linkContext) {
 	}
 }
 
-func info(w io.Writer, msg string) { fmt.Fprintf(w, "cudalink info    : %s\n", msg) }
+// reportWriter is where the -v report goes, and the suffix of its lines.
+type reportWriter struct {
+	w      io.Writer
+	suffix string
+}
 
-func reportKernel(w io.Writer, k *function, use resourceUse, smem uint64, bank2 *outputSection, slots slotCount) {
+func info(w reportWriter, msg string) { fmt.Fprintf(w.w, "cudalink info    : %s%s\n", msg, w.suffix) }
+
+func reportKernel(w reportWriter, k *function, use resourceUse, smem uint64, bank2 *outputSection, slots slotCount) {
 	info(w, fmt.Sprintf("Function properties for '%s':", k.sym.name))
 	var cmem0, cmem2 uint64
 	for _, isec := range k.sections {
