@@ -28,9 +28,12 @@ func buildNVInfo(ctx *linkContext) {
 	if ctx.config.Debug && ctx.config.SuppressDebugInfo {
 		// -g skips nvlink's pruning step, -g -suppress-debug-info does
 		// not: every kernel stays, but only those pruning would keep get
-		// MIN_STACK_SIZE.
+		// MIN_STACK_SIZE, a kernel the host code does not launch but
+		// device code does included (host-reference pruning keeps it
+		// whole; eliminateDeadCode).
 		kernels = slices.DeleteFunc(kernels, func(fn *function) bool {
-			return ctx.decisionOf(fn).pruned != 0 || !ctx.kernelNamed(fn.sym.name)
+			d := ctx.decisionOf(fn)
+			return d.pruned != 0 && !(d.pruned == removedByHostRefs && fn.addrTaken) || !ctx.kernelNamed(fn.sym.name)
 		})
 	}
 	if used := slices.DeleteFunc(slices.Clone(kernels), func(fn *function) bool { return !ctx.kernelUsed(fn.sym.name) }); len(used) == 1 {
