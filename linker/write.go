@@ -538,7 +538,6 @@ func (ctx *linkContext) programHeaders(offsets []uint64, phoff uint64) []phdr {
 	var codeStart, codeEnd uint64
 	haveCode := false
 	var dataOff, dataSize, nobits, nobitsAlign uint64
-	haveInit := false
 	haveData := false
 	for i, osec := range ctx.outSections {
 		switch osec.group() {
@@ -551,7 +550,6 @@ func (ctx *linkContext) programHeaders(offsets []uint64, phoff uint64) []phdr {
 			if !haveData {
 				dataOff, haveData = offsets[i], true
 			}
-			haveInit = true
 			dataSize = offsets[i] + osec.size - dataOff
 		case groupNoBits:
 			if !haveData {
@@ -575,10 +573,10 @@ func (ctx *linkContext) programHeaders(offsets []uint64, phoff uint64) []phdr {
 	}
 	if haveData {
 		// Where NOBITS sections follow, the file part is padded to the
-		// largest of their alignments.
-		if haveInit {
-			dataSize = alignTo(dataOff+dataSize, nobitsAlign) - dataOff
-		}
+		// largest of their alignments, also when it holds no initialised
+		// data (only .nv.global and .nv_debug.shared, aligned to 16, once
+		// -variables-used alone removed every kernel: 8 bytes).
+		dataSize = alignTo(dataOff+dataSize, nobitsAlign) - dataOff
 		phs = append(phs, phdr{typ: ptLoad, flags: pfR | pfW, off: dataOff, filesz: dataSize, memsz: dataSize + nobits})
 	}
 	phs = append(phs, phdr{typ: ptLoad, flags: pfR | pfX, off: phoff, filesz: n * cubin.PhdrSize, memsz: n * cubin.PhdrSize})
