@@ -467,8 +467,14 @@ func overlayConstant2(ctx *linkContext) {
 		osec := ctx.bank2.banks[k]
 		osec.addralign = max(osec.addralign, align)
 	}
-	if off, ok := ctx.bank2.fixedOff[ctx.null.lostConstants]; ok && ctx.null.lostConstants != nil {
-		ctx.null.lostPlaced, ctx.null.placed = off, true
+	if lost := ctx.null.lostConstants; lost != nil {
+		if off, ok := ctx.bank2.fixedOff[lost]; ok {
+			ctx.null.lostPlaced, ctx.null.placed = off, true
+		} else if !ctx.isLive(lost.fn) {
+			// No kernel keeps the function (-variables-used alone):
+			// nvlink never places the block, and leaves 0.
+			ctx.null.lostPlaced, ctx.null.placed = 0, true
+		}
 	}
 }
 
