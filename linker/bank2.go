@@ -468,13 +468,11 @@ func overlayConstant2(ctx *linkContext) {
 		osec.addralign = max(osec.addralign, align)
 	}
 	if lost := ctx.null.lostConstants; lost != nil {
-		if off, ok := ctx.bank2.fixedOff[lost]; ok {
-			ctx.null.lostPlaced, ctx.null.placed = off, true
-		} else if !ctx.isLive(lost.fn) {
-			// No kernel keeps the function (-variables-used alone):
-			// nvlink never places the block, and leaves 0.
-			ctx.null.lostPlaced, ctx.null.placed = 0, true
-		}
+		// No kernel's bank takes the block in when no kernel reaches the
+		// function: every kernel removed (-variables-used alone), or
+		// kept as a function (-preserve-relocs with -variables-used).
+		// nvlink then never places it, and leaves 0.
+		ctx.null.lostPlaced, ctx.null.placed = ctx.bank2.fixedOff[lost], true
 	}
 }
 
