@@ -231,10 +231,12 @@ var knownDifferences = map[string]knownDifference{
 	"weak-data-uninitialized-host-objects-sm90/suffix":    weakCopyStorage,
 
 	// the weak template variables g_zero<float> and g_zero<int> (hunt25's
-	// cases of a4eaf59 and 2565163): nvlink's round trip of the suffix
-	// keeps the same storage
+	// cases of a4eaf59, 2565163, 8f54297 and 1fd364b): nvlink's round
+	// trip of the suffix keeps the same storage
 	"weak-function-lost-constants-overlay-offset-sm61/suffix":         weakCopyStorage,
 	"local-helper-removed-copy-keeps-rel-name-sm52/suffix":            weakCopyStorage,
+	"local-helper-removed-first-copy-names-order-sm75/suffix":         weakCopyStorage,
+	"weak-function-lost-constants-removed-null-zero-sm61/suffix":      weakCopyStorage,
 	"weak-function-lost-constants-overlay-offset-objects-sm52/suffix": weakCopyStorage,
 
 	"prog-templates-sm61/all":    undefinedFirst,
@@ -414,9 +416,10 @@ var (
 // symbol is a weak copy that lost when met, but a partial link of the
 // later inputs alone meets its copies first and keeps them, and a merged
 // .nv.global is one contribution with the largest alignment of its
-// parts, so the data after it moves.
+// parts, so the data after it moves. The read-write segment is the
+// third program header, or the second in a 12.x output without code.
 var (
-	storagePatterns = `^(phdr 2 .*memsz=filesz)\+0x[0-9a-f]+.*$|` +
+	storagePatterns = `^(phdr \d+ type=LOAD flags=RW .*memsz=filesz)\+0x[0-9a-f]+.*$|` +
 		`^(section \.nv\.global type=NOBITS .*) size=0x[0-9a-f]+.*$|^(symbol .* sec=\.nv\.global) value=0x[0-9a-f]+.*$`
 	weakCopyStorage = knownDifference{
 		mask: regexp.MustCompile(`(?m)` + storagePatterns),
