@@ -159,12 +159,17 @@ pids=$(cat "${mlogs[@]}" 2>/dev/null | grep -c '^cudalink worker: pid ')
   fail "multiplex: ${#mlogs[@]} logs and $pids worker processes; want 1"
 
 # --- the same inputs again, from the worker's cache ---
+server=$(bz info server_pid 2>/dev/null)
 if bz build "${worker_flags[@]}" //:two_file_again //:many_files_again >"$log/again.txt" 2>&1; then
   same "warm worker" two_file_again many_files_again
   if grep -q 'inputs: 24 cached, 0 read' "${mlogs[@]}" && grep -q 'inputs: 2 cached, 0 read' "${mlogs[@]}"; then
     pass "warm worker: every input came from the cache"
   else
     grep '^cudalink worker' "${mlogs[@]}"
+    # A new Bazel server (it stops its workers) tells an environmental
+    # restart from a worker that lost its cache.
+    echo "Bazel server pid before the build: $server; after: $(bz info server_pid 2>/dev/null)"
+    grep -i 'worker' "$log/again.txt"
     fail "warm worker: inputs were read again"
   fi
 else
