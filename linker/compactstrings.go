@@ -233,14 +233,22 @@ func compactSectionNames(ctx *linkContext) {
 	// function of the same name (a static function, or a __cuda_sm20_*
 	// helper ptxas makes local, in another file) drops: nvlink names a
 	// kept helper's .rel.text.<f> though every relocation in it is
-	// resolved (12.4 -kernels-used dropping the other file's copy).
-	kept := map[string]bool{}
-	for _, fn := range ctx.funcs {
-		for _, isec := range append([]*inputSection{fn.text}, fn.sections...) {
-			if isec != nil {
-				kept[isec.sec.Name], kept[".rel"+isec.sec.Name], kept[".rela"+isec.sec.Name] = true, true, true
+	// resolved (12.4 -kernels-used dropping the other file's copy). Made
+	// when the first removed function is met: a link that removes none
+	// need not name every kept section.
+	var kept map[string]bool
+	keptNames := func() map[string]bool {
+		if kept == nil {
+			kept = map[string]bool{}
+			for _, fn := range ctx.funcs {
+				for _, isec := range append([]*inputSection{fn.text}, fn.sections...) {
+					if isec != nil {
+						kept[isec.sec.Name], kept[".rel"+isec.sec.Name], kept[".rela"+isec.sec.Name] = true, true, true
+					}
+				}
 			}
 		}
+		return kept
 	}
 	for _, fn := range ctx.allFuncs {
 		if name := ".nv.constant2." + fn.sym.name; ctx.bank2.emptiedFrom.has(fn) && !live[name] {
@@ -263,7 +271,7 @@ func compactSectionNames(ctx *linkContext) {
 				continue // a removed kernel's shared section keeps its name
 			}
 			for _, name := range []string{isec.sec.Name, ".rel" + isec.sec.Name, ".rela" + isec.sec.Name} {
-				if !live[name] && !kept[name] {
+				if !live[name] && !keptNames()[name] {
 					drop[name] = true
 				}
 			}

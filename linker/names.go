@@ -115,11 +115,12 @@ func registerNames(ctx *linkContext) {
 				// function, unless an earlier input launches it (takes its
 				// address). -g ignores the list here, -g
 				// -suppress-debug-info does not (though it keeps the kernel).
+				fn := ctx.funcOf(sym)
 				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && (ctx.kernelMerged(esym.Name) || launched[sym]) {
-					r.createSection(ctx, r.funcKey(ctx.funcOf(sym), ".nv.info."+esym.Name))
-					r.createSection(ctx, r.funcKey(ctx.funcOf(sym), ".nv.shared."+esym.Name))
-				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.funcOf(sym) != nil {
-					r.mergedPlain.add(ctx.funcOf(sym))
+					r.createSection(ctx, r.funcKey(fn, ".nv.info."+esym.Name))
+					r.createSection(ctx, r.funcKey(fn, ".nv.shared."+esym.Name))
+				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && fn != nil {
+					r.mergedPlain.add(fn)
 				}
 			}
 		}
