@@ -52,6 +52,7 @@ func benchPasses() []benchPass {
 		{"resolve", step(resolveSymbols)},
 		{"functions", step(buildFunctions)},
 		{"names", step(registerNames)},
+		{"edges", step(buildCallEdges)},
 		{"deadcode", step(eliminateDeadCode)},
 		{"merge", step(mergeSections)},
 		{"layout", step(func(ctx *linkContext) {

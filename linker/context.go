@@ -112,11 +112,11 @@ type linkContext struct {
 	// ERRBAR record (see infoOrder), in the inputs' order
 	// (createMetadataSections; buildNVInfo writes them in reverse).
 	infoOrder []*function
-	// indirectBlocks are the call graph edges indirect call sites
-	// materialised (buildFunctions), which orderIndirectEdges orders once
-	// symbols are created, then drops.
-	indirectBlocks []indirectBlock
-	addrTaken      []*function // address-taken functions in nvlink's order (buildFunctions)
+	addrTaken []*function // address-taken functions in nvlink's order (buildFunctions)
+	// addrTakenByProto are the address-taken functions of each prototype,
+	// in the order the inputs list them: the targets of an indirect call
+	// site of that prototype (buildFunctions; buildCallEdges reads them).
+	addrTakenByProto map[string][]*function
 	// clones are the local functions ptxas -ewp copied into a kernel's
 	// code ($kernel$function, inside the kernel's .text), which nvlink
 	// keeps with the kernel (buildFunctions' markClones, its one writer;
@@ -506,12 +506,11 @@ type function struct {
 	// them), but no EXTERNS record does.
 	lostExterns []*symbol
 	// edges are the call graph's callees of the function (defined or
-	// not, direct or materialised indirect) in the order recorded: a
-	// callee that two copies of a weak function call (one replacing the
-	// other) is there twice, as in nvlink's call graph. buildFunctions
-	// writes them; orderIndirectEdges, once registerNames knows nvlink's
-	// symbol order, sorts each run an indirect call site materialised
-	// (linkContext.indirectBlocks), and nothing changes them after it.
+	// not, direct or materialised indirect) in nvlink's order: a callee
+	// that two copies of a weak function call (one replacing the other)
+	// is there twice, as in nvlink's call graph (buildCallEdges, its one
+	// writer, once registerNames knows nvlink's symbol order; nil in a
+	// partial link, which reads the inputs' records).
 	edges []*symbol
 	// dumpIndirect are the callees materialised from indirect call sites
 	// that 12.x does not write into .nv.callgraph (toolkit.indirectEdges off) but

@@ -216,24 +216,11 @@ func linkCallGraph(ctx *linkContext) {
 	}
 	for _, file := range ctx.files {
 		for _, c := range file.calls {
-			caller := ctx.funcIn(file.syms[c[0]], file)
-			replaced := false
-			if caller == nil && file.replacedCopy(c[0]) {
-				// A weak copy a later one replaced: nvlink merged its
-				// calls when it met it, and they stay the symbol's; its
-				// EXTERNS record went with it, so the undefined functions
-				// it calls stay in the output (for the edges) but are not
-				// the function's externs.
-				caller, replaced = ctx.funcOf(file.syms[c[0]]), true
-			}
+			caller, replaced := ctx.callerOf(file, c[0])
 			if caller == nil {
 				continue
 			}
 			callee := file.syms[c[1]]
-			// nvlink does not merge an edge with an equal one: a weak copy
-			// a later one replaced leaves its calls, and the later copy's
-			// calls of the same functions come again.
-			caller.edges = append(caller.edges, callee)
 			if fn := ctx.funcOf(callee); fn != nil {
 				addCall(caller, fn)
 			} else if !callee.defined() && replaced {
@@ -259,24 +246,35 @@ func linkCallGraph(ctx *linkContext) {
 				continue
 			}
 			caller.indirectProtos = append(caller.indirectProtos, file.protoStrings[site[1]])
-			start := len(caller.edges)
 			for _, fn := range byProto[file.protoStrings[site[1]]] {
 				addCall(caller, fn)
-				// nvlink does not merge the edge with an equal one,
-				// direct or materialised from another site. 12.x
-				// does not write these edges (the inputs' group -4
-				// lists the targets their compiler knows).
-				if ctx.toolkit.indirectEdges {
-					caller.edges = append(caller.edges, fn.sym)
-				} else {
+				// 12.x does not write these edges (the inputs' group -4
+				// lists the targets their compiler knows);
+				// buildCallEdges writes 11.8's.
+				if !ctx.toolkit.indirectEdges {
 					caller.dumpIndirect = append(caller.dumpIndirect, fn.sym)
 				}
 			}
-			if len(caller.edges)-start > 1 {
-				ctx.indirectBlocks = append(ctx.indirectBlocks, indirectBlock{caller, start, len(caller.edges)})
-			}
 		}
 	}
+	ctx.addrTakenByProto = byProto
+}
+
+// callerOf returns the function that the caller of a call graph record of
+// file (its symbol idx) names, nil for none: the function of the file's
+// definition, or the chosen copy for a weak copy a later one replaced
+// (replaced). nvlink merged such a copy's calls when it met it, and they
+// stay the symbol's; its EXTERNS record went with it, so the undefined
+// functions it calls stay in the output (for the edges) but are not the
+// function's externs.
+func (ctx *linkContext) callerOf(file *inputFile, idx uint32) (caller *function, replaced bool) {
+	if caller := ctx.funcIn(file.syms[idx], file); caller != nil {
+		return caller, false
+	}
+	if file.replacedCopy(idx) {
+		return ctx.funcOf(file.syms[idx]), true
+	}
+	return nil, false
 }
 
 // addCall records that caller calls callee, once: callee joins
@@ -346,23 +344,4 @@ func (file *inputFile) skippedCopy(idx uint32) bool {
 		return false
 	}
 	return file.weakSkipped[uint32(file.ELF.Symbols[idx].Shndx)]
-}
-
-// indirectBlock is the edges one indirect call site materialised:
-// fn.edges[start:end].
-type indirectBlock struct {
-	fn         *function
-	start, end int
-}
-
-// orderIndirectEdges puts the edges each indirect call site materialised
-// in the order nvlink created the address-taken functions' symbols (which
-// registerNames replays): nvlink keeps the functions of a prototype in its
-// symbol order, not in the order the inputs list them (a function another
-// file calls before the one taking its address comes earlier).
-func orderIndirectEdges(ctx *linkContext) {
-	for _, b := range ctx.indirectBlocks {
-		slices.SortStableFunc(b.fn.edges[b.start:b.end], func(x, y *symbol) int { return cmp.Compare(ctx.names.createdAt(x), ctx.names.createdAt(y)) })
-	}
-	ctx.indirectBlocks = nil
 }

@@ -47,10 +47,10 @@ func link(ctx *linkContext) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("build functions", buildFunctions)          // one function per defined function, with its sections and call edges
-	ctx.run("register names", registerNames)            // replay nvlink's creation order of names, sections and symbols
-	ctx.run("order indirect edges", orderIndirectEdges) // materialised call edges in symbol creation order
-	ctx.run("eliminate dead code", eliminateDeadCode)   // keep what kernels reach
+	ctx.run("build functions", buildFunctions)        // one function per defined function, with its sections, callees and callers
+	ctx.run("register names", registerNames)          // replay nvlink's creation order of names, sections and symbols
+	ctx.run("build call edges", buildCallEdges)       // each function's call graph edges, materialised ones in symbol creation order
+	ctx.run("eliminate dead code", eliminateDeadCode) // keep what kernels reach
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

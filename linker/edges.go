@@ -1,0 +1,51 @@
+package linker
+
+import (
+	"cmp"
+	"slices"
+)
+
+// buildCallEdges writes each function's call graph edges (function.edges,
+// its one writer): the callees the inputs' call graphs record, defined or
+// not, and on 11.8 (toolkit.indirectEdges) those materialised from
+// indirect call sites, input by input in the order the records come.
+// nvlink does not merge an edge with an equal one: a weak copy a later
+// one replaced leaves its calls, and the later copy's calls of the same
+// functions come again; a materialised edge joins a direct one, or one
+// from another site.
+//
+// It runs once registerNames has replayed nvlink's symbol creation order:
+// the edges one indirect call site materialises, to every address-taken
+// function of its prototype (linkContext.addrTakenByProto), come in the
+// order nvlink created those functions' symbols, not in the order the
+// inputs list them (a function another file calls before the one taking
+// its address comes earlier).
+func buildCallEdges(ctx *linkContext) {
+	for _, file := range ctx.files {
+		for _, c := range file.calls {
+			if caller, _ := ctx.callerOf(file, c[0]); caller != nil {
+				caller.edges = append(caller.edges, file.syms[c[1]])
+			}
+		}
+		if !ctx.toolkit.indirectEdges {
+			continue
+		}
+		// Each caller's last site first, as buildFunctions links them.
+		for i := len(file.indirect) - 1; i >= 0; i-- {
+			site := file.indirect[i]
+			caller := ctx.funcIn(file.syms[site[0]], file)
+			if caller == nil {
+				continue
+			}
+			start := len(caller.edges)
+			for _, fn := range ctx.addrTakenByProto[file.protoStrings[site[1]]] {
+				caller.edges = append(caller.edges, fn.sym)
+			}
+			if len(caller.edges)-start > 1 {
+				slices.SortStableFunc(caller.edges[start:], func(x, y *symbol) int {
+					return cmp.Compare(ctx.names.createdAt(x), ctx.names.createdAt(y))
+				})
+			}
+		}
+	}
+}
