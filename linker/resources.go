@@ -285,7 +285,9 @@ func reportKernel(w reportWriter, k *function, use resourceUse, smem uint64, ban
 	}
 	stack := uint64(use.minStack)
 	if use.recursive {
-		stack = 0 // nvlink reports an unknown stack size as 0
+		// nvlink reports a kernel whose call tree recurses with its own
+		// frame alone (0 when it has none), its callees' left out.
+		stack = uint64(k.frameSize)
 	}
 	line := fmt.Sprintf("used %d registers, %d stack, %d bytes smem, %d bytes cmem[0], ", use.regs, stack, smem, cmem0)
 	if cmem2 > 0 {
