@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cudalink/cudalink/linker/archive"
 	"github.com/cudalink/cudalink/linker/cubin"
 )
 
@@ -31,10 +32,15 @@ func readInputs(ctx *linkContext) {
 	paths := make([]string, len(cfg.Inputs))
 	for i, in := range cfg.Inputs {
 		if in.Library {
-			p, ok := findLibrary(in.Path, cfg.LibDirs)
-			if !ok {
-				// nvlink goes on without a word; cudalink says so.
-				ctx.ownWarnf("library -l%s not found (looked for lib%s.a in %d -L directories); linking without it", in.Path, in.Path, len(cfg.LibDirs))
+			p, found, skipped := findLibrary(ctx, in.Path, cfg.LibDirs)
+			if ctx.mergeStopped() {
+				return
+			}
+			if !found {
+				if !skipped {
+					// nvlink goes on without a word; cudalink says so.
+					ctx.ownWarnf("library -l%s not found (looked for lib%s.a in %d -L directories); linking without it", in.Path, in.Path, len(cfg.LibDirs))
+				}
 				continue
 			}
 			paths[i] = p
@@ -242,15 +248,46 @@ const unexpectedAfterDevrt = "unexpected object after cudadevrt"
 // its host reference lists do not switch kernel pruning on.
 func isSystemLibrary(path string) bool { return strings.Contains(path, "cudadevrt") }
 
-// findLibrary looks for lib<name>.a in dirs, in order.
-func findLibrary(name string, dirs []string) (string, bool) {
+// findLibrary looks for lib<name>.a in dirs, in order, as nvlink does: an
+// archive from which nvlink would read no object (it has no member, or its
+// first member is not ELF, where nvlink stops reading an archive) is
+// skipped with nvlink's warning, "Skipping incompatible '<dir>/lib<name>.a'
+// when searching for -l<name>" (the -L directory as given, without a
+// trailing '/'), and the search goes on in the next directories. Under
+// -Werror that warning stops the link (mergeWarnf). skipped says whether
+// some archive was skipped. (nvlink also skips an archive whose only
+// objects are cubins, which cudalink links; see docs/errors.md.)
+func findLibrary(ctx *linkContext, name string, dirs []string) (path string, found, skipped bool) {
 	for _, dir := range dirs {
 		p := filepath.Join(dir, "lib"+name+".a")
-		if _, err := os.Stat(p); err == nil {
-			return p, true
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		if !readsNoObject(p) {
+			return p, true, skipped
+		}
+		skipped = true
+		shown := strings.TrimSuffix(dir, "/") + "/lib" + name + ".a"
+		if ctx.mergeWarnf("Skipping incompatible '%s' when searching for -l%s", shown, name) {
+			return "", false, true
 		}
 	}
-	return "", false
+	return "", false, skipped
+}
+
+// readsNoObject says whether path is an ar archive nvlink reads no object
+// from (archive.ReadsNoObject); it reads only the member headers.
+func readsNoObject(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	return archive.ReadsNoObject(f, st.Size())
 }
 
 // readInput reads one file from disk and parses it into objects, through

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -298,6 +299,57 @@ func allByte(b []byte, c byte) bool {
 		if x != c {
 			return false
 		}
+	}
+	return true
+}
+
+// ReadsNoObject says whether the archive that r holds (size bytes) gives
+// a reader that stops at its first member that is not an ELF file no
+// object at all: it has no member, or its first member is not ELF. It
+// reads only the member headers and the first bytes of the first member;
+// an input that is not a well-formed ar archive says false (the full
+// parse reports it).
+func ReadsNoObject(r io.ReaderAt, size int64) bool {
+	var magic [len(Magic)]byte
+	if _, err := r.ReadAt(magic[:], 0); err != nil || string(magic[:]) != Magic {
+		return false
+	}
+	var h [HeaderSize]byte
+	for off := int64(len(Magic)); off < size; {
+		if size-off < HeaderSize {
+			var rest [HeaderSize]byte
+			n, _ := r.ReadAt(rest[:size-off], off)
+			return allByte(rest[:n], '\n') // padding: no member after it
+		}
+		if _, err := r.ReadAt(h[:], off); err != nil || string(h[58:60]) != fmag {
+			return false
+		}
+		msize, ok := parseDecimal(h[48:58])
+		if !ok || msize > uint64(size-off-HeaderSize) {
+			return false
+		}
+		start := off + HeaderSize
+		off = start + int64(msize) + int64(msize%2)
+		rawName := string(bytes.TrimRight(h[0:16], " "))
+		switch {
+		case rawName == "/" || rawName == "/SYM64/" || rawName == "//" || strings.HasPrefix(rawName, "__.SYMDEF"):
+			continue
+		case strings.HasPrefix(rawName, "#1/"):
+			n, ok := parseDecimal([]byte(rawName[3:]))
+			if !ok || n > msize {
+				return false
+			}
+			start += int64(n)
+			msize -= n
+		}
+		var elf [4]byte
+		if msize < uint64(len(elf)) {
+			return true
+		}
+		if _, err := r.ReadAt(elf[:], start); err != nil {
+			return false
+		}
+		return string(elf[:]) != "\x7fELF"
 	}
 	return true
 }

@@ -51,7 +51,7 @@ const modulePath = "github.com/cudalink/cudalink"
 // junkSpec is one `junk:` line: a generated bad input.
 type junkSpec struct {
 	name string // output file name, relative to the case directory
-	kind string // empty | text | text:<n> | garbage:<n> | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin> | machine:<file>:<e_machine>[:<e_type>]
+	kind string // empty | empty-archive | text | text:<n> | garbage:<n> | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin> | machine:<file>:<e_machine>[:<e_type>]
 }
 
 // libSpec is one `nvcc-lib:` or `ar:` line: an archive and what goes in it.
@@ -1297,6 +1297,12 @@ func makeJunk(dir, kind string) ([]byte, error) {
 			break
 		}
 		return []byte{}, nil
+	case "empty-archive":
+		// what `ar rcs lib.a` writes with no member: the magic alone
+		if len(parts) != 1 {
+			break
+		}
+		return []byte("!<arch>\n"), nil
 	case "text":
 		text := []byte("This is a plain text file, not an ELF cubin.\nnvlink should refuse it.\n")
 		switch len(parts) {
