@@ -178,6 +178,9 @@ type linkContext struct {
 	// ptxJobs are the PTX images compiled for this link: compilePTXImages
 	// writes them, addInputs takes their cubins (ptxcompile.go).
 	ptxJobs map[*ptxImage]*ptxJob
+	// ptxFailed: the compiler refused a PTX image, and addInputs reads
+	// no input after it, as nvlink stops there (compiledObject).
+	ptxFailed bool
 	// cnpPatched are the device functions that get NEED_CNP_PATCH
 	// (buildNVInfo, cnpPatchedFunctions).
 	cnpPatched map[*function]bool

@@ -284,6 +284,8 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		case ptx != nil:
 			if obj := ctx.compiledObject(name, u, ptx); obj != nil {
 				out = append(out, obj)
+			} else if ctx.ptxFailed {
+				return out
 			}
 		case best != nil:
 			out = append(out, best)

@@ -120,7 +120,7 @@ func addInputs(ctx *linkContext) {
 		if paths[i] == "" {
 			continue
 		}
-		if ctx.mergeStopped() {
+		if ctx.mergeStopped() || ctx.ptxFailed {
 			return
 		}
 		switch errs[i] {

@@ -738,7 +738,7 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 	cfg := *ctx.config
 	cfg.MaxRegCount = maxReg
 	img := &ptxImage{text: ptx, file: true}
-	ptxas, err := findPtxas(cfg.Ptxas)
+	pc, err := findPTXCompiler(&cfg)
 	var res *Compiled
 	if err == nil {
 		cache, _ := cfg.Cache.(CompileCache)
@@ -746,11 +746,11 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 		if whole {
 			args = args[:len(args)-1] // no -c
 		}
-		compile := func() (*Compiled, error) { return runPtxas(cfg.Context, ptxas, args, ptx) }
+		compile := func() (*Compiled, error) { return pc.run(cfg.Context, args, ptx) }
 		if cache == nil {
 			res, err = compile()
 		} else {
-			res, err = cache.Compiled(compileKey(ptxas, args, ptx), compile)
+			res, err = cache.Compiled(pc.key(args, ptx), compile)
 		}
 	}
 	if err != nil {

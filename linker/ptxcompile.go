@@ -19,13 +19,16 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cudalink/cudalink/linker/fatbin"
+	"github.com/cudalink/cudalink/linker/nvvm"
 )
 
 // ptxImage is PTX text a unit holds: a fatbinary's PTX entry (a host
 // object's or a .fatbin's), or a whole .ptx input file. nvlink compiles
 // it with its built-in ptxas when it has no better cubin for the target
-// (chooseImage); cudalink runs the toolkit's ptxas instead, which gives
-// the same cubin for the same options.
+// (chooseImage); cudalink compiles it with the toolkit's PTX compiler
+// library (--ptx-compiler, in the helper cudalink-nvvm) or runs the
+// toolkit's ptxas, either of which gives the same cubin for the same
+// options.
 type ptxImage struct {
 	sm      int          // the virtual architecture: compute_<sm>; 0 for a .ptx file
 	options string       // the ptxas options the fatbinary recorded with it
@@ -102,8 +105,8 @@ func unitGroups(objs []*Object) iter.Seq[[]*Object] {
 
 // CompileCache keeps ptxas's results between links: the persistent
 // worker's ObjectCache implements it too. key names the PTX text, the
-// ptxas options and the ptxas binary; compile runs ptxas when there is no
-// entry. Failures are not kept. Implementations must be safe for
+// ptxas options and the compiler (the ptxas binary or the PTX compiler
+// library); compile runs it when there is no entry. Failures are not kept. Implementations must be safe for
 // concurrent use.
 type CompileCache interface {
 	// Compiled returns the entry for key, calling compile to make it
@@ -159,7 +162,7 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	if len(jobs) == 0 {
 		return
 	}
-	ptxas, err := findPtxas(cfg.Ptxas)
+	pc, err := findPTXCompiler(cfg)
 	if err != nil {
 		for _, job := range jobs {
 			job.err = err
@@ -173,7 +176,7 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	for i, job := range jobs {
 		g.Go(func() error {
 			defer catch(&panics[i])
-			job.res, job.err = compileJob(cfg, ptxas, cache, job.img)
+			job.res, job.err = compileJob(cfg, pc, cache, job.img)
 			return nil
 		})
 	}
@@ -197,6 +200,11 @@ func (ctx *linkContext) compiledObject(name string, u *unit, p *ptxImage) *Objec
 		var pe *ptxasError
 		if errors.As(err, &pe) {
 			ctx.writeMessages(pe.output, name, p)
+			// nvlink stops at the first PTX its ptxas refuses
+			// ("elfLink fatbinary error"): nothing is read, compiled
+			// or printed for the inputs after it (addInputs). A
+			// compiler that cannot be run is reported for every input.
+			ctx.ptxFailed = true
 		}
 		ctx.report(&linkError{file: name, msg: fmt.Sprintf("cannot compile %s for %s: %v", what, ctx.config.archName(), err)})
 		return nil
@@ -232,15 +240,81 @@ func (ctx *linkContext) writeMessages(msgs []byte, name string, p *ptxImage) {
 	}
 }
 
-// ptxasError is a ptxas run that failed: its exit status and what it
-// printed (with inputMarker for the input).
+// ptxasError is a compile that failed: ptxas's exit status, or the PTX
+// compiler library's nvPTXCompileResult, and what it printed (with
+// inputMarker for the input).
 type ptxasError struct {
 	status int
 	output []byte
+	lib    bool // the PTX compiler library, not ptxas
 }
 
 func (e *ptxasError) Error() string {
+	if e.lib {
+		return fmt.Sprintf("the PTX compiler failed (%s); its messages are above", nvvm.PTXCompileResultString(e.status))
+	}
 	return fmt.Sprintf("ptxas failed (exit status %d); its messages are above", e.status)
+}
+
+// ptxCompiler compiles PTX for a link: the PTX compiler library
+// (--ptx-compiler), loaded in the helper cudalink-nvvm, which compiles
+// every PTX image of the link (and of a persistent worker's links) in
+// that one process, or else the toolkit's ptxas, a process per image.
+// Both give the same cubin for the same options, as nvlink's built-in
+// ptxas does.
+type ptxCompiler struct {
+	lib   *nvvm.Lib // the PTX compiler library, or nil
+	ptxas string    // the ptxas to run when lib is nil
+}
+
+// findPTXCompiler returns the link's PTX compiler: the library
+// --ptx-compiler names, else ptxas (findPtxas). A library that cannot be
+// loaded is an error naming it, not a silent change of compiler.
+func findPTXCompiler(cfg *Config) (*ptxCompiler, error) {
+	if cfg.PTXCompiler != "" {
+		lib, err := nvvm.OpenWith(cfg.PTXCompiler, cfg.NVVMHelper)
+		if err != nil {
+			return nil, fmt.Errorf("--ptx-compiler=%s cannot be loaded: %v", cfg.PTXCompiler, err)
+		}
+		return &ptxCompiler{lib: lib}, nil
+	}
+	ptxas, err := findPtxas(cfg.Ptxas)
+	if err != nil {
+		return nil, err
+	}
+	return &ptxCompiler{ptxas: ptxas}, nil
+}
+
+// libInputName is how the PTX compiler library's messages name the PTX
+// ("ptxas application ptx input, line 14; error ..."), where ptxas names
+// the file it reads.
+var libInputName = []byte("ptxas application ptx input")
+
+// run compiles src with ptxas's options args (no input or output file).
+func (pc *ptxCompiler) run(c context.Context, args []string, src []byte) (*Compiled, error) {
+	if pc.lib == nil {
+		return runPtxas(c, pc.ptxas, args, src)
+	}
+	cubin, log, err := pc.lib.Compile([]nvvm.Module{{Name: inputMarker, IR: src}}, args)
+	msgs := bytes.ReplaceAll([]byte(log), libInputName, []byte("ptxas "+inputMarker))
+	if err != nil {
+		var ce *nvvm.CompileError
+		if errors.As(err, &ce) {
+			return nil, &ptxasError{status: ce.Status, output: msgs, lib: true}
+		}
+		return nil, fmt.Errorf("the PTX compiler %s: %v", pc.lib.Path, err)
+	}
+	return &Compiled{Cubin: cubin, Messages: msgs}, nil
+}
+
+// key names a compile for CompileCache: the compiler (ptxas or the
+// library: its path, size and modification time), the options and the
+// PTX text.
+func (pc *ptxCompiler) key(args []string, src []byte) string {
+	if pc.lib == nil {
+		return compileKey("ptxas:", pc.ptxas, args, src)
+	}
+	return compileKey("ptxlib:", pc.lib.Path, args, src)
 }
 
 // findPtxas returns the ptxas to run: --ptxas, else ptxas on PATH.
@@ -293,25 +367,26 @@ func ptxasArgs(cfg *Config, p *ptxImage) []string {
 }
 
 // compileJob compiles one PTX image, through the cache when there is one.
-func compileJob(cfg *Config, ptxas string, cache CompileCache, p *ptxImage) (*Compiled, error) {
+func compileJob(cfg *Config, pc *ptxCompiler, cache CompileCache, p *ptxImage) (*Compiled, error) {
 	src, err := p.source()
 	if err != nil {
 		return nil, err
 	}
 	args := ptxasArgs(cfg, p)
-	compile := func() (*Compiled, error) { return runPtxas(cfg.Context, ptxas, args, src) }
+	compile := func() (*Compiled, error) { return pc.run(cfg.Context, args, src) }
 	if cache == nil {
 		return compile()
 	}
-	return cache.Compiled(compileKey(ptxas, args, src), compile)
+	return cache.Compiled(pc.key(args, src), compile)
 }
 
-// compileKey names a compile: the ptxas binary (its path, size and
-// modification time), its options and the PTX text.
-func compileKey(ptxas string, args []string, src []byte) string {
+// compileKey names a compile: the kind of compiler (kind: "ptxas:" or
+// "ptxlib:"), its file (path, size and modification time), the options
+// and the PTX text.
+func compileKey(kind, file string, args []string, src []byte) string {
 	h := newKeyDigest()
-	id := ptxas
-	if fi, err := os.Stat(ptxas); err == nil {
+	id := file
+	if fi, err := os.Stat(file); err == nil {
 		id += fmt.Sprintf("\x00%d\x00%d", fi.Size(), fi.ModTime().UnixNano())
 	}
 	fmt.Fprintf(h, "%d:%s", len(id), id)
@@ -319,7 +394,7 @@ func compileKey(ptxas string, args []string, src []byte) string {
 		fmt.Fprintf(h, "%d:%s", len(a), a)
 	}
 	h.Write(src)
-	return "ptxas:" + h.sum()
+	return kind + h.sum()
 }
 
 // keyDigest names a compile for CompileCache: 256 bits, four 64-bit

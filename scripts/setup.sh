@@ -3,7 +3,8 @@
 # Debian's non-free component (nvcc, ptxas, nvlink, cuobjdump, nvdisasm,
 # fatbinary, libcudadevrt.a), Debian's Bazel 4.2.3 with the repositories it
 # needs offline, nginx (the tests' HTTP remote cache), CUDA 12.4 and 12.5 unpacked under /opt (setup-cuda12.sh), and
-# Debian sid's Bazel 7.7.1 and buildbox in a chroot (setup-bazel7.sh). Safe to run again; it does nothing when all is present.
+# Debian sid's Bazel 7.7.1 and buildbox in a chroot (setup-bazel7.sh), and the CUDA 11.8 PTX compiler
+# library built as a shared library for --ptx-compiler (setup-ptxcompiler.sh). Safe to run again; it does nothing when all is present.
 set -euo pipefail
 
 need_root() {
@@ -40,9 +41,21 @@ cuda12() {
   fi
 }
 
+# The CUDA 11.8 PTX compiler library as a shared library, for cudalink's
+# --ptx-compiler (setup-ptxcompiler.sh), in ${CUDALINK_CACHE:-/var/cache/cudalink}.
+ptxcompiler() {
+  local cache=${CUDALINK_CACHE:-/var/cache/cudalink}
+  if [ -w "$cache" ] || { [ ! -e "$cache" ] && [ -w "$(dirname "$cache")" ]; }; then
+    bash "$here/setup-ptxcompiler.sh"
+  else
+    need_root env CUDALINK_CACHE="$cache" bash "$here/setup-ptxcompiler.sh"
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: toolkit and bazel already installed"
   cuda12
+  ptxcompiler
   exit 0
 fi
 
@@ -74,3 +87,4 @@ if [[ " ${missing[*]} " == *" nginx-light "* ]]; then
   need_root systemctl disable --now nginx >/dev/null 2>&1 || need_root invoke-rc.d nginx stop >/dev/null 2>&1 || true
 fi
 cuda12
+ptxcompiler

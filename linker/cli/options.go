@@ -288,8 +288,14 @@ var options = []*option{
 			p.cfg.Ptxas = v
 			return v, nil
 		}},
+	{long: "ptx-compiler", arg: "<path>",
+		help: "The CUDA toolkit's PTX compiler library (libnvptxcompiler_static.a made a shared library, as scripts/setup.sh does) to compile PTX with, in the cudalink-nvvm helper, instead of running ptxas once per PTX input (default: none, ptxas).",
+		set: func(p *parser, _, v string) (string, error) {
+			p.cfg.PTXCompiler = v
+			return v, nil
+		}},
 	{long: "nvvm-helper", arg: "<path>",
-		help: "The cudalink-nvvm helper that runs libnvvm and libnvJitLink for LTO (default: $CUDALINK_NVVM_HELPER, next to cudalink, its Bazel runfiles, then PATH).",
+		help: "The cudalink-nvvm helper that runs libnvvm and libnvJitLink for LTO, and --ptx-compiler (default: $CUDALINK_NVVM_HELPER, next to cudalink, its Bazel runfiles, then PATH).",
 		set: func(p *parser, _, v string) (string, error) {
 			p.cfg.NVVMHelper = v
 			return v, nil

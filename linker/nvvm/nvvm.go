@@ -14,6 +14,14 @@
 // library and kept for the process's life (a persistent worker compiles
 // with it again and again). A program that imports package
 // linker/nvvm/dl loads libnvvm in process instead.
+//
+// The helper serves two other libraries through the same Compiler:
+// libnvJitLink (CUDA 12's encoded LTO IR) and the PTX compiler library
+// (the toolkit's libnvptxcompiler_static.a made a shared library, the
+// ptxas that nvlink has built in), which compiles PTX to a cubin: one
+// module, the PTX text, ptxas's options, and the cubin in place of PTX.
+// One helper compiling every PTX input costs a link less CPU time than a
+// ptxas process per input (docs/benchmarks.md).
 package nvvm
 
 import (
@@ -163,4 +171,23 @@ func ResultString(r int) string {
 		return names[r]
 	}
 	return fmt.Sprintf("nvvmResult %d", r)
+}
+
+// PTXCompileResultString names an nvPTXCompileResult (the PTX compiler
+// library's status, see Compiler) as nvPTXCompiler.h does.
+func PTXCompileResultString(r int) string {
+	names := []string{
+		"NVPTXCOMPILE_SUCCESS",
+		"NVPTXCOMPILE_ERROR_INVALID_COMPILER_HANDLE",
+		"NVPTXCOMPILE_ERROR_INVALID_INPUT",
+		"NVPTXCOMPILE_ERROR_COMPILATION_FAILURE",
+		"NVPTXCOMPILE_ERROR_INTERNAL",
+		"NVPTXCOMPILE_ERROR_OUT_OF_MEMORY",
+		"NVPTXCOMPILE_ERROR_COMPILER_INVOCATION_INCOMPLETE",
+		"NVPTXCOMPILE_ERROR_UNSUPPORTED_PTX_VERSION",
+	}
+	if r >= 0 && r < len(names) {
+		return names[r]
+	}
+	return fmt.Sprintf("nvPTXCompileResult %d", r)
 }

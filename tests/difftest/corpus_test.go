@@ -572,7 +572,9 @@ func TestArchivedKernels(t *testing.T) {
 // scripts/setup-cuda12.sh unpacks it; 11.8's ptxas refuses 12.x PTX), as
 // nvlink 12.x uses its built-in one. Every other case gets a --ptxas that
 // cannot run, so a case that compiles PTX without saying so fails rather
-// than depending on the machine.
+// than depending on the machine. Under TestCorpusPTXCompiler, a CUDA 11.8
+// case that compiles PTX gets the PTX compiler library too
+// (--ptx-compiler), which then compiles instead of ptxas.
 func cudalinkArgs(t *testing.T, c *Case, inputs []string, out string) []string {
 	t.Helper()
 	args := c.Args(inputs, out)
@@ -599,6 +601,9 @@ func cudalinkArgs(t *testing.T, c *Case, inputs []string, out string) []string {
 	if c.NVVM {
 		dir := nvvmDir(t, c, path)
 		args = append(args[:2:2], append([]string{"-nvvmpath=" + dir}, args[2:]...)...)
+	}
+	if ptxCompilerLib != "" && (c.Toolkit == "" || c.Toolkit == DefaultToolkit) {
+		args = append([]string{"--ptx-compiler=" + ptxCompilerLib}, args...)
 	}
 	return args
 }

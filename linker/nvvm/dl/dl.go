@@ -35,7 +35,8 @@ type Lib struct {
 	handle             uintptr // __nvvmHandle
 }
 
-// Open loads the libnvvm (or libnvJitLink, see JitLink) at path. The
+// Open loads the libnvvm (or libnvJitLink, see JitLink, or the PTX
+// compiler, see PTXCompiler) at path. The
 // error says what dlopen said. The caller serializes every call into the
 // library (nvvm.Lib does): it keeps state of its own (LLVM's).
 func Open(path string) (nvvm.Compiler, error) {
@@ -49,6 +50,12 @@ func Open(path string) (nvvm.Compiler, error) {
 		if jerr != nil || j != nil {
 			return j, jerr
 		}
+		// The PTX compiler, for PTX inputs?
+		c, cerr := openPTXCompiler(h, path)
+		if cerr != nil || c != nil {
+			return c, cerr
+		}
+		return nil, fmt.Errorf("%s is neither libnvvm (no nvvmCreateProgram), libnvJitLink (no __nvJitLinkCreate_12_*) nor a PTX compiler library (no nvPTXCompilerCreate)", path)
 	}
 	l := &Lib{Path: path}
 	for _, f := range []struct {

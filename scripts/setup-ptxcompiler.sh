@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the CUDA 11.8 toolkit's PTX compiler library (the ptxas that nvlink
+# has built in), which the toolkit ships only as a static archive, into the
+# shared library that cudalink's --ptx-compiler loads in its helper
+# cudalink-nvvm (docs/ptx-and-lto.md):
+#
+#   gcc -shared -o libnvptxcompiler.so -Wl,--whole-archive libnvptxcompiler_static.a \
+#       -Wl,--no-whole-archive -lpthread -lm -lrt -ldl
+#
+# Usage: setup-ptxcompiler.sh [ARCHIVE [OUTPUT]]; by default Debian's
+# /usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a (package nvidia-cuda-dev,
+# which nvidia-cuda-toolkit installs) into
+# ${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-11.8/libnvptxcompiler.so, where the
+# tests and tests/bench look for it. Idempotent: it builds again only when the
+# archive is newer than the library. The library is never committed. Without the
+# archive it says so and exits 0: PTX is then compiled with ptxas.
+set -euo pipefail
+
+archive=${1:-/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a}
+out=${2:-${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-11.8/libnvptxcompiler.so}
+
+if [ ! -f "$archive" ]; then
+  echo "setup: no $archive (package nvidia-cuda-dev): cudalink compiles PTX with ptxas"
+  exit 0
+fi
+if [ -f "$out" ] && [ ! "$archive" -nt "$out" ]; then
+  echo "setup: PTX compiler library already in $out"
+  exit 0
+fi
+mkdir -p "$(dirname "$out")"
+tmp=$(mktemp "$out.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+gcc -shared -o "$tmp" -Wl,--whole-archive "$archive" -Wl,--no-whole-archive -lpthread -lm -lrt -ldl
+chmod 755 "$tmp"
+mv -f "$tmp" "$out"
+trap - EXIT
+echo "setup: built $out from $archive"
