@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -218,6 +219,14 @@ func (h *helper) stop() {
 // answers compile requests from in on out until in ends. It returns the
 // process's exit status.
 func Serve(path string, in io.Reader, out io.Writer, open func(path string) (Compiler, error)) int {
+	// Every call into the library from one thread: glibc's malloc gives
+	// each thread that allocates an arena of its own, and the heap of the
+	// compiles that ran on it stays there. Run on whichever of the Go
+	// runtime's threads, the 100 compiles of tests/bench's PTX program
+	// left the helper at 58 MiB of peak RSS; on one thread, 33 MiB, for
+	// the same CPU time.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	bw := bufio.NewWriter(out)
 	w := &writer{w: bw}
 	c, err := open(path)

@@ -47,7 +47,9 @@ func main() {
 		gSizesFlag = flag.String("gn", "", "program sizes of the -G (debug) variant, linked with -g; default: the -n sizes; \"none\" to skip")
 		chainFlag  = flag.String("chain-n", "100,400", "program sizes of the deep-chain variant (nvlink needs minutes for 1600); \"none\" to skip")
 		largeFlag  = flag.String("large-n", "100,400,1600", "program sizes of the large-file variant (the performance targets are measured on it); \"none\" to skip")
-		ptxFlag    = flag.String("ptx-n", "10,100", "program sizes of the flat program as PTX only (each file compiled by ptxas); \"none\" to skip")
+		ptxFlag    = flag.String("ptx-n", "10,100", "program sizes of the flat program as PTX only (each file compiled by the PTX compiler library or ptxas); \"none\" to skip")
+		ptxLib     = flag.String("ptx-compiler", defaultPTXCompiler(), "the PTX compiler library cudalink gets as --ptx-compiler for the PTX and LTO programs, as a user passes it (default: the one scripts/setup.sh builds, when it is there); \"none\": ptxas")
+		ptxasToo   = flag.Bool("ptxas-too", true, "with -ptx-compiler, also time cudalink compiling with ptxas processes (no --ptx-compiler) on the PTX and LTO programs, interleaved with the other runs")
 		ltoFlag    = flag.String("lto-n", "10,100", "program sizes of the flat program as -dlto IR (libnvvm, then ptxas); \"none\" to skip")
 		reps       = flag.Int("reps", 5, "timed runs of each linker per program")
 		arch       = flag.String("arch", "sm_80", "target architecture")
@@ -195,12 +197,32 @@ func main() {
 		args = append(args, p.inputs(n)...)
 		return append(args, "-o", out)
 	}
+	// cudalink's command line: nvlink's, and the PTX compiler library for
+	// the programs that compile PTX. ptxasArgs is nvlink's (ptxas
+	// processes), for the comparison; nil when there is none to make.
+	if *ptxLib == "none" {
+		*ptxLib = ""
+	}
+	compilesPTX := func(p *pool) bool { return p.variant.Name == variantPTX.Name || p.variant.LTO }
+	cudalinkArgs := func(p *pool, n int, out string) []string {
+		args := linkArgs(p, n, out)
+		if *ptxLib != "" && compilesPTX(p) {
+			args = append([]string{"--ptx-compiler=" + *ptxLib}, args...)
+		}
+		return args
+	}
+	ptxasArgs := func(p *pool) func(*pool, int, string) []string {
+		if *ptxLib == "" || !*ptxasToo || !compilesPTX(p) {
+			return nil
+		}
+		return linkArgs
+	}
 
 	if *measure || *verify {
 		for _, v := range variants {
 			for _, n := range v.sizes {
 				p := pools[v.v.Name]
-				r, err := measureProgram(p, n, *reps, cudalink, *nvlinkF, work, linkArgs, *verify, *measure, *diffDir, log)
+				r, err := measureProgram(p, n, *reps, cudalink, *nvlinkF, work, linkArgs, cudalinkArgs, ptxasArgs(p), *verify, *measure, *diffDir, log)
 				if err != nil {
 					fail(err)
 				}
@@ -296,9 +318,18 @@ func main() {
 // measureProgram links the n-object program of pool p: once with each
 // linker (a warm-up whose outputs are compared), then reps times each,
 // interleaved, alternating which goes first.
+// measureProgram links one program with nvlink (linkArgs) and cudalink
+// (cudalinkArgs), verifies cudalink's output and times both, interleaved;
+// with ptxasArgs, also cudalink compiling PTX with ptxas processes (the
+// runs without --ptx-compiler), whose output must be the same.
 func measureProgram(p *pool, n, reps int, cudalink, nvlink, work string,
-	linkArgs func(*pool, int, string) []string, verify, measure bool, diffDir string, log func(string, ...any)) (*programResult, error) {
+	linkArgs, cudalinkArgs, ptxasArgs func(*pool, int, string) []string, verify, measure bool, diffDir string, log func(string, ...any)) (*programResult, error) {
 	r := &programResult{Variant: p.variant.Name, Objects: n, NvccFlags: p.variant.NvccFlags, LinkFlags: p.variant.LinkFlags}
+	for _, a := range cudalinkArgs(p, n, "") {
+		if lib, ok := strings.CutPrefix(a, "--ptx-compiler="); ok {
+			r.PTXCompiler = lib
+		}
+	}
 	for _, in := range p.inputs(n) {
 		if fi, err := os.Stat(in); err == nil {
 			r.InputBytes += fi.Size()
@@ -320,14 +351,21 @@ func measureProgram(p *pool, n, reps int, cudalink, nvlink, work string,
 	cudalinkOK := p.variant.CudalinkOK
 	if !cudalinkOK {
 		// Say what cudalink does with it, without timing it.
-		if _, err := runChild(cudalink, linkArgs(p, n, cOut), cLog); err != nil {
+		if _, err := runChild(cudalink, cudalinkArgs(p, n, cOut), cLog); err != nil {
 			msg, _ := os.ReadFile(cLog)
 			r.CudalinkNote = "cudalink refuses the link: " + strings.TrimSpace(firstLine(string(msg)))
 		} else {
 			r.CudalinkNote = "cudalink links it, but is not measured"
 		}
-	} else if _, err := runChild(cudalink, linkArgs(p, n, cOut), cLog); err != nil {
+	} else if _, err := runChild(cudalink, cudalinkArgs(p, n, cOut), cLog); err != nil {
 		return nil, err
+	}
+	pOut := filepath.Join(work, "cudalink-ptxas-"+tag+".cubin")
+	pLog := filepath.Join(work, "cudalink-ptxas-"+tag+".log")
+	if ptxasArgs != nil && cudalinkOK {
+		if _, err := runChild(cudalink, ptxasArgs(p, n, pOut), pLog); err != nil {
+			return nil, err
+		}
 	}
 
 	if verify && cudalinkOK {
@@ -357,11 +395,17 @@ func measureProgram(p *pool, n, reps int, cudalink, nvlink, work string,
 		// The serial link: the same command line in this process with
 		// Parallelism 1 must write the same bytes.
 		serial := filepath.Join(work, "serial-"+tag+".cubin")
-		if err := linkInProcess(linkArgs(p, n, serial), 1); err != nil {
+		if err := linkInProcess(cudalinkArgs(p, n, serial), 1); err != nil {
 			v.SerialNote = err.Error()
 		} else {
 			s, _ := os.ReadFile(serial)
 			v.SerialIdentical = bytes.Equal(s, got)
+		}
+		if ptxasArgs != nil {
+			pt, _ := os.ReadFile(pOut)
+			same := bytes.Equal(pt, got)
+			v.PtxasIdentical = &same
+			log("  verify: with ptxas processes instead of the library, the same bytes: %v", same)
 		}
 		r.Verify = v
 		log("  verify: normalized equal %v, byte-identical %v, serial identical %v", v.NormalizedEqual, v.ByteIdentical, v.SerialIdentical)
@@ -373,7 +417,7 @@ func measureProgram(p *pool, n, reps int, cudalink, nvlink, work string,
 		return r, nil
 	}
 
-	var cs, ns []sample
+	var cs, ns, ps []sample
 	for i := 0; i < reps; i++ {
 		order := []bool{true, false} // cudalink first
 		if i%2 == 1 {
@@ -384,11 +428,18 @@ func measureProgram(p *pool, n, reps int, cudalink, nvlink, work string,
 				if !cudalinkOK {
 					continue
 				}
-				s, err := runChild(cudalink, linkArgs(p, n, cOut), cLog)
+				s, err := runChild(cudalink, cudalinkArgs(p, n, cOut), cLog)
 				if err != nil {
 					return nil, err
 				}
 				cs = append(cs, s)
+				if ptxasArgs != nil {
+					s, err := runChild(cudalink, ptxasArgs(p, n, pOut), pLog)
+					if err != nil {
+						return nil, err
+					}
+					ps = append(ps, s)
+				}
 			} else {
 				s, err := runChild(nvlink, linkArgs(p, n, nOut), nLog)
 				if err != nil {
@@ -407,6 +458,11 @@ func measureProgram(p *pool, n, reps int, cudalink, nvlink, work string,
 			cst.WallMedian.Round(time.Millisecond), mb(cst.RSSMedian),
 			nst.WallMedian.Round(time.Millisecond), mb(nst.RSSMedian),
 			float64(nst.WallMedian)/float64(cst.WallMedian))
+		if len(ps) > 0 {
+			pst := summarise(ps)
+			r.CudalinkPtxas = &pst
+			log("  cudalink with ptxas processes %v (%s)", pst.WallMedian.Round(time.Millisecond), mb(pst.RSSMedian))
+		}
 	} else {
 		log("  nvlink %v (%s); %s", nst.WallMedian.Round(time.Millisecond), mb(nst.RSSMedian), r.CudalinkNote)
 	}
@@ -451,6 +507,20 @@ func parseSizes(s string) ([]int, error) {
 		sizes = append(sizes, n)
 	}
 	return sizes, nil
+}
+
+// defaultPTXCompiler is the CUDA 11.8 PTX compiler library that
+// scripts/setup.sh builds (setup-ptxcompiler.sh), when it is there.
+func defaultPTXCompiler() string {
+	cache := os.Getenv("CUDALINK_CACHE")
+	if cache == "" {
+		cache = "/var/cache/cudalink"
+	}
+	lib := filepath.Join(cache, "cuda-11.8", "libnvptxcompiler.so")
+	if _, err := os.Stat(lib); err != nil {
+		return ""
+	}
+	return lib
 }
 
 func defaultCache() string {

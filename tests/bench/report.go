@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -40,6 +41,12 @@ type programResult struct {
 	Nvlink       *stats
 	CudalinkNote string // why cudalink was not measured
 	Verify       *verification
+	// PTXCompiler is cudalink's --ptx-compiler on this program; "" when
+	// it compiled PTX with ptxas (or compiled none).
+	PTXCompiler string `json:",omitempty"`
+	// CudalinkPtxas is cudalink compiling the PTX with ptxas processes
+	// (no --ptx-compiler), timed with the others when PTXCompiler is set.
+	CudalinkPtxas *stats `json:",omitempty"`
 }
 
 type verification struct {
@@ -47,6 +54,7 @@ type verification struct {
 	ByteIdentical   bool     // the files are the same bytes
 	SerialIdentical bool     // a link with Parallelism 1 wrote the same bytes
 	SerialNote      string   // why the serial link failed
+	PtxasIdentical  *bool    `json:",omitempty"` // with ptxas processes instead of --ptx-compiler, the same bytes
 	Diff            string   // normalize.Diff(nvlink, cudalink), long lines cut
 	Summary         []string // summariseDiff: what differs, by section or symbol
 }
@@ -165,6 +173,23 @@ func printReport(w io.Writer, r *results) {
 				timeCell(p.Cudalink), timeCell(p.Nvlink), cpuCell(p.Cudalink), cpuCell(p.Nvlink), rssCell(p.Cudalink), rssCell(p.Nvlink))
 		}
 		fmt.Fprintln(w)
+		if slices.ContainsFunc(ps, func(p *programResult) bool { return p.CudalinkPtxas != nil }) {
+			fmt.Fprintf(w, "cudalink compiling the PTX with the PTX compiler library (`--ptx-compiler=%s`, in its helper) against ptxas processes (no `--ptx-compiler`), the same runs:\n\n", ps[0].PTXCompiler)
+			fmt.Fprintln(w, "| objects | library wall | ptxas wall | library CPU | ptxas CPU | library peak RSS | ptxas peak RSS | same bytes |")
+			fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---|")
+			for _, p := range ps {
+				if p.CudalinkPtxas == nil {
+					continue
+				}
+				same := "not verified"
+				if p.Verify != nil && p.Verify.PtxasIdentical != nil {
+					same = fmt.Sprint(*p.Verify.PtxasIdentical)
+				}
+				fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", p.Objects,
+					timeCell(p.Cudalink), timeCell(p.CudalinkPtxas), cpuCell(p.Cudalink), cpuCell(p.CudalinkPtxas), rssCell(p.Cudalink), rssCell(p.CudalinkPtxas), same)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 
 	hasG := false
