@@ -3,6 +3,8 @@ package linker
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -80,12 +82,12 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	base := filepath.Base(path)
 	switch {
-	case (!strings.Contains(base, ".") || ext == ".so") && (archive.IsArchive(data) || len(data) >= minInputSize):
+	case (!strings.Contains(base, ".") || ext == ".so") && (isArchive(data) || len(data) >= minInputSize):
 		// nvlink skips an input whose name has no extension, or is a
 		// shared library's, whatever it holds (cubins, host objects,
 		// archives), without a word.
 		return nil, errSkippedName
-	case archive.IsArchive(data):
+	case isArchive(data):
 		return parseArchive(path, data, sm)
 	case len(data) < minInputSize:
 		return nil, &linkError{file: path, msg: fmt.Sprintf(
@@ -216,6 +218,11 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 	var objs []*Object
 	for i, m := range ar.Members {
 		memberName := fmt.Sprintf("%s(%s)", name, m.Name)
+		if ar.Thin {
+			if m.Data, err = readThinMember(memberName, m.Name); err != nil {
+				return nil, err
+			}
+		}
 		u := &unit{id: i + 1, member: true}
 		var got []*Object
 		switch {
@@ -241,6 +248,46 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 		objs = append(objs, got...)
 	}
 	return objs, nil
+}
+
+// isArchive says whether data is an ar archive, thin or not.
+func isArchive(data []byte) bool { return archive.IsArchive(data) || archive.IsThinArchive(data) }
+
+// readThinMember reads the file a thin archive's member names, as nvlink
+// 11.8, 12.4 and 12.5 do: the name up to its first '/' (GNU ar writes the
+// path relative to the archive's directory, and nvlink cuts it there),
+// opened relative to the working directory, not the archive's. So a
+// member in a subdirectory (ar rcsT lib.a sub/x.o: nvlink opens the
+// directory sub and fails, "Memory allocation failure") or named by an
+// absolute path (an empty name: "Could not open input file") stops the link, as a
+// thin archive used from another directory does when the name is not
+// there (exit status 1 in each case).
+func readThinMember(memberName, stored string) ([]byte, error) {
+	path := stored
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		path = path[:i]
+	}
+	fail := func(why string) error {
+		return &linkError{file: memberName, msg: fmt.Sprintf("cannot open thin archive member: nvlink opens '%s' (the stored name %q up to its first '/', relative to the working directory): %s", path, stored, why)}
+	}
+	if path == "" {
+		return nil, fail("an empty name")
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fail("no such file")
+		}
+		return nil, fail(err.Error())
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fail("not a regular file")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fail(err.Error())
+	}
+	return data, nil
 }
 
 // selectImages keeps, of each unit's images, the one nvlink would link for

@@ -275,6 +275,18 @@ func findLibrary(ctx *linkContext, name string, dirs []string) (path string, fou
 	return "", false, skipped
 }
 
+// isThinArchiveFile says whether path starts with the thin archive magic.
+func isThinArchiveFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [len(archive.ThinMagic)]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	return archive.IsThinArchive(magic[:n])
+}
+
 // readsNoObject says whether path is an ar archive nvlink reads no object
 // from (archive.ReadsNoObject); it reads only the member headers.
 func readsNoObject(path string) bool {
@@ -325,8 +337,11 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 			return objs, err
 		}
 	}
-	if cache != nil {
+	if cache != nil && !isThinArchiveFile(path) {
 		objs, err = cache.Objects(path, load(0))
+	} else if cache != nil {
+		// A cached parse would not see its members' files change.
+		objs, err = load(0)()
 	} else {
 		objs, err = load(cfg.Arch)()
 	}

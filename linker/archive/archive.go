@@ -1,7 +1,9 @@
 // Package archive reads Unix `ar` archives in the GNU (System V) format that
 // `ar rcs` and `nvcc -lib` write: the `/` (or `/SYM64/`) symbol table, the
 // `//` long-name table with `/N` references, and 2-byte padding of members.
-// BSD-style `#1/N` names are read too.
+// BSD-style `#1/N` names are read too, and so are GNU thin archives
+// (`ar rcsT`, magic `!<thin>`), whose members are only headers naming files
+// stored outside the archive (Archive.Thin, Member.Size).
 //
 // Parsing is zero-copy: member contents, member names and symbol names share
 // the input's memory. Every size and offset read from the input is checked
@@ -49,8 +51,12 @@ type Member struct {
 	Name string
 	// Off is the offset of the member's header in the archive.
 	Off uint64
-	// Data is the member's contents, a window into the archive.
+	// Data is the member's contents, a window into the archive; nil in a
+	// thin archive, where Name is the member's file.
 	Data []byte
+	// Size is the member's size as its header gives it (in a thin
+	// archive, that of the file it names).
+	Size uint64
 }
 
 // Symbol is one entry of the archive's symbol table: a global symbol that
@@ -68,6 +74,9 @@ type Archive struct {
 	// Symbols is the symbol table in file order (a name defined by several
 	// members appears several times). Empty if the archive has none.
 	Symbols []Symbol
+	// Thin says the archive is a GNU thin archive: the members' contents
+	// are the files their names give, not in the archive.
+	Thin bool
 
 	index map[string]int
 }
@@ -77,6 +86,11 @@ type Archive struct {
 func (a *Archive) Lookup(name string) (int, bool) {
 	i, ok := a.index[name]
 	return i, ok
+}
+
+// IsThinArchive reports whether data starts with the thin archive magic.
+func IsThinArchive(data []byte) bool {
+	return len(data) >= len(ThinMagic) && string(data[:len(ThinMagic)]) == ThinMagic
 }
 
 // IsArchive reports whether data starts with the ar magic.
@@ -120,13 +134,11 @@ type symtab struct {
 func (p *parser) parse() (*Archive, error) {
 	data := p.data
 	size := uint64(len(data))
-	if size >= uint64(len(ThinMagic)) && string(data[:len(ThinMagic)]) == ThinMagic {
-		return nil, p.errorf(0, "thin archives (members stored outside the archive) are not supported")
-	}
-	if !IsArchive(data) {
+	thin := IsThinArchive(data)
+	if !IsArchive(data) && !thin {
 		return nil, p.errorf(0, "not an ar archive (no %q magic)", strings.TrimSpace(Magic))
 	}
-	ar := &Archive{}
+	ar := &Archive{Thin: thin}
 	var (
 		longNames []byte
 		haveLong  bool
@@ -152,11 +164,37 @@ func (p *parser) parse() (*Archive, error) {
 			return nil, p.errorf(off+48, "bad member size %q", h[48:58])
 		}
 		start := off + HeaderSize
+		rawName := string(bytes.TrimRight(h[0:16], " "))
+		// A thin archive holds the symbol and long-name tables; its
+		// members' contents are elsewhere.
+		inline := !thin || rawName == "/" || rawName == "/SYM64/" || rawName == "//"
+		if !inline {
+			if strings.HasPrefix(rawName, "#1/") {
+				return nil, p.errorf(off, "BSD name %q in a thin archive", rawName)
+			}
+			m := Member{Off: off, Size: msize}
+			if len(rawName) > 1 && rawName[0] == '/' {
+				n, ok := parseDecimal([]byte(rawName[1:]))
+				if !ok || !haveLong {
+					return nil, p.errorf(off, "bad member name %q", rawName)
+				}
+				name, ok := longName(longNames, n)
+				if !ok {
+					return nil, p.errorf(off, "long name offset %d outside the // table (%d bytes)", n, len(longNames))
+				}
+				m.Name = name
+			} else {
+				m.Name = zstring(bytes.TrimSuffix(bytes.TrimRight(h[0:16], " "), []byte("/")))
+			}
+			memberAt[off] = len(ar.Members)
+			ar.Members = append(ar.Members, m)
+			off = start
+			continue
+		}
 		if msize > size-start {
 			return nil, p.errorf(off+48, "member size %d runs past end of archive (%d bytes left)", msize, size-start)
 		}
 		body := data[start : start+msize]
-		rawName := string(bytes.TrimRight(h[0:16], " "))
 		next := start + msize
 		if msize%2 == 1 && next < size {
 			next++ // padding byte
@@ -179,7 +217,7 @@ func (p *parser) parse() (*Archive, error) {
 		case strings.HasPrefix(rawName, "__.SYMDEF"):
 			// BSD symbol table: not used (GNU archives carry "/").
 		default:
-			m := Member{Off: off, Data: body}
+			m := Member{Off: off, Data: body, Size: msize}
 			switch {
 			case strings.HasPrefix(rawName, "#1/"):
 				// BSD: the name is the first N bytes of the data.

@@ -272,27 +272,31 @@ func TestMalformed(t *testing.T) {
 	symOff := len(Magic) // "/" is the first member
 	mutate := func(off int, s string) string { return good[:off] + s + good[off+len(s):] }
 	cases := map[string]string{
-		"empty":              "",
-		"bad magic":          "!<arch>x" + good[8:],
-		"thin":               "!<thin>\n",
-		"truncated header":   Magic + "abc",
-		"bad fmag":           mutate(symOff+58, "xx"),
-		"bad size":           mutate(symOff+48, "12a       "),
-		"size past end":      mutate(symOff+48, "9999999999"),
-		"symbol count huge":  mutate(symOff+HeaderSize, "\xff\xff\xff\xff"),
-		"symbol offset":      mutate(symOff+HeaderSize+4, "\x00\x00\x00\x09"),
-		"long name no table": Magic + header("/0", 1) + "x\n",
-		"long name offset":   Magic + header("//", 4) + "a/\n\n" + header("/99", 1) + "x\n",
-		"bad long ref":       Magic + header("//", 4) + "a/\n\n" + header("/x", 1) + "x\n",
-		"bsd name too long":  Magic + header("#1/99", 2) + "ab",
-		"two symtabs":        Magic + header("/", 4) + "\x00\x00\x00\x00" + header("/", 4) + "\x00\x00\x00\x00",
-		"two long tables":    Magic + header("//", 2) + "\n\n" + header("//", 2) + "\n\n",
-		"unterminated sym":   Magic + header("/", 9) + "\x00\x00\x00\x01\x00\x00\x00\x08x",
+		"empty":                "",
+		"bad magic":            "!<arch>x" + good[8:],
+		"thin member no table": ThinMagic + header("/0", 1),
+		"truncated header":     Magic + "abc",
+		"bad fmag":             mutate(symOff+58, "xx"),
+		"bad size":             mutate(symOff+48, "12a       "),
+		"size past end":        mutate(symOff+48, "9999999999"),
+		"symbol count huge":    mutate(symOff+HeaderSize, "\xff\xff\xff\xff"),
+		"symbol offset":        mutate(symOff+HeaderSize+4, "\x00\x00\x00\x09"),
+		"long name no table":   Magic + header("/0", 1) + "x\n",
+		"long name offset":     Magic + header("//", 4) + "a/\n\n" + header("/99", 1) + "x\n",
+		"bad long ref":         Magic + header("//", 4) + "a/\n\n" + header("/x", 1) + "x\n",
+		"bsd name too long":    Magic + header("#1/99", 2) + "ab",
+		"two symtabs":          Magic + header("/", 4) + "\x00\x00\x00\x00" + header("/", 4) + "\x00\x00\x00\x00",
+		"two long tables":      Magic + header("//", 2) + "\n\n" + header("//", 2) + "\n\n",
+		"unterminated sym":     Magic + header("/", 9) + "\x00\x00\x00\x01\x00\x00\x00\x08x",
 	}
 	for name, data := range cases {
 		if _, err := Parse("bad.a", []byte(data)); !isFormatError(err, "bad.a") {
 			t.Errorf("%s: got %v, want a FormatError naming bad.a", name, err)
 		}
+	}
+	// A thin archive with only the magic is empty too.
+	if ar, err := Parse("thin.a", []byte(ThinMagic)); err != nil || len(ar.Members) != 0 || !ar.Thin {
+		t.Errorf("empty thin archive: %v, %v", ar, err)
 	}
 	// An archive with only the magic is empty, not malformed.
 	if ar, err := Parse("empty.a", []byte(Magic)); err != nil || len(ar.Members) != 0 {

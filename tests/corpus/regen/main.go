@@ -58,6 +58,7 @@ type junkSpec struct {
 type libSpec struct {
 	name    string   // the archive, relative to the case directory
 	members []string // nvcc-lib: the .cu files; ar: the (generated) member files
+	thin    bool     // ar-thin: a GNU thin archive (ar rcsDT), members stored outside it
 }
 
 // caseSpec is a parsed case.txt.
@@ -298,7 +299,7 @@ func parseCase(dir string) (*caseSpec, error) {
 		fields := strings.Fields(val)
 		bad := func(msg string) error { return fmt.Errorf("%s:%d: %s: %s", path, lineNo, key, msg) }
 		switch key {
-		case "source-arch", "source-flags", "source-toolkit", "junk", "nvcc-lib", "ar":
+		case "source-arch", "source-flags", "source-toolkit", "junk", "nvcc-lib", "ar", "ar-thin":
 		default:
 			if seen[key] {
 				return nil, bad("given twice")
@@ -358,11 +359,11 @@ func parseCase(dir string) (*caseSpec, error) {
 			c.sourceTK[fields[0]] = fields[1]
 		case "nvcc":
 			c.nvccFlags = fields
-		case "nvcc-lib", "ar":
+		case "nvcc-lib", "ar", "ar-thin":
 			if len(fields) < 2 || !strings.HasSuffix(fields[0], ".a") {
 				return nil, bad("want `<lib.a> <members...>`")
 			}
-			l := libSpec{name: fields[0], members: fields[1:]}
+			l := libSpec{name: fields[0], members: fields[1:], thin: key == "ar-thin"}
 			if key == "nvcc-lib" {
 				c.nvccLibs = append(c.nvccLibs, l)
 			} else {
@@ -1084,7 +1085,11 @@ func regen(tk *toolkit, c *caseSpec) error {
 
 	for _, l := range c.arLibs {
 		// D: deterministic mode (zero dates, uids and gids, mode 644).
-		args := append([]string{"rcsD", l.name}, l.members...)
+		flags := "rcsD"
+		if l.thin {
+			flags = "rcsDT"
+		}
+		args := append([]string{flags, l.name}, l.members...)
 		out, status, err := run(stage, "ar", args...)
 		if err != nil {
 			return err
@@ -1207,7 +1212,8 @@ func normalizeArchive(path string) error {
 		return err
 	}
 	const magic = "!<arch>\n"
-	if !bytes.HasPrefix(data, []byte(magic)) {
+	thin := bytes.HasPrefix(data, []byte("!<thin>\n")) // members' contents stored outside
+	if !bytes.HasPrefix(data, []byte(magic)) && !thin {
 		return fmt.Errorf("%s: not an ar archive", path)
 	}
 	out := bytes.Clone(data)
@@ -1224,6 +1230,7 @@ func normalizeArchive(path string) error {
 			return fmt.Errorf("%s: bad member size at offset %d", path, off)
 		}
 		name := string(h[:16])
+		table := strings.HasPrefix(name, "// ") || strings.HasPrefix(name, "/ ") || strings.HasPrefix(name, "/SYM64/ ")
 		switch {
 		case strings.HasPrefix(name, "// "):
 			// The long-name table: GNU ar leaves these fields blank.
@@ -1238,6 +1245,10 @@ func normalizeArchive(path string) error {
 			field(h, 28, 6, "0")   // uid
 			field(h, 34, 6, "0")   // gid
 			field(h, 40, 8, "644") // mode (octal)
+		}
+		if thin && !table {
+			off += 60 // a thin member is its header alone
+			continue
 		}
 		off += 60 + size + size%2
 	}
