@@ -69,7 +69,7 @@ func dumpCallgraph(ctx *linkContext) {
 	}
 	for i, sym := range ctx.names.nodes {
 		line := ctx.nodeLine(sym, calledLive)
-		if sym != nil && sym.placeholder && ctx.keepsAll() {
+		if sym != nil && sym.isPlaceholder() && ctx.keepsAll() {
 			line = " ->" // -g and -preserve-relocs keep it: an undefined function with no name
 		}
 		fmt.Fprintf(w, "%d: %s\n", i+1, line)

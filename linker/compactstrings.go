@@ -65,10 +65,10 @@ func compactStrings(ctx *linkContext) {
 	}
 	keptPlaceholder := false
 	for i, e := range ctx.symtab.entries {
-		if e.sym != nil && e.sym.placeholder {
+		if e.sym != nil && e.sym.isPlaceholder() {
 			keptPlaceholder = true
 		}
-		if e.sym == nil || e.sec != nil || e.sym.placeholder {
+		if e.sym == nil || e.sec != nil || e.sym.isPlaceholder() {
 			continue
 		}
 		if i < ctx.firstGlobal {

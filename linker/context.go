@@ -63,12 +63,19 @@ type linkContext struct {
 	deleted []bool
 	bank2   bank2Overlay // weak copies' bank-2 constants (buildFunctions); each kernel's bank-2 section, and how they share contributions (mergeSections)
 	// commons are the .nv.global contributions allocateCommons made for
-	// the common symbols, which placeSymbols moves them to.
+	// the common symbols, which placeSymbols places them in.
 	commons []commonStorage
 	// lostParams are the _param symbols of losing weak kernels that
 	// -preserve-relocs keeps, with the winner's parameter bank they move
 	// to (keepLostParams; placeSymbols moves them).
 	lostParams []movedSymbol
+	// commonAlign is, for a common whose chosen definition is a larger
+	// common than the first of its name, the first's st_value: the
+	// alignment nvlink keeps (resolveSymbols; see inputValue).
+	commonAlign map[*symbol]uint64
+	// placements are, by symbol id, where each symbol lands in the output
+	// (placeSymbols, its one writer; read through placed).
+	placements []placement
 
 	// allFuncs are every function definition, by function.order
 	// (buildFunctions). A partial link keeps them all.
@@ -362,9 +369,9 @@ type inputSection struct {
 	// section the output leaves out: the merge step is its one writer
 	// (mergeSections with foldConstant2, or mergeRelocatable and
 	// createRelocatableMetadataSections for -r). outOff is where it lands
-	// in out (placeContributions). A symbol can move to another output
-	// section than its input section's (placeSymbols gives it a section
-	// of its own: see movedSymbol, debugLayout.moved).
+	// in out (placeContributions). A symbol can land in another output
+	// section than its input section's (placeSymbols records it in the
+	// symbol's placement: see movedSymbol, debugLayout.moved).
 	out    *outputSection
 	outOff uint64
 
@@ -401,21 +408,13 @@ func (isec *inputSection) inputIndex() int {
 // local symbol of one file.
 type symbol struct {
 	name string
-	// value is section-relative: the chosen definition's st_value from
-	// resolveSymbols on, the output's from placeSymbols on, which computes
-	// it from the layout steps' records (place.go). They are its two
-	// writers.
-	value uint64
 	// size: the chosen definition's (resolveSymbols, its one writer).
 	size uint64
 
-	// file and section of the chosen definition; section is nil when the
-	// symbol is undefined, common or absolute. resolveSymbols writes file.
-	// section is resolveSymbols' (the definition's input section), then
-	// placeSymbols' for the symbols the layout gives storage the inputs
-	// did not (place.go): a common's .nv.global contribution, a kernel's
-	// shared section for a private variable whose symbol is kept, the
-	// winner's parameter bank for a losing weak kernel's _param.
+	// file and section of the chosen definition (resolveSymbols, their
+	// one writer); section is its input section, nil when the symbol is
+	// undefined, common or absolute. Its st_value is inputValue's. Where
+	// the symbol lands in the output is placeSymbols' record (placed).
 	file    *inputFile
 	section *inputSection
 
@@ -426,20 +425,33 @@ type symbol struct {
 	esymIndex int32  // index of the chosen definition (of a local: its entry) in file's symbol table
 	// id numbers the symbols of a link densely from 0, so that a pass can
 	// keep what it computes of them in a table of its own indexed by id
-	// (nameRegistry.created, outputSymbols.index, linkContext.deleted).
+	// (nameRegistry.created, outputSymbols.index, linkContext.deleted,
+	// linkContext.placements).
 	// resolveSymbols, which makes them, numbers them (see symbolIDs).
 	id int32
 
 	info  uint8 // binding and type of the chosen definition (or reference)
 	other uint8
-	rank  uint8 // rank of the chosen definition (see rank)
 	// firstBind is the binding where the name was first seen; nvlink keeps
 	// names first seen weak with the locals.
 	firstBind uint8
-
-	local       bool
-	placeholder bool // an unnamed local function of addPlaceholder
+	local     bool
+	// What follows from the chosen definition is a method (defRank,
+	// isPlaceholder): the record stays at 56 bytes.
 }
+
+// defRank is the rank of the symbol's chosen definition (see rank),
+// rankUndefined for a symbol no input defines and for a local.
+func (sym *symbol) defRank() int {
+	if sym.file == nil || sym.local {
+		return rankUndefined
+	}
+	return rank(&sym.file.ELF.Symbols[sym.esymIndex])
+}
+
+// isPlaceholder says whether sym is the unnamed local function
+// addPlaceholder made for its file.
+func (sym *symbol) isPlaceholder() bool { return sym.file != nil && sym.file.placeholder == sym }
 
 // bind is the symbol's binding, STB_*.
 func (sym *symbol) bind() uint8 { return sym.info >> 4 }

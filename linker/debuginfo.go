@@ -47,8 +47,8 @@ type debugLayout struct {
 	values map[*symbol]uint64
 	// moved are the inputs' .nv_debug.shared sections whose variables
 	// the output publishes, and the output's .nv_debug.shared: every
-	// symbol defined in one is in it from placeSymbols on, which moves
-	// them (the merge step leaves these sections out of the output).
+	// symbol defined in one is placed in it (placeSymbols; the merge step
+	// leaves these sections out of the output).
 	moved map[*inputSection]*outputSection
 }
 

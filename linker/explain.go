@@ -338,7 +338,7 @@ func (ctx *linkContext) explainVariable(w io.Writer, t *explainTarget) {
 		fmt.Fprintf(w, "%s is a __shared__ variable: it is laid out in the shared memory of each kept kernel that reaches a function using it\n", head)
 		return
 	}
-	if sym.section != nil && sym.section.out == nil {
+	if sym.section != nil && ctx.placed(sym).out == nil {
 		fmt.Fprintf(w, "%s is not kept: its section %s is not in the output\n", head, sym.section.sec.Name)
 		return
 	}
@@ -418,14 +418,15 @@ func (ctx *linkContext) writeMap(out io.Writer) {
 			continue // the null symbol or a section symbol
 		}
 		sec, from := "UND", ""
-		if sym.section != nil && sym.section.out != nil {
-			sec = sym.section.out.name
+		at := ctx.placed(sym)
+		if at.out != nil {
+			sec = at.out.name
 		}
 		if sym.file != nil {
 			from = sym.file.Name
 		}
 		bind := map[uint8]string{cubin.STB_LOCAL: "local", cubin.STB_GLOBAL: "global", cubin.STB_WEAK: "weak"}[sym.bind()]
-		fmt.Fprintf(w, "%d %s %s %s 0x%x 0x%x %s%s\n", i, sym.name, bind, sec, sym.value, sym.size, from, demangledNote(sym.name))
+		fmt.Fprintf(w, "%d %s %s %s 0x%x 0x%x %s%s\n", i, sym.name, bind, sec, at.value, sym.size, from, demangledNote(sym.name))
 	}
 	fmt.Fprintf(w, "\n## Removed functions\n# name input reason (kernels-used: a kernel -kernels-used does not name;\n"+
 		"# variables-used: a kernel, with -variables-used and no -kernels-used; host-reference-pruning:\n"+

@@ -59,7 +59,7 @@ func link(ctx *linkContext) error {
 	ctx.run("lay out shared memory", layoutShared)                // each kernel's variables, the shared ones, dynamic memory
 	ctx.run("lay out debug information", layoutDebugInfo)         // -g: shared memory as the debugger sees it
 	ctx.run("keep lost parameters", keepLostParams)               // -preserve-relocs: a losing weak kernel's _param moves to the winner
-	ctx.run("place symbols", placeSymbols)                        // symbol values and sections are the output's from here on
+	ctx.run("place symbols", placeSymbols)                        // each symbol's output value and section (placements) from here on
 	ctx.run("assign bindless slots", assignBindlessSlots)         // texture and surface header slots in each kernel's bank 0
 	ctx.run("check limits", checkLimits)                          // constant bank 3 and each kernel's shared memory fit the hardware
 	ctx.run("compute resources", computeResources)                // registers, barriers and stack through the call graph
@@ -126,9 +126,9 @@ func linkRelocatable(ctx *linkContext) error {
 	ctx.run("build functions", buildFunctions)                             // the chosen definition of each function, with its sections
 	ctx.run("merge sections", mergeRelocatable)                            // per-function sections kept, memory spaces merged by name
 	ctx.run("lay out sections", layoutRelocatable)                         // contributions placed in merged sections
-	ctx.run("place symbols", placeSymbols)                                 // symbol values moved with their sections' contributions
 	ctx.run("retarget relocations", retargetRelocations)                   // every relocation kept, moved to merged sections and symbols
 	ctx.run("create metadata sections", createRelocatableMetadataSections) // .nv.callgraph and .nv.prototype take the inputs' place
+	ctx.run("place symbols", placeSymbols)                                 // output values: moved with their sections' contributions
 	ctx.run("assign indices", assignRelocatableIndices)                    // .symtab and section order: symbol and section indices are final from here on
 	ctx.run("build metadata", buildRelocatableMetadata)                    // .nv.info*, .nv.callgraph, .nv.prototype remapped
 	if ctx.checkpoint() {

@@ -119,13 +119,13 @@ func (file *inputFile) lostStorage(isec *inputSection) bool {
 func allocateCommons(ctx *linkContext) {
 	for i := len(ctx.symbols) - 1; i >= 0; i-- {
 		sym := ctx.symbols[i]
-		if sym.file == nil || sym.rank != rankCommon {
+		if sym.file == nil || sym.defRank() != rankCommon {
 			continue
 		}
 		osec := ctx.outSection(".nv.global", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 		isec := &inputSection{file: sym.file, out: osec,
 			sec: &cubin.Section{Name: ".nv.global", Type: cubin.SHT_NOBITS, Flags: cubin.SHF_WRITE | cubin.SHF_ALLOC,
-				Addralign: max(sym.value, 1), Size: sym.size}}
+				Addralign: max(ctx.inputValue(sym), 1), Size: sym.size}}
 		osec.members = append(osec.members, isec)
 		ctx.commons = append(ctx.commons, commonStorage{sym: sym, isec: isec})
 	}

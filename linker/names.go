@@ -531,7 +531,7 @@ func (r *nameRegistry) addPlaceholder(ctx *linkContext, file *inputFile) {
 		ctx.strtab.empty = r.emptyOff
 		r.emptyName = true
 	}
-	ph := &symbol{info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, local: true, file: file, placeholder: true, id: ctx.placeholderID(file)}
+	ph := &symbol{info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, local: true, file: file, id: ctx.placeholderID(file)}
 	file.placeholder = ph
 	r.local = append(r.local, createdSym{sym: ph})
 }

@@ -177,8 +177,8 @@ func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 		return 0
 	}
 	if sym.typ() == cubin.STT_SECTION && sym.local {
-		if sym.section != nil && sym.section.out != nil {
-			return sym.section.out.symIndex
+		if out := ctx.placed(sym).out; out != nil {
+			return out.symIndex
 		}
 		return 0
 	}

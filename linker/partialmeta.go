@@ -120,10 +120,10 @@ func buildRelocatableSymtab(ctx *linkContext) {
 					add(sym)
 				}
 			case sym.typ() == cubin.STT_SECTION:
-				if osec := sym.sectionOut(); osec != nil && osec.symIndex == 0 {
+				if osec := ctx.placed(sym).out; osec != nil && osec.symIndex == 0 {
 					ctx.symtab.addSection(osec)
 				}
-			case sym.section == nil || sym.section.out != nil:
+			case sym.section == nil || ctx.placed(sym).out != nil:
 				add(sym)
 			}
 		}
@@ -131,14 +131,6 @@ func buildRelocatableSymtab(ctx *linkContext) {
 	if ctx.firstGlobal == 0 {
 		ctx.firstGlobal = len(ctx.symtab.entries)
 	}
-}
-
-// sectionOut returns the output section of a section symbol's section.
-func (sym *symbol) sectionOut() *outputSection {
-	if sym.section == nil {
-		return nil
-	}
-	return sym.section.out
 }
 
 // remapInfo rewrites the symbol indices of one .nv.info record of file in

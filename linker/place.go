@@ -3,9 +3,9 @@ package linker
 import "github.com/cudalink/cudalink/linker/cubin"
 
 // Where each symbol lands in the output. resolveSymbols gives a symbol
-// its chosen definition's st_value and input section (symbol.value,
-// symbol.section). The layout steps then decide where storage goes, each
-// in a record of its own, and write no symbol:
+// its chosen definition (symbol.file and symbol.section, the st_value
+// inputValue reads). The layout steps then decide where storage goes,
+// each in a record of its own, and write no symbol:
 //
 //   - allocateCommons (mergeSections): each common's .nv.global
 //     contribution (linkContext.commons);
@@ -21,10 +21,31 @@ import "github.com/cudalink/cudalink/linker/cubin"
 //   - keepLostParams: the parameter banks losing weak kernels' _param
 //     symbols move to (linkContext.lostParams).
 //
-// placeSymbols, one step right after them, moves every symbol from its
-// input's place to the output's. It is the one writer of symbol.value and
-// symbol.section after resolveSymbols: before it they are the input's,
-// from it on the output's.
+// placeSymbols, one step right after them, turns those records into each
+// symbol's placement (linkContext.placements, its one writer): its output
+// value and section. The passes after it read them through placed; the
+// symbol keeps its input's definition.
+
+// placement is where a symbol lands in the output.
+type placement struct {
+	// value is the symbol's st_value in the output: relative to out, or
+	// the input's value for a symbol in no output section (absolute,
+	// common in a partial link, a shared variable a partial link leaves
+	// for the final link to lay out).
+	value uint64
+	// out is the output section the symbol is defined in, nil for an
+	// undefined symbol or one whose section the output leaves out.
+	out *outputSection
+}
+
+// placed returns where sym lands in the output (placeSymbols): the zero
+// placement for a symbol no input defines and before placeSymbols runs.
+func (ctx *linkContext) placed(sym *symbol) placement {
+	if int(sym.id) >= len(ctx.placements) {
+		return placement{}
+	}
+	return ctx.placements[sym.id]
+}
 
 // movedSymbol is a symbol that moves to another output section than its
 // input section's: a kernel's section for a private shared variable
@@ -36,61 +57,50 @@ type movedSymbol struct {
 }
 
 // placeSymbols gives every symbol its output value and section from the
-// layout records, in the order the layout decided them: a common moves to
-// its contribution; a symbol defined in an input section that is in the
-// output moves by where the section landed (not a shared variable's in a
-// partial link, whose st_value stays its alignment for the final link to
-// lay out); then shared memory's offsets, the debug view's values and the
-// moves to other sections replace what they name.
+// layout records, in the order the layout decided them: a symbol defined
+// in an input section that is in the output (or in an input
+// .nv_debug.shared section layoutDebugInfo moved to the output's) moves
+// by where the section landed (not a shared variable's in a partial link,
+// whose st_value stays its alignment for the final link to lay out); a
+// common moves to its contribution; then shared memory's offsets, the
+// debug view's values and the moves to other sections replace what they
+// name.
 func placeSymbols(ctx *linkContext) {
-	for _, c := range ctx.commons {
-		c.sym.section, c.sym.value = c.isec, 0
-	}
+	p := make([]placement, ctx.symbolIDs)
 	relocatable := ctx.config.Relocatable
-	moved := movedSections(ctx.debugLayout.moved)
+	moved := ctx.debugLayout.moved
 	for _, file := range ctx.files {
 		for j, sym := range file.syms {
-			if moved != nil && file.defines(sym, j) && sym.section != nil {
-				if isec := moved[sym.section]; isec != nil {
-					sym.section = isec
+			if !file.defines(sym, j) {
+				continue
+			}
+			pl := placement{value: ctx.inputValue(sym)}
+			if isec := sym.section; isec != nil {
+				pl.out = isec.out
+				if o := moved[isec]; o != nil {
+					pl.out = o
+				}
+				if pl.out != nil && sym.typ() != cubin.STT_SECTION && !(relocatable && isec.sec.Type == cubin.SHT_CUDA_SHARED) {
+					pl.value += isec.outOff
 				}
 			}
-			if !file.defines(sym, j) || sym.section == nil || sym.section.out == nil || sym.typ() == cubin.STT_SECTION {
-				continue
-			}
-			if relocatable && sym.section.sec.Type == cubin.SHT_CUDA_SHARED {
-				continue
-			}
-			sym.value += sym.section.outOff
+			p[sym.id] = pl
 		}
 	}
+	for _, c := range ctx.commons {
+		p[c.sym.id] = placement{value: c.isec.outOff, out: c.isec.out}
+	}
 	for sym, at := range ctx.sharedVars.offsets {
-		sym.value = at
+		p[sym.id].value = at
 	}
 	for _, m := range ctx.sharedVars.kept {
-		m.sym.section = &inputSection{file: m.sym.file, sec: m.sym.section.sec, out: m.out}
+		p[m.sym.id].out = m.out
 	}
 	for sym, v := range ctx.debugLayout.values {
-		sym.value = v
+		p[sym.id].value = v
 	}
 	for _, m := range ctx.lostParams {
-		m.sym.section = &inputSection{file: m.sym.file, sec: m.sym.section.sec, out: m.out}
+		p[m.sym.id].out = m.out
 	}
-}
-
-// movedSections gives each input section of moves a copy in the output
-// section moves names, which the symbols defined in it take as their
-// section (nil without moves). The input's own record keeps the merge
-// step's out.
-func movedSections(moves map[*inputSection]*outputSection) map[*inputSection]*inputSection {
-	if len(moves) == 0 {
-		return nil
-	}
-	m := make(map[*inputSection]*inputSection, len(moves))
-	for isec, osec := range moves {
-		c := *isec
-		c.out = osec
-		m[isec] = &c
-	}
-	return m
+	ctx.placements = p
 }

@@ -481,14 +481,14 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 			}
 			return
 		}
-		osec.patch(p, r.Type, how.Select(sym.value+uint64(a)), 0)
+		osec.patch(p, r.Type, how.Select(ctx.placed(sym).value+uint64(a)), 0)
 		if ctx.config.PreserveRelocs {
 			rp.preserve(outReloc{offset: uint32(p), typ: r.Type, sym: sym, addend: a})
 		}
 		return
 	}
 	if osec.flags&cubin.SHF_ALLOC == 0 && (ctx.sharedVars.deleted[sym] ||
-		sym.space() == cubin.STO_CUDA_SHARED && sym.defined() && sym.section != nil && sym.section.out == nil && sym.section.fn != nil && !ctx.isLive(sym.section.fn)) {
+		sym.space() == cubin.STO_CUDA_SHARED && sym.defined() && sym.section != nil && ctx.placed(sym).out == nil && sym.section.fn != nil && !ctx.isLive(sym.section.fn)) {
 		// A debug section's view of a shared variable nvlink deleted (no
 		// code uses it), or of one of a removed kernel: nvlink takes its
 		// address as unknown.
@@ -617,7 +617,7 @@ func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bo
 		}
 		return sym.section.outOff, true
 	}
-	return sym.value, true
+	return ctx.placed(sym).value, true
 }
 
 // constantBank returns the constant bank number of the symbol's section.

@@ -32,7 +32,7 @@ func resolveSymbols(ctx *linkContext) {
 				sym := &local[0]
 				local = local[1:]
 				*sym = symbol{name: esym.Name, info: esym.Info, other: esym.Other,
-					value: esym.Value, size: esym.Size, file: file, shndx: esym.Shndx,
+					size: esym.Size, file: file, shndx: esym.Shndx,
 					section: file.sectionOf(esym.Shndx), local: true, esymIndex: int32(i), id: g.nextID()}
 				file.syms[i] = sym
 				continue
@@ -101,6 +101,22 @@ func (g *globalSymbols) symbol(ctx *linkContext, name string) (sym *symbol, firs
 	return sym, true
 }
 
+// inputValue is the st_value of sym's chosen definition: relative to its
+// input section (symbol.section), a common's alignment (that of the first
+// common of its name: resolveSymbols' commonAlign), 0 for an undefined
+// symbol or a placeholder.
+func (ctx *linkContext) inputValue(sym *symbol) uint64 {
+	if sym.file == nil || sym.isPlaceholder() {
+		return 0
+	}
+	if sym.defRank() == rankCommon {
+		if a, ok := ctx.commonAlign[sym]; ok {
+			return a
+		}
+	}
+	return sym.file.ELF.Symbols[sym.esymIndex].Value
+}
+
 // sectionOf returns the input section for a symbol's section index, nil for
 // undefined and special indices.
 func (file *inputFile) sectionOf(shndx uint32) *inputSection {
@@ -161,7 +177,7 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 	}
 	oldRank := rankUndefined
 	if sym.file != nil {
-		oldRank = int(sym.rank)
+		oldRank = sym.defRank()
 	}
 	if oldRank != rankUndefined && esym.Type() != cubin.STT_FUNC && !ctx.checkDataDefinitions(sym, file, esym, newRank) {
 		return
@@ -200,6 +216,12 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 		if esym.Size > sym.size {
 			// The larger common is the one nvlink names from now on; the
 			// first common's alignment (its st_value) stays.
+			if _, ok := ctx.commonAlign[sym]; !ok {
+				if ctx.commonAlign == nil {
+					ctx.commonAlign = map[*symbol]uint64{}
+				}
+				ctx.commonAlign[sym] = sym.file.ELF.Symbols[sym.esymIndex].Value
+			}
 			sym.size, sym.file, sym.esymIndex = esym.Size, file, int32(idx)
 		}
 	}
@@ -213,10 +235,9 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 		}
 		return
 	}
-	sym.info, sym.other, sym.value, sym.size = esym.Info, esym.Other, esym.Value, esym.Size
+	sym.info, sym.other, sym.size = esym.Info, esym.Other, esym.Size
 	sym.file, sym.shndx = file, esym.Shndx
 	sym.section = file.sectionOf(esym.Shndx)
-	sym.rank = uint8(newRank)
 	sym.esymIndex = int32(idx)
 }
 
@@ -245,7 +266,7 @@ func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym 
 			msg:  fmt.Sprintf("common symbol has larger size (0x%x bytes) than its initialization (0x%x bytes)", commonSize, initSize),
 			refs: []string{"initialized in " + init.Name}})
 	}
-	switch oldCommon, newCommon := sym.rank == rankCommon, newRank == rankCommon; {
+	switch oldCommon, newCommon := sym.defRank() == rankCommon, newRank == rankCommon; {
 	case oldCommon && newCommon:
 		return true
 	case oldCommon:
@@ -270,7 +291,7 @@ func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym 
 		if esym.Size != sym.size {
 			sizeMismatch()
 		}
-		if sym.rank == rankStrong {
+		if sym.defRank() == rankStrong {
 			ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
 				msg:  "duplicate definition of device symbol (a common after a definition)",
 				refs: []string{"first defined in " + sym.file.nvlinkName()}})
@@ -280,7 +301,7 @@ func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym 
 	if esym.Size != sym.size {
 		sizeMismatch()
 		// Two strong ones are also a duplicate, which the caller reports.
-		return sym.rank == rankStrong && newRank == rankStrong
+		return sym.defRank() == rankStrong && newRank == rankStrong
 	}
 	return true
 }

@@ -522,7 +522,7 @@ type sharedVariables struct {
 	// global's module-wide offset (placeGlobals), a kernel's own and
 	// private variables' offsets in its shared memory (placeKernels), and
 	// with debug symbols, where an extern __shared__ array starts
-	// (unifyDynamic). placeSymbols makes them the symbols' values.
+	// (unifyDynamic). placeSymbols makes them the symbols' output values.
 	offsets map[*symbol]uint64
 }
 

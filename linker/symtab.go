@@ -81,7 +81,7 @@ func buildSymbolTable(ctx *linkContext) {
 			addSection(ctx.outByName.get(c.section))
 			continue
 		}
-		if c.sym.placeholder {
+		if c.sym.isPlaceholder() {
 			if ctx.keepsAll() {
 				add(c.sym) // nvlink removes it with the unused symbols, which -g and -preserve-relocs keep
 			}
@@ -227,7 +227,7 @@ func (ctx *linkContext) keepLocal(sym *symbol) bool {
 		strings.Contains(sym.name, ".const_opt.") && !(ctx.config.PreserveRelocs && ctx.inKernelBank2(sym)) {
 		return false
 	}
-	if sym.section != nil && sym.section.out == nil {
+	if sym.section != nil && ctx.placed(sym).out == nil {
 		return false
 	}
 	if sym.typ() == cubin.STT_FUNC && ctx.liveFunc(sym) == nil && !ctx.clones.has(sym) {
@@ -265,7 +265,7 @@ func (ctx *linkContext) keepGlobal(sym *symbol) bool {
 		// (layoutDebugInfo), not all that share an input section.
 		return false
 	}
-	return sym.section == nil || sym.section.out != nil
+	return sym.section == nil || ctx.placed(sym).out != nil
 }
 
 // outInfo and outOther are the st_info and st_other nvlink writes: CUDA

@@ -636,22 +636,23 @@ func (ctx *linkContext) outSymbol(e outSym) elfSym {
 			s.other = 1
 		}
 		s.name = ctx.strtab.add(sym.name)
-		if sym.placeholder {
+		if sym.isPlaceholder() {
 			s.name = ctx.strtab.empty
 		}
+		at := ctx.placed(sym)
 		if how == publishedDynamic {
-			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").index), sym.value+ctx.debugLayout.dynamicShift
+			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").index), at.value+ctx.debugLayout.dynamicShift
 			break
 		}
-		s.value, s.size = sym.value, sym.size
+		s.value, s.size = at.value, sym.size
 		if (how == publishedShared || how == preservedShared) && !ewpDebugShared(sym) {
 			// sm_90's reserve moves the shared variables, but not those
 			// a -ewp -G image names in its .nv_debug.shared.
 			s.value += ctx.sharedReserve()
 		}
 		switch {
-		case sym.section != nil && sym.section.out != nil:
-			s.shndx = uint32(sym.section.out.index)
+		case at.out != nil:
+			s.shndx = uint32(at.out.index)
 		case sym.shndx == cubin.SHN_ABS || sym.shndx == cubin.SHN_COMMON:
 			s.shndx, s.special = sym.shndx, true
 		default:

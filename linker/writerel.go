@@ -132,10 +132,11 @@ func (ctx *linkContext) encodeRelocatableSymbols() (symtab, shndxWords []byte) {
 		} else {
 			sym := e.sym
 			name, info, other = ctx.strtab.add(sym.name), sym.info, sym.other
-			value, size = sym.value, sym.size
+			at := ctx.placed(sym)
+			value, size = at.value, sym.size
 			switch {
-			case sym.section != nil && sym.section.out != nil:
-				shndx = uint32(sym.section.out.index)
+			case at.out != nil:
+				shndx = uint32(at.out.index)
 			case sym.defined() && sym.shndx >= cubin.SHN_LORESERVE && sym.section == nil:
 				shndx, special = sym.shndx, true // SHN_ABS, SHN_COMMON
 			default:
