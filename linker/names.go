@@ -166,6 +166,15 @@ func registerNames(ctx *linkContext) {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
 			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.sections[esym.Shndx].sec) {
+				if isec := file.sections[esym.Shndx]; isec.fn != nil && r.mergedPlain.has(isec.fn) && strings.HasPrefix(name, ".nv.shared.") {
+					// The .nv.shared.<k> of a kernel merged as an
+					// ordinary function (-kernels-used or
+					// -variables-used leave it out), known only by
+					// its section symbol (an -ewp image names no
+					// variable in it): nvlink makes it with the
+					// remaining sections, in section-header order.
+					continue
+				}
 				r.createHolder(ctx, r.sectionKey(file.sections[esym.Shndx]))
 			}
 		}
