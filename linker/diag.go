@@ -238,6 +238,13 @@ func (ctx *linkContext) onlyNonFatal() bool {
 	return ctx.diag.errors > 0 && ctx.diag.errors == ctx.diag.nonFatal
 }
 
+// fatalErrors counts the errors so far that nvlink calls fatal.
+func (ctx *linkContext) fatalErrors() int {
+	ctx.diag.mu.Lock()
+	defer ctx.diag.mu.Unlock()
+	return ctx.diag.errors - ctx.diag.nonFatal
+}
+
 // failed says whether an error was reported.
 func (ctx *linkContext) failed() bool {
 	ctx.diag.mu.Lock()

@@ -22,7 +22,15 @@ func resolveSymbols(ctx *linkContext) {
 		n += len(file.ELF.Symbols) - 1 - nlocal[i]
 	}
 	g := globalSymbols{byName: make(map[string]*symbol, n)}
+	before := ctx.fatalErrors()
 	for fi, file := range ctx.files {
+		if ctx.fatalErrors() > before {
+			// nvlink merges the inputs one by one and stops after the
+			// first whose symbols gave a fatal error (a duplicate
+			// definition: "merge_elf failed"), so the inputs after it
+			// report nothing (11.8, 12.4 and 12.5).
+			break
+		}
 		ef := file.ELF
 		file.syms = make([]*symbol, len(ef.Symbols))
 		local := make([]symbol, nlocal[fi]) // one allocation for the file's locals

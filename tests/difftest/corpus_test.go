@@ -445,6 +445,9 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	if want, got := UndefinedOrder(c.Messages), UndefinedOrder(stderr); len(want) > 1 && !slices.Equal(got, want) {
 		t.Errorf("cudalink reports the undefined symbols in the order %q, nvlink in the order %q", got, want)
 	}
+	if want, got := Duplicates(c.Messages), Duplicates(stderr); len(want) > 0 && !slices.Equal(got, want) {
+		t.Errorf("cudalink reports the duplicate definitions %q, nvlink %q", got, want)
+	}
 }
 
 // checkUnchanged fails the test if the linker created, changed or removed
