@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -141,12 +142,49 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 		return nil, err
 	}
 	u.host = &hostInfo{moduleID: ho.ModuleID, refs: ho.HostRefs, hasRefs: ho.HasHostRefs(), hasRefSections: ho.HasHostRefSections}
-	u.wholeProgram = len(ho.Fatbin) > 0
+	u.wholeProgram = len(ho.Fatbin) > 0 && wholeProgramHasCode(name, ho.Fatbin)
 	u.wholeFatbin = ho.Fatbin
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil
 	}
 	return parseFatbin(name, ho.RelFatbin, sm, u)
+}
+
+// wholeProgramHasCode says whether an nvcc -c object's whole-program
+// fatbinary holds device code: an image with a code section, or PTX with a
+// function. nvcc -c of a file without device code embeds images without
+// code, which are no reason to say the object was compiled without -rdc.
+// An image that cannot be read counts as code.
+func wholeProgramHasCode(name string, data []byte) bool {
+	entries, err := fatbin.Parse(name, data)
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		if e.Kind != fatbin.KindELF && e.Kind != fatbin.KindPTX {
+			continue
+		}
+		image, err := e.Data()
+		if err != nil {
+			return true
+		}
+		if e.Kind == fatbin.KindPTX {
+			if bytes.Contains(image, []byte(".entry")) || bytes.Contains(image, []byte(".func")) {
+				return true
+			}
+			continue
+		}
+		ef, err := cubin.Parse(name, image)
+		if err != nil {
+			return true
+		}
+		for _, sec := range ef.Sections {
+			if strings.HasPrefix(sec.Name, ".text.") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parseFatbin parses the ELF images of a fatbinary container.

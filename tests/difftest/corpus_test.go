@@ -689,3 +689,29 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// TestNoOwnWarningWithoutDeviceCode: cudalink's own warning for an nvcc -c
+// object ("holds no relocatable device code") is for objects with device
+// code compiled without -rdc; an nvcc -c object of a file without device
+// code (images without a function) is linked without a word, as nvlink
+// links it. The cases of every toolkit.
+func TestNoOwnWarningWithoutDeviceCode(t *testing.T) {
+	ran := 0
+	for _, c := range loadEveryToolkit(t) {
+		if !strings.HasPrefix(c.Name, "host-object-no-rdc-without-device-code-") {
+			continue
+		}
+		ran++
+		t.Run(c.Toolkit+"/"+c.Name, func(t *testing.T) {
+			t.Chdir(c.Dir)
+			args := cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin")
+			status, _, stderr := link(t, args)
+			if status != 0 || stderr != "" || strings.TrimSpace(c.Messages) != "" {
+				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nnvlink's:\n%s", strings.Join(args, " "), status, stderr, c.Messages)
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatal("no host-object-no-rdc-without-device-code-* case in the corpus")
+	}
+}
