@@ -139,10 +139,11 @@ type Config struct {
 	// cubin for the target (ptxcompile.go); "" looks for ptxas on PATH.
 	// A link without such inputs never runs it.
 	Ptxas string
-	// PTXCompiler is --ptx-compiler: the toolkit's PTX compiler library
-	// (libnvptxcompiler_static.a made a shared library), which compiles
-	// that PTX, and libnvvm's under LTO, in the helper cudalink-nvvm
-	// instead of a ptxas process per compile; "" runs ptxas.
+	// PTXCompiler is --ptx-compiler: the toolkit's PTX compiler
+	// (libnvptxcompiler_static.a), as the program cudalink-ptxc or as a
+	// shared library loaded in the helper cudalink-nvvm, which compiles
+	// that PTX, and libnvvm's under LTO, in one process instead of a
+	// ptxas process per compile; "" runs ptxas.
 	PTXCompiler string
 	// PtxasOptions are -Xptxas's options (split at white space, as
 	// nvlink does), given to ptxas after those recorded with the PTX.

@@ -3,6 +3,7 @@ package linker
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -256,10 +257,11 @@ func (e *ptxasError) Error() string {
 	return fmt.Sprintf("ptxas failed (exit status %d); its messages are above", e.status)
 }
 
-// ptxCompiler compiles PTX for a link: the PTX compiler library
-// (--ptx-compiler), loaded in the helper cudalink-nvvm, which compiles
-// every PTX image of the link (and of a persistent worker's links) in
-// that one process, or else the toolkit's ptxas, a process per image.
+// ptxCompiler compiles PTX for a link: the PTX compiler (--ptx-compiler),
+// the library loaded in the helper cudalink-nvvm or the program
+// cudalink-ptxc with the library linked in, which compiles every PTX
+// image of the link (and of a persistent worker's links) in that one
+// process, or else the toolkit's ptxas, a process per image.
 // Both give the same cubin for the same options, as nvlink's built-in
 // ptxas does.
 type ptxCompiler struct {
@@ -267,12 +269,16 @@ type ptxCompiler struct {
 	ptxas string    // the ptxas to run when lib is nil
 }
 
-// findPTXCompiler returns the link's PTX compiler: the library
+// findPTXCompiler returns the link's PTX compiler: the library or program
 // --ptx-compiler names, else ptxas (findPtxas). A library that cannot be
 // loaded is an error naming it, not a silent change of compiler.
 func findPTXCompiler(cfg *Config) (*ptxCompiler, error) {
 	if cfg.PTXCompiler != "" {
-		lib, err := nvvm.OpenWith(cfg.PTXCompiler, cfg.NVVMHelper)
+		open := func(path string) (*nvvm.Lib, error) { return nvvm.OpenWith(path, cfg.NVVMHelper) }
+		if isProgram(cfg.PTXCompiler) {
+			open = nvvm.OpenProgram
+		}
+		lib, err := open(cfg.PTXCompiler)
 		if err != nil {
 			return nil, fmt.Errorf("--ptx-compiler=%s cannot be loaded: %v", cfg.PTXCompiler, err)
 		}
@@ -283,6 +289,27 @@ func findPTXCompiler(cfg *Config) (*ptxCompiler, error) {
 		return nil, err
 	}
 	return &ptxCompiler{ptxas: ptxas}, nil
+}
+
+// isProgram says whether path is an executable ELF program (cudalink-ptxc,
+// which serves the PTX compiler linked into it) rather than a shared
+// library: of type ET_EXEC, or a position-independent executable (with
+// an interpreter).
+func isProgram(path string) bool {
+	f, err := elf.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if f.Type == elf.ET_EXEC {
+		return true
+	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return true
+		}
+	}
+	return false
 }
 
 // libInputName is how the PTX compiler library's messages name the PTX

@@ -289,7 +289,7 @@ var options = []*option{
 			return v, nil
 		}},
 	{long: "ptx-compiler", arg: "<path>",
-		help: "The CUDA toolkit's PTX compiler library (libnvptxcompiler_static.a made a shared library, as scripts/setup.sh does) to compile PTX with, in the cudalink-nvvm helper, instead of running ptxas once per PTX input (default: none, ptxas).",
+		help: "The CUDA toolkit's PTX compiler to compile PTX with, in one process, instead of running ptxas once per PTX input: the program cudalink-ptxc or the shared library libnvptxcompiler.so (loaded in the cudalink-nvvm helper), both of which scripts/setup.sh builds from libnvptxcompiler_static.a (default: none, ptxas).",
 		set: func(p *parser, _, v string) (string, error) {
 			p.cfg.PTXCompiler = v
 			return v, nil

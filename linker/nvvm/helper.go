@@ -223,8 +223,8 @@ func Serve(path string, in io.Reader, out io.Writer, open func(path string) (Com
 	// each thread that allocates an arena of its own, and the heap of the
 	// compiles that ran on it stays there. Run on whichever of the Go
 	// runtime's threads, the 100 compiles of tests/bench's PTX program
-	// left the helper at 58 MiB of peak RSS; on one thread, 33 MiB, for
-	// the same CPU time.
+	// left the helper at 56.6 MiB of peak RSS; on one thread, 32.6 MiB,
+	// for the same CPU time.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	bw := bufio.NewWriter(out)

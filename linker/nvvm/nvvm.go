@@ -21,7 +21,8 @@
 // ptxas that nvlink has built in), which compiles PTX to a cubin: one
 // module, the PTX text, ptxas's options, and the cubin in place of PTX.
 // One helper compiling every PTX input costs a link less CPU time than a
-// ptxas process per input (docs/benchmarks.md).
+// ptxas process per input (docs/benchmarks.md). A program that speaks the
+// protocol with its library linked in (OpenProgram) serves the same way.
 package nvvm
 
 import (
@@ -84,6 +85,29 @@ func OpenWith(path, helperPath string) (*Lib, error) {
 		open = func(path string) (Compiler, error) { return startHelper(path, helperPath) }
 	}
 	c, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &Lib{Path: path, c: c}
+	loaded[path] = l
+	return l, nil
+}
+
+// OpenProgram starts the program at path as a helper of its own: one
+// that speaks the helper's protocol with its library linked in, as
+// cudalink-ptxc (scripts/cudalink-ptxc.c) does the PTX compiler, in a
+// single-threaded process. It is started once and kept, as Open's
+// helpers are; StopHelpers ends it.
+func OpenProgram(path string) (*Lib, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if l := loaded[path]; l != nil {
+		return l, nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	c, err := startHelper(path, path)
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func main() {
 		chainFlag  = flag.String("chain-n", "100,400", "program sizes of the deep-chain variant (nvlink needs minutes for 1600); \"none\" to skip")
 		largeFlag  = flag.String("large-n", "100,400,1600", "program sizes of the large-file variant (the performance targets are measured on it); \"none\" to skip")
 		ptxFlag    = flag.String("ptx-n", "10,100", "program sizes of the flat program as PTX only (each file compiled by the PTX compiler library or ptxas); \"none\" to skip")
-		ptxLib     = flag.String("ptx-compiler", defaultPTXCompiler(), "the PTX compiler library cudalink gets as --ptx-compiler for the PTX and LTO programs, as a user passes it (default: the one scripts/setup.sh builds, when it is there); \"none\": ptxas")
+		ptxLib     = flag.String("ptx-compiler", defaultPTXCompiler(), "the PTX compiler (program or library) cudalink gets as --ptx-compiler for the PTX and LTO programs, as a user passes it (default: the program scripts/setup.sh builds, else its library, when there); \"none\": ptxas")
 		ptxasToo   = flag.Bool("ptxas-too", true, "with -ptx-compiler, also time cudalink compiling with ptxas processes (no --ptx-compiler) on the PTX and LTO programs, interleaved with the other runs")
 		ltoFlag    = flag.String("lto-n", "10,100", "program sizes of the flat program as -dlto IR (libnvvm, then ptxas); \"none\" to skip")
 		reps       = flag.Int("reps", 5, "timed runs of each linker per program")
@@ -509,18 +509,21 @@ func parseSizes(s string) ([]int, error) {
 	return sizes, nil
 }
 
-// defaultPTXCompiler is the CUDA 11.8 PTX compiler library that
-// scripts/setup.sh builds (setup-ptxcompiler.sh), when it is there.
+// defaultPTXCompiler is the CUDA 11.8 PTX compiler that scripts/setup.sh
+// builds (setup-ptxcompiler.sh), when it is there: the program
+// cudalink-ptxc, else the library.
 func defaultPTXCompiler() string {
 	cache := os.Getenv("CUDALINK_CACHE")
 	if cache == "" {
 		cache = "/var/cache/cudalink"
 	}
-	lib := filepath.Join(cache, "cuda-11.8", "libnvptxcompiler.so")
-	if _, err := os.Stat(lib); err != nil {
-		return ""
+	for _, name := range []string{"cudalink-ptxc", "libnvptxcompiler.so"} {
+		p := filepath.Join(cache, "cuda-11.8", name)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
 	}
-	return lib
+	return ""
 }
 
 func defaultCache() string {

@@ -174,8 +174,8 @@ func printReport(w io.Writer, r *results) {
 		}
 		fmt.Fprintln(w)
 		if slices.ContainsFunc(ps, func(p *programResult) bool { return p.CudalinkPtxas != nil }) {
-			fmt.Fprintf(w, "cudalink compiling the PTX with the PTX compiler library (`--ptx-compiler=%s`, in its helper) against ptxas processes (no `--ptx-compiler`), the same runs:\n\n", ps[0].PTXCompiler)
-			fmt.Fprintln(w, "| objects | library wall | ptxas wall | library CPU | ptxas CPU | library peak RSS | ptxas peak RSS | same bytes |")
+			fmt.Fprintf(w, "cudalink compiling the PTX with the PTX compiler (`--ptx-compiler=%s`) against ptxas processes (no `--ptx-compiler`), the same runs:\n\n", ps[0].PTXCompiler)
+			fmt.Fprintln(w, "| objects | compiler wall | ptxas wall | compiler CPU | ptxas CPU | compiler peak RSS | ptxas peak RSS | same bytes |")
 			fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---|")
 			for _, p := range ps {
 				if p.CudalinkPtxas == nil {

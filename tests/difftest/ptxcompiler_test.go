@@ -14,9 +14,9 @@ import (
 	"github.com/cudalink/cudalink/linker"
 )
 
-// ptxCompilerLib is the --ptx-compiler that cudalinkArgs gives the cases
-// that compile PTX (TestCorpusPTXCompiler); "" runs ptxas, as TestCorpus
-// does.
+// ptxCompilerLib is the --ptx-compiler (library or program) that
+// cudalinkArgs gives the cases that compile PTX (TestCorpusPTXCompiler);
+// "" runs ptxas, as TestCorpus does.
 var ptxCompilerLib string
 
 // ptxCompilerArchive is where Debian's CUDA 11.8 (nvidia-cuda-dev) puts the
@@ -24,38 +24,42 @@ var ptxCompilerLib string
 // library.
 const ptxCompilerArchive = "/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a"
 
-// findPTXCompilerLib returns the CUDA 11.8 PTX compiler library that
-// scripts/setup.sh builds: $CUDALINK_PTX_COMPILER, else
-// ${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-11.8/libnvptxcompiler.so. The
-// test is skipped loudly when the toolkit has no PTX compiler archive, and
-// fails when it has one that setup did not build.
-func findPTXCompilerLib(t *testing.T) string {
+// findPTXCompilers returns the CUDA 11.8 PTX compilers that
+// scripts/setup.sh builds in ${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-11.8:
+// "library", libnvptxcompiler.so (loaded in the helper), and "program",
+// cudalink-ptxc (the library linked into a C program). The test is skipped
+// loudly when the toolkit has no PTX compiler archive, and fails when it
+// has one that setup did not build.
+func findPTXCompilers(t *testing.T) map[string]string {
 	t.Helper()
-	if p := os.Getenv("CUDALINK_PTX_COMPILER"); p != "" {
-		return p
-	}
 	cache := os.Getenv("CUDALINK_CACHE")
 	if cache == "" {
 		cache = "/var/cache/cudalink"
 	}
-	lib := filepath.Join(cache, "cuda-11.8", "libnvptxcompiler.so")
-	if exists(lib) {
-		return lib
+	dir := filepath.Join(cache, "cuda-11.8")
+	found := map[string]string{
+		"library": filepath.Join(dir, "libnvptxcompiler.so"),
+		"program": filepath.Join(dir, "cudalink-ptxc"),
 	}
-	if exists(ptxCompilerArchive) {
-		t.Fatalf("CUDA 11.8's %s is installed but %s is missing: run scripts/setup.sh (scripts/setup-ptxcompiler.sh builds it)", ptxCompilerArchive, lib)
+	for _, p := range found {
+		if exists(p) {
+			continue
+		}
+		if exists(ptxCompilerArchive) {
+			t.Fatalf("CUDA 11.8's %s is installed but %s is missing: run scripts/setup.sh (scripts/setup-ptxcompiler.sh builds it)", ptxCompilerArchive, p)
+		}
+		t.Skipf("SKIP: no CUDA 11.8 PTX compiler library (%s, package nvidia-cuda-dev)", ptxCompilerArchive)
 	}
-	t.Skipf("SKIP: no CUDA 11.8 PTX compiler library (%s, package nvidia-cuda-dev)", ptxCompilerArchive)
-	return ""
+	return found
 }
 
 // TestCorpusPTXCompiler links the CUDA 11.8 cases that compile PTX (PTX
 // inputs, and the PTX libnvvm makes under -dlto) as TestCorpus does, but
-// with the PTX compiler library (--ptx-compiler, in the helper) instead of
-// ptxas processes: same bytes as nvlink's, same exit status, messages
-// naming the same files and symbols.
+// with the PTX compiler (--ptx-compiler: the library in the helper, and
+// the program cudalink-ptxc) instead of ptxas processes: same bytes as
+// nvlink's, same exit status, messages naming the same files and symbols.
 func TestCorpusPTXCompiler(t *testing.T) {
-	lib := findPTXCompilerLib(t)
+	compilers := findPTXCompilers(t)
 	var cases []*Case
 	for _, c := range loadCorpus(t) {
 		if c.Ptxas {
@@ -65,9 +69,13 @@ func TestCorpusPTXCompiler(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no case of the corpus compiles PTX (ptxas: yes)")
 	}
-	ptxCompilerLib = lib
-	defer func() { ptxCompilerLib = "" }()
-	runCorpus(t, cases, DefaultToolkit)
+	for _, kind := range []string{"library", "program"} {
+		t.Run(kind, func(t *testing.T) {
+			ptxCompilerLib = compilers[kind]
+			defer func() { ptxCompilerLib = "" }()
+			runCorpus(t, cases, DefaultToolkit)
+		})
+	}
 }
 
 // ptxasLineName is the input's name in a line of ptxas's messages:
@@ -90,17 +98,17 @@ func ptxasLines(msgs string) []string {
 // TestPTXCompilerMessages: what is printed of the compiles of every CUDA
 // 11.8 case that compiles PTX is nvlink's lines, in nvlink's order, but for
 // the input's name: warnings, errors, and after the first PTX that fails
-// nothing (nvlink stops there), through the PTX compiler library and
-// through ptxas. ptxas alone adds "Ptx assembly aborted due to errors"
-// after "Unsupported .version", which nvlink's built-in ptxas and the
-// library do not print.
+// nothing (nvlink stops there), through the PTX compiler (the library and
+// the program) and through ptxas. ptxas alone adds "Ptx assembly aborted
+// due to errors" after "Unsupported .version", which nvlink's built-in
+// ptxas and the PTX compiler do not print.
 func TestPTXCompilerMessages(t *testing.T) {
-	lib := findPTXCompilerLib(t)
+	compilers := findPTXCompilers(t)
 	cases := loadCorpus(t)
-	for _, compiler := range []string{"library", "ptxas"} {
+	for _, compiler := range []string{"library", "program", "ptxas"} {
 		t.Run(compiler, func(t *testing.T) {
-			if compiler == "library" {
-				ptxCompilerLib = lib
+			if compiler != "ptxas" {
+				ptxCompilerLib = compilers[compiler]
 				defer func() { ptxCompilerLib = "" }()
 			}
 			checked := 0
@@ -161,11 +169,12 @@ func (c *countingCache) Compiled(key string, compile func() (*linker.Compiled, e
 	return res, err
 }
 
-// TestPTXCompilerCache: through the library, a relink of the same PTX
-// compiles nothing and writes nvlink's bytes again (the persistent
-// worker's case); ptxas's results are other entries, and the same bytes.
+// TestPTXCompilerCache: through the library or the program, a relink of
+// the same PTX compiles nothing and writes nvlink's bytes again (the
+// persistent worker's case); each compiler's results are other entries,
+// and the same bytes.
 func TestPTXCompilerCache(t *testing.T) {
-	lib := findPTXCompilerLib(t)
+	compilers := findPTXCompilers(t)
 	ptxas, err := exec.LookPath("ptxas")
 	if err != nil {
 		t.Skip("SKIP: ptxas (CUDA 11.8) not on PATH")
@@ -202,9 +211,13 @@ func TestPTXCompilerCache(t *testing.T) {
 			t.Errorf("%s: %d compiles in all, want %d", what, cache.compiles, compiles)
 		}
 	}
-	withLib := func(cfg *linker.Config) { cfg.PTXCompiler = lib; cfg.Ptxas = "/nonexistent/ptxas" }
-	link("library", withLib, 2)
-	link("library again", withLib, 2)
-	link("ptxas", func(cfg *linker.Config) { cfg.Ptxas = ptxas }, 4)
-	link("ptxas again", func(cfg *linker.Config) { cfg.Ptxas = ptxas }, 4)
+	with := func(compiler string) func(cfg *linker.Config) {
+		return func(cfg *linker.Config) { cfg.PTXCompiler = compiler; cfg.Ptxas = "/nonexistent/ptxas" }
+	}
+	link("library", with(compilers["library"]), 2)
+	link("library again", with(compilers["library"]), 2)
+	link("program", with(compilers["program"]), 4)
+	link("program again", with(compilers["program"]), 4)
+	link("ptxas", func(cfg *linker.Config) { cfg.Ptxas = ptxas }, 6)
+	link("ptxas again", func(cfg *linker.Config) { cfg.Ptxas = ptxas }, 6)
 }
