@@ -153,7 +153,7 @@ func (h *helper) Compile(modules []Module, options []string) ([]byte, string, er
 		*h = *next.(*helper)
 	}
 	if h.broken {
-		return nil, "", errors.New(HelperName + " has stopped")
+		return nil, "", errors.New(h.name() + " has stopped")
 	}
 	if h.oneShot {
 		defer func() { h.broken = true; h.stop() }()
@@ -190,18 +190,27 @@ func (h *helper) Compile(modules []Module, options []string) ([]byte, string, er
 	return nil, log, errors.New(msg)
 }
 
+// name is the helper as its errors name it: HelperName, or the file name
+// of a program that serves its own library (OpenProgram: cudalink-ptxc).
+func (h *helper) name() string {
+	if h.bin == h.path {
+		return filepath.Base(h.bin)
+	}
+	return HelperName
+}
+
 // fail stops a helper whose pipe failed and says why, with what it wrote
 // to its standard error (a crash's message).
 func (h *helper) fail(err error) error {
 	h.broken = true
 	h.stop()
 	if msg := strings.TrimSpace(h.stderr.String()); msg != "" {
-		return fmt.Errorf("%s: %v: %s", HelperName, err, msg)
+		return fmt.Errorf("%s: %v: %s", h.name(), err, msg)
 	}
 	if h.cmd.ProcessState != nil && !h.cmd.ProcessState.Success() {
-		return fmt.Errorf("%s: %v", HelperName, h.cmd.ProcessState)
+		return fmt.Errorf("%s: %v", h.name(), h.cmd.ProcessState)
 	}
-	return fmt.Errorf("%s: %v", HelperName, err)
+	return fmt.Errorf("%s: %v", h.name(), err)
 }
 
 // stop ends the helper: its input ends, and it exits. A helper already

@@ -205,3 +205,17 @@ func TestStopHelpers(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestHelperErrorNamesProgram: a program that serves its own library
+// (OpenProgram, as --ptx-compiler's cudalink-ptxc) and dies before it
+// answers is named by its file name, with its exit status.
+func TestHelperErrorNamesProgram(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "fake-ptxc")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := OpenProgram(prog)
+	if err == nil || !strings.HasPrefix(err.Error(), "fake-ptxc: exit status 3") {
+		t.Fatalf("err %v, want it to begin with \"fake-ptxc: exit status 3\"", err)
+	}
+}
