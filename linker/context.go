@@ -441,12 +441,19 @@ type symbol struct {
 }
 
 // defRank is the rank of the symbol's chosen definition (see rank),
-// rankUndefined for a symbol no input defines and for a local.
+// rankUndefined for a symbol no input defines and for a local. shndx and
+// info are the chosen definition's (a larger common that replaces a
+// first one is common too).
 func (sym *symbol) defRank() int {
-	if sym.file == nil || sym.local {
+	switch {
+	case sym.file == nil || sym.local || sym.shndx == cubin.SHN_UNDEF:
 		return rankUndefined
+	case sym.shndx == cubin.SHN_COMMON:
+		return rankCommon
+	case sym.bind() == cubin.STB_WEAK:
+		return rankWeak
 	}
-	return rank(&sym.file.ELF.Symbols[sym.esymIndex])
+	return rankStrong
 }
 
 // isPlaceholder says whether sym is the unnamed local function

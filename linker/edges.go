@@ -23,7 +23,11 @@ import (
 func buildCallEdges(ctx *linkContext) {
 	for _, file := range ctx.files {
 		for _, c := range file.calls {
-			if caller, _ := ctx.callerOf(file, c[0]); caller != nil {
+			caller := ctx.funcIn(file.syms[c[0]], file)
+			if caller == nil {
+				caller, _ = ctx.replacedCaller(file, c[0])
+			}
+			if caller != nil {
 				caller.edges = append(caller.edges, file.syms[c[1]])
 			}
 		}

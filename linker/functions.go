@@ -216,7 +216,10 @@ func linkCallGraph(ctx *linkContext) {
 	}
 	for _, file := range ctx.files {
 		for _, c := range file.calls {
-			caller, replaced := ctx.callerOf(file, c[0])
+			caller, replaced := ctx.funcIn(file.syms[c[0]], file), false
+			if caller == nil {
+				caller, replaced = ctx.replacedCaller(file, c[0])
+			}
 			if caller == nil {
 				continue
 			}
@@ -260,17 +263,14 @@ func linkCallGraph(ctx *linkContext) {
 	ctx.addrTakenByProto = byProto
 }
 
-// callerOf returns the function that the caller of a call graph record of
-// file (its symbol idx) names, nil for none: the function of the file's
-// definition, or the chosen copy for a weak copy a later one replaced
-// (replaced). nvlink merged such a copy's calls when it met it, and they
-// stay the symbol's; its EXTERNS record went with it, so the undefined
-// functions it calls stay in the output (for the edges) but are not the
-// function's externs.
-func (ctx *linkContext) callerOf(file *inputFile, idx uint32) (caller *function, replaced bool) {
-	if caller := ctx.funcIn(file.syms[idx], file); caller != nil {
-		return caller, false
-	}
+// replacedCaller returns the function that the caller of a call graph
+// record of file (its symbol idx) names when it is not the file's
+// definition (funcIn, which callers ask first), nil for none: the chosen
+// copy for a weak copy a later one replaced (replaced). nvlink merged
+// such a copy's calls when it met it, and they stay the symbol's; its
+// EXTERNS record went with it, so the undefined functions it calls stay
+// in the output (for the edges) but are not the function's externs.
+func (ctx *linkContext) replacedCaller(file *inputFile, idx uint32) (caller *function, replaced bool) {
 	if file.replacedCopy(idx) {
 		return ctx.funcOf(file.syms[idx]), true
 	}

@@ -119,7 +119,7 @@ func (file *inputFile) lostStorage(isec *inputSection) bool {
 func allocateCommons(ctx *linkContext) {
 	for i := len(ctx.symbols) - 1; i >= 0; i-- {
 		sym := ctx.symbols[i]
-		if sym.file == nil || sym.defRank() != rankCommon {
+		if sym.file == nil || sym.shndx != cubin.SHN_COMMON { // not a common (defRank)
 			continue
 		}
 		osec := ctx.outSection(".nv.global", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)

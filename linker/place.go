@@ -69,20 +69,24 @@ func placeSymbols(ctx *linkContext) {
 	p := make([]placement, ctx.symbolIDs)
 	relocatable := ctx.config.Relocatable
 	moved := ctx.debugLayout.moved
+	someMoved := len(moved) > 0
 	for _, file := range ctx.files {
+		esyms := file.ELF.Symbols
 		for j, sym := range file.syms {
 			if !file.defines(sym, j) {
 				continue
 			}
-			pl := placement{value: ctx.inputValue(sym)}
+			pl := placement{value: esyms[j].Value}
 			if isec := sym.section; isec != nil {
 				pl.out = isec.out
-				if o := moved[isec]; o != nil {
-					pl.out = o
+				if someMoved && moved[isec] != nil {
+					pl.out = moved[isec]
 				}
 				if pl.out != nil && sym.typ() != cubin.STT_SECTION && !(relocatable && isec.sec.Type == cubin.SHT_CUDA_SHARED) {
 					pl.value += isec.outOff
 				}
+			} else if esyms[j].Shndx == cubin.SHN_COMMON {
+				pl.value = ctx.inputValue(sym) // the first common's alignment
 			}
 			p[sym.id] = pl
 		}
