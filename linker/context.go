@@ -124,6 +124,10 @@ type linkContext struct {
 	// in the order the inputs list them: the targets of an indirect call
 	// site of that prototype (buildFunctions; buildCallEdges reads them).
 	addrTakenByProto map[string][]*function
+	// edgeCounts is, by function.order, how many call graph edges the
+	// function has (buildFunctions), so that buildCallEdges makes them
+	// all in one allocation.
+	edgeCounts []int32
 	// clones are the local functions ptxas -ewp copied into a kernel's
 	// code ($kernel$function, inside the kernel's .text), which nvlink
 	// keeps with the kernel (buildFunctions' markClones, its one writer;

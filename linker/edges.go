@@ -21,6 +21,18 @@ import (
 // inputs list them (a function another file calls before the one taking
 // its address comes earlier).
 func buildCallEdges(ctx *linkContext) {
+	// Every function's edges in one array, each at its own capacity
+	// (edgeCounts): appending never grows one into the next.
+	total := 0
+	for _, n := range ctx.edgeCounts {
+		total += int(n)
+	}
+	all := make([]*symbol, total)
+	for i, fn := range ctx.allFuncs {
+		if n := int(ctx.edgeCounts[i]); n > 0 {
+			fn.edges, all = all[:0:n], all[n:]
+		}
+	}
 	for _, file := range ctx.files {
 		for _, c := range file.calls {
 			caller := ctx.funcIn(file.syms[c[0]], file)

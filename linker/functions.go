@@ -214,6 +214,7 @@ func linkCallGraph(ctx *linkContext) {
 			}
 		}
 	}
+	edges := make([]int32, len(ctx.allFuncs)) // how many edges each function has (linkContext.edgeCounts)
 	for _, file := range ctx.files {
 		for _, c := range file.calls {
 			caller, replaced := ctx.funcIn(file.syms[c[0]], file), false
@@ -223,6 +224,7 @@ func linkCallGraph(ctx *linkContext) {
 			if caller == nil {
 				continue
 			}
+			edges[caller.order]++
 			callee := file.syms[c[1]]
 			if fn := ctx.funcOf(callee); fn != nil {
 				addCall(caller, fn)
@@ -249,7 +251,11 @@ func linkCallGraph(ctx *linkContext) {
 				continue
 			}
 			caller.indirectProtos = append(caller.indirectProtos, file.protoStrings[site[1]])
-			for _, fn := range byProto[file.protoStrings[site[1]]] {
+			targets := byProto[file.protoStrings[site[1]]]
+			if ctx.toolkit.indirectEdges {
+				edges[caller.order] += int32(len(targets))
+			}
+			for _, fn := range targets {
 				addCall(caller, fn)
 				// 12.x does not write these edges (the inputs' group -4
 				// lists the targets their compiler knows);
@@ -260,7 +266,7 @@ func linkCallGraph(ctx *linkContext) {
 			}
 		}
 	}
-	ctx.addrTakenByProto = byProto
+	ctx.addrTakenByProto, ctx.edgeCounts = byProto, edges
 }
 
 // replacedCaller returns the function that the caller of a call graph

@@ -38,12 +38,10 @@ type placement struct {
 	out *outputSection
 }
 
-// placed returns where sym lands in the output (placeSymbols): the zero
-// placement for a symbol no input defines and before placeSymbols runs.
+// placed returns where sym lands in the output (placeSymbols, which the
+// passes that ask run after): the zero placement for a symbol no input
+// defines.
 func (ctx *linkContext) placed(sym *symbol) placement {
-	if int(sym.id) >= len(ctx.placements) {
-		return placement{}
-	}
 	return ctx.placements[sym.id]
 }
 
