@@ -58,6 +58,11 @@ type linkContext struct {
 	// keepEmpty: -r keeps these relocation sections, empty in an input
 	// (nvcc writes some; retargetRelocations).
 	keepEmpty map[*outputSection]bool
+	// metadataInputs: -r, the inputs' .nv.callgraph and .nv.prototype
+	// sections, and the output's section of that name their section
+	// symbols name (createRelocatableMetadataSections; placeSymbols
+	// places the symbols). The merge step leaves the inputs' out.
+	metadataInputs map[*inputSection]*outputSection
 	// deleted is, by symbol id, whether the symbol is not in the output
 	// (mergeSections; see isDeleted).
 	deleted []bool
@@ -371,8 +376,8 @@ type inputSection struct {
 
 	// out is the output section the contribution joins, nil for a
 	// section the output leaves out: the merge step is its one writer
-	// (mergeSections with foldConstant2, or mergeRelocatable and
-	// createRelocatableMetadataSections for -r). outOff is where it lands
+	// (mergeSections with foldConstant2, or mergeRelocatable for -r).
+	// outOff is where it lands
 	// in out (placeContributions). A symbol can land in another output
 	// section than its input section's (placeSymbols records it in the
 	// symbol's placement: see movedSymbol, debugLayout.moved).

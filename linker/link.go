@@ -85,8 +85,8 @@ func link(ctx *linkContext) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("report resources", reportResources) // -v: nvlink's per-function resource lines
-	if err := ctx.runErr("write output", writeOutput); err != nil {
+	ctx.run("report resources", reportResources)                    // -v: nvlink's per-function resource lines
+	if err := ctx.runErr("write output", writeOutput); err != nil { // the executable cubin, written whole or not at all
 		return err
 	}
 	if err := ctx.runErr("write host side", writeHostSide); err != nil { // --register-link-binaries for link.stub

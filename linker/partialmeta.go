@@ -66,7 +66,10 @@ func createRelocatableMetadataSections(ctx *linkContext) {
 	for _, file := range ctx.files {
 		for _, isec := range file.sections {
 			if s := isec.sec; s.Type == cubin.SHT_CUDA_CALLGRAPH || s.Type == cubin.SHT_CUDA_PROTOTYPE {
-				isec.out = ctx.outSection(s.Name, s.Type, 0)
+				if ctx.metadataInputs == nil {
+					ctx.metadataInputs = map[*inputSection]*outputSection{}
+				}
+				ctx.metadataInputs[isec] = ctx.outSection(s.Name, s.Type, 0)
 			}
 		}
 		records = records || len(file.calls)+len(file.addrTaken)+len(file.indirect)+len(file.refs) > 0

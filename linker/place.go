@@ -19,7 +19,10 @@ import "github.com/cudalink/cudalink/linker/cubin"
 //     of their own (debugLayout.values), and the inputs' .nv_debug.shared
 //     sections whose symbols join the output's (debugLayout.moved);
 //   - keepLostParams: the parameter banks losing weak kernels' _param
-//     symbols move to (linkContext.lostParams).
+//     symbols move to (linkContext.lostParams);
+//   - createRelocatableMetadataSections (-r): the output's .nv.callgraph
+//     and .nv.prototype that the inputs' section symbols name
+//     (linkContext.metadataInputs).
 //
 // placeSymbols, one step right after them, turns those records into each
 // symbol's placement (linkContext.placements, its one writer): its output
@@ -57,7 +60,8 @@ type movedSymbol struct {
 // placeSymbols gives every symbol its output value and section from the
 // layout records, in the order the layout decided them: a symbol defined
 // in an input section that is in the output (or in an input
-// .nv_debug.shared section layoutDebugInfo moved to the output's) moves
+// .nv_debug.shared section layoutDebugInfo moved to the output's, or for
+// -r in an input .nv.callgraph or .nv.prototype) moves
 // by where the section landed (not a shared variable's in a partial link,
 // whose st_value stays its alignment for the final link to lay out); a
 // common moves to its contribution; then shared memory's offsets, the
@@ -67,6 +71,9 @@ func placeSymbols(ctx *linkContext) {
 	p := make([]placement, ctx.symbolIDs)
 	relocatable := ctx.config.Relocatable
 	moved := ctx.debugLayout.moved
+	if relocatable {
+		moved = ctx.metadataInputs // -r lays out no debug view
+	}
 	someMoved := len(moved) > 0
 	for _, file := range ctx.files {
 		esyms := file.ELF.Symbols
