@@ -48,8 +48,8 @@ func main() {
 		chainFlag  = flag.String("chain-n", "100,400", "program sizes of the deep-chain variant (nvlink needs minutes for 1600); \"none\" to skip")
 		largeFlag  = flag.String("large-n", "100,400,1600", "program sizes of the large-file variant (the performance targets are measured on it); \"none\" to skip")
 		ptxFlag    = flag.String("ptx-n", "10,100", "program sizes of the flat program as PTX only (each file compiled by the PTX compiler library or ptxas); \"none\" to skip")
-		ptxLib     = flag.String("ptx-compiler", defaultPTXCompiler(), "the PTX compiler (program or library) cudalink gets as --ptx-compiler for the PTX and LTO programs, as a user passes it (default: the program scripts/setup.sh builds, else its library, when there); \"none\": ptxas")
-		ptxasToo   = flag.Bool("ptxas-too", true, "with -ptx-compiler, also time cudalink compiling with ptxas processes (no --ptx-compiler) on the PTX and LTO programs, interleaved with the other runs")
+		ptxLib     = flag.String("ptx-compiler", defaultPTXCompiler(), "the PTX compiler (program or library) cudalink gets as --ptx-compiler for the PTX program, as a user passes it (default: the program scripts/setup.sh builds, else its library, when there); \"none\": ptxas")
+		ptxasToo   = flag.Bool("ptxas-too", true, "with -ptx-compiler, also time cudalink compiling with ptxas processes (no --ptx-compiler) on the PTX program, interleaved with the other runs")
 		ltoFlag    = flag.String("lto-n", "10,100", "program sizes of the flat program as -dlto IR (libnvvm, then ptxas); \"none\" to skip")
 		reps       = flag.Int("reps", 5, "timed runs of each linker per program")
 		arch       = flag.String("arch", "sm_80", "target architecture")
@@ -197,13 +197,14 @@ func main() {
 		args = append(args, p.inputs(n)...)
 		return append(args, "-o", out)
 	}
-	// cudalink's command line: nvlink's, and the PTX compiler library for
-	// the programs that compile PTX. ptxasArgs is nvlink's (ptxas
+	// cudalink's command line: nvlink's, and the PTX compiler for the
+	// program of PTX inputs (-dlto's one compile of one PTX gains nothing
+	// from it: docs/benchmarks.md, perf9p). ptxasArgs is nvlink's (ptxas
 	// processes), for the comparison; nil when there is none to make.
 	if *ptxLib == "none" {
 		*ptxLib = ""
 	}
-	compilesPTX := func(p *pool) bool { return p.variant.Name == variantPTX.Name || p.variant.LTO }
+	compilesPTX := func(p *pool) bool { return p.variant.Name == variantPTX.Name }
 	cudalinkArgs := func(p *pool, n int, out string) []string {
 		args := linkArgs(p, n, out)
 		if *ptxLib != "" && compilesPTX(p) {
