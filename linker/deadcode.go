@@ -51,9 +51,16 @@ func eliminateDeadCode(ctx *linkContext) {
 		// -g -suppress-debug-info keeps every function, but a kernel
 		// -kernels-used leaves out was merged as an ordinary function,
 		// and stays one: its callees' registers, barriers, stack and
-		// bank-2 constants are not its own.
+		// bank-2 constants are not its own. So does one no host object
+		// launches and no device code takes the address of (nvlink
+		// writes its kernel metadata but no ^ in --dump-callgraph, and
+		// its REGCOUNT stays its own: a -G kernel calling a function of
+		// more registers, debug-suppress-host-unlaunched-kernel-not-entry-sm75).
 		for _, fn := range ctx.allFuncs {
 			if ctx.names.mergedPlain.has(fn) {
+				ctx.deadCode[fn.order].demoted = true
+			}
+			if ctx.config.SuppressDebugInfo && ctx.deadCode[fn.order].pruned == removedByHostRefs && !fn.addrTaken {
 				ctx.deadCode[fn.order].demoted = true
 			}
 		}
