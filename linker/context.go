@@ -105,8 +105,13 @@ type linkContext struct {
 	// global: one step writes them in each kind of link, buildSymbolTable
 	// (in assignIndices), or buildRelocatableSymtab (in
 	// assignRelocatableIndices) for -r, each appending through
-	// outputSymbols.add. And the string table the writer emits (names are
-	// added from registerNames on; compacted by buildSymbolTable).
+	// outputSymbols.add. And the string table the writer emits: a log of
+	// names in nvlink's creation order, which the steps that create
+	// names extend (registerNames, finishNames, buildSymbolTable,
+	// buildNVInfo for prototypes, the writer for the last symbols; their
+	// -r counterparts); buildSymbolTable gives back its spare room, and
+	// for 12.x the writer rebuilds it in nvlink's final order
+	// (compactStrings).
 	symtab      outputSymbols
 	firstGlobal int
 	strtab      stringTable
@@ -139,7 +144,14 @@ type linkContext struct {
 	// nil without -ewp images). They have no function record: the
 	// kernel's lists their frame sizes (function.clones).
 	clones symbolSet
-	names  nameRegistry // nvlink's creation order, from registerNames
+	// names is nvlink's creation order of names, sections and symbols, a
+	// log the steps extend in nvlink's order: registerNames replays the
+	// inputs' (for -r, mergeRelocatable only marks duplicate functions),
+	// finishNames adds what nvlink creates after merging (with the
+	// kernels' bank-2 sections, createKernelBanks); buildSymbolTable
+	// gives back the spare room of its section names, and for 12.x the
+	// writer compacts them (compactSectionNames).
+	names nameRegistry
 
 	sharedVars sharedVariables // the function-level shared variables (layoutShared)
 	// kernelShared is each kernel's shared memory, by function.order
