@@ -55,6 +55,7 @@ func readInputs(ctx *linkContext) {
 	if ctx.failed() {
 		return
 	}
+	dropRepeatedArchives(paths)
 
 	slots := make([][]*Object, len(paths))
 	errs := make([]error, len(paths))
@@ -273,6 +274,48 @@ func findLibrary(ctx *linkContext, name string, dirs []string) (path string, fou
 		}
 	}
 	return "", false, skipped
+}
+
+// dropRepeatedArchives blanks (as a library not found) every archive that
+// an earlier input names already, by any path (-l, a path with ./, a
+// symbolic or hard link: the same file): nvlink links an archive once, at
+// its first place, where an object given twice is a duplicate definition
+// (11.8, 12.4 and 12.5; "-lfoo -lbar -lfoo" is how builds spell libraries
+// that need each other).
+func dropRepeatedArchives(paths []string) {
+	infos := make([]os.FileInfo, len(paths))
+	for i, p := range paths {
+		if p == "" {
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			infos[i] = fi
+		}
+	}
+	for i := range paths {
+		if infos[i] == nil {
+			continue
+		}
+		for j := range i {
+			if infos[j] != nil && paths[j] != "" && os.SameFile(infos[i], infos[j]) && isArchiveFile(paths[i]) {
+				paths[i] = ""
+				break
+			}
+		}
+	}
+}
+
+// isArchiveFile says whether path starts with an archive's magic, thin or
+// not.
+func isArchiveFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [len(archive.Magic)]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	return isArchive(magic[:n])
 }
 
 // isThinArchiveFile says whether path starts with the thin archive magic.
