@@ -215,6 +215,8 @@ var knownDifferences = map[string]knownDifference{
 	"ptx-input-stack-warning-ignores-werror-sm80/all":     ptxCompiledInPartial,
 	"ptx-file-extrawarn-ignores-werror-sm90/all":          ptxCompiledInPartialExtrawarn,
 	"ptx-input-arch-warning-after-ptx-werror-sm75/suffix": ptxLeftOutOfPartial,
+	"archive-given-twice-linked-once-sm80/suffix":         archiveAgainInFinal,
+	"archive-given-twice-linked-once-sm80/nested":         archiveAgainInFinal,
 	"template-specialization-overrides-weak/nested":       weakFirst,
 	"weak-data-overridden-by-strong/all":                  weakFirst,
 	"weak-data-overridden-by-strong/prefix":               weakFirst,
@@ -351,6 +353,16 @@ var ptxCompiledInPartialExtrawarn = knownDifference{
 // read after nvlink compiled PTX stays a warning. A partial link of the
 // inputs after the PTX input compiles none, so it fails there, as a
 // direct link of those inputs alone does (nvlink 11.8, 12.4, 12.5).
+// archiveAgainInFinal: an archive given again by another path (./libb.a
+// after -lb) is linked once by a direct link; split, the partial link
+// holds the members of one copy and the final link takes the other, so
+// both define them: nvlink's final link of the same partial output fails
+// with the same duplicate definition.
+var archiveAgainInFinal = knownDifference{
+	why:        "the partial output holds an archive's members that the final link also takes from the same archive (-lb)",
+	finalFails: "_Z4pongi",
+}
+
 var ptxLeftOutOfPartial = knownDifference{
 	why:          "the PTX input is left to the final link, so -Werror makes the partial link's 'SM Arch not found' an error",
 	partialFails: "not found in 'legacy.o'",
