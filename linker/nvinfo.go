@@ -88,9 +88,9 @@ func buildNVInfo(ctx *linkContext) {
 		for _, isec := range fn.sections {
 			if isec.sec.Type == cubin.SHT_CUDA_INFO && isec.out != nil {
 				if fn == single {
-					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, moduleExterns, ctaidZ)
+					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, true, moduleExterns, ctaidZ)
 				} else {
-					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, nil, false)
+					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, false, nil, false)
 				}
 			}
 		}
@@ -195,7 +195,7 @@ func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 // (kept by -g or -preserve-relocs);
 // unless that is just what its own record lists (then the record stays as
 // it is), the record is dropped and the new list goes at the end.
-func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker, fn *function, isec *inputSection, moduleExterns []*symbol, ctaidZ bool) {
+func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker, fn *function, isec *inputSection, single bool, moduleExterns []*symbol, ctaidZ bool) {
 	recs, err := isec.file.appendFunctionInfo((*buf)[:0], isec.sec)
 	*buf = recs
 	if err != nil {
@@ -229,10 +229,22 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// its call tree, each once (its own included): nvlink rewrites the
 	// kernel's record or adds one when any function of the tree has one,
 	// even a record of 0.
+	// The single kernel of an output counts those of every kept
+	// function, also of the functions it does not reach (kept by -g or
+	// -preserve-relocs), as for its EXTERNS.
 	var mbarriers uint32
 	treeMbarriers := false
+	mbarTree := tree
+	if single && ctx.isEntry(fn.sym) {
+		mbarTree = slices.Clone(tree)
+		for _, f := range ctx.funcs {
+			if !slices.Contains(mbarTree, f) {
+				mbarTree = append(mbarTree, f)
+			}
+		}
+	}
 	if ctx.isEntry(fn.sym) {
-		for _, f := range tree {
+		for _, f := range mbarTree {
 			mbarriers += f.mbarriers
 			treeMbarriers = treeMbarriers || f.hasMbarriers
 		}
@@ -308,12 +320,19 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// callees in input order), each function's records in its own order.
 	var added []treeRecord
 	if len(externs) > 0 && !wroteExterns {
-		added = append(added, firstInTree(tree, cubin.EIATTR_EXTERNS, func(f *function) bool {
+		rec := firstInTree(tree, cubin.EIATTR_EXTERNS, func(f *function) bool {
 			return slices.ContainsFunc(f.externs, func(ext *symbol) bool { return ctx.symtab.indexOf(ext) != 0 && ctx.staysExtern(ext) })
-		}))
+		})
+		if appendNew {
+			// The single kernel's new list goes after every other
+			// record, those it takes from the functions it does not
+			// reach included.
+			rec.fn = len(ctx.funcs) + 1
+		}
+		added = append(added, rec)
 	}
 	if treeMbarriers && !wroteMbarriers {
-		added = append(added, firstInTree(tree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.hasMbarriers }))
+		added = append(added, firstInTree(mbarTree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.hasMbarriers }))
 	}
 	if ctx.isEntry(fn.sym) && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
 		// A kernel whose callee reads blockIdx.z reads it too.
