@@ -452,7 +452,7 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			own = &inputSection{file: k.text.file, sec: &cubin.Section{Name: osec.name, Info: uint32(k.text.sec.Index)}, out: osec, fn: k}
 		}
 		ewp := own.file.ELF.Header.Type == cubin.ET_CUDA_EWP
-		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && ewp && !hasDebugShared(own.file)) && !(ewp && ctx.demoted(k)) {
+		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && ewp && !hasDebugShared(own.file)) && !(ewp && ctx.demoted(k) && ctx.names.mergedPlain.has(k)) {
 			// A -ewp image's kernel without shared memory gets none, but
 			// in a -G image (one with .nv_debug.shared), whose empty
 			// section a kernel with only dynamic memory, or with only
@@ -460,8 +460,9 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			// some names no variable there: nvlink moves "them" by the
 			// reserve through symbol 0, whose st_value grows by it.
 			// A -ewp kernel -preserve-relocs keeps as a function
-			// (-kernels-used or -variables-used leave it out) gets
-			// none either; an -dc one does.
+			// because -kernels-used or -variables-used leave it out
+			// (merged as an ordinary function) gets none either; one
+			// the host objects leave out, and a -dc one, do.
 			if ewp && end > 0 {
 				ctx.null.ewpReserves += r
 			}
