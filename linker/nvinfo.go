@@ -231,20 +231,21 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// even a record of 0.
 	// The single kernel of an output counts those of every kept
 	// function, also of the functions it does not reach (kept by -g or
-	// -preserve-relocs), as for its EXTERNS.
+	// -preserve-relocs), as for its EXTERNS; so it does for
+	// RESERVED_SMEM_USED (singleTree).
 	var mbarriers uint32
 	treeMbarriers := false
-	mbarTree := tree
+	singleTree := tree
 	if single && ctx.isEntry(fn.sym) {
-		mbarTree = slices.Clone(tree)
+		singleTree = slices.Clone(tree)
 		for _, f := range ctx.funcs {
-			if !slices.Contains(mbarTree, f) {
-				mbarTree = append(mbarTree, f)
+			if !slices.Contains(singleTree, f) {
+				singleTree = append(singleTree, f)
 			}
 		}
 	}
 	if ctx.isEntry(fn.sym) {
-		for _, f := range mbarTree {
+		for _, f := range singleTree {
 			mbarriers += f.mbarriers
 			treeMbarriers = treeMbarriers || f.hasMbarriers
 		}
@@ -332,16 +333,16 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		added = append(added, rec)
 	}
 	if treeMbarriers && !wroteMbarriers {
-		added = append(added, firstInTree(mbarTree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.hasMbarriers }))
+		added = append(added, firstInTree(singleTree, cubin.EIATTR_NUM_MBARRIERS, func(f *function) bool { return f.hasMbarriers }))
 	}
 	if ctx.isEntry(fn.sym) && !fn.ctaidZ && !ctaidZ && slices.ContainsFunc(tree, func(f *function) bool { return f.ctaidZ }) {
 		// A kernel whose callee reads blockIdx.z reads it too.
 		added = append(added, firstInTree(tree, cubin.EIATTR_CTAIDZ_USED, func(f *function) bool { return f.ctaidZ }))
 	}
-	if ctx.isEntry(fn.sym) && !fn.reservedSmem && slices.ContainsFunc(tree, func(f *function) bool { return f.reservedSmem }) {
+	if ctx.isEntry(fn.sym) && !fn.reservedSmem && slices.ContainsFunc(singleTree, func(f *function) bool { return f.reservedSmem }) {
 		// A kernel whose callee uses the reserved shared memory uses
 		// it too (nvlink 12.x; ptxas 11.8 writes no such record).
-		added = append(added, firstInTree(tree, cubin.EIATTR_RESERVED_SMEM_USED, func(f *function) bool { return f.reservedSmem }))
+		added = append(added, firstInTree(singleTree, cubin.EIATTR_RESERVED_SMEM_USED, func(f *function) bool { return f.reservedSmem }))
 	}
 	slices.SortStableFunc(added, func(a, b treeRecord) int { return cmp.Or(cmp.Compare(a.fn, b.fn), cmp.Compare(a.rec, b.rec)) })
 	for _, a := range added {
