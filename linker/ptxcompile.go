@@ -276,7 +276,7 @@ func findPTXCompiler(cfg *Config) (*ptxCompiler, error) {
 	if cfg.PTXCompiler != "" {
 		open := func(path string) (*nvvm.Lib, error) { return nvvm.OpenWith(path, cfg.NVVMHelper) }
 		if isProgram(cfg.PTXCompiler) {
-			open = nvvm.OpenProgram
+			open = func(path string) (*nvvm.Lib, error) { return nvvm.OpenProgram(path, cfg.Parallelism) }
 		}
 		lib, err := open(cfg.PTXCompiler)
 		if err != nil {

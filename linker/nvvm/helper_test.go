@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // The tests run this test binary as the helper (CUDALINK_NVVM_HELPER), with
@@ -30,8 +32,8 @@ func TestMain(m *testing.M) {
 
 // fakeCompiler answers by the first option: "ok" gives PTX naming every
 // module and option, "module" a ModuleError for the second module,
-// "compile" a CompileError with a log, "exit" kills the helper, anything
-// else a plain error.
+// "compile" a CompileError with a log, "exit" kills the helper, "pid" the
+// helper's process id after 100 ms, anything else a plain error.
 type fakeCompiler struct{}
 
 func (fakeCompiler) Compile(modules []Module, options []string) ([]byte, string, error) {
@@ -48,6 +50,9 @@ func (fakeCompiler) Compile(modules []Module, options []string) ([]byte, string,
 		return nil, "the log of a failure", &CompileError{Status: 9, Log: "the log of a failure"}
 	case "exit":
 		os.Exit(3)
+	case "pid":
+		time.Sleep(100 * time.Millisecond) // long enough for the others to start
+		return []byte(fmt.Sprint(os.Getpid())), "", nil
 	}
 	return nil, "", errors.New("something else: " + options[0])
 }
@@ -214,8 +219,54 @@ func TestHelperErrorNamesProgram(t *testing.T) {
 	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 3\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := OpenProgram(prog)
+	_, err := OpenProgram(prog, 1)
 	if err == nil || !strings.HasPrefix(err.Error(), "fake-ptxc: exit status 3") {
 		t.Fatalf("err %v, want it to begin with \"fake-ptxc: exit status 3\"", err)
+	}
+}
+
+// TestOpenProgramParallel: a program's compiles run in up to n processes
+// at once (OpenProgram), each compile answered by its own request, and
+// StopHelpers ends them all.
+func TestOpenProgramParallel(t *testing.T) {
+	useHelper(t)
+	lib, err := OpenProgram(os.Args[0], 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer StopHelpers()
+	var wg sync.WaitGroup
+	pids := make([]string, 6)
+	errs := make([]error, len(pids))
+	for i := range pids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pid, _, err := lib.Compile([]Module{{Name: "a.ptx", IR: []byte("x")}}, []string{"pid"})
+			pids[i], errs[i] = string(pid), err
+		}()
+	}
+	wg.Wait()
+	seen := map[string]int{}
+	for i, pid := range pids {
+		if errs[i] != nil || pid == "" {
+			t.Fatalf("compile %d: %q, %v", i, pid, errs[i])
+		}
+		seen[pid]++
+	}
+	if len(seen) != 2 {
+		t.Errorf("6 compiles at once with n=2 ran in %d processes (%v), want 2", len(seen), seen)
+	}
+	ptx, _, err := lib.Compile([]Module{{Name: "b.ptx", IR: []byte{7}}}, []string{"ok"})
+	if want := "b.ptx:1:07;ok"; err != nil || string(ptx) != want {
+		t.Errorf("compile: %q, %v; want %q", ptx, err, want)
+	}
+	p := lib.c.(*pool)
+	StopHelpers()
+	if p.started != 0 || len(p.idle) != 0 {
+		t.Errorf("after StopHelpers: %d helpers, %d idle; want none", p.started, len(p.idle))
+	}
+	if _, err := OpenProgram(filepath.Join(t.TempDir(), "no-such-program"), 2); err == nil {
+		t.Error("OpenProgram of a missing program succeeded")
 	}
 }

@@ -96,12 +96,16 @@ func OpenWith(path, helperPath string) (*Lib, error) {
 // OpenProgram starts the program at path as a helper of its own: one
 // that speaks the helper's protocol with its library linked in, as
 // cudalink-ptxc (scripts/cudalink-ptxc.c) does the PTX compiler, in a
-// single-threaded process. It is started once and kept, as Open's
-// helpers are; StopHelpers ends it.
-func OpenProgram(path string) (*Lib, error) {
+// single-threaded process. Its compiles do not share one process: up to
+// n run at once, each in a process of its own, started when the others
+// are busy and kept for the next compiles (a program's processes do not
+// share state). The first is started here, so that a program that cannot
+// run is an error of OpenProgram; StopHelpers ends them.
+func OpenProgram(path string, n int) (*Lib, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	if l := loaded[path]; l != nil {
+		l.c.(*pool).grow(n)
 		return l, nil
 	}
 	if _, err := os.Stat(path); err != nil {
@@ -111,9 +115,82 @@ func OpenProgram(path string) (*Lib, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lib{Path: path, c: c}
+	p := &pool{path: path, max: max(n, 1), started: 1, idle: []*helper{c.(*helper)}}
+	p.cond = sync.NewCond(&p.mu)
+	l := &Lib{Path: path, c: p}
 	loaded[path] = l
 	return l, nil
+}
+
+// pool is OpenProgram's helpers: started as compiles need them, up to max.
+type pool struct {
+	path    string
+	mu      sync.Mutex
+	cond    *sync.Cond // signalled when a helper is put back or given up
+	max     int        // the most helpers at once
+	started int        // helpers running, idle or busy
+	idle    []*helper
+}
+
+// grow raises the number of helpers to at least n.
+func (p *pool) grow(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.max = max(p.max, n)
+}
+
+// Compile compiles in an idle helper, else in a new one while fewer than
+// max run, else waits for one.
+func (p *pool) Compile(modules []Module, options []string) ([]byte, string, error) {
+	p.mu.Lock()
+	for len(p.idle) == 0 && p.started >= p.max {
+		p.cond.Wait()
+	}
+	var h *helper
+	if n := len(p.idle); n > 0 {
+		h, p.idle = p.idle[n-1], p.idle[:n-1]
+	} else {
+		p.started++
+	}
+	p.mu.Unlock()
+	if h == nil {
+		c, err := startHelper(p.path, p.path)
+		if err != nil {
+			p.putBack(nil)
+			return nil, "", err
+		}
+		h = c.(*helper)
+	}
+	ptx, log, err := h.Compile(modules, options)
+	if h.broken {
+		h = nil // it crashed: another starts when needed
+	}
+	p.putBack(h)
+	return ptx, log, err
+}
+
+// putBack makes h idle again; nil gives up a helper's place.
+func (p *pool) putBack(h *helper) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if h == nil {
+		p.started--
+	} else {
+		p.idle = append(p.idle, h)
+	}
+	p.cond.Signal()
+}
+
+// stop ends the idle helpers (StopHelpers: no compile runs then).
+func (p *pool) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, h := range p.idle {
+		h.broken = true
+		h.stop()
+	}
+	p.started -= len(p.idle)
+	p.idle = nil
 }
 
 // StopHelpers ends every helper process started so far and waits for
@@ -124,9 +201,13 @@ func StopHelpers() {
 	mu.Lock()
 	defer mu.Unlock()
 	for path, l := range loaded {
-		if h, ok := l.c.(*helper); ok {
-			h.broken = true
-			h.stop()
+		switch c := l.c.(type) {
+		case *helper:
+			c.broken = true
+			c.stop()
+			delete(loaded, path)
+		case *pool:
+			c.stop()
 			delete(loaded, path)
 		}
 	}
@@ -136,6 +217,9 @@ func StopHelpers() {
 // with options; it returns the PTX (without the terminating NUL) and what
 // libnvvm logged.
 func (l *Lib) Compile(modules []Module, options []string) (ptx []byte, log string, err error) {
+	if p, ok := l.c.(*pool); ok {
+		return p.Compile(modules, options) // processes of their own, in parallel
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	ptx, log, err = l.c.Compile(modules, options)
