@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -389,13 +390,19 @@ func (s *sharedLayout) placeKernels(ctx *linkContext) {
 		}
 		// The kernel's own variables in symbol order, then its private
 		// ones in nvlink's order of function-level objects, sorted by
-		// decreasing alignment and then increasing size.
-		var objs []sharedObject
+		// decreasing alignment and then increasing size. The variables
+		// -G names in a -ewp image's section come first, as that image
+		// laid them out (ewpDebugObjects).
+		var objs, laidOut []sharedObject
 		if own != nil {
 			file := own.file
-			for j, esym := range file.ELF.Symbols {
-				if esym.Shndx == own.sec.Index && esym.Type() != cubin.STT_SECTION && file.syms[j] != nil {
-					objs = append(objs, sharedObject{sym: file.syms[j], align: max(esym.Value, 1), size: esym.Size})
+			if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
+				laidOut = ewpDebugObjects(own)
+			} else {
+				for j, esym := range file.ELF.Symbols {
+					if esym.Shndx == own.sec.Index && esym.Type() != cubin.STT_SECTION && file.syms[j] != nil {
+						objs = append(objs, sharedObject{sym: file.syms[j], align: max(esym.Value, 1), size: esym.Size})
+					}
 				}
 			}
 		}
@@ -404,6 +411,7 @@ func (s *sharedLayout) placeKernels(ctx *linkContext) {
 		objs = listMergeSort(objs, func(a, b sharedObject) bool {
 			return a.align > b.align || a.align == b.align && a.size < b.size
 		})
+		objs = append(laidOut, objs...)
 		end := start
 		if own != nil && own.file.ELF.Header.Type == cubin.ET_CUDA_EWP {
 			// A -ewp image lays out its kernels' shared memory itself and
@@ -600,6 +608,30 @@ func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
 			ctx.sharedVars.place(sym, s.mem[k.order].dynOffset)
 		}
 	}
+}
+
+// ewpDebugObjects lists the variables -G names in a -ewp image's kernel
+// section sec, in the order of their offsets there. Their st_value is
+// that offset, not an alignment as in a relocatable cubin: each is aligned
+// as the image laid it out, to the largest power of two that divides its
+// offset, at most the section's alignment (offset 0: the section's). So
+// the room nvlink gives them once more after the section repeats the
+// image's layout (a 128-byte aligned array before an 8-byte word: the
+// array at the next 128 bytes, the word right after it).
+func ewpDebugObjects(own *inputSection) []sharedObject {
+	file, secAlign := own.file, max(own.sec.Addralign, 1)
+	var objs []sharedObject
+	for j, esym := range file.ELF.Symbols {
+		if esym.Shndx == own.sec.Index && esym.Type() != cubin.STT_SECTION && file.syms[j] != nil {
+			align := secAlign
+			if esym.Value != 0 {
+				align = min(esym.Value&-esym.Value, secAlign)
+			}
+			objs = append(objs, sharedObject{sym: file.syms[j], align: align, size: esym.Size, at: esym.Value})
+		}
+	}
+	slices.SortStableFunc(objs, func(a, b sharedObject) int { return cmp.Compare(a.at, b.at) })
+	return objs
 }
 
 // hasDebugShared says whether an input has a .nv_debug.shared section, as

@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_7afee363_10_aligned_cu__Z2k1Pf)
+DEFINE_REGISTER_FUNC(_af443ccd_8_mixed_cu__Z2k2Pd)
