@@ -59,7 +59,8 @@ func compactStrings(ctx *linkContext) {
 		}
 	}
 	// Group 2: section names and the names of the local part of .symtab.
-	compactSectionNames(ctx)
+	movedSh, again := movedNames(ctx)
+	compactSectionNames(ctx, movedSh)
 	for _, s := range splitStrings(ctx.names.shstrtab.buf) {
 		set(s, 2)
 	}
@@ -98,7 +99,6 @@ func compactStrings(ctx *linkContext) {
 	}
 	moved := map[uint32]uint32{}
 	strs := splitStrings(old.buf)
-	_, again := movedNames(ctx)
 	for g := 1; g <= 3; g++ {
 		off := uint32(1)
 		pending := again
@@ -210,8 +210,9 @@ func isMoved(moves []movedName, name string) bool {
 // dead-code elimination removed (a dead function's code, metadata, banks
 // and their relocation sections), keeping the creation order of the
 // others. Sections nvlink made but writes empty or not at all keep their
-// names, as in 11.8.
-func compactSectionNames(ctx *linkContext) {
+// names, as in 11.8. moved are the section names nvlink writes where a
+// kept duplicate function created them again (movedNames).
+func compactSectionNames(ctx *linkContext, moved []movedName) {
 	live := map[string]bool{}
 	for _, osec := range ctx.outSections {
 		live[osec.name] = true
@@ -280,7 +281,6 @@ func compactSectionNames(ctx *linkContext) {
 	old := &ctx.names.shstrtab
 	var fresh stringTable
 	fresh.reserve(len(old.buf))
-	moved, _ := movedNames(ctx)
 	pending := moved
 	off := uint32(1)
 	for _, s := range splitStrings(old.buf) {
