@@ -391,20 +391,26 @@ func (s *sharedLayout) placeKernels(ctx *linkContext) {
 		// The kernel's own variables in symbol order, then its private
 		// ones in nvlink's order of function-level objects, sorted by
 		// decreasing alignment and then increasing size. The variables
-		// -G names in a -ewp image's section come first, as that image
-		// laid them out (ewpDebugObjects).
+		// -G names in a -ewp image's section come first, in the order of
+		// their offsets there, aligned as that image laid them out
+		// (laidOutAlign).
 		var objs, laidOut []sharedObject
 		if own != nil {
 			file := own.file
-			if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
-				laidOut = ewpDebugObjects(own)
-			} else {
-				for j, esym := range file.ELF.Symbols {
-					if esym.Shndx == own.sec.Index && esym.Type() != cubin.STT_SECTION && file.syms[j] != nil {
-						objs = append(objs, sharedObject{sym: file.syms[j], align: max(esym.Value, 1), size: esym.Size})
-					}
+			ewp := file.ELF.Header.Type == cubin.ET_CUDA_EWP
+			for j, esym := range file.ELF.Symbols {
+				if esym.Shndx != own.sec.Index || esym.Type() == cubin.STT_SECTION || file.syms[j] == nil {
+					continue
+				}
+				o := sharedObject{sym: file.syms[j], align: max(esym.Value, 1), size: esym.Size}
+				if ewp {
+					o.align, o.at = laidOutAlign(esym.Value, own.sec.Addralign), esym.Value
+					laidOut = append(laidOut, o)
+				} else {
+					objs = append(objs, o)
 				}
 			}
+			slices.SortStableFunc(laidOut, func(a, b sharedObject) int { return cmp.Compare(a.at, b.at) })
 		}
 		slices.SortFunc(private, func(a, b sharedObject) int { return a.rank - b.rank })
 		objs = append(objs, private...)
@@ -610,28 +616,20 @@ func (s *sharedLayout) unifyDynamic(ctx *linkContext) {
 	}
 }
 
-// ewpDebugObjects lists the variables -G names in a -ewp image's kernel
-// section sec, in the order of their offsets there. Their st_value is
-// that offset, not an alignment as in a relocatable cubin: each is aligned
-// as the image laid it out, to the largest power of two that divides its
-// offset, at most the section's alignment (offset 0: the section's). So
-// the room nvlink gives them once more after the section repeats the
-// image's layout (a 128-byte aligned array before an 8-byte word: the
+// laidOutAlign is the alignment of a variable -G names in a -ewp image's
+// kernel section of alignment secAlign: its st_value is its offset there,
+// not an alignment as in a relocatable cubin, so it is aligned as the
+// image laid it out, to the largest power of two that divides the offset,
+// at most the section's alignment (offset 0: the section's). The room
+// nvlink gives those variables once more after the section then repeats
+// the image's layout (a 128-byte aligned array before an 8-byte word: the
 // array at the next 128 bytes, the word right after it).
-func ewpDebugObjects(own *inputSection) []sharedObject {
-	file, secAlign := own.file, max(own.sec.Addralign, 1)
-	var objs []sharedObject
-	for j, esym := range file.ELF.Symbols {
-		if esym.Shndx == own.sec.Index && esym.Type() != cubin.STT_SECTION && file.syms[j] != nil {
-			align := secAlign
-			if esym.Value != 0 {
-				align = min(esym.Value&-esym.Value, secAlign)
-			}
-			objs = append(objs, sharedObject{sym: file.syms[j], align: align, size: esym.Size, at: esym.Value})
-		}
+func laidOutAlign(offset, secAlign uint64) uint64 {
+	secAlign = max(secAlign, 1)
+	if offset == 0 {
+		return secAlign
 	}
-	slices.SortStableFunc(objs, func(a, b sharedObject) int { return cmp.Compare(a.at, b.at) })
-	return objs
+	return min(offset&-offset, secAlign)
 }
 
 // hasDebugShared says whether an input has a .nv_debug.shared section, as
