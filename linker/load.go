@@ -283,25 +283,23 @@ func findLibrary(ctx *linkContext, name string, dirs []string) (path string, fou
 // (11.8, 12.4 and 12.5; "-lfoo -lbar -lfoo" is how builds spell libraries
 // that need each other).
 func dropRepeatedArchives(paths []string) {
-	infos := make([]os.FileInfo, len(paths))
+	// The earlier inputs of each size: the same file has the same size,
+	// so each input is compared with those only, not with every one.
+	bySize := map[int64][]os.FileInfo{}
 	for i, p := range paths {
 		if p == "" {
 			continue
 		}
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			infos[i] = fi
-		}
-	}
-	for i := range paths {
-		if infos[i] == nil {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		for j := range i {
-			if infos[j] != nil && paths[j] != "" && os.SameFile(infos[i], infos[j]) && isArchiveFile(paths[i]) {
-				paths[i] = ""
-				break
-			}
+		same := slices.ContainsFunc(bySize[fi.Size()], func(e os.FileInfo) bool { return os.SameFile(fi, e) })
+		if same && isArchiveFile(p) {
+			paths[i] = ""
+			continue
 		}
+		bySize[fi.Size()] = append(bySize[fi.Size()], fi)
 	}
 }
 
