@@ -27,9 +27,9 @@ import (
 // object's or a .fatbin's), or a whole .ptx input file. nvlink compiles
 // it with its built-in ptxas when it has no better cubin for the target
 // (chooseImage); cudalink compiles it with the toolkit's PTX compiler
-// library (--ptx-compiler, in the helper cudalink-nvvm) or runs the
-// toolkit's ptxas, either of which gives the same cubin for the same
-// options.
+// (--ptx-compiler: the program cudalink-ptxc, or the library in the
+// helper cudalink-nvvm) or runs the toolkit's ptxas, either of which
+// gives the same cubin for the same options (ptxCompiler).
 type ptxImage struct {
 	sm      int          // the virtual architecture: compute_<sm>; 0 for a .ptx file
 	options string       // the ptxas options the fatbinary recorded with it
@@ -106,9 +106,9 @@ func unitGroups(objs []*Object) iter.Seq[[]*Object] {
 
 // CompileCache keeps ptxas's results between links: the persistent
 // worker's ObjectCache implements it too. key names the PTX text, the
-// ptxas options and the compiler (the ptxas binary or the PTX compiler
-// library); compile runs it when there is no entry. Failures are not kept. Implementations must be safe for
-// concurrent use.
+// ptxas options and the compiler (the ptxas binary or the PTX compiler);
+// compile runs it when there is no entry. Failures are not kept.
+// Implementations must be safe for concurrent use.
 type CompileCache interface {
 	// Compiled returns the entry for key, calling compile to make it
 	// when there is none.
