@@ -18,6 +18,7 @@ load(
     _CudaDeviceLinkerInfo = "CudaDeviceLinkerInfo",
     _CudaDeviceObjectsInfo = "CudaDeviceObjectsInfo",
 )
+load("//rules/private:ptxc.bzl", _cuda_ptx_compiler = "cuda_ptx_compiler")
 load("//rules/private:stub.bzl", _cuda_link_stub = "cuda_link_stub")
 load(
     "//rules/private:toolchain.bzl",
@@ -29,6 +30,7 @@ cuda_binary = _cuda_binary
 cuda_device_link = _cuda_device_link
 cuda_link_stub = _cuda_link_stub
 cuda_device_objects = _cuda_device_objects
+cuda_ptx_compiler = _cuda_ptx_compiler
 cuda_device_linker_toolchain = _cuda_device_linker_toolchain
 cuda_version_flag = _cuda_version_flag
 CudaDeviceLinkInfo = _CudaDeviceLinkInfo

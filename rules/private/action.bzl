@@ -32,6 +32,7 @@ def link_action(
         linker,
         cuda_version = "",
         ptxas = None,
+        ptx_compiler = None,
         nvvm = None,
         nvvm_path = "",
         nvvm_helper = None,
@@ -66,6 +67,8 @@ def link_action(
         when not empty.
       ptxas: FilesToRunProvider or None, the toolchain's ptxas: --ptxas and
         an input of the action.
+      ptx_compiler: FilesToRunProvider or None, the toolchain's
+        cudalink-ptxc: --ptx-compiler and a tool of the action.
       nvvm: depset of File or None, the toolchain's nvvm directory: inputs
         of an LTO link.
       nvvm_path: string, the -nvvmpath of nvvm.
@@ -105,6 +108,9 @@ def link_action(
     if ptxas:
         args.add(ptxas.executable, format = "--ptxas=%s")
         tools.append(ptxas)
+    if ptx_compiler:
+        args.add(ptx_compiler.executable, format = "--ptx-compiler=%s")
+        tools.append(ptx_compiler)
     inputs = objects
     if lto:
         args.add("-dlto")

@@ -37,6 +37,7 @@ _RULE_OPTIONS = {
     "nvvmpath": "the toolchain's nvvm sets it",
     "o": "the outputs are named after the target",
     "output-file": "the outputs are named after the target",
+    "ptx-compiler": "the toolchain's ptx_compiler sets it",
     "ptxas": "the toolchain's ptxas sets it",
     "register-link-binaries": "set register_link_binaries = True",
 }
@@ -88,6 +89,7 @@ def _cuda_device_link_impl(ctx):
         linker = tools.linker,
         cuda_version = getattr(tools, "cuda_version", ""),
         ptxas = getattr(tools, "ptxas", None),
+        ptx_compiler = getattr(tools, "ptx_compiler", None),
         nvvm = getattr(tools, "nvvm", None),
         nvvm_path = nvvm_path,
         nvvm_helper = getattr(tools, "nvvm_helper", None),

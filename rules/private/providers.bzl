@@ -74,6 +74,12 @@ CudaDeviceLinkerInfo = provider(
         "runtime": "CcInfo or None: the CUDA runtime the host program " +
                    "links with (libcudart), with the headers link.stub " +
                    "includes (crt/host_defines.h, fatbinary_section.h).",
+        "ptx_compiler": "FilesToRunProvider or None: cudalink-ptxc, the " +
+                        "toolkit's PTX compiler in one process (see " +
+                        "cuda_ptx_compiler), given to every link as " +
+                        "--ptx-compiler and a tool of the action: the " +
+                        "linker compiles PTX inputs and LTO's PTX with it " +
+                        "instead of running ptxas.",
         "ptxas": "FilesToRunProvider or None: the toolkit's ptxas, given " +
                  "to every link as --ptxas (the linker runs it only for " +
                  "inputs that must be compiled: PTX without SASS for the " +

@@ -35,6 +35,7 @@ def _cuda_device_linker_toolchain_impl(ctx):
             nvvm_helper = ctx.attr.nvvm_helper[DefaultInfo].files_to_run if ctx.attr.nvvm_helper else None,
             nvvm_path = _nvvm_path(ctx.label, nvvm),
             nvjitlink = ctx.file.nvjitlink,
+            ptx_compiler = ctx.attr.ptx_compiler[DefaultInfo].files_to_run if ctx.attr.ptx_compiler else None,
             link_stub = ctx.file.link_stub,
             runtime = ctx.attr.runtime[CcInfo] if ctx.attr.runtime else None,
         ),
@@ -123,6 +124,20 @@ cuda_device_linker_toolchain = rule(
                   "libcudart (static or shared) to link with. " +
                   "cuda_link_stub compiles with it and passes it on to " +
                   "the host link. Optional: only cuda_link_stub needs it.",
+        ),
+        "ptx_compiler": attr.label(
+            allow_single_file = True,
+            executable = True,
+            cfg = "exec",
+            doc = "cudalink-ptxc: the toolkit's PTX compiler " +
+                  "(libnvptxcompiler_static.a, the ptxas nvlink has built " +
+                  "in) in one process, a cuda_ptx_compiler target or a " +
+                  "prebuilt file (scripts/setup.sh builds one). Every link " +
+                  "gets --ptx-compiler=<its path> and it as a tool, and " +
+                  "the linker compiles PTX inputs and LTO's PTX with it " +
+                  "instead of running ptxas once per PTX input: the same " +
+                  "bytes, less CPU time (docs/benchmarks.md). Use the " +
+                  "release the objects are compiled with. Optional.",
         ),
         "ptxas": attr.label(
             allow_single_file = True,

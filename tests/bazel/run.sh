@@ -235,6 +235,7 @@ lib/nvidia-cuda-toolkit/bin/crt/link.stub bin/crt/link.stub
 include/crt/host_defines.h include/crt/host_defines.h
 include/fatbinary_section.h include/fatbinary_section.h
 lib/x86_64-linux-gnu/libcudart_static.a lib64/libcudart_static.a
+lib/x86_64-linux-gnu/libnvptxcompiler_static.a lib64/libnvptxcompiler_static.a
 EOF
 }
 
@@ -763,6 +764,13 @@ else
     for f in bin/ptxas nvvm/lib64/libnvvm.so nvvm/libdevice/libdevice.10.bc; do
       echo "$links" | grep '^lto_inline.cubin ' | grep -q "cuda_11_8[^/,]*/$f" || missing+=" lto_inline:$f"
     done
+    # CUDA 11.8's toolchain compiles PTX with cudalink-ptxc, which Bazel
+    # builds from the toolkit's libnvptxcompiler_static.a (cuda_ptx_compiler):
+    # a tool of both links, given as --ptx-compiler.
+    for t in ptx_only lto_inline; do
+      echo "$links" | grep "^$t.cubin " | grep -q "toolchain/cudalink_ptxc_11_8" || missing+=" $t:cudalink_ptxc_11_8"
+    done
+    [ "$(echo "$params" | grep -cE -- "(^|[ #'])--ptx-compiler=bazel-out/[^ ,']*/toolchain/cudalink_ptxc_11_8(\$|[ ,'])")" = 2 ] || missing+=" --ptx-compiler"
     # The helper is a declared input (not next to the prebuilt cudalink).
     echo "$links" | grep '^lto_inline.cubin ' | grep -q "toolchain/helper/cudalink-nvvm" || missing+=" lto_inline:cudalink-nvvm"
     grep -qE -- "(^|[ #'])--nvvm-helper=toolchain/helper/cudalink-nvvm(\$|[ ,'])" <<<"$params" || missing+=" --nvvm-helper"
@@ -772,7 +780,7 @@ else
     grep -qE -- "(^|[ #'])-dlto(\$|[ ,'])" <<<"$params" || missing+=" -dlto"
     grep -qE "$scratch|(^|[ '(=\[])/[a-z]" <<<"$params" && missing+=" (an absolute path)"
     if [ -z "$differ" ] && [ -z "$odd" ] && [ -z "$missing" ] && [ "$(echo "$links" | grep -c .)" = 2 ]; then
-      pass "toolkits: a PTX-only and an LTO (-dlto) link in the worker with CUDA 11.8's ptxas and libnvvm, and the toolchain's cudalink-nvvm, as inputs: nvlink 11.8's bytes"
+      pass "toolkits: a PTX-only and an LTO (-dlto) link in the worker with CUDA 11.8's ptxas and libnvvm, the toolchain's cudalink-nvvm and cudalink-ptxc (cuda_ptx_compiler, built by Bazel), as inputs: nvlink 11.8's bytes"
     else
       echo "$links"
       fail "toolkits: outputs differ from nvlink's:${differ:- none}; not in the worker: ${odd:-none}; missing:${missing:- none}"
