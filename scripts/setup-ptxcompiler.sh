@@ -17,7 +17,7 @@
 # which nvidia-cuda-toolkit installs) into
 # ${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-11.8/libnvptxcompiler.so, where the
 # tests and tests/bench look for it, and beside it the program cudalink-ptxc
-# (scripts/cudalink-ptxc.c with the archive linked in), which --ptx-compiler
+# (toolchain/cudalink-ptxc.c with the archive linked in), which --ptx-compiler
 # also takes. Idempotent: it builds again only when the
 # archive (or this script) is newer than the library. The library is never
 # committed. Without the archive it says so and exits 0: PTX is then compiled
@@ -33,7 +33,7 @@ if [ ! -f "$archive" ]; then
 fi
 prog=$(dirname "$out")/cudalink-ptxc
 if [ -f "$out" ] && [ -f "$prog" ] && [ ! "$archive" -nt "$out" ] && [ ! "$0" -nt "$out" ] &&
-  [ ! "$(dirname "$0")/cudalink-ptxc.c" -nt "$prog" ]; then
+  [ ! "$(dirname "$0")/../toolchain/cudalink-ptxc.c" -nt "$prog" ]; then
   echo "setup: PTX compiler library already in $out, and $prog"
   exit 0
 fi
@@ -48,8 +48,8 @@ chmod 755 "$tmp"
 mv -f "$tmp" "$out"
 # cudalink-ptxc beside it: the same compiler linked into a single-threaded C
 # program that serves --ptx-compiler with the helper's protocol
-# (scripts/cudalink-ptxc.c): CPU time and memory as nvlink's.
-gcc -O2 -no-pie -o "$tmp" "$(dirname "$0")/cudalink-ptxc.c" "$archive" -lpthread -lm -lrt -ldl
+# (toolchain/cudalink-ptxc.c): CPU time and memory as nvlink's.
+gcc -O2 -no-pie -o "$tmp" "$(dirname "$0")/../toolchain/cudalink-ptxc.c" "$archive" -lpthread -lm -lrt -ldl
 chmod 755 "$tmp"
 mv -f "$tmp" "$prog"
 rm -f "$map"

@@ -95,7 +95,7 @@ func OpenWith(path, helperPath string) (*Lib, error) {
 
 // OpenProgram starts the program at path as a helper of its own: one
 // that speaks the helper's protocol with its library linked in, as
-// cudalink-ptxc (scripts/cudalink-ptxc.c) does the PTX compiler, in a
+// cudalink-ptxc (toolchain/cudalink-ptxc.c) does the PTX compiler, in a
 // single-threaded process. Its compiles do not share one process: up to
 // n run at once, each in a process of its own, started when the others
 // are busy and kept for the next compiles (a program's processes do not

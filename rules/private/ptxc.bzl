@@ -5,7 +5,7 @@ load(":cc.bzl", "cc_binary")
 # The program's source, in the cudalink repository whatever the repository
 # that loads this file calls it (scripts/setup-ptxcompiler.sh builds the
 # same program outside Bazel).
-_SOURCE = Label("//scripts:cudalink-ptxc.c")
+_SOURCE = Label("//toolchain:cudalink-ptxc.c")
 
 def cuda_ptx_compiler(name, archive, **kwargs):
     """cudalink-ptxc: a CUDA toolkit's PTX compiler in one process, for a toolchain's ptx_compiler.
@@ -14,7 +14,7 @@ def cuda_ptx_compiler(name, archive, **kwargs):
     library, libnvptxcompiler_static.a (CUDA 11.8: Debian's nvidia-cuda-dev
     installs it in /usr/lib/x86_64-linux-gnu; NVIDIA's layout has it in
     lib64/). This macro links it into cudalink-ptxc (a cc_binary of
-    scripts/cudalink-ptxc.c, a small single-threaded C program), which the
+    toolchain/cudalink-ptxc.c, a small single-threaded C program), which the
     linker starts once per link with --ptx-compiler and sends every PTX
     input and LTO's PTX to, instead of running ptxas once per PTX input:
     the same bytes, less CPU time (docs/benchmarks.md).
