@@ -58,6 +58,10 @@ type unit struct {
 	// linked from (imageVersion).
 	skipped     []fatbin.Entry
 	wholeFatbin []byte
+	// thinArchive marks what the cache keeps for a thin archive
+	// (thinArchiveMark), which is parsed anew in every link; no link
+	// sees such a unit.
+	thinArchive bool
 }
 
 // minInputSize is the size of the smallest input nvlink 11.8 opens that

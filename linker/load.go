@@ -316,18 +316,6 @@ func isArchiveFile(path string) bool {
 	return isArchive(magic[:n])
 }
 
-// isThinArchiveFile says whether path starts with the thin archive magic.
-func isThinArchiveFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [len(archive.ThinMagic)]byte
-	n, _ := f.ReadAt(magic[:], 0)
-	return archive.IsThinArchive(magic[:n])
-}
-
 // readsNoObject says whether path is an ar archive nvlink reads no object
 // from (archive.ReadsNoObject); it reads only the member headers.
 func readsNoObject(path string) bool {
@@ -348,9 +336,13 @@ func readsNoObject(path string) bool {
 // architecture, since the next link may target another, and owns its
 // bytes; without a cache the file is mapped for the link's duration. size
 // is the bytes read from disk: 0 for a parse the cache held.
+//
+// A thin archive is parsed anew in every link, since a cached parse would
+// not see its members' files change; the cache keeps only thinArchiveMark
+// for it, so that telling one apart costs no read of the file.
 func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size int, err error) {
 	cache := cfg.Cache
-	load := func(sm int) func() ([]*Object, error) {
+	load := func(sm int, cached bool) func() ([]*Object, error) {
 		return func() ([]*Object, error) {
 			cfg.testHook("parse " + path)
 			var data []byte
@@ -368,6 +360,9 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 				return nil, &linkError{file: path, msg: "cannot read input file: " + err.Error()}
 			}
 			size = len(data)
+			if cached && archive.IsThinArchive(data) {
+				return thinArchiveMark(path), nil
+			}
 			objs, err := parseInput(path, data, sm)
 			if mapped {
 				// Parsing read the headers and tables (and the kernel
@@ -378,15 +373,26 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 			return objs, err
 		}
 	}
-	if cache != nil && !isThinArchiveFile(path) {
-		objs, err = cache.Objects(path, load(0))
-	} else if cache != nil {
-		// A cached parse would not see its members' files change.
-		objs, err = load(0)()
-	} else {
-		objs, err = load(cfg.Arch)()
+	if cache == nil {
+		objs, err = load(cfg.Arch, false)()
+		return objs, size, err
+	}
+	objs, err = cache.Objects(path, load(0, true))
+	if err == nil && isThinArchiveMark(objs) {
+		objs, err = load(0, false)()
 	}
 	return objs, size, err
+}
+
+// thinArchiveMark is what the cache keeps for the thin archive at path:
+// one object without an image, of a unit that says so.
+func thinArchiveMark(path string) []*Object {
+	return []*Object{{Name: path, unit: &unit{thinArchive: true}}}
+}
+
+// isThinArchiveMark says whether objs, from the cache, is thinArchiveMark.
+func isThinArchiveMark(objs []*Object) bool {
+	return len(objs) == 1 && objs[0].unit != nil && objs[0].unit.thinArchive
 }
 
 // copyMetadata moves the bytes of the sections that passes read outside

@@ -370,6 +370,46 @@ func TestCacheEviction(t *testing.T) {
 	}
 }
 
+// TestThinArchiveMembersFollowed: a thin archive's members are files of
+// their own, which Bazel's digest of the archive does not cover, so a
+// relink reads them again: after the member files change under unchanged
+// archives, the worker's output follows them as the CLI's does. The cache
+// keeps a mark for each thin archive (one entry, a hit on the relink), not
+// its parse.
+func TestThinArchiveMembersFollowed(t *testing.T) {
+	c := loadCase(t, "thin-archives-sm75")
+	dir := t.TempDir()
+	for _, name := range []string{"k.o", "a.o", "b.o", "libt.a", "libu.a"} {
+		copyFile(t, filepath.Join(c.Dir, name), filepath.Join(dir, name))
+	}
+	t.Chdir(dir) // members are named relative to the working directory
+	args := func(out string) []string { return []string{"-arch=sm_75", "k.o", "libt.a", "libu.a", "-o", out} }
+	ins := digestInputs(t, []string{"k.o", "libt.a", "libu.a"})
+	l := &Linker{Cache: objcache.New(64 << 20)}
+	link := func(i int) []byte {
+		t.Helper()
+		out := fmt.Sprintf("w%d.cubin", i)
+		handle(t, l, args(out), ins)
+		got, _ := os.ReadFile(out)
+		cliOut := fmt.Sprintf("cli%d.cubin", i)
+		if _, msgs, want := cliLink(args(cliOut), cliOut); want == nil || !bytes.Equal(got, want) {
+			t.Fatalf("link %d differs from the CLI's (%s)", i, msgs)
+		}
+		return got
+	}
+	first := link(1)
+	// The members swap contents: each archive now gives the other's code.
+	a, b := filepath.Join(dir, "a.o"), filepath.Join(dir, "b.o")
+	copyFile(t, filepath.Join(c.Dir, "b.o"), a)
+	copyFile(t, filepath.Join(c.Dir, "a.o"), b)
+	if bytes.Equal(link(2), first) {
+		t.Error("the relink did not see the thin archives' members change")
+	}
+	if s := l.Cache.Stats(); s.Misses != 3 || s.Hits != 3 || s.Entries != 3 {
+		t.Errorf("stats %+v; want 3 entries, missed once and hit once each", s)
+	}
+}
+
 // TestCancelledLink: a request cancelled before its link loads its inputs
 // stops without writing the output.
 func TestCancelledLink(t *testing.T) {
