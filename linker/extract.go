@@ -49,13 +49,12 @@ type unit struct {
 	// member: an archive member (linked whole, or on demand with
 	// --archive-mode=on-demand).
 	member bool
-	// wholeProgram: a host object with whole-program device code
-	// (.nv_fatbin, from nvcc -c), which nvlink does not link.
-	wholeProgram bool
 	// skipped are the ELF images parsing left unread (for architectures
 	// the target cannot use) and wholeFatbin the whole-program
-	// fatbinary: read only to tell which release wrote a unit nothing is
-	// linked from (imageVersion).
+	// fatbinary (.nv_fatbin, from nvcc -c), which nvlink does not link:
+	// read only for a unit nothing is linked from, to tell which release
+	// wrote it (imageVersion) and whether to say why it is ignored
+	// (readWholeProgram).
 	skipped     []fatbin.Entry
 	wholeFatbin []byte
 	// thinArchive marks what the cache keeps for a thin archive
@@ -146,7 +145,6 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 		return nil, err
 	}
 	u.host = &hostInfo{moduleID: ho.ModuleID, refs: ho.HostRefs, hasRefs: ho.HasHostRefs(), hasRefSections: ho.HasHostRefSections}
-	u.wholeProgram = len(ho.Fatbin) > 0 && wholeProgramHasCode(name, ho.Fatbin)
 	u.wholeFatbin = ho.Fatbin
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil
@@ -154,15 +152,22 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 	return parseFatbin(name, ho.RelFatbin, sm, u)
 }
 
-// wholeProgramHasCode says whether an nvcc -c object's whole-program
-// fatbinary holds device code: an image with a code section, or PTX with a
-// function. nvcc -c of a file without device code embeds images without
-// code, which are no reason to say the object was compiled without -rdc.
-// An image that cannot be read counts as code.
-func wholeProgramHasCode(name string, data []byte) bool {
+// readWholeProgram reads an nvcc -c object's whole-program fatbinary
+// once, for what is said of a unit nothing is linked from: the newest
+// e_version of its ELF images (0 if none can be read: a broken
+// whole-program fatbinary only leaves the release unknown, and nvlink
+// does not read it either), and whether it holds device code: an image
+// with a code section, or PTX with a function. nvcc -c of a file without
+// device code embeds images without code, which are no reason to say the
+// object was compiled without -rdc. An image that cannot be read counts
+// as code.
+func readWholeProgram(name string, data []byte) (version uint32, hasCode bool) {
+	if len(data) == 0 {
+		return 0, false
+	}
 	entries, err := fatbin.Parse(name, data)
 	if err != nil {
-		return true
+		return 0, true
 	}
 	for _, e := range entries {
 		if e.Kind != fatbin.KindELF && e.Kind != fatbin.KindPTX {
@@ -170,22 +175,33 @@ func wholeProgramHasCode(name string, data []byte) bool {
 		}
 		image, err := e.Data()
 		if err != nil {
-			return true
-		}
-		if e.Kind == fatbin.KindPTX {
-			if bytes.Contains(image, []byte(".entry")) || bytes.Contains(image, []byte(".func")) {
-				return true
-			}
+			hasCode = true
 			continue
 		}
-		ef, err := cubin.Parse(name, image)
-		if err != nil {
-			return true
+		if e.Kind == fatbin.KindPTX {
+			hasCode = hasCode || bytes.Contains(image, []byte(".entry")) || bytes.Contains(image, []byte(".func"))
+			continue
 		}
-		for _, sec := range ef.Sections {
-			if strings.HasPrefix(sec.Name, ".text.") {
-				return true
-			}
+		if h, err := cubin.ParseHeader(name, image); err == nil {
+			version = max(version, h.Version)
+		}
+		if !hasCode {
+			hasCode = imageHasCode(name, image)
+		}
+	}
+	return version, hasCode
+}
+
+// imageHasCode says whether an ELF image has a code section; one that
+// cannot be parsed counts as code.
+func imageHasCode(name string, image []byte) bool {
+	ef, err := cubin.Parse(name, image)
+	if err != nil {
+		return true
+	}
+	for _, sec := range ef.Sections {
+		if strings.HasPrefix(sec.Name, ".text.") {
+			return true
 		}
 	}
 	return false
@@ -358,14 +374,17 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		}
 		best, ptx := chooseImage(group, target)
 		name := group[0].Name
+		var wholeCode bool // the unit's whole-program fatbinary holds code
 		if best == nil && ptx == nil {
+			var wholeVersion uint32
+			wholeVersion, wholeCode = readWholeProgram(name, u.wholeFatbin)
 			if ctx.lto.obj != nil && !ctx.lto.placed && ctx.lto.at == u {
 				// -dlto's cubin goes where the last input without
 				// code of its own stands (lto.go).
 				out = append(out, ctx.lto.obj)
 				ctx.lto.placed = true
 			}
-			out = append(out, &Object{Name: name, unit: u, version: imageVersion(group)})
+			out = append(out, &Object{Name: name, unit: u, version: max(imageVersion(group), wholeVersion)})
 		}
 		switch {
 		case ptx == nil && best == nil && u.irFor(target) != nil && !ctx.config.LTO:
@@ -381,7 +400,7 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		case !u.hasELF && len(u.ptx) == 0:
 			// nvlink skips both without a word. A host object with no
 			// device code at all is an ordinary input of a device link.
-			if u.wholeProgram {
+			if wholeCode {
 				ctx.ownWarnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
 			}
 		case !ctx.config.SuppressArchWarning && !u.member:
@@ -433,10 +452,10 @@ func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 
 // imageVersion returns the newest e_version (the release of the tool that
 // wrote it) of the ELF images of a unit nothing is linked from: those
-// parsed for other architectures, those left unread, and the images of
-// its whole-program fatbinary; 0 if it has none. A link of such units
-// alone is still written as the release that built them would write it
-// (chooseToolkit).
+// parsed for other architectures and those left unread (its whole-program
+// fatbinary's are readWholeProgram's); 0 if it has none. A link of such
+// units alone is still written as the release that built them would write
+// it (chooseToolkit).
 func imageVersion(group []*Object) uint32 {
 	u := group[0].unit
 	var v uint32
@@ -454,16 +473,6 @@ func imageVersion(group []*Object) uint32 {
 	}
 	for _, e := range u.skipped {
 		read(e)
-	}
-	if len(u.wholeFatbin) > 0 {
-		// A broken whole-program fatbinary only leaves the release
-		// unknown: nvlink does not read it either.
-		entries, _ := fatbin.Parse(group[0].Name, u.wholeFatbin)
-		for _, e := range entries {
-			if e.Kind == fatbin.KindELF {
-				read(e)
-			}
-		}
 	}
 	return v
 }

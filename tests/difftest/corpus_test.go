@@ -715,3 +715,28 @@ func TestNoOwnWarningWithoutDeviceCode(t *testing.T) {
 		t.Fatal("no host-object-no-rdc-without-device-code-* case in the corpus")
 	}
 }
+
+// TestOwnWarningForWholeProgramCode: an nvcc -c object whose whole-program
+// fatbinary holds device code is ignored with cudalink's own warning
+// (nvlink says nothing), which tells the user to compile it with -rdc.
+func TestOwnWarningForWholeProgramCode(t *testing.T) {
+	ran := 0
+	for _, c := range loadEveryToolkit(t) {
+		if c.Name != "whole-program-object-ignored" {
+			continue
+		}
+		ran++
+		t.Run(c.Toolkit+"/"+c.Name, func(t *testing.T) {
+			t.Chdir(c.Dir)
+			args := cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin")
+			status, _, stderr := link(t, args)
+			want := ": it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)"
+			if status != 0 || strings.Count(stderr, want) != 1 {
+				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant one warning ending %q", strings.Join(args, " "), status, stderr, want)
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatal("no whole-program-object-ignored case in the corpus")
+	}
+}
