@@ -181,6 +181,20 @@ type Config struct {
 	// when an input has none (nvlink 11.8, 12.4, 12.5).
 	ForceWholeLTO bool
 
+	// XNVVM are -Xnvvm's options (nvlink 12.x), split at commas and white
+	// space: with LTO, libnvvm gets them after nvlink's own options, and
+	// then the floating-point options the objects recorded that they do
+	// not set (lto.go).
+	XNVVM []string
+	// SplitCompile and SplitCompileExtended are --split-compile N and
+	// --split-compile-extended N (nvlink 12.x) as libnvvm gets them with
+	// LTO ("-split-compile=N"): "" when not given or 1, nvlink's default.
+	SplitCompile, SplitCompileExtended string
+	// CUDA12Options are the options given, as spelt, that nvlink 12.x has
+	// and nvlink 11.8 does not know (-Xnvvm, --split-compile,
+	// --split-compile-extended): a link reproducing 11.8 refuses them.
+	CUDA12Options []string
+
 	// CUDAVersion is --cuda-version: the nvlink release to reproduce, as
 	// major*10+minor (124 for 12.4; see ParseToolkit), or 0 to take the
 	// newest release that wrote an input (see toolkit).

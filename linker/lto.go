@@ -449,13 +449,17 @@ func ltoModuleName(in ltoInput) string {
 // nvvmOptions are nvlink 11.8's options to nvvmCompileProgram, in its
 // order: the target's virtual architecture; -ftz, -prec-div, -prec-sqrt
 // and -fma as the objects recorded them (they must agree: nvlink stops
-// otherwise); -link-lto; --device-c for a partial LTO, and
+// otherwise); -link-lto; nvlink 12.x's -split-compile=N or
+// -split-compile-extended=N (the latter when both are given, with an info
+// line); --device-c for a partial LTO, and
 // --force-device-c when an input other than libcudadevrt has no IR;
 // -maxreg=N (nvlink's -maxrregcount, else the objects'); -generate-line-info
 // when an object was built with -lineinfo; -g with nvlink's -g;
 // -has-global-host-info unless --force-device-c or -ignore-host-info
-// without -kernels-used and -variables-used. It also returns the
-// register limit ptxas gets.
+// without -kernels-used and -variables-used. With nvlink 12.x's -Xnvvm,
+// the floating-point settings move after -has-global-host-info, behind
+// -Xnvvm's options, less those these replace (xnvvmSettings). It also
+// returns the register limit ptxas gets.
 func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]string, int, error) {
 	cfg := ctx.config
 	type setting struct {
@@ -510,10 +514,26 @@ func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]strin
 		maxReg = cfg.MaxRegCount
 	}
 	opts := []string{"-arch=compute_" + strconv.Itoa(cfg.Arch)}
-	for _, s := range settings {
-		opts = append(opts, s.nvvm+"="+s.value)
+	// With -Xnvvm, nvlink 12.x gives the recorded settings after -Xnvvm's
+	// options instead (below).
+	cuda12 := ctx.cuda12LTO()
+	xnvvm := cuda12 && len(cfg.XNVVM) > 0
+	if !xnvvm {
+		for _, s := range settings {
+			opts = append(opts, s.nvvm+"="+s.value)
+		}
 	}
 	opts = append(opts, "-link-lto")
+	switch split, ext := cfg.SplitCompile, cfg.SplitCompileExtended; {
+	case !cuda12:
+	case split != "" && ext != "":
+		ctx.infof("Incompatible options '-split-compile' and '-split-compile-extended', using '-split-compile-extended'")
+		opts = append(opts, "-split-compile-extended="+ext)
+	case ext != "":
+		opts = append(opts, "-split-compile-extended="+ext)
+	case split != "":
+		opts = append(opts, "-split-compile="+split)
+	}
 	if partial {
 		opts = append(opts, "--device-c")
 	}
@@ -532,7 +552,46 @@ func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]strin
 	if !force && (!cfg.IgnoreHostInfo || ctx.usedLists()) {
 		opts = append(opts, "-has-global-host-info")
 	}
+	if xnvvm {
+		opts = append(opts, cfg.XNVVM...)
+		given := xnvvmSettings(cfg.XNVVM)
+		for _, s := range settings {
+			if !given[s.nvvm] {
+				opts = append(opts, s.nvvm+"="+s.value)
+			}
+		}
+	}
 	return opts, maxReg, nil
+}
+
+// cuda12LTO says whether the LTO program is compiled as nvlink 12.x does:
+// CUDA 12 IR (read by nvJitLink), or --cuda-version names a 12.x release.
+// Only then do nvlink 12.x's -Xnvvm and split options reach libnvvm
+// (chooseToolkit refuses them for an 11.8 link).
+func (ctx *linkContext) cuda12LTO() bool {
+	return (ctx.lto.program != nil && ctx.lto.program.jit) || (ctx.toolkit != nil && ctx.toolkit.nvvmOptions)
+}
+
+// xnvvmSettings are the recorded floating-point settings nvlink 12.x
+// leaves out after -Xnvvm's options because those set them, by libnvvm
+// name. Measured with 12.4 and 12.5 at nvvmCompileProgram: an option
+// starting "-ftz=", "-prec-div=" or "-fma=" replaces that setting; one
+// starting "-prec-sqrt=" replaces -prec-div, not -prec-sqrt, which nvlink
+// then gives too (libnvvm: "-prec-sqrt defined more than once"); any other
+// spelling ("-fmad=0", "-ftz") replaces none.
+func xnvvmSettings(xnvvm []string) map[string]bool {
+	given := map[string]bool{}
+	for _, o := range xnvvm {
+		switch {
+		case strings.HasPrefix(o, "-ftz="):
+			given["-ftz"] = true
+		case strings.HasPrefix(o, "-prec-div="), strings.HasPrefix(o, "-prec-sqrt="):
+			given["-prec-div"] = true
+		case strings.HasPrefix(o, "-fma="):
+			given["-fma"] = true
+		}
+	}
+	return given
 }
 
 // ltoRefs are the names host code uses that nvlink hands libnvvm after

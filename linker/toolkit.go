@@ -66,6 +66,10 @@ type toolkit struct {
 	// against the target's limit (staticSharedLimits12: 0x29000 on sm_80
 	// and sm_90, 0x10000 on sm_75, ...); 11.8 allows 48 KiB everywhere.
 	archSharedLimits bool
+	// nvvmOptions: nvlink's own -Xnvvm, --split-compile and
+	// --split-compile-extended exist (12.x); nvlink 11.8 stops at them as
+	// unknown options.
+	nvvmOptions bool
 	// minSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
 	minSM90Version uint32
@@ -74,8 +78,8 @@ type toolkit struct {
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
-	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true},
-	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true},
+	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true},
+	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".
@@ -143,6 +147,11 @@ func chooseToolkit(ctx *linkContext) {
 	}
 	ctx.toolkit = toolkitFor(v)
 	tk := ctx.toolkit
+	if opts := ctx.config.CUDA12Options; len(opts) > 0 && !tk.nvvmOptions && !ctx.cuda12LTO() {
+		// nvlink 11.8 stops at the first while it reads its command line.
+		ctx.report(fmt.Errorf("unknown option '%s' for nvlink %s, the release this link reproduces: it is an option of nvlink 12.x; link CUDA 12 objects, or give --cuda-version=12.4 or later", opts[0], tk))
+		return
+	}
 	for _, file := range files {
 		if fv := file.ELF.Header.Version; fv > tk.version {
 			ctx.report(&linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})

@@ -235,6 +235,30 @@ var options = []*option{
 		help: "Percolate the nvcc -shared option (passed by nvcc); no effect.",
 		set:  ignore},
 
+	// nvlink 12.x's, which 11.8 does not know: accepted here, and refused
+	// by the link when it reproduces nvlink 11.8 (Config.CUDA12Options).
+	// With -dlto they reach libnvvm as nvlink 12.4 and 12.5 give them
+	// (measured at nvvmCompileProgram); without, they change nothing.
+	{long: "Xnvvm", short: "Xnvvm", arg: "<options>", list: true,
+		help: "Nvvm options (nvlink 12.x; only used with LTO): split at commas and white space, given to libnvvm after nvlink's own.",
+		set: func(p *parser, name, v string) (string, error) {
+			p.cuda12Option(name)
+			p.cfg.XNVVM = append(p.cfg.XNVVM, strings.Fields(v)...)
+			return "", nil
+		}},
+	{long: "split-compile", short: "split-compile", arg: "<amount>",
+		help: "Max threads nvvm can use for split compilation (nvlink 12.x; only used with LTO). Default value: 1.",
+		set: func(p *parser, name, v string) (string, error) {
+			p.cuda12Option(name)
+			return setSplit(&p.cfg.SplitCompile, name, v)
+		}},
+	{long: "split-compile-extended", short: "split-compile-extended", arg: "<amount>",
+		help: "Max threads linker can use for extended split compilation (nvlink 12.x; only used with LTO). Default value: 1.",
+		set: func(p *parser, name, v string) (string, error) {
+			p.cuda12Option(name)
+			return setSplit(&p.cfg.SplitCompileExtended, name, v)
+		}},
+
 	// cudalink's own, beyond nvlink: the outputs fatbinary would make, so
 	// that nvcc -dlink's fatbinary step is not needed. With either, -arch
 	// may be given several times: each architecture is linked and every
@@ -435,6 +459,27 @@ func setMachine(p *parser, name, v string) (string, error) {
 	}
 	p.machine = int(n)
 	return strconv.FormatInt(n, 10), nil
+}
+
+// setSplit stores --split-compile or --split-compile-extended as libnvvm
+// gets it: "" for nvlink's default 1, which nvlink 12.x does not pass on.
+func setSplit(field *string, name, v string) (string, error) {
+	n, err := parseCInt(v, name)
+	if err != nil {
+		return "", err
+	}
+	*field = ""
+	if n != 1 {
+		*field = strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10), nil
+}
+
+// cuda12Option records an option nvlink 12.x has and nvlink 11.8 refuses.
+func (p *parser) cuda12Option(name string) {
+	if !slices.Contains(p.cfg.CUDA12Options, name) {
+		p.cfg.CUDA12Options = append(p.cfg.CUDA12Options, name)
+	}
 }
 
 // notDefined is nvlink's error for a value outside an option's list.

@@ -358,7 +358,7 @@ func TestEveryOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	sample := map[string]string{
-		"arch": "sm_80", "cpu-arch": "X86_64", "machine": "64", "maxrregcount": "32",
+		"arch": "sm_80", "cpu-arch": "X86_64", "machine": "64", "maxrregcount": "32", "split-compile": "4", "split-compile-extended": "4",
 		"gen-host-linker-script": "lcs-abs", "options-file": empty, "output-file": "out",
 		"archive-mode": "on-demand", "cuda-version": "12.4",
 	}
@@ -503,5 +503,28 @@ func TestXptxasSplit(t *testing.T) {
 	}
 	if got := cmd.Config.PtxasOptions; !slices.Equal(got, []string{"-O1", "-maxrregcount=30"}) {
 		t.Errorf("PtxasOptions = %q", got)
+	}
+}
+
+// TestNVVMOptions: nvlink 12.x's -Xnvvm is split at commas and white space
+// and accumulates (nvlink 12.4 gives libnvvm -ftz=1 -prec-div=0 for
+// "-Xnvvm -ftz=1,-prec-div=0", for "-Xnvvm '-ftz=1 -prec-div=0'" and for
+// two -Xnvvm); --split-compile 1, nvlink's default, is not passed on, 0
+// is; every one of them is recorded for an 11.8 link to refuse, once.
+func TestNVVMOptions(t *testing.T) {
+	cmd, err := Parse([]string{"-arch=sm_80", "-o", "out", "a.o", "-Xnvvm", "-ftz=1,-prec-div=0", "-Xnvvm", " -fma=0\t-g ",
+		"--split-compile", "1", "-split-compile-extended=0", "-Xnvvm=-opt=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := cmd.Config
+	if want := []string{"-ftz=1", "-prec-div=0", "-fma=0", "-g", "-opt=3"}; !slices.Equal(cfg.XNVVM, want) {
+		t.Errorf("XNVVM = %q, want %q", cfg.XNVVM, want)
+	}
+	if cfg.SplitCompile != "" || cfg.SplitCompileExtended != "0" {
+		t.Errorf("SplitCompile, SplitCompileExtended = %q, %q; want \"\", \"0\"", cfg.SplitCompile, cfg.SplitCompileExtended)
+	}
+	if want := []string{"-Xnvvm", "--split-compile", "-split-compile-extended"}; !slices.Equal(cfg.CUDA12Options, want) {
+		t.Errorf("CUDA12Options = %q, want %q", cfg.CUDA12Options, want)
 	}
 }

@@ -218,10 +218,9 @@ var foreign = map[string]string{
 	"-host-ref-ek": "libnvvm",
 	"-prec_div":    "cicc", "-prec_sqrt": "cicc", "-fmad": "cicc",
 	// nvJitLink's (nvJitLinkCreate), named in docs/ptx-and-lto.md
-	"-ptx": "nvJitLink", "-Xnvvm": "nvJitLink",
-	// nvlink 12.x's, which cudalink does not take (docs/dlink.md, Known differences), and nvcc's
-	"--split-compile": "nvlink 12.x", "--split-compile-extended": "nvlink 12.x", "--uidx-file": "nvlink 12.x",
-	"-split-compile": "nvcc",
+	"-ptx": "nvJitLink",
+	// nvlink 12.x's, which cudalink does not take (docs/dlink.md, Known differences)
+	"--uidx-file": "nvlink 12.x", "-uidx": "nvlink 12.x",
 }
 
 var (
