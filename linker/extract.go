@@ -399,8 +399,10 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			out = append(out, best)
 		case !u.hasELF && len(u.ptx) == 0:
 			// nvlink skips both without a word. A host object with no
-			// device code at all is an ordinary input of a device link.
-			if wholeCode {
+			// device code at all is an ordinary input of a device link,
+			// and so is an archive member compiled without -rdc: NVIDIA's
+			// static libraries hold hundreds of them.
+			if wholeCode && !u.member {
 				ctx.ownWarnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
 			}
 		case !ctx.config.SuppressArchWarning && !u.member:
