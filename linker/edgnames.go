@@ -554,22 +554,37 @@ func (p *edgParser) seqNum() int {
 	return n + 1
 }
 
-// edgOperators are the operators' names as EDG spells them, with the
-// number of operands they take in an expression.
-var edgOperators = map[string]struct {
-	name  string
-	arity int
-}{
-	"nw": {"new ", 0}, "na": {"new[] ", 0}, "dl": {"delete ", 0}, "da": {"delete[] ", 0},
-	"ps": {"+", 1}, "ng": {"-", 1}, "ad": {"&", 1}, "de": {"*", 1}, "co": {"~", 1},
-	"pl": {"+", 2}, "mi": {"-", 2}, "ml": {"*", 2}, "dv": {"/", 2}, "rm": {"%", 2},
-	"an": {"&", 2}, "or": {"|", 2}, "eo": {"^", 2}, "aS": {"=", 2}, "pL": {"+=", 2},
-	"mI": {"-=", 2}, "mL": {"*=", 2}, "dV": {"/=", 2}, "rM": {"%=", 2}, "aN": {"&=", 2},
-	"oR": {"|=", 2}, "eO": {"^=", 2}, "ls": {"<<", 2}, "rs": {">>", 2}, "lS": {"<<=", 2},
-	"rS": {">>=", 2}, "eq": {"==", 2}, "ne": {"!=", 2}, "lt": {"<", 2}, "gt": {">", 2},
-	"le": {"<=", 2}, "ge": {">=", 2}, "ss": {"<=>", 2}, "nt": {"!", 1}, "aa": {"&&", 2},
-	"oo": {"||", 2}, "pp": {"++", 1}, "mm": {"--", 1}, "cm": {",", 2}, "pm": {"->*", 2},
-	"pt": {"->", 2}, "cl": {"()", 0}, "ix": {"[]", 2}, "qu": {"?", 3}, "aw": {"co_await", 1},
+// edgOperator is an operator's name as EDG spells it, with the number of
+// operands it takes in an expression.
+type edgOperator struct {
+	code, name string
+	arity      int
+}
+
+// edgOperators are the operators by their codes. (An array, not a map: a
+// map would be built when the process starts, and most links demangle
+// nothing.)
+var edgOperators = [...]edgOperator{
+	{"nw", "new ", 0}, {"na", "new[] ", 0}, {"dl", "delete ", 0}, {"da", "delete[] ", 0},
+	{"ps", "+", 1}, {"ng", "-", 1}, {"ad", "&", 1}, {"de", "*", 1}, {"co", "~", 1}, {"pl", "+", 2},
+	{"mi", "-", 2}, {"ml", "*", 2}, {"dv", "/", 2}, {"rm", "%", 2}, {"an", "&", 2}, {"or", "|", 2},
+	{"eo", "^", 2}, {"aS", "=", 2}, {"pL", "+=", 2}, {"mI", "-=", 2}, {"mL", "*=", 2},
+	{"dV", "/=", 2}, {"rM", "%=", 2}, {"aN", "&=", 2}, {"oR", "|=", 2}, {"eO", "^=", 2},
+	{"ls", "<<", 2}, {"rs", ">>", 2}, {"lS", "<<=", 2}, {"rS", ">>=", 2}, {"eq", "==", 2},
+	{"ne", "!=", 2}, {"lt", "<", 2}, {"gt", ">", 2}, {"le", "<=", 2}, {"ge", ">=", 2},
+	{"ss", "<=>", 2}, {"nt", "!", 1}, {"aa", "&&", 2}, {"oo", "||", 2}, {"pp", "++", 1},
+	{"mm", "--", 1}, {"cm", ",", 2}, {"pm", "->*", 2}, {"pt", "->", 2}, {"cl", "()", 0},
+	{"ix", "[]", 2}, {"qu", "?", 3}, {"aw", "co_await", 1},
+}
+
+// edgOperatorFor returns the operator of a two-letter code.
+func edgOperatorFor(code string) (edgOperator, bool) {
+	for _, op := range edgOperators {
+		if op.code == code {
+			return op, true
+		}
+	}
+	return edgOperator{}, false
 }
 
 func (p *edgParser) operatorName() dnode {
@@ -582,7 +597,7 @@ func (p *edgParser) operatorName() dnode {
 		p.pos += 2
 		return &dName{s: "operator \"\" " + p.sourceName().(*dName).s}
 	}
-	op, ok := edgOperators[code]
+	op, ok := edgOperatorFor(code)
 	if !ok {
 		p.fail()
 	}
@@ -783,13 +798,15 @@ func (p *edgParser) expr() string {
 	case code == "pp" || code == "mm":
 		p.pos += 2
 		if p.eat('_') {
-			return edgOperators[code].name + p.expr()
+			op, _ := edgOperatorFor(code)
+			return op.name + p.expr()
 		}
-		return p.expr() + edgOperators[code].name
+		op, _ := edgOperatorFor(code)
+		return p.expr() + op.name
 	case p.peek() >= '0' && p.peek() <= '9':
 		return p.unresolvedName()
 	}
-	if op, ok := edgOperators[code]; ok && op.arity > 0 {
+	if op, ok := edgOperatorFor(code); ok && op.arity > 0 {
 		p.pos += 2
 		switch op.arity {
 		case 1:
@@ -880,7 +897,9 @@ func (p *edgParser) unresolvedName() string {
 	return p.simpleID()
 }
 
-var edgBuiltins = map[byte]string{
+// edgBuiltins are the builtin types' names by their codes (an array
+// indexed by the code, made when the binary is built, unlike a map).
+var edgBuiltins = [...]string{
 	'v': "void", 'w': "wchar_t", 'b': "bool", 'c': "char", 'a': "signed char",
 	'h': "unsigned char", 's': "short", 't': "unsigned short", 'i': "int",
 	'j': "unsigned int", 'l': "long", 'm': "unsigned long", 'x': "long long",
@@ -893,7 +912,8 @@ func (p *edgParser) typ() dnode {
 	p.enter()
 	defer p.leave()
 	c := p.peek()
-	if b, ok := edgBuiltins[c]; ok {
+	if int(c) < len(edgBuiltins) && edgBuiltins[c] != "" {
+		b := edgBuiltins[c]
 		p.pos++
 		return &dBuiltin{s: b}
 	}
@@ -1193,7 +1213,7 @@ func join(left, inner string) string {
 
 // special ::= TV/TT/TI/TS type | Th/Tv offset encoding | GV name
 func (p *edgParser) special() *dEncoding {
-	if prefix, ok := edgSpecials[p.peek2()]; ok {
+	if prefix, ok := edgSpecial(p.peek2()); ok {
 		p.pos += 2
 		var n dnode
 		if prefix == "Initialization guard variable for " {
@@ -1238,10 +1258,20 @@ type dSpecialName struct {
 	name   dnode
 }
 
-var edgSpecials = map[string]string{
-	"TV": "Virtual function table for ",
-	"TT": "Virtual table table for ",
-	"TI": "Typeinfo for ",
-	"TS": "Typeinfo name for ",
-	"GV": "Initialization guard variable for ",
+// edgSpecial returns the words a special name's two-letter code stands
+// for.
+func edgSpecial(code string) (string, bool) {
+	switch code {
+	case "TV":
+		return "Virtual function table for ", true
+	case "TT":
+		return "Virtual table table for ", true
+	case "TI":
+		return "Typeinfo for ", true
+	case "TS":
+		return "Typeinfo name for ", true
+	case "GV":
+		return "Initialization guard variable for ", true
+	}
+	return "", false
 }

@@ -9,24 +9,22 @@ const (
 	maxStaticShared  = 0xc000  // static __shared__ memory of one kernel, its callees' included (11.8)
 )
 
-// staticSharedLimits12 is nvlink 12.4's and 12.5's limit on a kernel's
-// static shared memory, by SM (measured: each release's message names it,
-// "uses too much shared data (0x29004 bytes, 0x29000 max)"); 11.8 allows
-// 48 KiB everywhere.
-var staticSharedLimits12 = map[int]uint64{
-	50: 0x10000, 52: 0x18000, 53: 0x10000,
-	60: 0x10000, 61: 0x18000, 62: 0x10000,
-	70: 0x18000, 72: 0x10000, 75: 0x10000,
-	80: 0x29000, 86: 0x19000, 87: 0x29000, 89: 0x29000,
-	90: 0x29000,
-}
-
 // staticSharedLimit is the most static shared memory a kernel may have
-// for the target, as the toolkit's nvlink checks it.
+// for the target, as the toolkit's nvlink checks it: 11.8 allows 48 KiB
+// everywhere; 12.4's and 12.5's limit depends on the SM (measured: each
+// release's message names it, "uses too much shared data (0x29004 bytes,
+// 0x29000 max)").
 func (ctx *linkContext) staticSharedLimit() uint64 {
 	if ctx.toolkit.archSharedLimits {
-		if limit, ok := staticSharedLimits12[ctx.config.Arch]; ok {
-			return limit
+		switch ctx.config.Arch {
+		case 50, 53, 60, 62, 72, 75:
+			return 0x10000
+		case 52, 61, 70:
+			return 0x18000
+		case 86:
+			return 0x19000
+		case 80, 87, 89, 90:
+			return 0x29000
 		}
 	}
 	return maxStaticShared

@@ -409,7 +409,7 @@ func cnpPatchedFunctions(ctx *linkContext) map[*function]bool {
 func reachesCNP(k *function) bool {
 	for _, fn := range callTree(k) {
 		for _, ext := range fn.externs {
-			if !ext.defined() && driverSyscalls[ext.name] && strings.HasPrefix(ext.name, "cnp") {
+			if !ext.defined() && isDriverSyscall(ext.name) && strings.HasPrefix(ext.name, "cnp") {
 				return true
 			}
 		}

@@ -350,18 +350,21 @@ func (file *inputFile) regCount(idx int) int {
 	return 0
 }
 
-// driverSyscalls are the undefined functions the CUDA driver provides; a
-// link may leave them undefined, as nvlink does.
-var driverSyscalls = map[string]bool{
-	"vprintf": true, "malloc": true, "free": true, "vfprintf": true, "__assertfail": true,
-	"__profile": true, "cnpGetParameterBuffer": true, "cnpLaunchDevice": true,
-	"cnpCtxSynchronize": true, "cnpFuncGetAttribute": true, "cnpStreamCreate": true,
-	"cnpStreamDestroy": true, "cnpStreamWaitEvent": true, "cnpEventCreate": true,
-	"cnpEventRecord": true, "cnpEventDestroy": true, "cnpDeviceGetName": true,
-	"cnpDeviceGetAttribute": true, "cnpGetDeviceCount": true, "cnpGetDevice": true,
-	"cnpGetLastError": true, "cnpSetLastError": true, "cnpGetCacheConfig": true,
-	"cnpGetSharedMemConfig": true, "cnpGetLimit": true, "cnpDeviceGetTotalMem": true,
-	"cnpGetParameterBufferV2": true, "cnpLaunchDeviceV2": true,
+// isDriverSyscall says whether name is one of the undefined functions the
+// CUDA driver provides; a link may leave them undefined, as nvlink does.
+// (A switch, not a map: a map would be built when the process starts.)
+func isDriverSyscall(name string) bool {
+	switch name {
+	case "vprintf", "malloc", "free", "vfprintf", "__assertfail", "__profile",
+		"cnpGetParameterBuffer", "cnpLaunchDevice", "cnpCtxSynchronize", "cnpFuncGetAttribute",
+		"cnpStreamCreate", "cnpStreamDestroy", "cnpStreamWaitEvent", "cnpEventCreate", "cnpEventRecord",
+		"cnpEventDestroy", "cnpDeviceGetName", "cnpDeviceGetAttribute", "cnpGetDeviceCount",
+		"cnpGetDevice", "cnpGetLastError", "cnpSetLastError", "cnpGetCacheConfig",
+		"cnpGetSharedMemConfig", "cnpGetLimit", "cnpDeviceGetTotalMem", "cnpGetParameterBufferV2",
+		"cnpLaunchDeviceV2":
+		return true
+	}
+	return false
 }
 
 // mayStayUndefined says whether an undefined symbol is acceptable in the
@@ -374,7 +377,7 @@ func mayStayUndefined(sym *symbol) bool {
 // undefinedIsFine is mayStayUndefined for a symbol of that name, type
 // (STT_*) and st_other.
 func undefinedIsFine(name string, typ, other uint8) bool {
-	if driverSyscalls[name] || strings.HasPrefix(name, "__cuda_syscall") {
+	if isDriverSyscall(name) || strings.HasPrefix(name, "__cuda_syscall") {
 		return true
 	}
 	switch typ {

@@ -63,7 +63,7 @@ type toolkit struct {
 	// 11.8 and 12.5 write 0x40).
 	fatbinHeaderPad bool
 	// archSharedLimits: a kernel's static shared memory is checked
-	// against the target's limit (staticSharedLimits12: 0x29000 on sm_80
+	// against the target's limit (staticSharedLimit: 0x29000 on sm_80
 	// and sm_90, 0x10000 on sm_75, ...); 11.8 allows 48 KiB everywhere.
 	archSharedLimits bool
 	// nvvmOptions: nvlink's own -Xnvvm, --split-compile and
@@ -165,18 +165,23 @@ func chooseToolkit(ctx *linkContext) {
 	}
 }
 
-// unifiedTableNames are the driver's unified function and data tables,
-// which every 12.x sm_90 object declares weak and undefined.
-var unifiedTableNames = map[string]bool{
-	"__UFT": true, "__UFT_OFFSET": true, "__UFT_CANONICAL": true, "__UFT_END": true,
-	"__UDT": true, "__UDT_OFFSET": true, "__UDT_CANONICAL": true, "__UDT_END": true,
+// isUnifiedTableName says whether name is one of the driver's unified
+// function and data tables, which every 12.x sm_90 object declares weak
+// and undefined.
+func isUnifiedTableName(name string) bool {
+	switch name {
+	case "__UFT", "__UFT_OFFSET", "__UFT_CANONICAL", "__UFT_END", "__UDT", "__UDT_OFFSET",
+		"__UDT_CANONICAL", "__UDT_END":
+		return true
+	}
+	return false
 }
 
 // isUnifiedTable says whether sym is one of the unified tables a 12.x
 // nvlink resolves without a word and writes no symbol for: weak, undefined
-// in every input, and named as unifiedTableNames.
+// in every input, and named as isUnifiedTableName says.
 func (ctx *linkContext) isUnifiedTable(sym *symbol) bool {
-	return ctx.toolkit.unifiedTables && sym.file == nil && sym.bind() == cubin.STB_WEAK && unifiedTableNames[sym.name]
+	return ctx.toolkit.unifiedTables && sym.file == nil && sym.bind() == cubin.STB_WEAK && isUnifiedTableName(sym.name)
 }
 
 // collectUnifiedTables lists the unified tables the inputs declare, in

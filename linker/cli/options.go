@@ -358,41 +358,43 @@ var options = []*option{
 		set:  appendTo(func(p *parser) *[]string { return &p.cfg.WhyLive })},
 }
 
-// undocumented are nvlink 11.8 options that its --help does not list and
-// cudalink does not implement, by the spelling nvlink accepts. They are
-// refused by name rather than reported as unknown.
-var undocumented = map[string]bool{
-	"-Xlinker": true, "--host-linker-options": true,
-	"-dot": true, "--dot-file": true,
-	"-tool-name": true, "--tool-name": true,
-	"-cuda-api-version": true, "--cuda-api-version": true,
-	"-disable-smem-reservation": true, "--disable-smem-reservation": true,
-	"-syscall-const-offset": true, "--syscall-const-offset": true,
-	"-dont-reserve-null-pointer": true, "--dont-reserve-null-pointer": true,
-	"-reserve-null-pointer": true, "--reserve-null-pointer": true,
-	"-allow-undefined-globals": true, "--allow-undefined-globals": true,
-	"-force-rela": true, "--force-rela": true,
-	"-uumn": true, "--uumn": true,
+// isUndocumented says whether name is an nvlink 11.8 option that its
+// --help does not list and cudalink does not implement, by the spelling
+// nvlink accepts. They are refused by name rather than reported as
+// unknown.
+func isUndocumented(name string) bool {
+	switch name {
+	case "-Xlinker", "--host-linker-options", "-dot", "--dot-file", "-tool-name", "--tool-name",
+		"-cuda-api-version", "--cuda-api-version", "-disable-smem-reservation",
+		"--disable-smem-reservation", "-syscall-const-offset", "--syscall-const-offset",
+		"-dont-reserve-null-pointer", "--dont-reserve-null-pointer", "-reserve-null-pointer",
+		"--reserve-null-pointer", "-allow-undefined-globals", "--allow-undefined-globals", "-force-rela",
+		"--force-rela", "-uumn", "--uumn":
+		return true
+	}
+	return false
 }
 
-var (
-	byLong  = map[string]*option{}
-	byShort = map[string]*option{}
-	glued   []*option // options whose value may follow the short name directly
-)
+// table is options, for the lookups that options' own functions reach
+// (-optf parses its file's arguments): they cannot name options itself,
+// which would make its initialisation depend on itself.
+var table []*option
 
-func init() {
-	for _, o := range options {
-		if o.long != "" {
-			byLong[o.long] = o
-		}
-		if o.short != "" {
-			byShort[o.short] = o
-		}
-		if o.glue {
-			glued = append(glued, o)
+func init() { table = options }
+
+// optionNamed returns the option whose long (or, if !long, short) name
+// is key, or nil. A scan of the table, not a map: a command line names
+// few options, and a map would be built whenever the process starts.
+func optionNamed(key string, long bool) *option {
+	if key == "" {
+		return nil
+	}
+	for _, o := range table {
+		if long && o.long == key || !long && o.short == key {
+			return o
 		}
 	}
+	return nil
 }
 
 // smVersions are the SM numbers nvlink 11.8 accepts in -arch.

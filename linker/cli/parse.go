@@ -215,18 +215,18 @@ func lookup(arg string) (o *option, name, value string, hasValue bool, err error
 	if body, ok := strings.CutPrefix(arg, "--"); ok {
 		key, value, hasValue := strings.Cut(body, "=")
 		name = "--" + key
-		if o := byLong[key]; o != nil {
+		if o := optionNamed(key, true); o != nil {
 			return o, name, value, hasValue, nil
 		}
 		return nil, "", "", false, unknown(name)
 	}
 	body := arg[1:]
 	key, value, hasValue := strings.Cut(body, "=")
-	if o := byShort[key]; o != nil {
+	if o := optionNamed(key, false); o != nil {
 		return o, "-" + key, value, hasValue, nil
 	}
-	for _, o := range glued { // -Ldir, -lname, -m64; -L=dir was found above
-		if v, ok := strings.CutPrefix(body, o.short); ok {
+	for _, o := range table { // -Ldir, -lname, -m64; -L=dir was found above
+		if v, ok := strings.CutPrefix(body, o.short); ok && o.glue {
 			return o, "-" + o.short, v, true, nil
 		}
 	}
@@ -234,7 +234,7 @@ func lookup(arg string) (o *option, name, value string, hasValue bool, err error
 }
 
 func unknown(name string) error {
-	if undocumented[name] {
+	if isUndocumented(name) {
 		return fmt.Errorf("option '%s' is an undocumented nvlink option that cudalink does not support", name)
 	}
 	return fmt.Errorf("unknown option '%s'", name)
