@@ -1,6 +1,10 @@
 package linker
 
-import "github.com/cudalink/cudalink/linker/cubin"
+import (
+	"slices"
+
+	"github.com/cudalink/cudalink/linker/cubin"
+)
 
 // What a debug link (-g) changes, as nvlink 11.8 does it. The inputs'
 // debug sections (.debug_*, .nv_debug_*) are merged like any other
@@ -174,10 +178,21 @@ func layoutDebugInfo(ctx *linkContext) {
 	if anyDyn {
 		osec.addralign = max(osec.addralign, 16)
 	}
-	if ctx.config.PreserveRelocs && ctx.sharedReserve() > 0 {
+	// dcGlobals: .nv_debug.shared holds variables of relocatable inputs,
+	// not only a -ewp -G image's own file-scope variables. Only then does
+	// nvlink move the extern __shared__ symbols by sm_90's reserve, and
+	// -preserve-relocs keep the image's symbols on other architectures
+	// (measured with 11.8, 12.4 and 12.5: such an image linked with an
+	// nvcc -dc object's extern array puts it at 0, and leaves it out with
+	// -preserve-relocs; with a -dc file-scope variable too, both arrays
+	// are moved, and sm_75 and sm_80 keep the image's symbols).
+	dcGlobals := slices.ContainsFunc(g.globals, func(o *sharedObject) bool {
+		return ctx.files[o.file].ELF.Header.Type != cubin.ET_CUDA_EWP
+	})
+	if ctx.config.PreserveRelocs && (ctx.sharedReserve() > 0 || dcGlobals) {
 		preserveEWPShared(ctx, osec)
 	}
-	if preservedDynamic && len(g.globals) > 0 {
+	if preservedDynamic && dcGlobals {
 		d.dynamicShift = ctx.sharedReserve()
 		for _, sym := range ctx.symbols {
 			if !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED {
@@ -189,9 +204,7 @@ func layoutDebugInfo(ctx *linkContext) {
 	if !dynamic {
 		return
 	}
-	if len(g.globals) > 0 {
-		// nvlink moves the extern __shared__ symbols by the reserve only
-		// when .nv_debug.shared holds variables.
+	if dcGlobals {
 		d.dynamicShift = ctx.sharedReserve()
 	}
 	for _, sym := range ctx.symbols {
@@ -205,7 +218,8 @@ func layoutDebugInfo(ctx *linkContext) {
 // -G image names in its .nv_debug.shared, its file-scope variables (even
 // those nvlink deletes) and its extern __shared__ array, in the output's
 // .nv_debug.shared at the image's own offsets, those -g did not publish
-// already (on sm_75 and sm_80 it keeps none).
+// already (on sm_75 and sm_80 it keeps none, unless nvcc -dc objects put
+// variables there too).
 func preserveEWPShared(ctx *linkContext, osec *outputSection) {
 	d := &ctx.debugLayout
 	for _, file := range ctx.files {

@@ -88,7 +88,7 @@ func (ctx *linkContext) sharedOf(k *function) *kernelMemory {
 type sharedLayout struct {
 	objects     map[*symbol]*sharedObject // function-level objects
 	ordered     []*sharedObject           // and extern arrays, in input order, then nvlink's (sortObjects)
-	moduleAlign uint64                    // the largest alignment of the inputs' shared sections
+	moduleAlign uint64                    // the largest alignment of the relocatable inputs' shared sections (not a -ewp image's)
 	walk        inputWalk                 // relocations are read from the inputs
 
 	uses    map[*function][]*symbol   // shared objects a function's code references
@@ -122,7 +122,7 @@ func (s *sharedLayout) collectObjects(ctx *linkContext) {
 	externs := map[*symbol]bool{}
 	for fi, file := range ctx.files {
 		for _, isec := range file.sections {
-			if classify(isec.sec) == classShared {
+			if classify(isec.sec) == classShared && file.ELF.Header.Type != cubin.ET_CUDA_EWP {
 				s.moduleAlign = max(s.moduleAlign, isec.sec.Addralign)
 			}
 		}

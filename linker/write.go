@@ -645,10 +645,16 @@ func (ctx *linkContext) outSymbol(e outSym) elfSym {
 			break
 		}
 		s.value, s.size = at.value, sym.size
-		if (how == publishedShared || how == preservedShared) && !ewpDebugShared(sym) {
+		switch {
+		case how != publishedShared && how != preservedShared:
+		case !ewpDebugShared(sym):
 			// sm_90's reserve moves the shared variables, but not those
-			// a -ewp -G image names in its .nv_debug.shared.
+			// a -ewp -G image names in its .nv_debug.shared: its
+			// file-scope variables stay, and its extern __shared__ array
+			// (its one global there) moves as the other extern arrays.
 			s.value += ctx.sharedReserve()
+		case !sym.local:
+			s.value += ctx.debugLayout.dynamicShift
 		}
 		switch {
 		case at.out != nil:
