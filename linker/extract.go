@@ -160,8 +160,10 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 // with a code section, or PTX with a function. nvcc -c of a file without
 // device code embeds images without code, which are no reason to say the
 // object was compiled without -rdc. An image that cannot be read counts
-// as code.
-func readWholeProgram(name string, data []byte) (version uint32, hasCode bool) {
+// as code. Without needCode (an archive member, which nvlink and cudalink
+// skip without a word) only the ELF images' headers are decompressed: a
+// library as NVIDIA ships them holds thousands of images.
+func readWholeProgram(name string, data []byte, needCode bool) (version uint32, hasCode bool) {
 	if len(data) == 0 {
 		return 0, false
 	}
@@ -170,6 +172,12 @@ func readWholeProgram(name string, data []byte) (version uint32, hasCode bool) {
 		return 0, true
 	}
 	for _, e := range entries {
+		if !needCode {
+			if e.Kind == fatbin.KindELF {
+				version = max(version, headerVersion(name, e))
+			}
+			continue
+		}
 		if e.Kind != fatbin.KindELF && e.Kind != fatbin.KindPTX {
 			continue
 		}
@@ -377,7 +385,7 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		var wholeCode bool // the unit's whole-program fatbinary holds code
 		if best == nil && ptx == nil {
 			var wholeVersion uint32
-			wholeVersion, wholeCode = readWholeProgram(name, u.wholeFatbin)
+			wholeVersion, wholeCode = readWholeProgram(name, u.wholeFatbin, !u.member)
 			if ctx.lto.obj != nil && !ctx.lto.placed && ctx.lto.at == u {
 				// -dlto's cubin goes where the last input without
 				// code of its own stands (lto.go).
@@ -466,17 +474,21 @@ func imageVersion(group []*Object) uint32 {
 			v = max(v, obj.ELF.Header.Version)
 		}
 	}
-	read := func(e fatbin.Entry) {
-		if data, err := e.Data(); err == nil {
-			if h, err := cubin.ParseHeader(group[0].Name, data); err == nil {
-				v = max(v, h.Version)
-			}
-		}
-	}
 	for _, e := range u.skipped {
-		read(e)
+		v = max(v, headerVersion(group[0].Name, e))
 	}
 	return v
+}
+
+// headerVersion returns the e_version of a fatbinary's ELF image, reading
+// (decompressing) its header alone; 0 if that cannot be read.
+func headerVersion(name string, e fatbin.Entry) uint32 {
+	if data, err := e.Head(64); err == nil {
+		if h, err := cubin.ParseHeader(name, data); err == nil {
+			return h.Version
+		}
+	}
+	return 0
 }
 
 // ptxFor returns the unit's PTX image of the highest architecture a

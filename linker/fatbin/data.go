@@ -42,6 +42,42 @@ func (e Entry) Data() ([]byte, error) {
 	return nil, e.errorf(e.Off+0x28, "unknown compression %v", e.Compression)
 }
 
+// Head returns the first n bytes of the entry's payload (all of it if it
+// is shorter), decompressing no more than that: enough to read an ELF
+// header without decompressing the image (a library as NVIDIA ships them
+// holds thousands). Errors past those bytes go unnoticed; Data finds them.
+func (e Entry) Head(n int) ([]byte, error) {
+	switch e.Compression {
+	case CompressionNone:
+		return e.raw[:min(n, len(e.raw))], nil
+	case CompressionLZ4:
+		if err := e.checkDeclared(lz4MaxRatio); err != nil {
+			return nil, err
+		}
+		dst := make([]byte, min(uint64(n), e.Size))
+		m, err := decodeLZ4(e.raw, dst, true)
+		if err != nil {
+			return nil, e.errorf(e.rawOff, "LZ4 block: %v", err)
+		}
+		return dst[:m], nil
+	case CompressionZstd:
+		if err := e.checkDeclared(zstdMaxRatio); err != nil {
+			return nil, err
+		}
+		r, err := zstdReader(e.raw, e.Size)
+		if err != nil {
+			return nil, e.errorf(e.rawOff, "zstd: %v", err)
+		}
+		out := make([]byte, min(uint64(n), e.Size))
+		m, err := io.ReadFull(r, out)
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return nil, e.errorf(e.rawOff, "zstd: %v", err)
+		}
+		return out[:m], nil
+	}
+	return nil, e.errorf(e.Off+0x28, "unknown compression %v", e.Compression)
+}
+
 func (e Entry) errorf(off uint64, format string, args ...any) error {
 	p := parser{file: e.file}
 	return p.errorf(off, format, args...)
@@ -84,7 +120,11 @@ var (
 // literals, and a match of a 2-byte offset, the last sequence literals
 // only) into dst, and returns the length it wrote. It writes nothing past
 // dst: a block that decompresses to more is an error.
-func decodeLZ4Block(src, dst []byte) (int, error) {
+func decodeLZ4Block(src, dst []byte) (int, error) { return decodeLZ4(src, dst, false) }
+
+// decodeLZ4 is decodeLZ4Block; with head, it stops where dst is full
+// instead (the block's start, what Entry.Head returns).
+func decodeLZ4(src, dst []byte, head bool) (int, error) {
 	// length reads the rest of a length whose 4-bit part was 15: bytes
 	// are added while they are 255.
 	length := func(n int, si *int) (int, error) {
@@ -95,7 +135,7 @@ func decodeLZ4Block(src, dst []byte) (int, error) {
 			b := src[*si]
 			*si++
 			n += int(b)
-			if n > len(dst) {
+			if n > len(dst) && !head {
 				return 0, errLZ4Overflow
 			}
 			if b != 255 {
@@ -120,11 +160,14 @@ func decodeLZ4Block(src, dst []byte) (int, error) {
 		if lit > len(src)-si {
 			return 0, errLZ4Truncated
 		}
-		if lit > len(dst)-di {
+		if lit > len(dst)-di && !head {
 			return 0, errLZ4Overflow
 		}
 		di += copy(dst[di:], src[si:si+lit])
 		si += lit
+		if head && di == len(dst) {
+			return di, nil
+		}
 		if si == len(src) {
 			return di, nil // the last sequence has no match
 		}
@@ -144,7 +187,10 @@ func decodeLZ4Block(src, dst []byte) (int, error) {
 			}
 		}
 		if match > len(dst)-di {
-			return 0, errLZ4Overflow
+			if !head {
+				return 0, errLZ4Overflow
+			}
+			match = len(dst) - di
 		}
 		// The match may overlap what it writes (off < match): copy in
 		// steps of at most off bytes, each reading only what is written.
@@ -152,6 +198,9 @@ func decodeLZ4Block(src, dst []byte) (int, error) {
 			n := copy(dst[di:di+min(match, off)], dst[di-off:])
 			di += n
 			match -= n
+		}
+		if head && di == len(dst) {
+			return di, nil
 		}
 	}
 }

@@ -405,3 +405,55 @@ func TestLZ4Block(t *testing.T) {
 		}
 	}
 }
+
+// TestHead: Head(n) is the first n bytes of what Data returns (all of them
+// when n is larger), for the LZ4 images nvcc wrote (cubins, PTX, -G),
+// uncompressed ones and a zstd frame; and decodeLZ4's head mode gives every
+// prefix of the reference LZ4 package's blocks (overlapping matches cut
+// anywhere).
+func TestHead(t *testing.T) {
+	var entries []Entry
+	for _, name := range []string{"all.fatbin", "debug.fatbin", "default.fatbin", "cuda12_sm80.fatbin"} {
+		entries = append(entries, mustParse(t, name)...)
+	}
+	cubin := readTestdata(t, "k_sm80.cubin")
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := Parse("zstd.fatbin", compressedContainer(enc.EncodeAll(cubin, nil), uint64(len(cubin)), FlagCompressedZstd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries = append(entries, z...)
+	sawLZ4 := false
+	for i, e := range entries {
+		sawLZ4 = sawLZ4 || e.Compression == CompressionLZ4
+		full := mustData(t, e)
+		for _, n := range []int{0, 1, 63, 64, 65, 1000, len(full) - 1, len(full), len(full) + 10} {
+			if n < 0 {
+				continue
+			}
+			got, err := e.Head(n)
+			if want := full[:min(n, len(full))]; err != nil || !bytes.Equal(got, want) {
+				t.Errorf("entry %d (%v, %v): Head(%d) = %d bytes, %v; want the first %d of Data", i, e.Kind, e.Compression, n, len(got), err, len(want))
+			}
+		}
+	}
+	if !sawLZ4 {
+		t.Fatal("no LZ4 entry in testdata")
+	}
+	for _, in := range [][]byte{cubin, bytes.Repeat([]byte("abc"), 5000), bytes.Repeat([]byte{0}, 70000)} {
+		block := make([]byte, lz4.CompressBlockBound(len(in)))
+		n, err := lz4.CompressBlock(in, block, nil)
+		if err != nil || n == 0 {
+			t.Fatalf("CompressBlock(%d bytes): %d, %v", len(in), n, err)
+		}
+		for k := 0; k <= len(in); k += 1 + len(in)/300 {
+			dst := make([]byte, k)
+			if m, err := decodeLZ4(block[:n], dst, true); err != nil || m != k || !bytes.Equal(dst, in[:k]) {
+				t.Fatalf("%d bytes, head %d: decoded %d, %v", len(in), k, m, err)
+			}
+		}
+	}
+}
