@@ -83,14 +83,26 @@ func isDebugSection(name string) bool {
 // (Config.OneShot) by the size of its inputs. GOGC, when set, decides.
 //
 //   - Small inputs (under smallInputBytes, not counting debug sections:
-//     heapInputBytes): the collector is off, with a
+//     heapInputBytes) and medium ones (under collectorOffBytes, debug
+//     sections included): the collector is off, with a
 //     memory limit of smallLinkMemoryLimit as the safety net. Such a link
 //     allocates a few times its inputs in all (5 MB for the 1.6 MB of the
 //     100-object flat benchmark program), under the collector's own 4 MB
 //     minimum target, so a collection frees nothing the process would
 //     give back before it exits; it only costs starting the mark workers
 //     and waking the threads they run on (about 3 ms of CPU in a 20 ms
-//     link, the same peak resident set).
+//     link, the same peak resident set). From 4 MiB on most of what it
+//     allocates stays live, and with the collector off the passes make
+//     less garbage (ctx.gc.off: indexes sized once, string tables and
+//     relocation lists not copied to their final size): flat 400 objects
+//     (6.6 MB; under chrt -f 50, 9 interleaved runs, medians) wall 61.2
+//     ms, CPU 76.8 ms, peak RSS 22764 KiB at the default 100%, 56.6, 66.8,
+//     22616 at 400%, 52.2, 56.8, 22452 off (nvlink 107.8, 104.6, 23692);
+//     the large program's 100 objects (9.9 MB, 7 runs) 44.2, 57.9, 17360
+//     at 100%, 37.7, 41.1, 18248 at 400%, 36.9, 40.3, 17528 off (nvlink
+//     336 ms, 26500 KiB). Only a link of less than smallInputBytes holds
+//     its inputs' pages (tuneCollectorAfter): flat 400 holding them too
+//     peaked at 29096 KiB.
 //   - Large inputs (largeInputBytes and more): the collector runs at 25%
 //     heap growth. Such a link's heap is nearly all live until the
 //     process exits, so the garbage that the default target lets pile up
@@ -106,25 +118,14 @@ func isDebugSection(name string) bool {
 //     longer made garbage in proportion to the link's functions, 100%
 //     instead of 50% takes it from 1.50 to 1.40 s, the peak 150 MiB
 //     either way (collectGarbage bounds it; 3 interleaved runs each).
-//   - Medium inputs (from smallInputBytes to mediumInputBytes): 400%
-//     growth. Such a link allocates a few times its inputs and most of it
-//     stays live; at the default target the collector ran several cycles
-//     that freed little (flat 400 objects, 6.6 MB: 22 ms of the link's
-//     80 ms of CPU). 400% instead of 100% (9 interleaved runs each):
-//     flat 400 objects CPU 78.1 -> 65.7 ms, wall 63.1 -> 55.7 ms, peak RSS
-//     23000 -> 22396 KiB (nvlink 23692); the large program's 100 objects
-//     (9.9 MB) CPU 60.7 -> 41.3 ms, wall 45.7 -> 37.4 ms, peak RSS 17532
-//     -> 18216 KiB (nvlink 26476). At 40 MB (the large program's 400
-//     objects) 400% would take the peak from 45 to 57 MiB, hence the
-//     bound.
-//   - From mediumInputBytes to largeInputBytes, the default.
+//   - From collectorOffBytes to largeInputBytes, the default.
 func tuneCollector(ctx *linkContext) {
 	if !ctx.config.OneShot || os.Getenv("GOGC") != "" {
 		return
 	}
 	total := inputBytes(ctx.added)
 	switch {
-	case heapInputBytes(ctx.added) < smallInputBytes:
+	case heapInputBytes(ctx.added) < smallInputBytes || total < collectorOffBytes:
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(smallLinkMemoryLimit)
 		}
@@ -136,23 +137,22 @@ func tuneCollector(ctx *linkContext) {
 	case total >= largeInputBytes:
 		debug.SetGCPercent(largeInputGCPercent)
 		ctx.gc.early = true
-	case total < mediumInputBytes:
-		debug.SetGCPercent(mediumInputGCPercent)
 	default:
-		debug.SetGCPercent(100)
+		debug.SetGCPercent(100) // collectWhileReading set another
 	}
 }
 
 // collectWhileReading sets the collector of a one-shot link for reading
 // its inputs, before tuneCollector knows their size: at
-// mediumInputGCPercent, as for medium inputs, so that the collections
-// the default target would start while the inputs are parsed (from 4 MiB
-// of heap on) do not happen before tuneCollector decides. Set at "add
-// inputs" instead, 400% gave flat 400 objects CPU 72.7 ms and a peak of
-// 24160 KiB, set from the start 65.7 ms and 22396 KiB (9 runs each).
+// readingGCPercent, so that the collections the default target would
+// start while the inputs are parsed (from 4 MiB of heap on) do not
+// happen before tuneCollector decides. With 400% set at "add inputs"
+// instead of before reading, flat 400 objects took 72.7 ms of CPU and
+// peaked at 24160 KiB, with it set before reading 65.7 ms and 22396 KiB
+// (9 runs each).
 func collectWhileReading(ctx *linkContext) {
 	if ctx.config.OneShot && os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(mediumInputGCPercent)
+		debug.SetGCPercent(readingGCPercent)
 	}
 }
 
@@ -171,12 +171,12 @@ func collectGarbage(ctx *linkContext) {
 // A link whose inputs hold largeInputBytes or more collects garbage at
 // largeInputGCPercent heap growth, hugeInputGCPercent from hugeInputBytes
 // on; one whose inputs hold less than
-// smallInputBytes does not collect until the process holds
-// smallLinkMemoryLimit, one of less than mediumInputBytes collects at
-// mediumInputGCPercent (see tuneCollector).
+// collectorOffBytes does not collect until the process holds
+// smallLinkMemoryLimit (see tuneCollector); while the inputs are read, a
+// link collects at readingGCPercent (collectWhileReading).
 const (
-	mediumInputBytes     = 16 << 20
-	mediumInputGCPercent = 400
+	collectorOffBytes    = 16 << 20
+	readingGCPercent     = 400
 	largeInputBytes      = 32 << 20
 	largeInputGCPercent  = 25
 	hugeInputBytes       = 128 << 20
