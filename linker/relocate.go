@@ -432,8 +432,14 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	if sym.name == ptxConst0Size && !sym.defined() && isec.fn != nil && !ctx.isEntry(isec.fn.sym) {
 		// The parameter bank size of the kernel the code is in: a device
 		// function (libcudadevrt's launch helpers, kept by -g or
-		// -preserve-relocs) has none, and nvlink writes all ones.
-		osec.patch(p, r.Type, how.Select(^uint64(0)+uint64(a)), 0)
+		// -preserve-relocs) has none, and nvlink writes the size of the
+		// program's __constant__ bank (.nv.constant3) in its place, all
+		// ones when there is none.
+		size := ^uint64(0)
+		if c3 := ctx.outByName.get(".nv.constant3"); c3 != nil {
+			size = c3.size
+		}
+		osec.patch(p, r.Type, how.Select(size+uint64(a)), 0)
 		return
 	}
 	if debugDanglingLabel(osec, sym) {
