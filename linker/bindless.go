@@ -10,7 +10,8 @@ import (
 
 // assignBindlessSlots gives every texture and surface reference of the
 // link a 4-byte slot in bank 0, as nvlink does for bindless code: the
-// slots follow the largest .nv.constant0.<k> of any kernel, so they sit
+// slots follow the largest .nv.constant0.<k> of any kernel kept (as a
+// kernel or, demoted, as a function; not those removed), so they sit
 // at the same offsets in every kernel and a device function reached from
 // several kernels reads the right one. Each kernel that uses bindless code
 // (see bindlessKernels) gets all the slots, its bank-0 section grows to
@@ -62,7 +63,10 @@ func assignBindlessSlots(ctx *linkContext) {
 
 	var base uint64
 	for _, k := range ctx.funcs {
-		if osec := k.bank0(); ctx.isEntry(k.sym) && osec != nil {
+		// Every kernel kept counts, those -kernels-used (or the host
+		// objects' lists) keep only as functions too: libcudadevrt's
+		// address-taken memcpy_3d_device kernels keep their bank 0.
+		if osec := k.bank0(); osec != nil {
 			base = max(base, alignTo(osec.size, 4))
 		}
 	}
