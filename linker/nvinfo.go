@@ -357,9 +357,12 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_RESERVED_SMEM_USED})
 		}
 	}
-	if ctx.isEntry(fn.sym) && ctx.config.Arch < 70 && reachesCNP(fn) {
+	if ctx.isEntry(fn.sym) && ctx.config.Arch < 70 && callsCNP(singleTree) {
 		// Before Volta the driver wraps a kernel that calls into the
-		// device runtime (launches, synchronizes, queries).
+		// device runtime (launches, synchronizes, queries). The single
+		// kernel of an output gets the records as soon as any kept
+		// function calls into it (a kernel -kernels-used leaves out and
+		// -preserve-relocs keeps as a function), as for its mbarriers.
 		w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_NEED_CNP_WRAPPER})
 		if ctx.config.Arch < 50 || fn.ctaidRead {
 			// On Kepler (sm_35, sm_37) the driver also patches it, and
@@ -406,8 +409,11 @@ func cnpPatchedFunctions(ctx *linkContext) map[*function]bool {
 // syscall of the driver (cnpLaunchDeviceV2, cnpCtxSynchronize, ...; not
 // the __cuda_syscall_ ones), directly or through the functions of
 // libcudadevrt.
-func reachesCNP(k *function) bool {
-	for _, fn := range callTree(k) {
+func reachesCNP(k *function) bool { return callsCNP(callTree(k)) }
+
+// callsCNP says whether a function of tree calls into the device runtime.
+func callsCNP(tree []*function) bool {
+	for _, fn := range tree {
 		for _, ext := range fn.externs {
 			if !ext.defined() && isDriverSyscall(ext.name) && strings.HasPrefix(ext.name, "cnp") {
 				return true
