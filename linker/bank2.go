@@ -477,9 +477,11 @@ func overlayConstant2(ctx *linkContext) {
 }
 
 // sortLastFunctionFirst orders functions' sections the reverse of the
-// order the inputs define the functions in.
+// order the inputs define the functions in, as nvlink's list of functions
+// holds them: a weak function a later file's copy replaced keeps the place
+// of the first copy met (function.listKey).
 func sortLastFunctionFirst(secs []*inputSection) {
-	sort.SliceStable(secs, func(a, b int) bool { return secs[a].fn.order > secs[b].fn.order })
+	sort.SliceStable(secs, func(a, b int) bool { return secs[a].fn.listKey > secs[b].fn.listKey })
 }
 
 // maxBank2 is the size of constant bank 2, which holds a kernel's
@@ -532,6 +534,30 @@ type weakCopies struct {
 	// replaced are the weak copies with bank-2 constants that a later
 	// copy replaced (markEmptiedBank2).
 	replaced []*symbol
+	// placeOf: the place in nvlink's function list (function.listKey) of
+	// the weak functions whose first copy met a later file's replaced.
+	placeOf map[*symbol]int
+}
+
+// firstAt notes key as sym's place in nvlink's list of functions, if no
+// copy of sym was met before.
+func (w *weakCopies) firstAt(sym *symbol, key int) {
+	if _, met := w.placeOf[sym]; met {
+		return
+	}
+	if w.placeOf == nil {
+		w.placeOf = map[*symbol]int{}
+	}
+	w.placeOf[sym] = key
+}
+
+// listKey is the function.listKey of sym's function, made as the
+// order-th.
+func (w *weakCopies) listKey(sym *symbol, order int) int {
+	if key, ok := w.placeOf[sym]; ok {
+		return key
+	}
+	return 2 * order
 }
 
 // meet notes sym's code section, the i-th section of bank2's file.

@@ -44,6 +44,9 @@ func buildFunctions(ctx *linkContext) {
 			}
 			sym := file.syms[symIdx]
 			copies.meet(sym, &bank2, i)
+			if sym != nil && sym.bind() == cubin.STB_WEAK && sym.file != nil && sym.file.index > file.index {
+				copies.firstAt(sym, 2*len(all)-1)
+			}
 			if sym.file != file || sym.section != isec {
 				if fn := ctx.funcOf(sym); fn != nil && sym.file.index < file.index {
 					lostTo[i] = fn
@@ -51,7 +54,7 @@ func buildFunctions(ctx *linkContext) {
 				copies.lose(sym, symIdx, &bank2, i)
 				continue // a weak copy that lost, or a stray section
 			}
-			fn := &function{sym: sym, text: isec, regs: int(s.Info >> 24), barriers: s.Barriers(), order: len(all)}
+			fn := &function{sym: sym, text: isec, regs: int(s.Info >> 24), barriers: s.Barriers(), order: len(all), listKey: copies.listKey(sym, len(all))}
 			isec.fn = fn
 			ctx.symFuncs[sym.id] = fn
 			byText[i] = fn
