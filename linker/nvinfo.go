@@ -306,15 +306,16 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		}
 		w.record(r)
 	}
-	if ctaidZ {
-		w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_CTAIDZ_USED})
-	}
 	switch {
 	case (use.recursive || use.stackUnknownIn) && !wroteCRS:
 		// nvlink marks a recursive kernel's CRS stack as unknown.
 		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, stackUnknown)
 	case crs > 0 && !wroteCRS:
 		w.wordRecord(cubin.EIATTR_CRS_STACK_SIZE, crs)
+	}
+	if ctaidZ {
+		// After the CRS stack size nvlink adds (sm_35 to sm_6x).
+		w.record(infoRecord{format: eifmtNVal, attr: cubin.EIATTR_CTAIDZ_USED})
 	}
 	// The records a kernel gets from its call tree come after, in the
 	// order nvlink meets them: function by function (the kernel, then its
