@@ -147,7 +147,7 @@ func nvlinkListSort(refs []*symbol) []*symbol {
 
 // bindlessKernels returns the kernels that get the bindless slots: those
 // whose call tree holds a function that reads a texture or surface
-// header. When exactly one kernel is linked (counting only those
+// header, and the kernels kept as functions that read one themselves. When exactly one kernel is linked (counting only those
 // -kernels-used and the host objects keep), nvlink gives it the slots as
 // soon as any function of the inputs reads one, even one that is removed
 // as dead code and so is in no kernel's call tree.
@@ -167,10 +167,18 @@ func bindlessKernels(ctx *linkContext) []*function {
 		return nil
 	}
 	kernels := ctx.kernels()
-	if len(kernels) == 1 {
-		return kernels
+	if len(kernels) != 1 {
+		kernels = slices.DeleteFunc(kernels, func(k *function) bool { return !reachesAny(k, users) })
 	}
-	return slices.DeleteFunc(kernels, func(k *function) bool { return !reachesAny(k, users) })
+	// A kernel kept only as a function (-kernels-used with
+	// -preserve-relocs) gets them when its own code reads one; what it
+	// calls does not count.
+	for _, fn := range ctx.funcs {
+		if ctx.demoted(fn) && users[fn] {
+			kernels = append(kernels, fn)
+		}
+	}
+	return kernels
 }
 
 // isBindlessRef says whether a relocation reads a texture or surface
