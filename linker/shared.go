@@ -466,7 +466,7 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			own = &inputSection{file: k.text.file, sec: &cubin.Section{Name: osec.name, Info: uint32(k.text.sec.Index)}, out: osec, fn: k}
 		}
 		ewp := own.file.ELF.Header.Type == cubin.ET_CUDA_EWP
-		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && ewp && !hasDebugShared(own.file)) && !(ewp && ctx.demoted(k) && ctx.names.mergedPlain.has(k)) {
+		if r := ctx.sharedReserve(); r > 0 && !(end == 0 && ewp && !hasDebugShared(own.file)) && !(ewp && ctx.demoted(k) && ctx.names.mergedPlain.has(k) && !namesShared(own)) {
 			// A -ewp image's kernel without shared memory gets none, but
 			// in a -G image (one with .nv_debug.shared), whose empty
 			// section a kernel with only dynamic memory, or with only
@@ -475,8 +475,11 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			// reserve through symbol 0, whose st_value grows by it.
 			// A -ewp kernel -preserve-relocs keeps as a function
 			// because -kernels-used or -variables-used leave it out
-			// (merged as an ordinary function) gets none either; one
-			// the host objects leave out, and a -dc one, do.
+			// (merged as an ordinary function) gets none either, unless
+			// its section names variables (-G; measured with 12.4 and
+			// 12.5: 0x800 for a 0x200-byte section, whose variables take
+			// room once more); one the host objects leave out, and a -dc
+			// one, do.
 			if ewp && end > 0 {
 				ctx.null.ewpReserves += r
 			}
@@ -630,6 +633,18 @@ func laidOutAlign(offset, secAlign uint64) uint64 {
 		return secAlign
 	}
 	return min(offset&-offset, secAlign)
+}
+
+// namesShared says whether an input section of shared memory has
+// symbols of its own (not its section symbol): the variables -G names in a
+// -ewp image's kernel section.
+func namesShared(isec *inputSection) bool {
+	if isec.file == nil || isec.sec.Index == 0 {
+		return false
+	}
+	return slices.ContainsFunc(isec.file.ELF.Symbols, func(esym cubin.Symbol) bool {
+		return esym.Shndx == isec.sec.Index && esym.Type() != cubin.STT_SECTION
+	})
 }
 
 // hasDebugShared says whether an input has a .nv_debug.shared section, as
