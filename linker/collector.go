@@ -30,8 +30,6 @@ import (
 // above nvlink's either way, by the fixed size of a Go program.
 func (ctx *linkContext) tuneCollectorAfter(pass string) {
 	switch pass {
-	case "check options":
-		collectWhileReading(ctx)
 	case "add inputs":
 		tuneCollector(ctx)
 		ctx.maps.hold(inputBytes(ctx.added) < smallInputBytes)
@@ -138,20 +136,21 @@ func tuneCollector(ctx *linkContext) {
 		debug.SetGCPercent(largeInputGCPercent)
 		ctx.gc.early = true
 	default:
-		debug.SetGCPercent(100) // collectWhileReading set another
+		debug.SetGCPercent(100) // collectWhileReading may have set another
 	}
 }
 
-// collectWhileReading sets the collector of a one-shot link for reading
-// its inputs, before tuneCollector knows their size: at
+// collectWhileReading sets the collector of a one-shot link whose files
+// hold less than collectorOffBytes (fileBytes, their sizes on disk) for
+// reading them, before tuneCollector knows what they hold: at
 // readingGCPercent, so that the collections the default target would
 // start while the inputs are parsed (from 4 MiB of heap on) do not
-// happen before tuneCollector decides. With 400% set at "add inputs"
-// instead of before reading, flat 400 objects took 72.7 ms of CPU and
-// peaked at 24160 KiB, with it set before reading 65.7 ms and 22396 KiB
-// (9 runs each).
-func collectWhileReading(ctx *linkContext) {
-	if ctx.config.OneShot && os.Getenv("GOGC") == "" {
+// happen before tuneCollector turns the collector off. With 400% set at
+// "add inputs" instead of before reading, flat 400 objects took 72.7 ms
+// of CPU and peaked at 24160 KiB, with it set before reading 65.7 ms and
+// 22396 KiB (9 runs each).
+func collectWhileReading(ctx *linkContext, fileBytes int64) {
+	if ctx.config.OneShot && os.Getenv("GOGC") == "" && fileBytes < collectorOffBytes {
 		debug.SetGCPercent(readingGCPercent)
 	}
 }

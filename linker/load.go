@@ -55,7 +55,7 @@ func readInputs(ctx *linkContext) {
 	if ctx.failed() {
 		return
 	}
-	dropRepeatedArchives(paths)
+	collectWhileReading(ctx, dropRepeatedArchives(paths))
 
 	slots := make([][]*Object, len(paths))
 	errs := make([]error, len(paths))
@@ -282,7 +282,9 @@ func findLibrary(ctx *linkContext, name string, dirs []string) (path string, fou
 // its first place, where an object given twice is a duplicate definition
 // (11.8, 12.4 and 12.5; "-lfoo -lbar -lfoo" is how builds spell libraries
 // that need each other).
-func dropRepeatedArchives(paths []string) {
+//
+// It returns the size of the files it keeps.
+func dropRepeatedArchives(paths []string) (total int64) {
 	// The earlier inputs of each size: the same file has the same size,
 	// so each input is compared with those only, not with every one.
 	bySize := map[int64][]os.FileInfo{}
@@ -300,7 +302,9 @@ func dropRepeatedArchives(paths []string) {
 			continue
 		}
 		bySize[fi.Size()] = append(bySize[fi.Size()], fi)
+		total += fi.Size()
 	}
+	return total
 }
 
 // isArchiveFile says whether path starts with an archive's magic, thin or
