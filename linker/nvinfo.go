@@ -346,6 +346,18 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 		added = append(added, firstInTree(singleTree, cubin.EIATTR_RESERVED_SMEM_USED, func(f *function) bool { return f.reservedSmem }))
 	}
 	slices.SortStableFunc(added, func(a, b treeRecord) int { return cmp.Or(cmp.Compare(a.fn, b.fn), cmp.Compare(a.rec, b.rec)) })
+	if single && ctx.isEntry(fn.sym) {
+		// The single kernel of an output takes RESERVED_SMEM_USED before
+		// NUM_MBARRIERS, whichever function gives it each (measured with
+		// 12.4 and 12.5: -kernels-used naming one kernel, with or without
+		// -preserve-relocs, and the two records' functions in either
+		// order; without the list, the functions' order decides).
+		mbar := slices.IndexFunc(added, func(a treeRecord) bool { return a.attr == cubin.EIATTR_NUM_MBARRIERS })
+		smem := slices.IndexFunc(added, func(a treeRecord) bool { return a.attr == cubin.EIATTR_RESERVED_SMEM_USED })
+		if mbar >= 0 && smem > mbar {
+			added[mbar], added[smem] = added[smem], added[mbar]
+		}
+	}
 	for _, a := range added {
 		switch a.attr {
 		case cubin.EIATTR_EXTERNS:
