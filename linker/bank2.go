@@ -425,8 +425,19 @@ func overlayConstant2(ctx *linkContext) {
 		osec.fixedOffsets = true
 		for _, isec := range osec.members {
 			if isec.fn == k {
-				delete(ctx.bank2.fixedOff, isec)
-				ends[k] = max(ends[k], isec.sec.Size)
+				// The kernel's own constants at 0, then those of its
+				// weak copies that lost (appendLostConstants), each at
+				// its alignment.
+				off := alignTo(ends[k], max(isec.sec.Addralign, 1))
+				if off == 0 {
+					delete(ctx.bank2.fixedOff, isec)
+				} else {
+					if ctx.bank2.fixedOff == nil {
+						ctx.bank2.fixedOff = map[*inputSection]uint64{}
+					}
+					ctx.bank2.fixedOff[isec] = off
+				}
+				ends[k] = off + isec.sec.Size
 				aligns[k] = max(aligns[k], isec.sec.Addralign)
 				continue
 			}
@@ -605,7 +616,9 @@ func (b *codeBank2) has(text int) bool {
 // that lost, to fn's sections. nvlink skips a weak copy met after the one
 // it keeps, but appends the copy's bank-2 constants to the kept one's
 // (they sit unused after them in every kernel's bank), and leaves the
-// offset in the null symbol's st_value. A copy met before is emptied away
+// offset in the null symbol's st_value. A weak kernel's (a __global__
+// template instantiated in several files) go after its own constants in
+// its bank (overlayConstant2), and leave the null symbol alone. A copy met before is emptied away
 // when a later one with fewer registers replaces it. When the first copy
 // nvlink met had no constants (alone), the losers' constants make a
 // .nv.constant2.<f> of the function's own, which no kernel's bank takes
@@ -620,7 +633,7 @@ func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection, alo
 	if alone {
 		ctx.bank2.lostOnly.add(fn)
 	}
-	if !ctx.config.Relocatable && !alone {
+	if !ctx.config.Relocatable && !alone && !ctx.isEntry(fn.sym) {
 		ctx.null.weakConstants = alignTo(end, max(isec.sec.Addralign, 1))
 		ctx.null.lostConstants = isec
 	}

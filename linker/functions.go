@@ -68,7 +68,9 @@ func buildFunctions(ctx *linkContext) {
 			if fn := byText[int(s.Info)]; fn != nil && strings.HasPrefix(s.Name, ".nv.") {
 				isec.fn = fn
 				fn.sections = append(fn.sections, isec)
-			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && !ctx.isEntry(fn.sym) {
+			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && (!ctx.isEntry(fn.sym) || copies.firstHas[fn.sym]) {
+				// (A weak kernel whose kept copy has no constants of
+				// its own is not known to take a losing copy's.)
 				appendLostConstants(ctx, fn, isec, !copies.firstHas[fn.sym]) // bank2.go
 			}
 		}
