@@ -250,6 +250,15 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			treeMbarriers = treeMbarriers || f.hasMbarriers
 		}
 	}
+	// The single kernel's SPARSE_MMA_MASK is unknown (0x8000; cuobjdump:
+	// "Used Sparse Variants : UNKNOWN") when a kept function holds a
+	// function a -ewp image's ptxas copied into it ($kernel$function),
+	// which has no record of its own: measured with 12.4 and 12.5, an
+	// image of one kernel calling a __noinline__ function, whatever the
+	// options, and -kernels-used naming one kernel of several, with or
+	// without -preserve-relocs, where the kernel or one kept as a
+	// function holds such a copy.
+	sparseUnknown := single && ctx.isEntry(fn.sym) && slices.ContainsFunc(singleTree, func(f *function) bool { return len(f.clones) > 0 })
 	var mbarPayload [2]byte // the record's payload, rewritten or added
 	le.PutUint16(mbarPayload[:], uint16(mbarriers))
 	use := ctx.resourcesOf(fn)
@@ -275,6 +284,8 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			r.payload, wroteExterns = externs, true
 		case r.attr == cubin.EIATTR_NUM_MBARRIERS && r.format == eifmtHVal && ctx.isEntry(fn.sym):
 			r.payload, wroteMbarriers = mbarPayload[:], true
+		case r.attr == cubin.EIATTR_SPARSE_MMA_MASK && r.format == eifmtHVal && sparseUnknown:
+			r.payload = sparseUnknownMask[:]
 		case r.attr == cubin.EIATTR_CRS_STACK_SIZE && r.format == eifmtSVal:
 			if use.recursive || use.stackUnknownIn {
 				// Unknown, in place: ptxas writes a record of 0 for
@@ -594,6 +605,10 @@ func mustHex(s string) []byte {
 	}
 	return b
 }
+
+// sparseUnknownMask is the payload of an EIATTR_SPARSE_MMA_MASK record
+// whose mask nvlink does not know.
+var sparseUnknownMask = [2]byte{0x00, 0x80}
 
 // A treeRecord is a record a kernel gets from its call tree (EXTERNS,
 // NUM_MBARRIERS, CTAIDZ_USED, RESERVED_SMEM_USED), placed where nvlink first meets it: fn is

@@ -1,0 +1,5 @@
+// Two kernels; only k1 calls the __noinline__ function, which nvcc -c
+// -ewp's ptxas copies into it ($kernel$function).
+static __device__ __noinline__ float mix(float a, float b) { return a * 0.5f + b; }
+__global__ void k1(float *out) { out[threadIdx.x] = mix(out[threadIdx.x], 2.f); }
+__global__ void k2(float *out) { out[threadIdx.x] = out[1] * 3.f; }
