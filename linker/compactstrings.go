@@ -43,13 +43,16 @@ func compactStrings(ctx *linkContext) {
 		}
 	}
 	var protoWords []([]byte) // offsets to move, in the metadata sections' data
-	var noProto [][]byte      // address-taken functions known by descriptor only
-	forProtoWords(ctx, func(w []byte, addrTaken bool) {
+	var noProto [][]byte      // address-taken functions a record gives no prototype
+	forProtoWords(ctx, func(w []byte, fn *function) {
 		switch off := le.Uint32(w); {
 		case off != 0 && len(old.at(off)) > 0:
 			group[string(old.at(off))] = 1
 			protoWords = append(protoWords, w)
-		case addrTaken:
+		case fn != nil && !fn.descOnly:
+			// A function known by a descriptor alone (no file's
+			// record kept: the one record in a file whose weak copy
+			// nvlink skipped) keeps offset 0.
 			noProto = append(noProto, w)
 		}
 	})
@@ -83,10 +86,11 @@ func compactStrings(ctx *linkContext) {
 	}
 	var fresh stringTable
 	fresh.reserve(len(old.buf))
-	// An address-taken function without a prototype (a kernel device
-	// code launches, libcudadevrt's kernels) gets an empty string of its
-	// own, among the prototype strings where nvlink made it; one that
-	// only a function descriptor names, first.
+	// An address-taken function a kept record lists without a prototype
+	// (a kernel device code launches, libcudadevrt's kernels) gets an
+	// empty string of its own, among the prototype strings where nvlink
+	// made it (at the first such record, names.go), else first. One that
+	// only a function descriptor names keeps offset 0.
 	emptyAt := uint32(1)
 	if ctx.names.protoEmptyAt != 0 {
 		emptyAt = ctx.names.protoEmptyAt
@@ -308,9 +312,9 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 
 // forProtoWords calls f with every word of .nv.callgraph and .nv.prototype
 // that holds a .strtab offset: the second word of the entries of call graph
-// groups -2 (address-taken functions, addrTaken set) and -3 (indirect call
-// sites), and of every .nv.prototype entry.
-func forProtoWords(ctx *linkContext, f func(w []byte, addrTaken bool)) {
+// groups -2 (address-taken functions: fn is the entry's function) and -3
+// (indirect call sites), and of every .nv.prototype entry (fn nil).
+func forProtoWords(ctx *linkContext, f func(w []byte, fn *function)) {
 	if cg := ctx.outByName.get(".nv.callgraph"); cg != nil {
 		var group uint32
 		data := cg.ownBytes()
@@ -320,15 +324,24 @@ func forProtoWords(ctx *linkContext, f func(w []byte, addrTaken bool)) {
 				group = b
 				continue
 			}
-			if group == cgAddrTaken || group == cgIndirect {
-				f(data[off+4:off+8], group == cgAddrTaken)
+			switch group {
+			case cgAddrTaken:
+				fn := &function{} // not descOnly when the symbol is not known
+				if int(a) < len(ctx.symtab.entries) && ctx.symtab.entries[a].sym != nil {
+					if found := ctx.funcOf(ctx.symtab.entries[a].sym); found != nil {
+						fn = found
+					}
+				}
+				f(data[off+4:off+8], fn)
+			case cgIndirect:
+				f(data[off+4:off+8], nil)
 			}
 		}
 	}
 	if p := ctx.outByName.get(".nv.prototype"); p != nil && p.typ == cubin.SHT_CUDA_PROTOTYPE {
 		data := p.ownBytes()
 		for off := 0; off+8 <= len(data); off += 8 {
-			f(data[off+4:off+8], false)
+			f(data[off+4:off+8], nil)
 		}
 	}
 }

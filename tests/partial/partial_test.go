@@ -1078,10 +1078,31 @@ func TestSingleInput(t *testing.T) {
 				}
 				return
 			}
-			compare(t, "cudalink -r of one input", "its input", path, out, nil)
+			var mask *regexp.Regexp
+			if k, ok := singleInputKnown[rel]; ok {
+				mask = k.mask
+			}
+			compare(t, "cudalink -r of one input", "its input", path, out, mask)
 		})
 	}
 	t.Logf("%d cubins", n)
+}
+
+// singleInputKnown are the inputs whose own .symtab differs from what -r
+// writes of them in a known way (by their path under tests/corpus).
+var singleInputKnown = map[string]knownDifference{
+	// ptxas 12.x of an sm_90 file whose only function is a weak kernel:
+	// the weak kernel and the undefined weak __UFT/__UDT symbols come
+	// before the section symbols, and ptxas's sh_info (13) counts all
+	// but the last symbol; -r writes one past the last local (14), as
+	// for any other output. The symbols are the same.
+	"cuda-12.4/cases/cuda12-weak-kernel-address-taken-in-skipped-copy-sm90/a.cubin": ptxasWeakFirstInfo,
+	"cuda-12.5/cases/cuda12-weak-kernel-address-taken-in-skipped-copy-sm90/a.cubin": ptxasWeakFirstInfo,
+}
+
+var ptxasWeakFirstInfo = knownDifference{
+	mask: regexp.MustCompile(`(?m)^(section \.symtab .*) info=\d+$`),
+	why:  "ptxas 12.x's .symtab sh_info for an sm_90 file whose weak symbols precede its section symbols",
 }
 
 // sameBytes says whether two files hold the same bytes.
