@@ -113,10 +113,11 @@ func registerNames(ctx *linkContext) {
 				r.createSection(ctx, r.sectionKey(file.sectionOf(esym.Shndx)))
 				// A kernel -kernels-used leaves out is merged as an ordinary
 				// function, unless an earlier input launches it (takes its
-				// address). -g ignores the list here, -g
+				// address) and this is not a weak copy nvlink skips (whose
+				// symbols it skips). -g ignores the list here, -g
 				// -suppress-debug-info does not (though it keeps the kernel).
 				fn := ctx.funcOf(sym)
-				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && (ctx.kernelMerged(esym.Name) || launched[sym]) {
+				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && (ctx.kernelMerged(esym.Name) || launched[sym] && !file.weakSkipped[uint32(esym.Shndx)]) {
 					r.createSection(ctx, r.funcKey(fn, ".nv.info."+esym.Name))
 					r.createSection(ctx, r.funcKey(fn, ".nv.shared."+esym.Name))
 				} else if esym.Other&cubin.STO_CUDA_ENTRY != 0 && fn != nil {
