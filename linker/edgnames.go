@@ -748,6 +748,10 @@ func (p *edgParser) expr() string {
 	case code == "sr":
 		p.pos += 2
 		return p.unresolved()
+	case code == "gs":
+		// ::name, ::new, ::delete: the global scope
+		p.pos += 2
+		return "::" + p.expr()
 	case code == "st":
 		p.pos += 2
 		return "sizeof(" + p.printType(p.typ(), "") + ")"
@@ -1000,10 +1004,17 @@ func (p *edgParser) typ() dnode {
 			p.pos += 2
 			return &dBuiltin{s: "char32_t"}
 		case "Dt", "DT":
+			// decltype of an id-expression or member access (Dt),
+			// of another expression (DT): nvlink writes the second
+			// in double parentheses.
+			dt := p.peek2() == "DT"
 			p.pos += 2
 			e := p.expr()
 			p.must('E')
-			t = &dBuiltin{s: "decltype((" + e + "))"}
+			if dt {
+				e = "(" + e + ")"
+			}
+			t = &dBuiltin{s: "decltype(" + e + ")"}
 		default:
 			p.fail()
 		}
