@@ -663,7 +663,14 @@ func (p *edgParser) templateParam() dnode {
 		p.number()
 		p.must('_')
 	}
-	return &dParam{idx: p.seqID()}
+	// T_, T0_, T1_...: the number is decimal (not a base-36 seq-id):
+	// nvlink prints T10_ as T12.
+	if p.eat('_') {
+		return &dParam{idx: 0}
+	}
+	n := p.number()
+	p.must('_')
+	return &dParam{idx: n + 1}
 }
 
 // templateArgs ::= I arg+ E
