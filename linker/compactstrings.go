@@ -44,15 +44,13 @@ func compactStrings(ctx *linkContext) {
 	}
 	var protoWords []([]byte) // offsets to move, in the metadata sections' data
 	var noProto [][]byte      // address-taken functions a record gives no prototype
-	forProtoWords(ctx, func(w []byte, fn *function) {
+	forProtoWords(ctx, func(w []byte, listed bool) {
 		switch off := le.Uint32(w); {
 		case off != 0 && len(old.at(off)) > 0:
 			group[string(old.at(off))] = 1
 			protoWords = append(protoWords, w)
-		case fn != nil && !fn.descOnly:
-			// A function known by a descriptor alone (no file's
-			// record kept: the one record in a file whose weak copy
-			// nvlink skipped) keeps offset 0.
+		case listed:
+			// (A function known by a descriptor alone keeps offset 0.)
 			noProto = append(noProto, w)
 		}
 	})
@@ -312,9 +310,12 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 
 // forProtoWords calls f with every word of .nv.callgraph and .nv.prototype
 // that holds a .strtab offset: the second word of the entries of call graph
-// groups -2 (address-taken functions: fn is the entry's function) and -3
-// (indirect call sites), and of every .nv.prototype entry (fn nil).
-func forProtoWords(ctx *linkContext, f func(w []byte, fn *function)) {
+// groups -2 (address-taken functions) and -3 (indirect call sites), and of
+// every .nv.prototype entry. listed says the word is an address-taken
+// function's that a kept record lists: not one known by a function
+// descriptor alone (function.descOnly: no file's record kept, the one
+// record in a file whose weak copy nvlink skipped).
+func forProtoWords(ctx *linkContext, f func(w []byte, listed bool)) {
 	if cg := ctx.outByName.get(".nv.callgraph"); cg != nil {
 		var group uint32
 		data := cg.ownBytes()
@@ -326,22 +327,22 @@ func forProtoWords(ctx *linkContext, f func(w []byte, fn *function)) {
 			}
 			switch group {
 			case cgAddrTaken:
-				fn := &function{} // not descOnly when the symbol is not known
+				descOnly := false
 				if int(a) < len(ctx.symtab.entries) && ctx.symtab.entries[a].sym != nil {
-					if found := ctx.funcOf(ctx.symtab.entries[a].sym); found != nil {
-						fn = found
+					if fn := ctx.funcOf(ctx.symtab.entries[a].sym); fn != nil {
+						descOnly = fn.descOnly
 					}
 				}
-				f(data[off+4:off+8], fn)
+				f(data[off+4:off+8], !descOnly)
 			case cgIndirect:
-				f(data[off+4:off+8], nil)
+				f(data[off+4:off+8], false)
 			}
 		}
 	}
 	if p := ctx.outByName.get(".nv.prototype"); p != nil && p.typ == cubin.SHT_CUDA_PROTOTYPE {
 		data := p.ownBytes()
 		for off := 0; off+8 <= len(data); off += 8 {
-			f(data[off+4:off+8], nil)
+			f(data[off+4:off+8], false)
 		}
 	}
 }
