@@ -39,7 +39,9 @@ type sharedObject struct {
 // then increasing size, after the highest end of the global variables its
 // call tree uses. Dynamic (extern __shared__) memory starts after that,
 // aligned to 16; kernels whose call trees share a function that uses it
-// start it at the same offset, the highest of theirs.
+// start it at the same offset, the highest of theirs. A weak variable (a
+// kernel template's __shared__ array, such as CUB's TempStorage) defined
+// in several inputs is in nvlink's list once, where it first met it.
 //
 // With debug information (-g), every kernel that uses dynamic memory
 // starts it at one module-wide offset, and layoutDebugShared publishes the
@@ -142,6 +144,15 @@ func (s *sharedLayout) collectObjects(ctx *linkContext) {
 				continue
 			}
 			if int(esym.Shndx) >= len(file.sections) || esym.Shndx == 0 || classify(file.sections[esym.Shndx].sec) != classShared {
+				continue
+			}
+			if s.objects[sym] != nil {
+				// A weak object (a kernel template's __shared__ variable)
+				// defined again in a later input: nvlink lists it once,
+				// where it met it first, and its list merge sort, which
+				// is not stable, orders the objects of one size by their
+				// number and places (the demoted kernels' .nv.shared.<k>
+				// follow it: kernels-used-launched-weak-shared-order-*).
 				continue
 			}
 			o := &sharedObject{sym: sym, file: fi, index: j, align: max(esym.Value, 1), size: esym.Size}
