@@ -100,7 +100,16 @@ func isDebugSection(name string) bool {
 //     at 100%, 37.7, 41.1, 18248 at 400%, 36.9, 40.3, 17528 off (nvlink
 //     336 ms, 26500 KiB). Only a link of less than smallInputBytes holds
 //     its inputs' pages (tuneCollectorAfter): flat 400 holding them too
-//     peaked at 29096 KiB.
+//     peaked at 29096 KiB. The limit is largeInputBytes: from 16 to 32
+//     MiB of inputs the collector ran at the default 100% before, and off
+//     it takes a fifth of the CPU time off for a few MiB more at the peak
+//     (the large program's last 200 to 320 files, 19 to 30 MiB; 9
+//     interleaved runs each, medians, load 8: CPU 118.8 -> 94.0 ms at 200
+//     files and 195.1 -> 154.2 ms at 320, peak RSS 29920 -> 31320 KiB and
+//     42656 -> 45808 KiB, where nvlink peaks at 49700 and 76544 KiB). Past
+//     it the peak would go over half of nvlink's: the large program's 400
+//     files (38 MiB) off, CPU 319 -> 194 ms but 46504 -> 55212 KiB (nvlink
+//     about 96000; 5 runs each).
 //   - Large inputs (largeInputBytes and more): the collector runs at 25%
 //     heap growth. Such a link's heap is nearly all live until the
 //     process exits, so the garbage that the default target lets pile up
@@ -116,7 +125,6 @@ func isDebugSection(name string) bool {
 //     longer made garbage in proportion to the link's functions, 100%
 //     instead of 50% takes it from 1.50 to 1.40 s, the peak 150 MiB
 //     either way (collectGarbage bounds it; 3 interleaved runs each).
-//   - From collectorOffBytes to largeInputBytes, the default.
 func tuneCollector(ctx *linkContext) {
 	if !ctx.config.OneShot || os.Getenv("GOGC") != "" {
 		return
@@ -132,11 +140,9 @@ func tuneCollector(ctx *linkContext) {
 	case total >= hugeInputBytes:
 		debug.SetGCPercent(hugeInputGCPercent)
 		ctx.gc.early = true
-	case total >= largeInputBytes:
+	default: // total >= largeInputBytes: collectorOffBytes is as much
 		debug.SetGCPercent(largeInputGCPercent)
 		ctx.gc.early = true
-	default:
-		debug.SetGCPercent(100) // collectWhileReading may have set another
 	}
 }
 
@@ -174,7 +180,7 @@ func collectGarbage(ctx *linkContext) {
 // smallLinkMemoryLimit (see tuneCollector); while the inputs are read, a
 // link collects at readingGCPercent (collectWhileReading).
 const (
-	collectorOffBytes    = 16 << 20
+	collectorOffBytes    = largeInputBytes
 	readingGCPercent     = 400
 	largeInputBytes      = 32 << 20
 	largeInputGCPercent  = 25
