@@ -104,7 +104,15 @@ func mergeRelocatable(ctx *linkContext) {
 			case isec.fn != nil && isec.file != isec.fn.text.file:
 				// A losing weak copy's bank-2 constants, which a final link
 				// appends to the kept copy's (buildFunctions): appended here.
+				// When the kept copy has none, they make a section of the
+				// function's own, tied to its code (sh_info) as nvcc ties
+				// a function's bank 2, not to the lost copy's section index
+				// in its input: nvlink takes a bank 2 tied to no code for
+				// the module's (.nv.constant2).
 				osec := ctx.outSection(ctx.names.sectionKey(isec), s.Type, s.Flags)
+				if osec.fn == nil {
+					osec.fn = isec.fn
+				}
 				osec.members = append(osec.members, isec)
 				isec.out = osec
 			case isec.fn != nil:
