@@ -387,11 +387,34 @@ func undefinedIsFine(name string, typ, other uint8) bool {
 	return other&cubin.STO_CUDA_SPACE_MASK == cubin.STO_CUDA_SHARED
 }
 
+// undefinedFirst says whether the undefined references are reported
+// before --dump-callgraph's output, as nvlink 12.x does; 11.8 prints the
+// call graph first. Without the option the order makes no difference.
+func (ctx *linkContext) undefinedFirst() bool {
+	return ctx.toolkit.undefinedBeforeCallgraph && (ctx.config.DumpCallgraph || ctx.config.DumpCallgraphNoDemangle)
+}
+
+// reportUndefinedBeforeCallgraph is reportUndefined where nvlink 12.x runs
+// it with --dump-callgraph: before the call graph.
+func reportUndefinedBeforeCallgraph(ctx *linkContext) {
+	if ctx.undefinedFirst() {
+		reportUndefined(ctx)
+	}
+}
+
+// reportUndefinedAfterCallgraph is reportUndefined everywhere else.
+func reportUndefinedAfterCallgraph(ctx *linkContext) {
+	if !ctx.undefinedFirst() {
+		reportUndefined(ctx)
+	}
+}
+
 // reportUndefined reports every global that no input defines, with every
-// file that references it, in the order nvlink 11.8 reports them. As nvlink 11.8 does, it
-// runs once dead code is removed and after --dump-callgraph's output: a
-// function that only removed code calls is no error (and is left out of
-// the output), while an undefined variable is one wherever it is used.
+// file that references it, in the order nvlink 11.8 reports them. As nvlink
+// does, it runs once dead code is removed, and with --dump-callgraph after
+// the call graph (11.8) or before it (12.x): a function that only removed
+// code calls is no error (and is left out of the output), while an
+// undefined variable is one wherever it is used.
 func reportUndefined(ctx *linkContext) {
 	var undefined []*symbol
 	// used holds the undefined functions, true once live code is found to

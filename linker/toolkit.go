@@ -70,6 +70,10 @@ type toolkit struct {
 	// --split-compile-extended exist (12.x); nvlink 11.8 stops at them as
 	// unknown options.
 	nvvmOptions bool
+	// undefinedBeforeCallgraph: with --dump-callgraph, the undefined
+	// references are reported before the call graph is printed (12.x);
+	// 11.8 prints the graph first. Both go to standard error.
+	undefinedBeforeCallgraph bool
 	// minSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
 	minSM90Version uint32
@@ -78,8 +82,8 @@ type toolkit struct {
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
-	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true},
-	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true},
+	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, undefinedBeforeCallgraph: true},
+	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, undefinedBeforeCallgraph: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".

@@ -11,8 +11,9 @@ import (
 // the register propagation lines) must be cudalink's stderr lines that are
 // not its messages ("cudalink..." and their ">>> " details), the same lines
 // in the same order (none when nvlink printed none, as when it refuses
-// the options); and the exit status must be zero exactly when nvlink's
-// is (an undefined function is reported after the call graph is printed).
+// the options); the exit status must be zero exactly when nvlink's is, and
+// errors (undefined references) must come before the call graph exactly
+// when nvlink's do: after it with 11.8, before it with 12.4 and 12.5.
 // The cases of every toolkit run: nvlink 12.4 and 12.5 print the call graph
 // as 11.8 does (indirect calls' callees listed though their .nv.callgraph
 // holds no such edge).
@@ -49,11 +50,31 @@ func TestCallgraphDump(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("call graph differs\nnvlink:\n%s\ncudalink:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
 			}
+			// Both linkers print the call graph and their errors on
+			// standard error: nvlink 11.8 its undefined references after
+			// the graph, 12.4 and 12.5 before it.
+			if want, got := errorsFirst(c.Messages, "nvlink error"), errorsFirst(stderr, "cudalink: error"); want != got && strings.Contains(c.Messages, "callgraph for sm_") {
+				t.Errorf("errors before the call graph: %v, nvlink's %v\nnvlink:\n%s\ncudalink:\n%s", got, want, c.Messages, stderr)
+			}
 		})
 	}
 	if ran == 0 || graphs == 0 {
 		t.Fatalf("%d corpus cases run with --dump-callgraph, %d where nvlink printed a call graph", ran, graphs)
 	}
+}
+
+// errorsFirst says whether out has an error line (starting with prefix)
+// before its call graph.
+func errorsFirst(out, prefix string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(l, prefix):
+			return true
+		case strings.HasPrefix(l, "callgraph for sm_"):
+			return false
+		}
+	}
+	return false
 }
 
 // otherLines returns the lines of out that start with none of prefixes.
