@@ -95,16 +95,20 @@ func TestGatheredSameBytes(t *testing.T) {
 // TestComposedInputByInput: a link written to a file with its composed
 // sections written input by input (writeComposed, from composedFrom bytes
 // of inputs: composedByInputBytes, more than any corpus case) writes the
-// bytes the same link writes section by section.
+// bytes the same link writes section by section, whatever the size of
+// the groups of members writeComposed gathers before writing them
+// (composedGroup: one member a group, a few, all).
 func TestComposedInputByInput(t *testing.T) {
 	for _, c := range gatherCases {
 		t.Run(c.name, func(t *testing.T) {
 			ins := caseCubins(t, c.name)
+			group := composedGroupBytes
 			linkTo := func(name string, composedFrom int) ([]byte, int) {
 				ctx := newBenchContext(ins, 80)
 				ctx.config.Debug = c.debug
 				ctx.config.Output = filepath.Join(t.TempDir(), name)
 				ctx.composedFrom = composedFrom
+				ctx.composedGroup = group
 				defer ctx.maps.unmapAll()
 				if err := link(ctx); err != nil {
 					t.Fatal(err)
@@ -122,12 +126,14 @@ func TestComposedInputByInput(t *testing.T) {
 				return out, n
 			}
 			bySection, _ := linkTo("by-section.cubin", composedByInputBytes)
-			byInput, n := linkTo("by-input.cubin", 0)
-			if n == 0 {
-				t.Fatal("no composed section could be written input by input")
-			}
-			if !bytes.Equal(bySection, byInput) {
-				t.Errorf("writing %d composed sections input by input changed the output (%d bytes, %d section by section)", n, len(byInput), len(bySection))
+			for _, group = range []int{1, 1 << 10, composedGroupBytes} {
+				byInput, n := linkTo("by-input.cubin", 0)
+				if n == 0 {
+					t.Fatal("no composed section could be written input by input")
+				}
+				if !bytes.Equal(bySection, byInput) {
+					t.Errorf("writing %d composed sections input by input, gathered %d bytes at a time, changed the output (%d bytes, %d section by section)", n, group, len(byInput), len(bySection))
+				}
 			}
 		})
 	}

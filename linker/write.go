@@ -370,7 +370,11 @@ type laterSection struct {
 // after the walk before had handed them back (fileMaps): a -G program's
 // dozen debug sections each span every input. The bytes are the same:
 // the members do not overlap, every patch lies within one, and what lies
-// between them is zeros, as the file's gaps read.
+// between them is zeros, as the file's gaps read. Into a file, the
+// members of a run of inputs are gathered in a buffer in file order
+// (composedGroupBytes at a time), so that those that follow one another
+// in the file, a section's members from consecutive inputs, are one
+// write instead of one each.
 func (img *image) writeComposed(file io.WriterAt, later []laterSection, walk *inputWalk) error {
 	type piece struct {
 		isec    *inputSection
@@ -387,17 +391,81 @@ func (img *image) writeComposed(file io.WriterAt, later []laterSection, walk *in
 		}
 	}
 	slices.SortStableFunc(pieces, func(a, b piece) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
-	var buf []byte
-	for _, p := range pieces {
-		walk.visit(img.ctx, p.isec.file)
-		buf = append(buf[:0], p.isec.sec.Data...)
-		applyPatches(buf, p.isec.outOff, p.patches)
-		if _, err := file.WriteAt(buf, int64(p.at)); err != nil {
-			return err
+	if _, ok := file.(*outPipe); ok {
+		// The pipe gathers the pieces into its own buffers (WriteAt).
+		var buf []byte
+		for _, p := range pieces {
+			walk.visit(img.ctx, p.isec.file)
+			buf = append(buf[:0], p.isec.sec.Data...)
+			applyPatches(buf, p.isec.outOff, p.patches)
+			if _, err := file.WriteAt(buf, int64(p.at)); err != nil {
+				return err
+			}
 		}
+		return nil
+	}
+	// A file: the pieces of a run of inputs, up to composedGroupBytes,
+	// are copied into one buffer in file order, and each stretch of
+	// pieces that follow one another in the file (a section's members
+	// from consecutive inputs) is one write.
+	var buf []byte
+	var byAt []int  // the group's pieces, by file offset
+	var where []int // each piece's place in buf
+	type run struct {
+		at   uint64 // where in the file
+		size int
+	}
+	var runs []run // the writes, in buf's order
+	for start := 0; start < len(pieces); {
+		end, size := start+1, len(pieces[start].isec.sec.Data)
+		for end < len(pieces) && size+len(pieces[end].isec.sec.Data) <= img.ctx.composedGroup {
+			size += len(pieces[end].isec.sec.Data)
+			end++
+		}
+		group := pieces[start:end]
+		byAt = byAt[:0]
+		for i := range group {
+			byAt = append(byAt, i)
+		}
+		slices.SortFunc(byAt, func(a, b int) int { return cmp.Compare(group[a].at, group[b].at) })
+		where = slices.Grow(where[:0], len(group))[:len(group)]
+		runs = runs[:0]
+		n := 0
+		for _, i := range byAt {
+			p := group[i]
+			if k := len(runs) - 1; k < 0 || runs[k].at+uint64(runs[k].size) != p.at {
+				runs = append(runs, run{at: p.at})
+			}
+			where[i] = n
+			n += len(p.isec.sec.Data)
+			runs[len(runs)-1].size += len(p.isec.sec.Data)
+		}
+		buf = slices.Grow(buf[:0], n)[:n]
+		for i, p := range group {
+			walk.visit(img.ctx, p.isec.file)
+			b := buf[where[i] : where[i]+len(p.isec.sec.Data)]
+			copy(b, p.isec.sec.Data)
+			applyPatches(b, p.isec.outOff, p.patches)
+		}
+		n = 0
+		for _, r := range runs {
+			if _, err := file.WriteAt(buf[n:n+r.size], int64(r.at)); err != nil {
+				return err
+			}
+			n += r.size
+		}
+		start = end
 	}
 	return nil
 }
+
+// composedGroupBytes is how many bytes of composed sections' members
+// writeComposed gathers before it writes them. One write per member was
+// 900 pwrite calls in a link of the 100-object -G benchmark program, 153
+// with 64 KiB groups (36 with 256 KiB); side by side (21 interleaved runs
+// each, medians, load 12 to 13) CPU 28.1 -> 26.7 ms and peak RSS 12096
+// -> 12172 KiB with 64 KiB, 26.7 ms and 12240 KiB with 256 KiB.
+const composedGroupBytes = 64 << 10
 
 // layoutFile places the sections' contents after the 64-byte ELF header,
 // each at its alignment, and returns their file offsets and where the
