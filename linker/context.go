@@ -539,7 +539,11 @@ type function struct {
 	// noinline helper that only arrives on a barrier).
 	mbarriers    uint32
 	hasMbarriers bool
-	proto        string // prototype of an address-taken function
+	// sparseMask is EIATTR_SPARSE_MMA_MASK of the function itself (sm_90):
+	// a bit for each sparse mma variant its own code uses (HMMA.SP 0x20,
+	// IMMA.SP, ...), 0 when it uses none or has no record.
+	sparseMask uint16
+	proto      string // prototype of an address-taken function
 	// indirectProtos are the prototypes of its indirect call sites, last
 	// site first.
 	indirectProtos []string

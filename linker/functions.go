@@ -130,6 +130,9 @@ func buildFunctions(ctx *linkContext) {
 				if r.attr == cubin.EIATTR_NUM_MBARRIERS && r.format == eifmtHVal {
 					fn.mbarriers, fn.hasMbarriers = uint32(le.Uint16(r.payload)), true
 				}
+				if r.attr == cubin.EIATTR_SPARSE_MMA_MASK && r.format == eifmtHVal {
+					fn.sparseMask = le.Uint16(r.payload)
+				}
 				if r.attr == cubin.EIATTR_MAXREG_COUNT && r.format == eifmtHVal {
 					fn.maxRegs = int(le.Uint16(r.payload))
 				}

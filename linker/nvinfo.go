@@ -259,6 +259,22 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// without -preserve-relocs, where the kernel or one kept as a
 	// function holds such a copy.
 	sparseUnknown := single && ctx.isEntry(fn.sym) && slices.ContainsFunc(singleTree, func(f *function) bool { return len(f.clones) > 0 })
+	// A kernel's mask is that of every function of its call tree (the
+	// single kernel's: of every kept function), its own included, and the
+	// unknown bit with it: nvlink 12.4 and 12.5 rewrite the kernel's
+	// record (a kernel using HMMA.SP itself and holding a copy: "HMMA.SP
+	// UNKNOWN"); a device function keeps its own, whatever it calls.
+	var sparsePayload [2]byte
+	if ctx.isEntry(fn.sym) {
+		var mask uint16
+		for _, f := range singleTree {
+			mask |= f.sparseMask
+		}
+		if sparseUnknown {
+			mask |= sparseUnknownMask
+		}
+		le.PutUint16(sparsePayload[:], mask)
+	}
 	var mbarPayload [2]byte // the record's payload, rewritten or added
 	le.PutUint16(mbarPayload[:], uint16(mbarriers))
 	use := ctx.resourcesOf(fn)
@@ -284,8 +300,8 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 			r.payload, wroteExterns = externs, true
 		case r.attr == cubin.EIATTR_NUM_MBARRIERS && r.format == eifmtHVal && ctx.isEntry(fn.sym):
 			r.payload, wroteMbarriers = mbarPayload[:], true
-		case r.attr == cubin.EIATTR_SPARSE_MMA_MASK && r.format == eifmtHVal && sparseUnknown:
-			r.payload = sparseUnknownMask[:]
+		case r.attr == cubin.EIATTR_SPARSE_MMA_MASK && r.format == eifmtHVal && ctx.isEntry(fn.sym):
+			r.payload = sparsePayload[:]
 		case r.attr == cubin.EIATTR_CRS_STACK_SIZE && r.format == eifmtSVal:
 			if use.recursive || use.stackUnknownIn {
 				// Unknown, in place: ptxas writes a record of 0 for
@@ -606,9 +622,9 @@ func mustHex(s string) []byte {
 	return b
 }
 
-// sparseUnknownMask is the payload of an EIATTR_SPARSE_MMA_MASK record
-// whose mask nvlink does not know.
-var sparseUnknownMask = [2]byte{0x00, 0x80}
+// sparseUnknownMask is the bit of EIATTR_SPARSE_MMA_MASK that says the
+// mask is not fully known (cuobjdump: "UNKNOWN").
+const sparseUnknownMask = 0x8000
 
 // A treeRecord is a record a kernel gets from its call tree (EXTERNS,
 // NUM_MBARRIERS, CTAIDZ_USED, RESERVED_SMEM_USED), placed where nvlink first meets it: fn is
