@@ -43,6 +43,14 @@ type sharedObject struct {
 // kernel template's __shared__ array, such as CUB's TempStorage) defined
 // in several inputs is in nvlink's list once, where it first met it.
 //
+// A kernel gets a .nv.shared.<k> section when it has shared memory, and an
+// empty one (no section symbol; sm_90's reserve only) in a link that uses
+// dynamic memory when its alignment is 16, or more on sm_90 (emptySection):
+// a kernel that uses dynamic memory, or any kernel but those kept as
+// functions when a module-wide .nv_debug.shared is kept so aligned (an
+// object several kernels reach, or one only removed kernels reach, as
+// -kernels-used leaves CUB's TempStorage next to Thrust's extern shmem).
+//
 // With debug information (-g), every kernel that uses dynamic memory
 // starts it at one module-wide offset, and layoutDebugShared publishes the
 // global variables in an output .nv_debug.shared.
@@ -465,10 +473,11 @@ func (s *sharedLayout) placeKernels(ctx *linkContext) {
 // kernel has none of its own but needs one), with sm_90's reserve at its
 // start.
 func (s *sharedLayout) sizeSections(ctx *linkContext) {
+	anyDyn := anyDynamic(ctx)
 	for i, k := range s.laidOut {
 		mem := &s.mem[k.order]
 		end, own, align := mem.size, s.placed[i].own, s.placed[i].align
-		if own == nil && end == 0 && !mem.usesDynamic {
+		if own == nil && end == 0 && !emptySection(ctx, align, mem.usesDynamic || anyDyn && !ctx.demoted(k)) {
 			continue
 		}
 		if own == nil {
@@ -511,6 +520,20 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 			own.out.synthetic = true // nvlink names an empty one with no section symbol
 		}
 	}
+}
+
+// emptySection says whether nvlink makes an empty .nv.shared.<k> for a
+// kernel that has no shared memory of its own, given the kernel's
+// alignment and whether dynamic shared memory concerns it: the kernel uses
+// some, or another function does and the kernel is not one kept as a
+// function (demoted). nvlink makes one aligned to 16, dynamic memory's
+// alignment or that of a module-wide .nv_debug.shared kept aligned to 16,
+// even for a kernel that uses no shared memory at all; aligned to more by
+// that module section, only where the architecture's reserve fills it
+// (sm_90), whether or not the kernel uses dynamic memory; aligned to less,
+// none (empty-shared-module-align*, measured with 11.8, 12.4 and 12.5).
+func emptySection(ctx *linkContext, align uint64, dynamic bool) bool {
+	return dynamic && (align == 16 || align > 16 && ctx.sharedReserve() > 0)
 }
 
 // addEmptyDebugSection writes the empty .nv_debug.shared nvlink writes
