@@ -807,13 +807,16 @@ func (p *edgParser) expr() string {
 		a, b := p.expr(), p.expr()
 		return a + "[" + b + "]"
 	case code == "pp" || code == "mm":
+		// Prefix with a '_' (pp_ x: ++x), postfix without (pp x: x++).
 		p.pos += 2
-		if p.eat('_') {
-			op, _ := edgOperatorFor(code)
-			return op.name + p.expr()
+		op := "++"
+		if code == "mm" {
+			op = "--"
 		}
-		op, _ := edgOperatorFor(code)
-		return p.expr() + op.name
+		if p.eat('_') {
+			return op + p.expr()
+		}
+		return p.expr() + op
 	case p.peek() >= '0' && p.peek() <= '9':
 		return p.unresolvedName()
 	}
