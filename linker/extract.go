@@ -161,8 +161,9 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 // device code embeds images without code, which are no reason to say the
 // object was compiled without -rdc. An image that cannot be read counts
 // as code. Without needCode (an archive member, which nvlink and cudalink
-// skip without a word) only the ELF images' headers are decompressed: a
-// library as NVIDIA ships them holds thousands of images.
+// skip without a word), and once code is found, only the ELF images'
+// headers are decompressed: a library as NVIDIA ships them holds thousands
+// of images, and nvcc -arch=all embeds one per architecture.
 func readWholeProgram(name string, data []byte, needCode bool) (version uint32, hasCode bool) {
 	if len(data) == 0 {
 		return 0, false
@@ -172,7 +173,9 @@ func readWholeProgram(name string, data []byte, needCode bool) (version uint32, 
 		return 0, true
 	}
 	for _, e := range entries {
-		if !needCode {
+		if !needCode || hasCode {
+			// Only the release is left to find: the ELF images' headers
+			// tell it, without decompressing the rest of them.
 			if e.Kind == fatbin.KindELF {
 				version = max(version, headerVersion(name, e))
 			}
