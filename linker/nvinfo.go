@@ -237,9 +237,13 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	treeMbarriers := false
 	singleTree := tree
 	if single && ctx.isEntry(fn.sym) {
+		inTree := make(map[*function]bool, len(tree))
+		for _, f := range tree {
+			inTree[f] = true
+		}
 		singleTree = slices.Clone(tree)
 		for _, f := range ctx.funcs {
-			if !slices.Contains(singleTree, f) {
+			if !inTree[f] {
 				singleTree = append(singleTree, f)
 			}
 		}
