@@ -55,6 +55,7 @@ func computeResources(ctx *linkContext) {
 		res[fn.order] = resourceUse{regs: fn.regs, barriers: fn.barriers}
 	}
 	chains := &chainMarks{marks: make([]chainMark, len(ctx.allFuncs))}
+	recursesFrom := make([]int8, len(ctx.allFuncs)) // recursiveEdges' memo: 0 unknown, 1 no, 2 yes
 	var trees treeWalker
 	for _, k := range ctx.funcs {
 		if !ctx.isEntry(k.sym) {
@@ -72,13 +73,45 @@ func computeResources(ctx *linkContext) {
 			use.minStack = stackUnknown
 			use.recursive = true
 			if !ctx.config.SuppressStackSizeWarning {
-				ctx.warnf("Stack size for entry function '%s' cannot be statically determined", k.sym.name)
+				for range recursiveEdges(ctx, k, chains, recursesFrom) {
+					ctx.warnf("Stack size for entry function '%s' cannot be statically determined", k.sym.name)
+				}
 			}
 		} else {
 			use.minStack = depth
 		}
 	}
 	ctx.resources = res
+}
+
+// recursiveEdges is how many times nvlink warns that kernel k's stack size
+// cannot be statically determined: once for each edge of k's call graph
+// (each direct call and each materialised indirect one, a callee named
+// twice counting twice, as --dump-callgraph lists them) to a function from
+// which some call chain recurses (nvlink 11.8, 12.4 and 12.5 alike). At
+// least 1: k's own walk found the recursion.
+func recursiveEdges(ctx *linkContext, k *function, chains *chainMarks, memo []int8) int {
+	n := 0
+	count := func(edges []*symbol) {
+		for _, sym := range edges {
+			c := ctx.funcOf(sym)
+			if c == nil {
+				continue
+			}
+			if memo[c.order] == 0 {
+				memo[c.order] = 1
+				if _, rec := chains.deepest(c, func(*function) uint32 { return 0 }); rec {
+					memo[c.order] = 2
+				}
+			}
+			if memo[c.order] == 2 {
+				n++
+			}
+		}
+	}
+	count(k.edges)
+	count(k.dumpIndirect)
+	return max(n, 1)
 }
 
 // checkMaxRegs reports, as nvlink does, each kernel with a register limit

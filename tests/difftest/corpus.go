@@ -512,3 +512,18 @@ func Duplicates(messages string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// stackSizeWarning matches the warning nvlink and cudalink give, in the same
+// words, for a kernel whose call graph recurses.
+var stackSizeWarning = regexp.MustCompile(`(?m)Stack size for entry function '([^']*)' cannot be statically determined$`)
+
+// StackSizeWarnings lists the kernels nvlink's (or cudalink's) stack size
+// warnings name, in order, each as often as warned (nvlink warns once per
+// call graph edge of the kernel that leads into recursion).
+func StackSizeWarnings(messages string) []string {
+	var out []string
+	for _, m := range stackSizeWarning.FindAllStringSubmatch(messages, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}

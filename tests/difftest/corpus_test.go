@@ -448,6 +448,9 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	if want, got := Duplicates(c.Messages), Duplicates(stderr); len(want) > 0 && !slices.Equal(got, want) {
 		t.Errorf("cudalink reports the duplicate definitions %q, nvlink %q", got, want)
 	}
+	if want, got := StackSizeWarnings(c.Messages), StackSizeWarnings(stderr); !slices.Equal(got, want) {
+		t.Errorf("cudalink warns that the stack size cannot be statically determined for %q, nvlink for %q", got, want)
+	}
 }
 
 // checkUnchanged fails the test if the linker created, changed or removed
