@@ -161,7 +161,7 @@ type linkContext struct {
 	// function.order (computeResources; see resourcesOf).
 	resources   []resourceUse
 	debugLayout debugLayout // -g's and -preserve-relocs' view of shared memory (layoutDebugInfo)
-	// sharedMade: the kernels -preserve-relocs keeps as functions, in the
+	// sharedMade: the kernels kept as functions or merged as ones, in the
 	// order nvlink makes their .nv.shared.<k> (layoutShared; finishNames
 	// reads it).
 	sharedMade madeShared

@@ -248,9 +248,10 @@ func finishNames(ctx *linkContext) {
 	}
 	r.createSection(ctx, ".nv.callgraph")
 	r.createSection(ctx, ".nv.prototype")
-	// A kernel -preserve-relocs keeps as a function has no .nv.shared.<k>
-	// of its own until the shared-memory layout gives it one: for its
-	// variables, or else for dynamic shared memory (orderMadeSections).
+	// A kernel -preserve-relocs keeps as a function, or one merged as an
+	// ordinary function, has no .nv.shared.<k> of its own until the
+	// shared-memory layout gives it one: for its variables, or else for
+	// dynamic shared memory (orderMadeSections).
 	made := func(fns []*function) {
 		for _, fn := range fns {
 			if key := r.funcKey(fn, ".nv.shared."+fn.sym.name); ctx.outByName.get(key) != nil {

@@ -275,23 +275,28 @@ func (s *sharedLayout) keepModuleSection() {
 	}
 }
 
-// madeShared are the kernels kept as functions (demoted) in the order
-// nvlink makes their .nv.shared.<k> when they had none of their own:
-// those with shared variables, then (dynamic) the others.
+// madeShared are the kernels kept as functions (demoted), and those
+// nvlink merged as ordinary functions (-kernels-used or -variables-used
+// leave them out, names.mergedPlain) but keeps whole, in the order nvlink
+// makes their .nv.shared.<k> when they had none of their own: those with
+// shared variables, then (dynamic) the others.
 type madeShared struct {
 	objects, dynamic []*function
 }
 
-// orderMadeSections puts the demoted kernels in the order nvlink first
-// puts something in their .nv.shared.<k>: the objects private to one
-// kernel, largest first, then those several kernels share, largest first
-// (each in its kernels' order), then dynamic shared memory.
+// orderMadeSections puts the demoted kernels, and those merged as
+// ordinary functions (kernels device code launches, kept whole when
+// -kernels-used keeps two kernels or more, or -variables-used alone none:
+// kernels-used-twice-launched-weak-shared-order-*), in the order nvlink
+// first puts something in their .nv.shared.<k>: the objects private to
+// one kernel, largest first, then those several kernels share, largest
+// first (each in its kernels' order), then dynamic shared memory.
 func (s *sharedLayout) orderMadeSections(ctx *linkContext) {
 	made := map[*function]bool{}
 	m := &ctx.sharedMade
 	*m = madeShared{}
 	makeFor := func(k *function) {
-		if ctx.demoted(k) && !made[k] {
+		if (ctx.demoted(k) || ctx.names.mergedPlain.has(k)) && !made[k] {
 			made[k] = true
 			m.objects = append(m.objects, k)
 		}
@@ -309,7 +314,7 @@ func (s *sharedLayout) orderMadeSections(ctx *linkContext) {
 		}
 	}
 	for _, k := range ctx.funcs {
-		if ctx.demoted(k) && !made[k] {
+		if (ctx.demoted(k) || ctx.names.mergedPlain.has(k)) && !made[k] {
 			m.dynamic = append(m.dynamic, k)
 		}
 	}

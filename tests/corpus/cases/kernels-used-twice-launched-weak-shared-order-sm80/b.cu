@@ -1,0 +1,3 @@
+// KC again, launched by more: its __shared__ array is defined in both files
+template <typename T> __global__ void KC(T *p) { __shared__ T s[16]; s[threadIdx.x] = p[threadIdx.x] + 1; __syncthreads(); p[threadIdx.x] = s[15 - threadIdx.x]; }
+__global__ void more(int *p) { KC<int><<<1, 16>>>(p); }
