@@ -17,8 +17,9 @@ import (
 // (a device function pointer may be called from anywhere), but their
 // callees only when a kept kernel reaches them; a kernel the host
 // references leave out but device code launches stays whole, callees and
-// all, and so does one -kernels-used leaves out, unless -kernels-used keeps
-// exactly one kernel: then it keeps only its own code, as an ordinary
+// all, and so does one -kernels-used leaves out, unless the host
+// references or -kernels-used keep exactly one kernel: then it keeps only
+// its own code, as an ordinary
 // function (demoted: no entry point, its own registers and EXTERNS). Variables
 // are always kept, also with -variables-used (see kernelUsed).
 // The reason each function is kept or removed is recorded
@@ -70,8 +71,8 @@ func eliminateDeadCode(ctx *linkContext) {
 	// kept calls keeps its own callees only if something else does (with
 	// -variables-used alone, or a -kernels-used kernel that does not call
 	// it, a -G virtual destructor's call to the base one dangles).
-	usedKernels := 0 // the kernels -kernels-used keeps
-	if len(ctx.config.KernelsUsed) > 0 {
+	usedKernels := 0 // the kernels -kernels-used or the host objects' lists keep
+	if len(ctx.config.KernelsUsed) > 0 || hostRefs != nil {
 		for _, fn := range ctx.allFuncs {
 			if ctx.isEntry(fn.sym) && ctx.deadCode[fn.order].pruned == 0 {
 				usedKernels++
@@ -85,24 +86,30 @@ func eliminateDeadCode(ctx *linkContext) {
 		switch {
 		case ctx.isEntry(fn.sym) && d.pruned == 0:
 			d.why = keptKernel
-		case fn.addrTaken && (d.pruned == removedByHostRefs || d.pruned == removedByKernelsUsed && usedKernels != 1):
+		case fn.addrTaken && (d.pruned == removedByHostRefs || d.pruned == removedByKernelsUsed) && usedKernels != 1:
 			// A kernel device code launches, which the host code does
-			// not: nvlink's host-reference pruning leaves it a whole
-			// kernel, callees and all, and so does -kernels-used unless
-			// it keeps exactly one kernel (below; measured with 11.8,
-			// 12.4 and 12.5: none, two or more keep it whole).
+			// not (or -kernels-used leaves out): nvlink leaves it a
+			// whole kernel, callees and all, unless the lists keep
+			// exactly one kernel (below; measured with 11.8, 12.4 and
+			// 12.5: none, two or more keep it whole; libcudadevrt's own
+			// kernels count once it is linked).
 			d.why = keptAddrTaken
 		case fn.addrTaken:
 			d.why = keptAddrTaken
 			d.live = true
-			if d.pruned == removedByKernelsUsed && usedKernels == 1 {
-				// A kernel -kernels-used leaves out that device code
-				// launches, when it keeps a single kernel: nvlink keeps
-				// its code alone (its callees only if something kept
-				// calls them), as an ordinary function's, no entry point
-				// (no '^' in its call graph dump, no MIN_STACK_SIZE),
-				// with its own registers, CRS stack and EXTERNS, and no
-				// NEED_CNP_WRAPPER.
+			if d.pruned != 0 && usedKernels == 1 {
+				// A kernel -kernels-used or the host objects' lists
+				// leave out that device code launches, when they keep a
+				// single kernel: nvlink keeps its code alone (its
+				// callees only if something kept calls them), as an
+				// ordinary function's, no entry point (no '^' in its
+				// call graph dump, no MIN_STACK_SIZE), with its own
+				// registers, CRS stack and EXTERNS, no NEED_CNP_WRAPPER,
+				// and -extra-warnings' "no calls to it found". With the
+				// host objects' lists this is seen only in links whose
+				// device launches stay undefined (libcudadevrt has no
+				// image for the target, sm_53, sm_62, sm_72, sm_87, or
+				// is not given): once linked, its kernels are kept too.
 				d.demoted = true
 			}
 			continue

@@ -896,6 +896,27 @@ var finalLinkErrors = []string{"undefined device symbol", "uses too much",
 	"with max regcount of",            // a kernel's registers through its call graph, as stack sizes
 	"overlapping"}                     // bank-2 data tied to no function: placed, and its overlaps checked, by the final link
 
+// hostListsDecide are the failing cases whose warnings and -v report
+// depend on the host objects' kernel reference lists, which a partial
+// output does not carry (docs/partial.md): the final link through it keeps
+// every kernel whole, so TestErrors compares their errors alone.
+var hostListsDecide = map[string]string{
+	"unlisted-launched-kernel-demoted-no-devrt-image-sm72":     "the lists keep one kernel: the launched ones are demoted",
+	"unlisted-launched-kernel-demoted-without-lcudadevrt-sm80": "the lists keep one kernel: the launched ones are demoted",
+	"unlisted-launched-kernels-demoted-one-launching-sm80":     "the lists keep one kernel: the launched ones are demoted",
+}
+
+// errorLines keeps the error headlines.
+func errorLines(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "cudalink: error:") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // TestErrors runs -r on every corpus case nvlink refused and checks that it
 // reports what a full cudalink link of the same inputs reports, with the
 // same exit status and no output; or, for errors only a final link can see
@@ -967,7 +988,11 @@ func partialErrors(t *testing.T, tk toolkit, cases []*difftest.Case) {
 					got = append(got, h)
 				}
 			}
-			if finalStatus != fullStatus || !slices.Equal(undefinedSorted(got), undefinedSorted(headlines(fullMsgs))) {
+			want := headlines(fullMsgs)
+			if _, ok := hostListsDecide[c.Name]; ok {
+				got, want = errorLines(got), errorLines(want)
+			}
+			if finalStatus != fullStatus || !slices.Equal(undefinedSorted(got), undefinedSorted(want)) {
 				t.Errorf("cudalink -r, then the final link of its output: exit %d with\n%s%s\nwant exit %d with the full link's messages\n%s", finalStatus, msgs, finalMsgs, fullStatus, fullMsgs)
 			}
 		})
