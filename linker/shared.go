@@ -46,10 +46,11 @@ type sharedObject struct {
 // A kernel gets a .nv.shared.<k> section when it has shared memory, and an
 // empty one (no section symbol; sm_90's reserve only) in a link that uses
 // dynamic memory when its alignment is 16, or more on sm_90 (emptySection):
-// a kernel that uses dynamic memory, or any kernel but those kept as
-// functions when a module-wide .nv_debug.shared is kept so aligned (an
-// object several kernels reach, or one only removed kernels reach, as
-// -kernels-used leaves CUB's TempStorage next to Thrust's extern shmem).
+// a kernel that uses dynamic memory, or any kernel but those kept or
+// merged as functions when a module-wide .nv_debug.shared is kept so
+// aligned (an object several kernels reach, or one only removed kernels
+// reach, as -kernels-used leaves CUB's TempStorage next to Thrust's extern
+// shmem).
 //
 // With debug information (-g), every kernel that uses dynamic memory
 // starts it at one module-wide offset, and layoutDebugShared publishes the
@@ -482,7 +483,7 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 	for i, k := range s.laidOut {
 		mem := &s.mem[k.order]
 		end, own, align := mem.size, s.placed[i].own, s.placed[i].align
-		if own == nil && end == 0 && !emptySection(ctx, align, mem.usesDynamic || anyDyn && !ctx.demoted(k)) {
+		if own == nil && end == 0 && !emptySection(ctx, align, mem.usesDynamic || anyDyn && !ctx.demoted(k) && !ctx.names.mergedPlain.has(k)) {
 			continue
 		}
 		if own == nil {
@@ -530,10 +531,12 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 // emptySection says whether nvlink makes an empty .nv.shared.<k> for a
 // kernel that has no shared memory of its own, given the kernel's
 // alignment and whether dynamic shared memory concerns it: the kernel uses
-// some, or another function does and the kernel is not one kept as a
-// function (demoted). nvlink makes one aligned to 16, dynamic memory's
-// alignment or that of a module-wide .nv_debug.shared kept aligned to 16,
-// even for a kernel that uses no shared memory at all; aligned to more by
+// some, or another function does and the kernel is neither one kept as a
+// function (demoted) nor one merged as such and kept whole
+// (names.mergedPlain: kernels-used-twice-empty-shared-module-align16-*).
+// nvlink makes one aligned to 16, dynamic memory's alignment or that of a
+// module-wide .nv_debug.shared kept aligned to 16, even for a kernel that
+// uses no shared memory at all; aligned to more by
 // that module section, only where the architecture's reserve fills it
 // (sm_90), whether or not the kernel uses dynamic memory; aligned to less,
 // none (empty-shared-module-align*, measured with 11.8, 12.4 and 12.5).
