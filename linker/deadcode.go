@@ -86,7 +86,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		switch {
 		case ctx.isEntry(fn.sym) && d.pruned == 0:
 			d.why = keptKernel
-		case fn.addrTaken && (d.pruned == removedByHostRefs || d.pruned == removedByKernelsUsed) && usedKernels != 1:
+		case fn.addrTaken && d.pruned != 0 && !keptAlone(ctx, d, usedKernels):
 			// A kernel device code launches, which the host code does
 			// not (or -kernels-used leaves out): nvlink leaves it a
 			// whole kernel, callees and all, unless the lists keep
@@ -97,7 +97,7 @@ func eliminateDeadCode(ctx *linkContext) {
 		case fn.addrTaken:
 			d.why = keptAddrTaken
 			d.live = true
-			if d.pruned != 0 && usedKernels == 1 {
+			if d.pruned != 0 {
 				// A kernel -kernels-used or the host objects' lists
 				// leave out that device code launches, when they keep a
 				// single kernel: nvlink keeps its code alone (its
@@ -110,6 +110,8 @@ func eliminateDeadCode(ctx *linkContext) {
 				// device launches stay undefined (libcudadevrt has no
 				// image for the target, sm_53, sm_62, sm_72, sm_87, or
 				// is not given): once linked, its kernels are kept too.
+				// Under -g with debug information they keep it whole
+				// (keptAlone).
 				d.demoted = true
 			}
 			continue
@@ -431,4 +433,15 @@ func checkRemovedEWPKernels(ctx *linkContext) {
 			return
 		}
 	}
+}
+
+// keptAlone says whether an address-taken kernel that -kernels-used or the
+// host objects' lists leave out (d) keeps only its own code, as an ordinary
+// function: when they keep a single kernel (kept), but for the host
+// objects' lists under -g with debug information, with which nvlink 11.8,
+// 12.4 and 12.5 keep it a whole kernel ('^' in --dump-callgraph, its
+// MIN_STACK_SIZE); -g -suppress-debug-info demotes it.
+func keptAlone(ctx *linkContext, d *deadCodeRecord, kept int) bool {
+	debugInfo := ctx.config.Debug && !ctx.config.SuppressDebugInfo
+	return kept == 1 && (d.pruned == removedByKernelsUsed || d.pruned == removedByHostRefs && !debugInfo)
 }
