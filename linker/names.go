@@ -222,6 +222,13 @@ func registerNames(ctx *linkContext) {
 				continue
 			}
 			key := r.sectionKey(file.sections[s.Index])
+			if !r.emptyName && !ctx.toolkit.compactStrings && (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && kernelDescIn(ef) {
+				// nvlink 11.8 makes the empty name (once) before the
+				// first relocation table of the first file that writes a
+				// kernel's function descriptor (device code taking a
+				// kernel's address), whichever table writes it.
+				r.addEmptyName(ctx)
+			}
 			r.createSection(ctx, key)
 			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && ctx.config.PreserveRelocs && int(s.Info) < len(ef.Sections) {
 				// -preserve-relocs: where the resolved ones go.
@@ -541,15 +548,37 @@ func (r *nameRegistry) addSymbol(ctx *linkContext, sym *symbol) {
 // string it is named by lands in .strtab once. Only -g links keep it in
 // .symtab.
 func (r *nameRegistry) addPlaceholder(ctx *linkContext, file *inputFile) {
-	if !r.emptyName {
-		r.emptyOff = uint32(len(ctx.strtab.buf))
-		ctx.strtab.buf = append(ctx.strtab.buf, 0)
-		ctx.strtab.empty = r.emptyOff
-		r.emptyName = true
-	}
+	r.addEmptyName(ctx)
 	ph := &symbol{info: cubin.STB_LOCAL<<4 | cubin.STT_FUNC, local: true, file: file, id: ctx.placeholderID(file)}
 	file.placeholder = ph
 	r.local = append(r.local, createdSym{sym: ph})
+}
+
+// addEmptyName puts in .strtab the empty string nvlink 11.8 makes once:
+// with the first undefined function's placeholder (addPlaceholder) or
+// before the first relocation table of the first file writing a kernel's
+// function descriptor, whichever comes first.
+func (r *nameRegistry) addEmptyName(ctx *linkContext) {
+	if r.emptyName {
+		return
+	}
+	r.emptyOff = uint32(len(ctx.strtab.buf))
+	ctx.strtab.buf = append(ctx.strtab.buf, 0)
+	ctx.strtab.empty = r.emptyOff
+	r.emptyName = true
+}
+
+// kernelDescIn says whether a relocation of ef writes the function
+// descriptor of a kernel (a symbol marked STO_CUDA_ENTRY, defined or not).
+func kernelDescIn(ef *cubin.File) bool {
+	for _, rs := range ef.Relocs {
+		for r := range rs.All() {
+			if isFuncDesc(r.Type) && int(r.Sym) < len(ef.Symbols) && ef.Symbols[r.Sym].Other&cubin.STO_CUDA_ENTRY != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // markLaunched records the functions file takes the address of: those its
