@@ -180,6 +180,7 @@ func registerNames(ctx *linkContext) {
 			}
 		}
 		// 3. Remaining sections.
+		kernelDesc := -1 // kernelDescIn(ef), asked at most once: 0 no, 1 yes
 		for _, s := range ef.Sections[1:] {
 			switch s.Type {
 			case cubin.SHT_SYMTAB, cubin.SHT_STRTAB, cubin.SHT_SYMTAB_SHNDX:
@@ -222,12 +223,21 @@ func registerNames(ctx *linkContext) {
 				continue
 			}
 			key := r.sectionKey(file.sections[s.Index])
-			if !r.emptyName && !ctx.toolkit.compactStrings && (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && kernelDescIn(ef) {
-				// nvlink 11.8 makes the empty name (once) before the
-				// first relocation table of the first file that writes a
-				// kernel's function descriptor (device code taking a
-				// kernel's address), whichever table writes it.
-				r.addEmptyName(ctx)
+			if !r.emptyName && !ctx.toolkit.compactStrings && (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) {
+				if kernelDesc < 0 {
+					kernelDesc = 0
+					if kernelDescIn(ef) {
+						kernelDesc = 1
+					}
+				}
+				if kernelDesc == 1 {
+					// nvlink 11.8 makes the empty name (once) before the
+					// first relocation table of the first file that
+					// writes a kernel's function descriptor (device code
+					// taking a kernel's address), whichever table writes
+					// it.
+					r.addEmptyName(ctx)
+				}
 			}
 			r.createSection(ctx, key)
 			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && ctx.config.PreserveRelocs && int(s.Info) < len(ef.Sections) {
