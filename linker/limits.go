@@ -42,8 +42,8 @@ func checkLimits(ctx *linkContext) {
 	}
 	limit := ctx.staticSharedLimit()
 	for _, k := range ctx.funcs {
-		if !ctx.isEntry(k.sym) {
-			continue
+		if !ctx.isEntry(k.sym) && !ctx.demoted(k) {
+			continue // a demoted kernel (-preserve-relocs) is checked as a kernel
 		}
 		if size := k.staticShared(ctx); size > limit {
 			ctx.report(&linkError{file: k.text.file.Name, symbol: k.sym.name, nonFatal: true,
