@@ -340,8 +340,11 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 		// nvlink tries 0, then the end of each object laid out before it
 		// (whatever its kernels), in the order they were laid out, when
 		// higher than the last offset tried, and takes the first where it
-		// overlaps no object that shares a kernel with it (nor ends right
-		// where one starts). One no kernel reaches (its functions kept by
+		// overlaps no object that shares a kernel with it, nor reaches one:
+		// its end, rounded up to that object's alignment, must stay short
+		// of where it starts (shared-first-fit-gap-rounded-to-next-align-*:
+		// a short[1] does not go in the 4-byte gap before a double[3]).
+		// One no kernel reaches (its functions kept by
 		// -g or -preserve-relocs only) goes at 0.
 		var busy []*sharedObject
 		for _, p := range placed {
@@ -351,7 +354,7 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 		}
 		fits := func(at uint64) bool {
 			for _, p := range busy {
-				if at+o.size >= p.at && at < p.end {
+				if alignTo(at+o.size, p.align) >= p.at && at < p.end {
 					return false
 				}
 			}
