@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"unicode/utf8"
 )
 
@@ -145,12 +146,19 @@ func errInvalidUTF8(field string) error {
 // consumeTag reads a field's tag: its number (1 to 2^29-1) and wire type;
 // n < 0 when it is not a valid tag.
 func consumeTag(b []byte) (num uint64, typ int, n int) {
+	return consumeTagUpTo(b, 1<<29-1)
+}
+
+// consumeTagUpTo is consumeTag for field numbers up to most. Inside a
+// group that it skips, proto.Unmarshal takes any number up to 2^31-1
+// (protowire.ConsumeTag), not only the valid 2^29-1.
+func consumeTagUpTo(b []byte, most uint64) (num uint64, typ int, n int) {
 	v, n := binary.Uvarint(b)
 	if n <= 0 || n > binary.MaxVarintLen64 {
 		return 0, 0, -1
 	}
 	num, typ = v>>3, int(v&7)
-	if num < 1 || num > 1<<29-1 {
+	if num < 1 || num > most {
 		return 0, 0, -1
 	}
 	return num, typ, n
@@ -194,7 +202,7 @@ func consumeValue(num uint64, typ int, b []byte, depth int) int {
 		}
 		total := 0
 		for {
-			num2, typ2, n := consumeTag(b)
+			num2, typ2, n := consumeTagUpTo(b, math.MaxInt32)
 			if n < 0 {
 				return -1
 			}
