@@ -180,7 +180,7 @@ func registerNames(ctx *linkContext) {
 			}
 		}
 		// 3. Remaining sections.
-		kernelDesc := -1 // kernelDescIn(ef), asked at most once: 0 no, 1 yes
+		kernelDesc := !r.emptyName && !ctx.toolkit.compactStrings && kernelDescIn(file)
 		for _, s := range ef.Sections[1:] {
 			switch s.Type {
 			case cubin.SHT_SYMTAB, cubin.SHT_STRTAB, cubin.SHT_SYMTAB_SHNDX:
@@ -223,21 +223,12 @@ func registerNames(ctx *linkContext) {
 				continue
 			}
 			key := r.sectionKey(file.sections[s.Index])
-			if !r.emptyName && !ctx.toolkit.compactStrings && (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) {
-				if kernelDesc < 0 {
-					kernelDesc = 0
-					if kernelDescIn(ef) {
-						kernelDesc = 1
-					}
-				}
-				if kernelDesc == 1 {
-					// nvlink 11.8 makes the empty name (once) before the
-					// first relocation table of the first file that
-					// writes a kernel's function descriptor (device code
-					// taking a kernel's address), whichever table writes
-					// it.
-					r.addEmptyName(ctx)
-				}
+			if kernelDesc && (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) {
+				// nvlink 11.8 makes the empty name (once) before the
+				// first relocation table of the first file that writes
+				// a kernel's function descriptor (device code taking a
+				// kernel's address), whichever table writes it.
+				r.addEmptyName(ctx)
 			}
 			r.createSection(ctx, key)
 			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && ctx.config.PreserveRelocs && int(s.Info) < len(ef.Sections) {
@@ -578,17 +569,14 @@ func (r *nameRegistry) addEmptyName(ctx *linkContext) {
 	r.emptyName = true
 }
 
-// kernelDescIn says whether a relocation of ef writes the function
-// descriptor of a kernel (a symbol marked STO_CUDA_ENTRY, defined or not).
-func kernelDescIn(ef *cubin.File) bool {
-	for _, rs := range ef.Relocs {
-		for r := range rs.All() {
-			if isFuncDesc(r.Type) && int(r.Sym) < len(ef.Symbols) && ef.Symbols[r.Sym].Other&cubin.STO_CUDA_ENTRY != 0 {
-				return true
-			}
-		}
-	}
-	return false
+// kernelDescIn says whether a relocation of file writes the function
+// descriptor of a kernel (a symbol marked STO_CUDA_ENTRY, defined or not),
+// from the descriptors' symbols the parse collected (funcDescSymbols).
+func kernelDescIn(file *inputFile) bool {
+	syms := file.ELF.Symbols
+	return slices.ContainsFunc(file.funcDescs, func(idx uint32) bool {
+		return int(idx) < len(syms) && syms[idx].Other&cubin.STO_CUDA_ENTRY != 0
+	})
 }
 
 // markLaunched records the functions file takes the address of: those its
