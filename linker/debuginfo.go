@@ -142,16 +142,14 @@ func layoutDebugInfo(ctx *linkContext) {
 	// holds variables, defines the extern __shared__ arrays in it at an
 	// unknown address (all ones) moved by the reserve, as -g's are moved.
 	preservedDynamic := anyDyn && !ctx.debugSymbols() && ctx.sharedReserve() > 0
+	symsIn := sectionSymbols{}
 	for _, k := range ctx.funcs {
 		own := ctx.sharedOf(k).own
 		if own == nil {
 			continue
 		}
-		file := own.file
-		for j, esym := range file.ELF.Symbols {
-			if esym.Shndx == own.sec.Index && esym.Type() != cubin.STT_SECTION && file.syms[j] != nil {
-				d.publish(file.syms[j], publishedShared)
-			}
+		for _, j := range symsIn.of(own.file, own.sec.Index) {
+			d.publish(own.file.syms[j], publishedShared)
 		}
 	}
 	// Not those nvlink deletes (sharedVariables.deleted). -preserve-relocs

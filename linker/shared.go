@@ -534,7 +534,8 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 // section (no section symbol, none the link dropped), in symbol-table
 // order: each input's table is read once however many kernels have a
 // .nv.shared.<k> in it (a 1,200-kernel program spent 40 ms reading its
-// tables once per kernel).
+// tables once per kernel): placeKernels lays out the variables, and
+// layoutDebugInfo publishes them.
 type sectionSymbols map[*inputFile][][]int
 
 // of gives the indices of the symbols file defines in section shndx.
