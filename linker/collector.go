@@ -81,7 +81,7 @@ func isDebugSection(name string) bool {
 // (Config.OneShot) by the size of its inputs. GOGC, when set, decides.
 //
 //   - Small inputs (under smallInputBytes, not counting debug sections:
-//     heapInputBytes) and medium ones (under collectorOffBytes, debug
+//     heapInputBytes) and medium ones (under largeInputBytes, debug
 //     sections included): the collector is off, with a
 //     memory limit of smallLinkMemoryLimit as the safety net. Such a link
 //     allocates a few times its inputs in all (5 MB for the 1.6 MB of the
@@ -131,7 +131,7 @@ func tuneCollector(ctx *linkContext) {
 	}
 	total := inputBytes(ctx.added)
 	switch {
-	case heapInputBytes(ctx.added) < smallInputBytes || total < collectorOffBytes:
+	case heapInputBytes(ctx.added) < smallInputBytes || total < largeInputBytes:
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(smallLinkMemoryLimit)
 		}
@@ -140,14 +140,14 @@ func tuneCollector(ctx *linkContext) {
 	case total >= hugeInputBytes:
 		debug.SetGCPercent(hugeInputGCPercent)
 		ctx.gc.early = true
-	default: // total >= largeInputBytes: collectorOffBytes is as much
+	default: // total >= largeInputBytes
 		debug.SetGCPercent(largeInputGCPercent)
 		ctx.gc.early = true
 	}
 }
 
 // collectWhileReading sets the collector of a one-shot link whose files
-// hold less than collectorOffBytes (fileBytes, their sizes on disk) for
+// hold less than largeInputBytes (fileBytes, their sizes on disk) for
 // reading them, before tuneCollector knows what they hold: at
 // readingGCPercent, so that the collections the default target would
 // start while the inputs are parsed (from 4 MiB of heap on) do not
@@ -156,7 +156,7 @@ func tuneCollector(ctx *linkContext) {
 // of CPU and peaked at 24160 KiB, with it set before reading 65.7 ms and
 // 22396 KiB (9 runs each).
 func collectWhileReading(ctx *linkContext, fileBytes int64) {
-	if ctx.config.OneShot && os.Getenv("GOGC") == "" && fileBytes < collectorOffBytes {
+	if ctx.config.OneShot && os.Getenv("GOGC") == "" && fileBytes < largeInputBytes {
 		debug.SetGCPercent(readingGCPercent)
 	}
 }
@@ -176,11 +176,10 @@ func collectGarbage(ctx *linkContext) {
 // A link whose inputs hold largeInputBytes or more collects garbage at
 // largeInputGCPercent heap growth, hugeInputGCPercent from hugeInputBytes
 // on; one whose inputs hold less than
-// collectorOffBytes does not collect until the process holds
+// largeInputBytes does not collect until the process holds
 // smallLinkMemoryLimit (see tuneCollector); while the inputs are read, a
 // link collects at readingGCPercent (collectWhileReading).
 const (
-	collectorOffBytes    = largeInputBytes
 	readingGCPercent     = 400
 	largeInputBytes      = 32 << 20
 	largeInputGCPercent  = 25
