@@ -370,11 +370,11 @@ type laterSection struct {
 // after the walk before had handed them back (fileMaps): a -G program's
 // dozen debug sections each span every input. The bytes are the same:
 // the members do not overlap, every patch lies within one, and what lies
-// between them is zeros, as the file's gaps read. Into a file, the
-// members of a run of inputs are gathered in a buffer in file order
-// (composedGroupBytes at a time), so that those that follow one another
-// in the file, a section's members from consecutive inputs, are one
-// write instead of one each.
+// between them is zeros, as the file's gaps read. The members of a run
+// of inputs are gathered in a buffer in file order (composedGroupBytes at
+// a time), so that those that follow one another in the file, a
+// section's members from consecutive inputs, are one write instead of
+// one each.
 func (img *image) writeComposed(file io.WriterAt, later []laterSection, walk *inputWalk) error {
 	type piece struct {
 		isec    *inputSection
@@ -391,23 +391,11 @@ func (img *image) writeComposed(file io.WriterAt, later []laterSection, walk *in
 		}
 	}
 	slices.SortStableFunc(pieces, func(a, b piece) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
-	if _, ok := file.(*outPipe); ok {
-		// The pipe gathers the pieces into its own buffers (WriteAt).
-		var buf []byte
-		for _, p := range pieces {
-			walk.visit(img.ctx, p.isec.file)
-			buf = append(buf[:0], p.isec.sec.Data...)
-			applyPatches(buf, p.isec.outOff, p.patches)
-			if _, err := file.WriteAt(buf, int64(p.at)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	// A file: the pieces of a run of inputs, up to composedGroupBytes,
-	// are copied into one buffer in file order, and each stretch of
-	// pieces that follow one another in the file (a section's members
-	// from consecutive inputs) is one write.
+	// The pieces of a run of inputs, up to composedGroupBytes, are copied
+	// into one buffer in file order, and each stretch of pieces that
+	// follow one another in the file (a section's members from
+	// consecutive inputs) is one write: one pwrite into a file, one copy
+	// into an outPipe's buffers.
 	var buf []byte
 	var byAt []int  // the group's pieces, by file offset
 	var where []int // each piece's place in buf
