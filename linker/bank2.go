@@ -2,6 +2,7 @@ package linker
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -327,8 +328,8 @@ func foldConstant2(ctx *linkContext) {
 // makeKernelBanks makes the bank-2 sections of the kernels that have no
 // constants of their own but reach a function's, in nvlink's order: it
 // meets the functions' constants last function first, and makes the
-// section of each kernel reaching them, last kernel first, when it meets
-// the first.
+// section of each kernel reaching them, last call graph node first, when
+// it meets the first.
 func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	made := map[*function]*outputSection{}
 	// Most links have no non-kernel function with bank-2 constants: they
@@ -337,13 +338,18 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 	if !slices.ContainsFunc(ctx.funcs, func(fn *function) bool { return bank2Source(ctx, fn) }) {
 		return made
 	}
-	reaching := map[*function][]*function{} // a function -> the kernels reaching it, last first
+	// The kernels reaching each function, last call graph node first: the
+	// reverse of the order nvlink met the kernel symbols, not of the order
+	// the inputs define them. A kernel that device code in an earlier
+	// input launches was met there, before the kernels of the inputs in
+	// between (bank2-kernel-sections-order-launched-kernel-sm80).
+	kernels := ctx.kernels()
+	slices.SortStableFunc(kernels, func(a, b *function) int { return cmp.Compare(ctx.names.nodeOf(b.sym), ctx.names.nodeOf(a.sym)) })
+	reaching := map[*function][]*function{}
 	var trees treeWalker
-	for i := len(ctx.funcs) - 1; i >= 0; i-- {
-		if k := ctx.funcs[i]; ctx.isEntry(k.sym) {
-			for _, fn := range trees.walk(k)[1:] {
-				reaching[fn] = append(reaching[fn], k)
-			}
+	for _, k := range kernels {
+		for _, fn := range trees.walk(k)[1:] {
+			reaching[fn] = append(reaching[fn], k)
 		}
 	}
 	for i := len(ctx.funcs) - 1; i >= 0; i-- {
