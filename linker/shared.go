@@ -333,6 +333,7 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 	}
 	g := &ctx.sharedVars
 	var placed []*sharedObject // objects several kernels reach, laid out
+	var busy []sharedSpan      // those of them that share a kernel with the next
 	for _, o := range s.ordered {
 		if o.extern || len(s.reach[o.sym]) == 1 {
 			continue // private: laid out with its kernel
@@ -346,26 +347,42 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 		// a short[1] does not go in the 4-byte gap before a double[3]).
 		// One no kernel reaches (its functions kept by
 		// -g or -preserve-relocs only) goes at 0.
-		var busy []*sharedObject
+		busy = busy[:0]
 		for _, p := range placed {
 			if sharesKernel(s.reach[o.sym], s.reach[p.sym]) {
-				busy = append(busy, p)
+				busy = append(busy, sharedSpan{p.at, p.end, p.align})
 			}
 		}
+		// The offsets tried only grow, so an object that ends at or below
+		// one is dropped from busy for good, and each offset is tried once
+		// (fits is asked again only when it moves): 150 objects that 40
+		// kernels share each, every one busy for every other, took "lay
+		// out shared memory" 5.7 ms of a 45 ms link in the walk of every
+		// offset against every object.
 		fits := func(at uint64) bool {
-			for _, p := range busy {
-				if alignTo(at+o.size, p.align) >= p.at && at < p.end {
+			live := busy[:0]
+			for i, p := range busy {
+				if at >= p.end {
+					continue
+				}
+				if alignTo(at+o.size, p.align) >= p.at {
+					busy = append(live, busy[i:]...)
 					return false
 				}
+				live = append(live, p)
 			}
+			busy = live
 			return true
 		}
 		at := alignTo(0, o.align)
+		ok := fits(at)
 		for _, p := range placed {
-			if fits(at) {
+			if ok {
 				break
 			}
-			at = max(at, alignTo(p.end, o.align)) // the last is past them all
+			if next := max(at, alignTo(p.end, o.align)); next != at { // the last is past them all
+				at, ok = next, fits(next)
+			}
 		}
 		placed = append(placed, o)
 		o.at, o.end = at, at+o.size
@@ -378,6 +395,9 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 	}
 	g.align = s.moduleAlign
 }
+
+// sharedSpan is where placeGlobals put an object, and its alignment.
+type sharedSpan struct{ at, end, align uint64 }
 
 // placeKernels lays out each kernel's own variables and the objects
 // private to it, after the highest end of the global objects its call
