@@ -563,7 +563,8 @@ type function struct {
 	edges []*symbol
 	// dumpIndirect are the callees materialised from indirect call sites
 	// that 12.x does not write into .nv.callgraph (toolkit.indirectEdges off) but
-	// --dump-callgraph lists all the same, after edges, as 11.8 lists them.
+	// --dump-callgraph lists all the same, after edges, as 11.8 lists them:
+	// each site's in symbol creation order (buildCallEdges, its one writer).
 	dumpIndirect []*symbol
 	// refs are the functions it references by address, from CUDA 12's
 	// group -4 of .nv.callgraph (targets of its indirect calls, kernels it

@@ -8,7 +8,8 @@ import (
 // buildCallEdges writes each function's call graph edges (function.edges,
 // its one writer): the callees the inputs' call graphs record, defined or
 // not, and on 11.8 (toolkit.indirectEdges) those materialised from
-// indirect call sites, input by input in the order the records come.
+// indirect call sites, input by input in the order the records come; on
+// 12.x, those go to function.dumpIndirect, in the same order.
 // nvlink does not merge an edge with an equal one: a weak copy a later
 // one replaced leaves its calls, and the later copy's calls of the same
 // functions come again; a materialised edge joins a direct one, or one
@@ -43,22 +44,25 @@ func buildCallEdges(ctx *linkContext) {
 				caller.edges = append(caller.edges, file.syms[c[1]])
 			}
 		}
-		if !ctx.toolkit.indirectEdges {
-			continue
-		}
-		// Each caller's last site first, as buildFunctions links them.
+		// Each caller's last site first, as buildFunctions links them;
+		// 12.x writes none of these edges, but --dump-callgraph lists
+		// them in the same order (function.dumpIndirect).
 		for i := len(file.indirect) - 1; i >= 0; i-- {
 			site := file.indirect[i]
 			caller := ctx.funcIn(file.syms[site[0]], file)
 			if caller == nil {
 				continue
 			}
-			start := len(caller.edges)
-			for _, fn := range ctx.addrTakenByProto[file.protoStrings[site[1]]] {
-				caller.edges = append(caller.edges, fn.sym)
+			list := &caller.edges
+			if !ctx.toolkit.indirectEdges {
+				list = &caller.dumpIndirect
 			}
-			if len(caller.edges)-start > 1 {
-				slices.SortStableFunc(caller.edges[start:], func(x, y *symbol) int {
+			start := len(*list)
+			for _, fn := range ctx.addrTakenByProto[file.protoStrings[site[1]]] {
+				*list = append(*list, fn.sym)
+			}
+			if len(*list)-start > 1 {
+				slices.SortStableFunc((*list)[start:], func(x, y *symbol) int {
 					return cmp.Compare(ctx.names.createdAt(x), ctx.names.createdAt(y))
 				})
 			}

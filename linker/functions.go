@@ -263,14 +263,11 @@ func linkCallGraph(ctx *linkContext) {
 			if ctx.toolkit.indirectEdges {
 				edges[caller.order] += int32(len(targets))
 			}
+			// 12.x does not write these edges (the inputs' group -4
+			// lists the targets their compiler knows); buildCallEdges
+			// writes 11.8's, and 12.x's for --dump-callgraph.
 			for _, fn := range targets {
 				addCall(caller, fn)
-				// 12.x does not write these edges (the inputs' group -4
-				// lists the targets their compiler knows);
-				// buildCallEdges writes 11.8's.
-				if !ctx.toolkit.indirectEdges {
-					caller.dumpIndirect = append(caller.dumpIndirect, fn.sym)
-				}
 			}
 		}
 	}
