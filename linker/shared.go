@@ -46,11 +46,11 @@ type sharedObject struct {
 // A kernel gets a .nv.shared.<k> section when it has shared memory, and an
 // empty one (no section symbol; sm_90's reserve only) in a link that uses
 // dynamic memory when its alignment is 16, or more on sm_90 (emptySection):
-// a kernel that uses dynamic memory, or any kernel but those kept or
-// merged as functions when a module-wide .nv_debug.shared is kept so
-// aligned (an object several kernels reach, or one only removed kernels
-// reach, as -kernels-used leaves CUB's TempStorage next to Thrust's extern
-// shmem).
+// a kernel that uses dynamic memory, or any kernel (kept as a function,
+// demoted, or not) but those nvlink merged as ordinary functions when a
+// module-wide .nv_debug.shared is kept so aligned (an object several
+// kernels reach, or one only removed or demoted kernels reach, as
+// -kernels-used leaves CUB's TempStorage next to Thrust's extern shmem).
 //
 // With debug information (-g), every kernel that uses dynamic memory
 // starts it at one module-wide offset, and layoutDebugShared publishes the
@@ -505,7 +505,7 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 	for i, k := range s.laidOut {
 		mem := &s.mem[k.order]
 		end, own, align := mem.size, s.placed[i].own, s.placed[i].align
-		if own == nil && end == 0 && !emptySection(ctx, align, mem.usesDynamic || anyDyn && !ctx.demoted(k) && !ctx.names.mergedPlain.has(k)) {
+		if own == nil && end == 0 && !emptySection(ctx, align, mem.usesDynamic || anyDyn && !ctx.names.mergedPlain.has(k)) {
 			continue
 		}
 		if own == nil {
@@ -579,9 +579,14 @@ func (m sectionSymbols) of(file *inputFile, shndx uint32) []int {
 // emptySection says whether nvlink makes an empty .nv.shared.<k> for a
 // kernel that has no shared memory of its own, given the kernel's
 // alignment and whether dynamic shared memory concerns it: the kernel uses
-// some, or another function does and the kernel is neither one kept as a
-// function (demoted) nor one merged as such and kept whole
-// (names.mergedPlain: kernels-used-twice-empty-shared-module-align16-*).
+// some, or another function does and the kernel is not one nvlink merged
+// as an ordinary function (names.mergedPlain, whether kept whole or as a
+// function: kernels-used-twice-empty-shared-module-align16-*,
+// preserve-relocs-kernels-used-merged-kernels-no-empty-shared-*). Any
+// other kept as a function (demoted: one the host objects leave out,
+// under -preserve-relocs or -g -suppress-debug-info, or one device code
+// launches when -kernels-used keeps a single kernel) gets one as a kernel
+// does (*-demoted-kernels-empty-shared-align16-*).
 // nvlink makes one aligned to 16, dynamic memory's alignment or that of a
 // module-wide .nv_debug.shared kept aligned to 16, even for a kernel that
 // uses no shared memory at all; aligned to more by
