@@ -669,6 +669,11 @@ type sectionExt struct {
 	// patchesUnsorted: some patch was made at a lower offset than the one
 	// before it (see applyPatchesIn).
 	patchesUnsorted bool
+	// membersUnordered: for a composed section, some patch was made in a
+	// member before the one the patch before it was made in (memberAt);
+	// lastMember is the member of the last patch (see memberPatchRange).
+	membersUnordered bool
+	lastMember       int
 	// patched marks, for a composed section, every fieldWindow-byte block
 	// a patch's field may touch (see patchNear).
 	patched []uint64
