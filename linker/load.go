@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/cudalink/cudalink/linker/archive"
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -368,7 +369,11 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 				return thinArchiveMark(path), nil
 			}
 			objs, err := parseInput(path, data, sm)
-			if mapped {
+			switch {
+			case mapped && imagesCopied(objs, data):
+				// Later passes read none of it.
+				maps.releaseCopied(data)
+			case mapped:
 				// Parsing read the headers and tables (and the kernel
 				// mapped their neighbours); later passes fault in what they
 				// read.
@@ -386,6 +391,22 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 		objs, err = load(0, false)()
 	}
 	return objs, size, err
+}
+
+// imagesCopied says whether every object parsed from data has a device
+// image of its own outside data (decompressed from a fatbinary), so that
+// no pass reads data in place.
+func imagesCopied(objs []*Object, data []byte) bool {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	for _, obj := range objs {
+		if obj.ELF == nil || len(obj.ELF.Data) == 0 {
+			return false
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(obj.ELF.Data))); p >= lo && p-lo < uintptr(len(data)) {
+			return false
+		}
+	}
+	return len(objs) > 0
 }
 
 // thinArchiveMark is what the cache keeps for the thin archive at path:

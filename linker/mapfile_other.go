@@ -12,6 +12,7 @@ func (m *fileMaps) read(path string) ([]byte, bool, error) {
 	return data, false, err
 }
 func (m *fileMaps) release([]byte)        {}
+func (m *fileMaps) releaseCopied([]byte)  {}
 func (m *fileMaps) unmapAll()             {}
 func (m *fileMaps) releaseMapping([]byte) {}
 func (m *fileMaps) hold(bool)             {}

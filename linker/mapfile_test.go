@@ -102,3 +102,62 @@ func TestFileMapsReleaseBatch(t *testing.T) {
 	}
 	t.Logf("byte sum %d", sum)
 }
+
+// TestFileMapsHoldReleasesCopied: a host object whose device image parsing
+// decompressed into the heap (nvcc -dc compresses it) is not held by a
+// link that holds its inputs: hold(true), as "add inputs" calls it for a
+// small link, hands its pages back; a cubin, which the passes read in
+// place, stays resident.
+func TestFileMapsHoldReleasesCopied(t *testing.T) {
+	pagemap, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Skipf("no pagemap: %v", err)
+	}
+	defer pagemap.Close()
+	present := func(b []byte) bool {
+		var e [8]byte
+		page := int64(base(b)) / int64(os.Getpagesize())
+		if _, err := pagemap.ReadAt(e[:], page*8); err != nil {
+			t.Fatal(err)
+		}
+		return binary.LittleEndian.Uint64(e[:])>>63 == 1
+	}
+	host := filepath.Join("..", "tests", "corpus", "cases", "ar-archive-of-host-objects", "main.o")
+	cubinPath := filepath.Join("..", "tests", "corpus", "cases", "many-files-24", "f00.cubin")
+	for _, p := range []string{host, cubinPath} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("corpus input %s not generated: %v", p, err)
+		}
+	}
+	var m fileMaps
+	defer m.unmapAll()
+	m.hold(true) // as readInputs reads its first inputs
+	cfg := &Config{Arch: 80}
+	mapped := map[string][]byte{} // each input's mapping
+	seen := map[uintptr]bool{}
+	for _, p := range []string{host, cubinPath} {
+		objs, _, err := readInput(p, cfg, &m)
+		if err != nil || len(objs) != 1 || objs[0].ELF == nil {
+			t.Fatalf("readInput(%s): %d objects, %v", p, len(objs), err)
+		}
+		for _, mp := range m.maps {
+			if !seen[base(mp.data)] {
+				seen[base(mp.data)] = true
+				mapped[p] = mp.data
+			}
+		}
+		if d := mapped[p]; d == nil || !present(d) {
+			t.Fatalf("%s: not mapped and resident after reading it", p)
+		}
+		if got, want := imagesCopied(objs, mapped[p]), p == host; got != want {
+			t.Errorf("imagesCopied(%s) = %v, want %v", p, got, want)
+		}
+	}
+	m.hold(true) // "add inputs" of a small link
+	if present(mapped[host]) {
+		t.Errorf("%s: resident after hold(true), though its image was decompressed into the heap", host)
+	}
+	if !present(mapped[cubinPath]) {
+		t.Errorf("%s: released by hold(true), though the passes read it in place", cubinPath)
+	}
+}

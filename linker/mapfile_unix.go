@@ -51,6 +51,10 @@ type fileMaps struct {
 type mapping struct {
 	data []byte
 	left bool // in fileMaps.left
+	// copied: parsing copied out every device image the link reads (a
+	// host object's compressed images), so a link that holds its inputs
+	// does not hold this one (see hold).
+	copied bool
 }
 
 // releaseBatchBytes is how many bytes of mapped inputs a link lets the
@@ -102,6 +106,20 @@ func (m *fileMaps) release(data []byte) {
 	}
 }
 
+// releaseCopied is release for a mapping none of whose device images
+// the link reads in place: they were compressed, and parsing decompressed
+// them into the heap. hold(true) does not hold such a mapping (what the
+// passes read of it was copied; a host object's PTX or other images are
+// read again, if at all, from the page cache).
+func (m *fileMaps) releaseCopied(data []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if mp := m.byBase[base(data)]; mp != nil {
+		mp.copied = true
+		m.leave(mp)
+	}
+}
+
 // releaseMapping says that a pass has left the mapping that holds b, if
 // any (see fileMaps).
 func (m *fileMaps) releaseMapping(b []byte) {
@@ -135,37 +153,66 @@ func (m *fileMaps) leave(mp *mapping) {
 // its heap holds them to its end: its passes then do not pay for handing
 // back and faulting in every input again, once per pass or per output
 // section (see tuneCollectorAfter).
+//
+// Holding (on) still releases the mappings left whose images were copied
+// (releaseCopied): 40 host objects with sm_70 and sm_80 images (1.6 MB,
+// 3.6 MB of sm_80 images decompressed) held them to the end of the link,
+// the whole files resident (the kernel maps the 64 KiB around a fault).
 func (m *fileMaps) hold(on bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.holding = on
-	if !on && len(m.left) > 0 {
+	switch {
+	case !on && len(m.left) > 0:
 		m.releaseLeft()
+	case on:
+		var copied []*mapping
+		kept := m.left[:0]
+		for _, mp := range m.left {
+			if mp.copied {
+				copied = append(copied, mp)
+			} else {
+				kept = append(kept, mp)
+			}
+		}
+		if len(copied) > 0 {
+			m.left = kept
+			m.leftBytes = 0
+			for _, mp := range kept {
+				m.leftBytes += len(mp.data)
+			}
+			releaseRuns(copied)
+		}
 	}
 }
 
-// releaseLeft releases every mapping left, one madvise call for each run
-// of adjacent ones.
+// releaseLeft releases every mapping left.
 func (m *fileMaps) releaseLeft() {
-	slices.SortFunc(m.left, func(x, y *mapping) int { return cmp.Compare(base(x.data), base(y.data)) })
-	for i := 0; i < len(m.left); {
+	releaseRuns(m.left)
+	m.left = m.left[:0]
+	m.leftBytes = 0
+}
+
+// releaseRuns releases mappings, one madvise call for each run of
+// adjacent ones, and marks them not left.
+func releaseRuns(maps []*mapping) {
+	slices.SortFunc(maps, func(x, y *mapping) int { return cmp.Compare(base(x.data), base(y.data)) })
+	for i := 0; i < len(maps); {
 		// A run of mappings each of which ends where the next begins
 		// (a mapping's length rounded up to the page) is released in one
 		// call: nothing else lies between them.
-		first := m.left[i]
+		first := maps[i]
 		end := base(first.data) + pageRound(len(first.data))
 		j := i + 1
-		for ; j < len(m.left) && base(m.left[j].data) == end; j++ {
-			end += pageRound(len(m.left[j].data))
+		for ; j < len(maps) && base(maps[j].data) == end; j++ {
+			end += pageRound(len(maps[j].data))
 		}
 		madvise(base(first.data), end-base(first.data))
-		for _, r := range m.left[i:j] {
+		for _, r := range maps[i:j] {
 			r.left = false
 		}
 		i = j
 	}
-	m.left = m.left[:0]
-	m.leftBytes = 0
 }
 
 // pageRound is n rounded up to the page size: a mapping of n bytes takes
