@@ -67,15 +67,35 @@ func applyRelocations(ctx *linkContext) {
 	}
 	workers := max(relocWorkers(ctx, tasks), 1)
 	scratch := make([]relocScratch, workers) // each goroutine's own
+	slices.SortStableFunc(later, func(a, b member) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
+	laterLogs := make([]relocLog, len(later))
+	early := make([]bool, len(later)) // relocated during the walk of the tasks
 	if workers == 1 {
 		// One goroutine: each section's log is replayed as soon as the
 		// section is relocated, which is the same order, and the next
 		// section's log reuses its step list (replay took the kept lists).
+		// Where the walk leaves a task, in an input with members of the
+		// composed sections, those are relocated too, while the input's
+		// pages are in (their logs wait for their turn below): relocated
+		// after every task, they made the walk fault every input in again.
+		laterOf := map[*inputFile]int{} // each input's first member in later
+		for i := len(later) - 1; i >= 0; i-- {
+			laterOf[later[i].isec.file] = i
+		}
 		var log relocLog
 		for _, osec := range tasks {
 			(&relocPass{ctx: ctx, log: &log, scratch: &scratch[0]}).relocateSection(osec)
 			log.replay(ctx, osec)
 			log = relocLog{steps: log.steps[:0]}
+			if file := scratch[0].walk.last; file != nil && len(laterOf) > 0 {
+				if i, ok := laterOf[file]; ok {
+					delete(laterOf, file)
+					for ; i < len(later) && later[i].isec.file == file; i++ {
+						(&relocPass{ctx: ctx, log: &laterLogs[i], scratch: &scratch[0]}).relocateMember(later[i].osec, later[i].isec)
+						early[i] = true
+					}
+				}
+			}
 		}
 	} else {
 		logs := make([]relocLog, len(tasks))
@@ -95,12 +115,15 @@ func applyRelocations(ctx *linkContext) {
 			logs[i].replay(ctx, osec)
 		}
 	}
-	slices.SortStableFunc(later, func(a, b member) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
-	for _, m := range later {
-		var log relocLog
-		rp := relocPass{ctx: ctx, log: &log, scratch: &scratch[0]}
-		rp.relocateMember(m.osec, m.isec)
-		log.replay(ctx, m.osec)
+	// The composed sections' members, input by input: their logs are
+	// replayed in that order, after every task's, whenever they were
+	// relocated (relocation reads nothing a replay writes).
+	for i, m := range later {
+		if !early[i] {
+			(&relocPass{ctx: ctx, log: &laterLogs[i], scratch: &scratch[0]}).relocateMember(m.osec, m.isec)
+		}
+		laterLogs[i].replay(ctx, m.osec)
+		laterLogs[i] = relocLog{}
 	}
 	// Lists that several members filled, and patch lists, grew by
 	// doubling: give each its own array of the length it kept, so the
