@@ -31,9 +31,9 @@ type sharedObject struct {
 // A function-level variable (.nv_debug.shared in the inputs: statics of
 // device functions and templates, file-scope __shared__) that several
 // kernels reach is global: it gets one module-wide offset, largest first
-// in the order of nvlink's list merge sort (listMergeSort), at the first
-// offset nvlink tries where it overlaps no global sharing a kernel with
-// it. One that a single kernel reaches is private to that kernel and is
+// in the order of nvlink's list merge sort (listMergeSort), in the first
+// of nvlink's overlapping sets that holds no global sharing a kernel with
+// it (placeGlobals). One that a single kernel reaches is private to that kernel and is
 // laid out with the kernel's own variables: its own in symbol order, then
 // its private ones in the global order, sorted by decreasing alignment and
 // then increasing size, after the highest end of the global variables its
@@ -324,6 +324,20 @@ func (s *sharedLayout) orderMadeSections(ctx *linkContext) {
 // placeGlobals gives each object several kernels reach (or none) its
 // module-wide offset, and records them and their extent in
 // ctx.sharedVars.
+//
+// nvlink lays them out in overlapping sets: it takes the objects largest
+// first and puts each in the first set that holds no object sharing a
+// kernel with it, or else in a new set after the others. The sets are
+// then laid out one after the other, each aligned to its largest member's
+// alignment and as long as its largest (first) member, and every member
+// starts where its set starts. So an object never goes in a gap, not even
+// the 4-byte one between an int[129] and the double[3] after it
+// (shared-first-fit-gap-rounded-to-next-align-*), but at the start of an
+// object no kernel of its reaches, and a member's alignment moves its
+// whole set, the larger members placed before it too
+// (shared-overlap-set-aligned-by-later-member-*). One no kernel reaches
+// (its functions kept by -g or -preserve-relocs only) joins the first
+// set, at 0.
 func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 	used := map[*symbol]bool{}
 	for _, syms := range s.uses {
@@ -331,73 +345,72 @@ func (s *sharedLayout) placeGlobals(ctx *linkContext) {
 			used[sym] = true
 		}
 	}
+	// The kernels each set's members reach, as a bit set over laidOut:
+	// an object joins a set whose bits it shares none of.
+	kernelBit := make(map[*function]int, len(s.laidOut))
+	for i, k := range s.laidOut {
+		kernelBit[k] = i
+	}
+	words := (len(s.laidOut) + 63) / 64
+	type overlapSet struct {
+		kernels     []uint64
+		members     []*sharedObject
+		align, size uint64
+	}
+	var sets []*overlapSet
+	reach := make([]uint64, words)
 	g := &ctx.sharedVars
-	var placed []*sharedObject // objects several kernels reach, laid out
-	var busy []sharedSpan      // those of them that share a kernel with the next
 	for _, o := range s.ordered {
 		if o.extern || len(s.reach[o.sym]) == 1 {
 			continue // private: laid out with its kernel
 		}
-		// nvlink tries 0, then the end of each object laid out before it
-		// (whatever its kernels), in the order they were laid out, when
-		// higher than the last offset tried, and takes the first where it
-		// overlaps no object that shares a kernel with it, nor reaches one:
-		// its end, rounded up to that object's alignment, must stay short
-		// of where it starts (shared-first-fit-gap-rounded-to-next-align-*:
-		// a short[1] does not go in the 4-byte gap before a double[3]).
-		// One no kernel reaches (its functions kept by
-		// -g or -preserve-relocs only) goes at 0.
-		busy = busy[:0]
-		for _, p := range placed {
-			if sharesKernel(s.reach[o.sym], s.reach[p.sym]) {
-				busy = append(busy, sharedSpan{p.at, p.end, p.align})
-			}
+		clear(reach)
+		for _, k := range s.reach[o.sym] {
+			reach[kernelBit[k]/64] |= 1 << (kernelBit[k] % 64)
 		}
-		// The offsets tried only grow, so an object that ends at or below
-		// one is dropped from busy for good, and each offset is tried once
-		// (fits is asked again only when it moves): 150 objects that 40
-		// kernels share each, every one busy for every other, took "lay
-		// out shared memory" 5.7 ms of a 45 ms link in the walk of every
-		// offset against every object.
-		fits := func(at uint64) bool {
-			live := busy[:0]
-			for i, p := range busy {
-				if at >= p.end {
-					continue
-				}
-				if alignTo(at+o.size, p.align) >= p.at {
-					busy = append(live, busy[i:]...)
-					return false
-				}
-				live = append(live, p)
-			}
-			busy = live
-			return true
-		}
-		at := alignTo(0, o.align)
-		ok := fits(at)
-		for _, p := range placed {
-			if ok {
+		var in *overlapSet
+		for _, set := range sets {
+			if !intersects(set.kernels, reach) {
+				in = set
 				break
 			}
-			if next := max(at, alignTo(p.end, o.align)); next != at { // the last is past them all
-				at, ok = next, fits(next)
+		}
+		if in == nil {
+			in = &overlapSet{kernels: make([]uint64, words), align: 1}
+			sets = append(sets, in)
+		}
+		for i, w := range reach {
+			in.kernels[i] |= w
+		}
+		in.members = append(in.members, o)
+		in.align, in.size = max(in.align, o.align), max(in.size, o.size)
+		o.unused = !used[o.sym]
+		g.globals = append(g.globals, o)
+	}
+	var at uint64
+	for _, set := range sets {
+		at = alignTo(at, set.align)
+		for _, o := range set.members {
+			o.at, o.end = at, at+o.size
+			g.place(o.sym, at)
+			if !o.unused {
+				g.end = max(g.end, o.end) // one no code uses takes no room
 			}
 		}
-		placed = append(placed, o)
-		o.at, o.end = at, at+o.size
-		g.place(o.sym, at)
-		o.unused = !used[o.sym]
-		if !o.unused {
-			g.end = max(g.end, at+o.size) // one no code uses takes no room
-		}
-		g.globals = append(g.globals, o)
+		at += set.size
 	}
 	g.align = s.moduleAlign
 }
 
-// sharedSpan is where placeGlobals put an object, and its alignment.
-type sharedSpan struct{ at, end, align uint64 }
+// intersects says whether two bit sets of one length share a bit.
+func intersects(a, b []uint64) bool {
+	for i := range a {
+		if a[i]&b[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // placeKernels lays out each kernel's own variables and the objects
 // private to it, after the highest end of the global objects its call
@@ -761,16 +774,6 @@ func anyDynamic(ctx *linkContext) bool {
 	// has an empty .nv_debug.shared when it uses one.
 	for _, file := range ctx.files {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP && hasDebugShared(file) {
-			return true
-		}
-	}
-	return false
-}
-
-// sharesKernel says whether two sets of kernels meet.
-func sharesKernel(a, b []*function) bool {
-	for _, k := range a {
-		if slices.Contains(b, k) {
 			return true
 		}
 	}
