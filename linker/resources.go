@@ -1,8 +1,10 @@
 package linker
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 )
 
@@ -57,6 +59,11 @@ func computeResources(ctx *linkContext) {
 	chains := &chainMarks{marks: make([]chainMark, len(ctx.allFuncs))}
 	recursesFrom := make([]int8, len(ctx.allFuncs)) // recursiveEdges' memo: 0 unknown, 1 no, 2 yes
 	var trees treeWalker
+	type stackWarning struct {
+		k *function
+		n int
+	}
+	var warnings []stackWarning
 	for _, k := range ctx.funcs {
 		if !ctx.isEntry(k.sym) {
 			continue
@@ -73,12 +80,20 @@ func computeResources(ctx *linkContext) {
 			use.minStack = stackUnknown
 			use.recursive = true
 			if !ctx.config.SuppressStackSizeWarning {
-				for range recursiveEdges(ctx, k, chains, recursesFrom) {
-					ctx.warnf("Stack size for entry function '%s' cannot be statically determined", k.sym.name)
-				}
+				warnings = append(warnings, stackWarning{k, recursiveEdges(ctx, k, chains, recursesFrom)})
 			}
 		} else {
 			use.minStack = depth
+		}
+	}
+	// nvlink warns for the kernels first call graph node first (the
+	// order it met the kernel symbols, not the order the inputs define
+	// them: a kernel launched from device code in an earlier input was
+	// met there).
+	slices.SortStableFunc(warnings, func(a, b stackWarning) int { return cmp.Compare(ctx.names.nodeOf(a.k.sym), ctx.names.nodeOf(b.k.sym)) })
+	for _, w := range warnings {
+		for range w.n {
+			ctx.warnf("Stack size for entry function '%s' cannot be statically determined", w.k.sym.name)
 		}
 	}
 	ctx.resources = res
