@@ -185,6 +185,10 @@ type linkContext struct {
 	// droppedSystem: some libcudadevrt member was left out as unneeded
 	// (reportAfterErrors).
 	droppedSystem bool
+	// systemTaken are the libcudadevrt units nvlink takes where they come
+	// among the inputs (addInputs, through devrtNeeded): linkedFiles links
+	// the others not, writeHostSide registers these, image or not.
+	systemTaken map[*unit]bool
 
 	toolkit *toolkit // the nvlink release reproduced (chooseToolkit)
 	// unifiedTables are the __UFT/__UDT symbols the inputs declare

@@ -114,10 +114,10 @@ func addInputs(ctx *linkContext) {
 		return
 	}
 	paths, slots, errs := read.paths, read.objs, read.errs
-	// devrtFirst: the first input with device code was libcudadevrt
-	// (nvlink takes it for the system library whether or not it has an
-	// image for the target); see unexpectedAfterDevrt.
-	devrtFirst, sawDevice := false, false
+	// skippedDevrt: libcudadevrt came where nothing needed it (nvlink takes
+	// it for the system library whether or not it has an image for the
+	// target); see unexpectedAfterDevrt.
+	skippedDevrt := false
 	for i := range paths {
 		if paths[i] == "" {
 			continue
@@ -148,14 +148,12 @@ func addInputs(ctx *linkContext) {
 		system := isSystemLibrary(paths[i])
 		objs := ctx.selectImages(slots[i])
 		linked := slices.ContainsFunc(objs, func(obj *Object) bool { return obj.ELF != nil })
-		if system && !sawDevice {
-			devrtFirst = true
-		}
-		if devrtFirst && !system && linked {
+		if skippedDevrt && !system && linked {
 			ctx.report(&linkError{file: paths[i], msg: unexpectedAfterDevrt})
 			return
 		}
-		sawDevice = sawDevice || system || linked
+		taken := system && ctx.devrtNeeded(objs)
+		skippedDevrt = skippedDevrt || system && !taken
 		added := len(ctx.added)
 		for _, obj := range objs {
 			seq := len(ctx.added) + len(ctx.unlinked)
@@ -165,6 +163,12 @@ func addInputs(ctx *linkContext) {
 				u := *obj.unit
 				u.system = true
 				un = &u
+				if taken {
+					if ctx.systemTaken == nil {
+						ctx.systemTaken = map[*unit]bool{}
+					}
+					ctx.systemTaken[un] = true
+				}
 			}
 			if obj.ELF == nil {
 				ctx.unlinked = append(ctx.unlinked, unlinkedUnit{un, seq, obj.version})
@@ -237,11 +241,62 @@ func warnMixedEWP(ctx *linkContext) {
 }
 
 // unexpectedAfterDevrt is nvlink's fatal error for an input with device
-// code after libcudadevrt when libcudadevrt came first: libcudadevrt (or
-// any input named so) given before every object, an object after it. An
-// object before libcudadevrt makes any order fine; -l libraries count where
-// they stand among the files.
+// code after libcudadevrt when nvlink skipped libcudadevrt where it came
+// (devrtNeeded): given before every object, or after objects that leave
+// nothing undefined, then an object after it (11.8, 12.4, 12.5:
+// error-unexpected-object-after-cudadevrt-nothing-undefined-sm61). -l
+// libraries come after the files.
 const unexpectedAfterDevrt = "unexpected object after cudadevrt"
+
+// devrtNeeded says whether nvlink takes libcudadevrt (objs, the images of
+// the input it is in; none for an architecture it has no image for) where
+// it comes among the inputs: with -keep-system-libraries, or when the
+// inputs before it leave a name undefined that may not stay so, or need
+// one it defines. The inputs after it do not count: given by path between
+// two objects, libcudadevrt is linked whole when the first calls a
+// function the second defines (devrt-between-objects-taken-sm61). Taken, its
+// module is registered (writeHostSide) even without an image (an
+// undefined call only dead code makes); skipped, it is not, and an input
+// with device code after it is an error (unexpectedAfterDevrt).
+func (ctx *linkContext) devrtNeeded(objs []*Object) bool {
+	if ctx.config.KeepSystemLibraries {
+		return true
+	}
+	defined, undefined := map[string]bool{}, map[string]bool{}
+	var unresolved []string
+	for _, file := range ctx.added {
+		if file.unit.system && !ctx.systemTaken[file.unit] || file.unit.member && ctx.config.ArchiveMode == "on-demand" {
+			continue // a skipped libcudadevrt, or a member linked only if needed (linkedFiles)
+		}
+		for _, esym := range file.ELF.Symbols {
+			if esym.Bind() == cubin.STB_LOCAL || esym.Name == "" {
+				continue
+			}
+			if esym.Shndx != cubin.SHN_UNDEF {
+				defined[esym.Name] = true
+				continue
+			}
+			if !undefined[esym.Name] && esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
+				unresolved = append(unresolved, esym.Name)
+			}
+			undefined[esym.Name] = true
+		}
+	}
+	if slices.ContainsFunc(unresolved, func(name string) bool { return !defined[name] }) {
+		return true
+	}
+	for _, obj := range objs {
+		if obj.ELF == nil {
+			continue
+		}
+		for _, esym := range obj.ELF.Symbols {
+			if esym.Bind() != cubin.STB_LOCAL && esym.Shndx != cubin.SHN_UNDEF && undefined[esym.Name] && !defined[esym.Name] {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // isSystemLibrary says whether nvlink takes an input for libcudadevrt: its
 // path (as given, or -L dir joined with lib<name>.a) contains "cudadevrt",

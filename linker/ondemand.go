@@ -10,10 +10,10 @@ import (
 // extractOnDemand decides which on-demand inputs join the link: members of
 // -lcudadevrt (unless -keep-system-libraries), as nvlink does, and with
 // --archive-mode=on-demand every archive member. Such a member joins when
-// it defines a symbol that what is already linked leaves undefined, and a
-// libcudadevrt member also while some name no input defines stays
-// undefined (see below); a member that joins may need others, so this
-// repeats to a fixed point.
+// it defines a symbol that what is already linked leaves undefined; a
+// libcudadevrt member when addInputs found it needed where it came
+// (devrtNeeded); a member that joins may need others, so this repeats to
+// a fixed point.
 // Members are visited in input order, so the choice never depends on
 // scheduling. Under -v each extracted member is reported with the symbols
 // it was extracted for.
@@ -41,9 +41,6 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 	// unneeded.
 	present := make([]bool, len(added))
 	defined, undefined := map[string]bool{}, map[string]bool{}
-	// unresolved are the undefined names that may not stay so (global, not
-	// driver syscalls, nor shared memory), in the order first met.
-	var unresolved []string
 	take := func(i int) {
 		linked[i] = true
 		for _, esym := range added[i].ELF.Symbols {
@@ -51,11 +48,6 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 				continue
 			}
 			if esym.Shndx == cubin.SHN_UNDEF {
-				// A weak reference may stay undefined (12.x sm_90 objects
-				// all declare the driver's __UFT and __UDT so).
-				if !undefined[esym.Name] && esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
-					unresolved = append(unresolved, esym.Name)
-				}
 				undefined[esym.Name] = true
 			} else {
 				defined[esym.Name] = true
@@ -66,11 +58,6 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 	// 100-object link, 0.1 MB of maps that are garbage at once).
 	if !slices.ContainsFunc(added, onDemand) {
 		return added
-	}
-	// stillUndefined says whether some name the link needs is defined
-	// nowhere so far.
-	stillUndefined := func() bool {
-		return slices.ContainsFunc(unresolved, func(name string) bool { return !defined[name] })
 	}
 	for i, file := range added {
 		if !onDemand(file) {
@@ -90,23 +77,27 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 					wanted = append(wanted, esym.Name)
 				}
 			}
-			// nvlink also links libcudadevrt's member when some function
-			// stays undefined, though the member does not define it: one
-			// only dead code calls (no error then), of an -ewp image or
-			// an -dc object alike, brings the member and so every one of
-			// its kernels into the output (11.8, 12.4, 12.5). A partial
-			// link given libcudadevrt takes it so too, as a full link of
-			// its inputs would (its undefined names are the same).
-			// A member whose definitions the link has already (a partial
-			// output that took it) is not taken again.
-			if len(wanted) == 0 {
-				if !file.unit.system || !stillUndefined() {
+			// libcudadevrt's member is taken or skipped where it comes
+			// among the inputs (devrtNeeded): nvlink also links it when
+			// some function the inputs before it call stays undefined,
+			// though the member does not define it: one only dead code
+			// calls (no error then), of an -ewp image or an -dc object
+			// alike, brings the member and so every one of its kernels
+			// into the output (11.8, 12.4, 12.5). A partial link given
+			// libcudadevrt takes it so too, as a full link of its inputs
+			// would (its undefined names are the same). A member whose
+			// definitions the link has already (a partial output that
+			// took it) is not taken again.
+			if file.unit.system {
+				if !ctx.systemTaken[file.unit] {
 					continue
 				}
-				if definesAny(file, defined) {
+				if len(wanted) == 0 && definesAny(file, defined) {
 					present[i] = true
 					continue
 				}
+			} else if len(wanted) == 0 {
+				continue
 			}
 			take(i)
 			changed = true

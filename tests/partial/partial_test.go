@@ -225,6 +225,10 @@ var knownDifferences = map[string]knownDifference{
 	"common-data-with-strong-definitions/suffix":          unnamedStorage,
 	"common-data-with-strong-definitions/nested":          unnamedStorage,
 	"dynamic-parallelism-sm90-launch/all":                 segmentPad,
+	"devrt-between-objects-taken-sm61/all":                segmentPad,
+	"devrt-between-objects-taken-sm61/prefix":             segmentPad,
+	"devrt-between-objects-taken-sm61/nested":             segmentPad,
+	"devrt-between-objects-taken-sm61/suffix":             devrtFirstInPartial,
 	"weak-data-uninitialized-before-strong-sm52/all":      weakFirst,
 	"weak-data-uninitialized-before-strong-sm52/prefix":   weakFirst,
 	"weak-data-uninitialized-before-strong-sm52/suffix":   weakCopyStorage,
@@ -240,6 +244,13 @@ var knownDifferences = map[string]knownDifference{
 	"local-helper-removed-first-copy-names-order-sm75/suffix":         weakCopyStorage,
 	"weak-function-lost-constants-removed-null-zero-sm61/suffix":      weakCopyStorage,
 	"weak-function-lost-constants-overlay-offset-objects-sm52/suffix": weakCopyStorage,
+
+	// the dead kernel calling an undefined function: only the host
+	// object's list prunes it, and a partial output carries none
+	"register-link-binaries-devrt-no-image-dead-call-sm53/all":    hostListLost,
+	"register-link-binaries-devrt-no-image-dead-call-sm53/prefix": hostListLost,
+	"register-link-binaries-devrt-no-image-dead-call-sm53/suffix": hostListLost,
+	"register-link-binaries-devrt-no-image-dead-call-sm53/nested": hostListLost,
 
 	"prog-templates-sm61/all":    undefinedFirst,
 	"prog-templates-sm61/nested": undefinedFirst,
@@ -373,6 +384,26 @@ var ptxCompiledInPartialExtrawarn = knownDifference{
 var archiveAgainInFinal = knownDifference{
 	why:        "the partial output holds an archive's members that the final link also takes from the same archive (-lb)",
 	finalFails: "_Z4pongi",
+}
+
+// devrtFirstInPartial: libcudadevrt given by path between two objects
+// is taken where it comes when the first leaves a name undefined; a
+// partial link of it and the inputs after it meets it first, skips it,
+// and stops at the next object, as a direct link of those inputs alone
+// does (nvlink 11.8, 12.4, 12.5).
+var devrtFirstInPartial = knownDifference{
+	why:          "libcudadevrt comes first among the partial link's inputs, so the object after it is refused",
+	partialFails: "unexpected object after cudadevrt",
+}
+
+// hostListLost: a kernel that calls a function no input defines is left
+// out of the direct link by the host object's kernel reference list
+// alone. A partial output carries no such list (docs/partial.md), so the
+// final link keeps the kernel and its undefined call fails it, as
+// nvlink's final link of the same partial output fails.
+var hostListLost = knownDifference{
+	why:        "the host object's list that prunes the kernel with the undefined call is not in the partial output",
+	finalFails: "_Z7missingi",
 }
 
 var ptxLeftOutOfPartial = knownDifference{

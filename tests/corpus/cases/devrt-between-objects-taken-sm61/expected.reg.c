@@ -1,0 +1,5 @@
+#define NUM_PRELINKED_OBJECTS 4
+DEFINE_REGISTER_FUNC(_eb695f49_4_d_cu__Z2kLPi)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)
+DEFINE_REGISTER_FUNC(_5baf7fe5_4_z_cu__Z2fxi)
+DEFINE_REGISTER_FUNC(_0ed362b6_7_host_cu_main)

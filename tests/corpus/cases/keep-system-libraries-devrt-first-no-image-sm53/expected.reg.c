@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)
+DEFINE_REGISTER_FUNC(_a76b53f7_4_c_cu__Z2kLPi)
+DEFINE_REGISTER_FUNC(_460fa14e_7_host_cu_main)

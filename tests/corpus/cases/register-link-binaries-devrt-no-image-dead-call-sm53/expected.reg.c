@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_2a4893df_7_kern_cu__Z2kUPi)
+DEFINE_REGISTER_FUNC(_b8ff346f_7_host_cu_main)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)

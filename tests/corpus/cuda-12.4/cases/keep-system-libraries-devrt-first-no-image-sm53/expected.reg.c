@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_a5feb29a_22_cuda_device_runtime_cu_f9e4211a_18603)
+DEFINE_REGISTER_FUNC(_cb735e74_4_c_cu__Z2kLPi)
+DEFINE_REGISTER_FUNC(_03bee2e0_7_host_cu_main)

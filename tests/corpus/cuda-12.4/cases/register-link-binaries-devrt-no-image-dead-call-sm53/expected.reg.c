@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_256c6a9c_7_kern_cu__Z2kUPi)
+DEFINE_REGISTER_FUNC(_b7dbcd2c_7_host_cu_main)
+DEFINE_REGISTER_FUNC(_a5feb29a_22_cuda_device_runtime_cu_f9e4211a_18603)

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_93778aec_7_kern_cu__Z2kUPi)
+DEFINE_REGISTER_FUNC(_01c02d5c_7_host_cu_main)
+DEFINE_REGISTER_FUNC(_4de9223b_22_cuda_device_runtime_cu_4c5e1c2f_12961)
