@@ -64,7 +64,7 @@ func link(ctx *linkContext) error {
 	ctx.run("check limits", checkLimits)                          // constant bank 3 and each kernel's shared memory fit the hardware
 	ctx.run("compute resources", computeResources)                // registers, barriers and stack through the call graph
 	ctx.run("extra warnings", warnUncalledAddressTaken)           // -extrawarn: address-taken functions nothing calls
-	ctx.run("check undefined", reportUndefinedBeforeCallgraph)    // nvlink 12.x: --dump-callgraph's graph comes after the undefined references
+	ctx.run("undefined (12.x)", reportUndefinedBeforeCallgraph)   // nvlink 12.x: --dump-callgraph's graph comes after the undefined references
 	ctx.run("dump call graph", dumpCallgraph)                     // --dump-callgraph: nvlink's text, from the functions and their edges
 	ctx.run("check register limits", checkMaxRegs)                // a kernel's -maxrregcount or __launch_bounds__ limit holds for what it calls
 	ctx.run("check undefined", reportUndefinedAfterCallgraph)     // every reference kept code makes must be defined, but for what the driver provides

@@ -1,11 +1,13 @@
 package linker
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +77,44 @@ func TestFailedLinkRemovesItsOutputs(t *testing.T) {
 				t.Errorf("the failed link left %v", entries)
 			}
 		})
+	}
+}
+
+// TestTimeNamesEachPassOnce: the --time table has one row per pass, each
+// under a name of its own, so a row says which pass it times (the two
+// undefined-reference checks, before and after the call graph, were both
+// "check undefined").
+func TestTimeNamesEachPassOnce(t *testing.T) {
+	var out bytes.Buffer
+	cfg := &Config{
+		Arch:     80,
+		Output:   filepath.Join(t.TempDir(), "out.cubin"),
+		Inputs:   []Input{{Path: "../examples/saxpy/kernel.cubin"}, {Path: "../examples/saxpy/math.cubin"}},
+		TimeFile: "-",
+		Stdout:   &out,
+		Stderr:   io.Discard,
+	}
+	if err := Run(cfg); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) < 2 || lines[0]+"\n" != timeHeader {
+		t.Fatalf("--time output does not start with nvlink's header:\n%s", out.String())
+	}
+	seen := map[string]bool{}
+	for _, line := range lines[1:] {
+		cols := strings.Split(line, " , ")
+		if len(cols) < 2 {
+			t.Fatalf("--time row %q has no pass name", line)
+		}
+		if seen[cols[1]] {
+			t.Errorf("--time names two passes %q", cols[1])
+		}
+		seen[cols[1]] = true
+	}
+	for _, name := range []string{"undefined (12.x)", "check undefined"} {
+		if !seen[name] {
+			t.Errorf("--time has no row for %q", name)
+		}
 	}
 }
