@@ -262,27 +262,33 @@ func (ctx *linkContext) devrtNeeded(objs []*Object) bool {
 	if ctx.config.KeepSystemLibraries {
 		return true
 	}
-	defined, undefined := map[string]bool{}, map[string]bool{}
+	// A skipped libcudadevrt, or a member linked only if needed
+	// (linkedFiles), does not count. The names are one map of bits, sized
+	// once, as linkedFiles's.
+	skip := func(file *inputFile) bool {
+		return file.unit.system && !ctx.systemTaken[file.unit] || file.unit.member && ctx.config.ArchiveMode == "on-demand"
+	}
+	names := make(map[string]uint8, distinctNames(ctx.added, skip))
 	var unresolved []string
 	for _, file := range ctx.added {
-		if file.unit.system && !ctx.systemTaken[file.unit] || file.unit.member && ctx.config.ArchiveMode == "on-demand" {
-			continue // a skipped libcudadevrt, or a member linked only if needed (linkedFiles)
+		if skip(file) {
+			continue
 		}
 		for _, esym := range file.ELF.Symbols {
 			if esym.Bind() == cubin.STB_LOCAL || esym.Name == "" {
 				continue
 			}
 			if esym.Shndx != cubin.SHN_UNDEF {
-				defined[esym.Name] = true
+				names[esym.Name] |= nameDefined
 				continue
 			}
-			if !undefined[esym.Name] && esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
+			if names[esym.Name]&nameUndefined == 0 && esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
 				unresolved = append(unresolved, esym.Name)
 			}
-			undefined[esym.Name] = true
+			names[esym.Name] |= nameUndefined
 		}
 	}
-	if slices.ContainsFunc(unresolved, func(name string) bool { return !defined[name] }) {
+	if slices.ContainsFunc(unresolved, func(name string) bool { return names[name]&nameDefined == 0 }) {
 		return true
 	}
 	for _, obj := range objs {
@@ -290,7 +296,7 @@ func (ctx *linkContext) devrtNeeded(objs []*Object) bool {
 			continue
 		}
 		for _, esym := range obj.ELF.Symbols {
-			if esym.Bind() != cubin.STB_LOCAL && esym.Shndx != cubin.SHN_UNDEF && undefined[esym.Name] && !defined[esym.Name] {
+			if esym.Bind() != cubin.STB_LOCAL && esym.Shndx != cubin.SHN_UNDEF && names[esym.Name] == nameUndefined {
 				return true
 			}
 		}
