@@ -527,11 +527,14 @@ func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Wr
 // memberPatches splits a composed section's patches by member (each
 // member's are those whose fields lie within its bytes, in order), for a
 // writer that writes the members one by one (writeComposed). It says
-// false when they cannot be split so: patches not in offset order,
-// members out of order or overlapping, a member of no input, a patch
-// outside every member or crossing a member's end.
+// false when they cannot be split so: patches made neither in offset order
+// nor member after member (membersUnordered), members out of order or
+// overlapping, a member of no input, a patch outside every member or
+// crossing a member's end. Patches made member after member, as relocation
+// makes them, split so even when they are out of offset order within a
+// member: a member's patches are the run of them before the next member's.
 func (osec *outputSection) memberPatches() ([][]patch, bool) {
-	if osec.ext != nil && osec.ext.patchesUnsorted {
+	if x := osec.ext; x != nil && x.patchesUnsorted && x.membersUnordered {
 		return nil, false
 	}
 	patches := osec.patches()

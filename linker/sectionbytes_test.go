@@ -129,9 +129,12 @@ func TestCachedInputsIntactAcrossLinks(t *testing.T) {
 // Rounds from 20 on make the patches as relocation makes them, member
 // after member, out of offset order within each member: reads then look
 // only at the patches of the members around the field (memberPatchRange).
+// From 40 on every field lies within a member, as relocation places them,
+// and the patches split by member (memberPatches, for writeComposed) give
+// the same bytes too.
 func TestComposedSectionSameBytes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 40 {
+	for round := range 60 {
 		var members []*inputSection
 		var size uint64
 		for range 1 + rng.IntN(8) {
@@ -141,7 +144,7 @@ func TestComposedSectionSameBytes(t *testing.T) {
 				data[i] = byte(rng.Uint32())
 			}
 			size = alignTo(size, 8)
-			members = append(members, &inputSection{sec: &cubin.Section{Data: data, Size: n}, outOff: size})
+			members = append(members, &inputSection{file: &inputFile{}, sec: &cubin.Section{Data: data, Size: n}, outOff: size})
 			size += n
 		}
 		copied := &outputSection{name: ".debug_info", typ: cubin.SHT_PROGBITS, members: members}
@@ -167,7 +170,13 @@ func TestComposedSectionSameBytes(t *testing.T) {
 		for _, isec := range members[1:] {
 			places = append(places, isec.outOff-4, isec.outOff-2)
 		}
-		byMember := round >= 20
+		byMember, within := round >= 20, round >= 40
+		if within {
+			places = slices.DeleteFunc(places, func(p uint64) bool {
+				m := composed.memberAt(p)
+				return m < 0 || p+8 > members[m].outOff+uint64(len(members[m].sec.Data))
+			})
+		}
 		if byMember {
 			// In member order, shuffled within each member.
 			slices.SortFunc(places, func(a, b uint64) int { return cmp.Compare(composed.memberAt(a), composed.memberAt(b)) })
@@ -214,6 +223,21 @@ func TestComposedSectionSameBytes(t *testing.T) {
 		copied.writeBytes(nil, nil, &want, nil)
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Fatalf("round %d: the composed section's bytes differ from the copy's", round)
+		}
+		if within {
+			split, ok := composed.memberPatches()
+			if !ok {
+				t.Fatalf("round %d: patches made member by member within the members do not split by member", round)
+			}
+			byInput := make([]byte, size)
+			for j, isec := range members {
+				b := slices.Clone(isec.sec.Data)
+				applyPatches(b, isec.outOff, split[j])
+				copy(byInput[isec.outOff:], b)
+			}
+			if !bytes.Equal(byInput, want.Bytes()) {
+				t.Fatalf("round %d: the members patched one by one differ from the copy", round)
+			}
 		}
 		if !bytes.Equal(composed.ownBytes(), want.Bytes()) {
 			t.Fatalf("round %d: ownBytes of the composed section differs from the copy's", round)

@@ -191,6 +191,8 @@ func (img *image) writeTo(w io.Writer) (err error) {
 		b := scratch[:0]
 		if n <= bw.Available() {
 			b = bw.AvailableBuffer()
+		} else {
+			b = slices.Grow(b, n) // at once: appending would grow it by doubling
 		}
 		b = fn(b)
 		if n > bw.Size() {
