@@ -10,18 +10,16 @@ import (
 	"testing"
 )
 
-// TestFileMapsReleaseBatch: the files the passes leave are released
-// together once they hold more than releaseBatchBytes, and only then; a
-// file left twice counts once; the pages of every file released are gone
-// from the process (/proc/self/pagemap), adjacent mappings or not.
-func TestFileMapsReleaseBatch(t *testing.T) {
+// pagePresent returns a function that says whether the page holding b[0]
+// is mapped in the process (/proc/self/pagemap); the test is skipped
+// where the kernel has no pagemap.
+func pagePresent(t *testing.T) func(b []byte) bool {
 	pagemap, err := os.Open("/proc/self/pagemap")
 	if err != nil {
 		t.Skipf("no pagemap: %v", err)
 	}
-	defer pagemap.Close()
-	// present says whether the page holding b[0] is mapped in.
-	present := func(b []byte) bool {
+	t.Cleanup(func() { pagemap.Close() })
+	return func(b []byte) bool {
 		var e [8]byte
 		page := int64(base(b)) / int64(os.Getpagesize())
 		if _, err := pagemap.ReadAt(e[:], page*8); err != nil {
@@ -29,6 +27,14 @@ func TestFileMapsReleaseBatch(t *testing.T) {
 		}
 		return binary.LittleEndian.Uint64(e[:])>>63 == 1
 	}
+}
+
+// TestFileMapsReleaseBatch: the files the passes leave are released
+// together once they hold more than releaseBatchBytes, and only then; a
+// file left twice counts once; the pages of every file released are gone
+// from the process (/proc/self/pagemap), adjacent mappings or not.
+func TestFileMapsReleaseBatch(t *testing.T) {
+	present := pagePresent(t)
 
 	dir := t.TempDir()
 	const n = 5
@@ -109,24 +115,12 @@ func TestFileMapsReleaseBatch(t *testing.T) {
 // small link, hands its pages back; a cubin, which the passes read in
 // place, stays resident.
 func TestFileMapsHoldReleasesCopied(t *testing.T) {
-	pagemap, err := os.Open("/proc/self/pagemap")
-	if err != nil {
-		t.Skipf("no pagemap: %v", err)
-	}
-	defer pagemap.Close()
-	present := func(b []byte) bool {
-		var e [8]byte
-		page := int64(base(b)) / int64(os.Getpagesize())
-		if _, err := pagemap.ReadAt(e[:], page*8); err != nil {
-			t.Fatal(err)
-		}
-		return binary.LittleEndian.Uint64(e[:])>>63 == 1
-	}
+	present := pagePresent(t)
 	host := filepath.Join("..", "tests", "corpus", "cases", "ar-archive-of-host-objects", "main.o")
 	cubinPath := filepath.Join("..", "tests", "corpus", "cases", "many-files-24", "f00.cubin")
 	for _, p := range []string{host, cubinPath} {
 		if _, err := os.Stat(p); err != nil {
-			t.Skipf("corpus input %s not generated: %v", p, err)
+			t.Fatalf("corpus input %s: %v", p, err)
 		}
 	}
 	var m fileMaps
