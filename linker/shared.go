@@ -51,6 +51,8 @@ type sharedObject struct {
 // module-wide .nv_debug.shared is kept so aligned (an object several
 // kernels reach, or one only removed or demoted kernels reach, as
 // -kernels-used leaves CUB's TempStorage next to Thrust's extern shmem).
+// One merged as an ordinary function whose code uses dynamic memory gets
+// one aligned to 16 whatever the module's alignment (sizeSections).
 //
 // With debug information (-g), every kernel that uses dynamic memory
 // starts it at one module-wide offset, and layoutDebugShared publishes the
@@ -518,6 +520,16 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 	for i, k := range s.laidOut {
 		mem := &s.mem[k.order]
 		end, own, align := mem.size, s.placed[i].own, s.placed[i].align
+		if own == nil && end == 0 && mem.usesDynamic && ctx.names.mergedPlain.has(k) {
+			// A kernel nvlink merged as an ordinary function, with no
+			// shared memory of its own, gets the section it makes for
+			// the dynamic memory its code uses aligned to 16, that
+			// memory's alignment, not to a module-wide .nv_debug.shared
+			// kept aligned to more (its own section, when it has one,
+			// takes the module's alignment):
+			// kernels-used-merged-kernel-dynamic-shared-align16-*.
+			align = 16
+		}
 		if own == nil && end == 0 && !emptySection(ctx, align, mem.usesDynamic || anyDyn && !ctx.names.mergedPlain.has(k)) {
 			continue
 		}
