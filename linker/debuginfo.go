@@ -168,6 +168,13 @@ func layoutDebugInfo(ctx *linkContext) {
 	// symbols of shared variables are moved by it (relocations are not).
 	osec := ctx.outSection(".nv_debug.shared", cubin.SHT_NOBITS, cubin.SHF_WRITE|cubin.SHF_ALLOC)
 	osec.size, osec.addralign = g.end+ctx.sharedReserve(), max(g.align, 1)
+	if len(objects) == 0 {
+		// Made for dynamic memory alone, it takes that memory's
+		// alignment, not that of the inputs' shared sections, though a
+		// variable private to one kernel aligned them to more
+		// (debug-dynamic-shared-private-align128-*).
+		osec.addralign = 1
+	}
 	osec.synthetic = osec.size == 0 // nvlink names an empty one with no section symbol
 	for _, o := range objects {
 		d.publish(o.sym, publishedShared)
