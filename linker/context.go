@@ -185,10 +185,10 @@ type linkContext struct {
 	// droppedSystem: some libcudadevrt member was left out as unneeded
 	// (reportAfterErrors).
 	droppedSystem bool
-	// systemTaken are the libcudadevrt units nvlink takes where they come
-	// among the inputs (addInputs, through devrtNeeded): linkedFiles links
-	// the others not, writeHostSide registers these, image or not.
-	systemTaken map[*unit]bool
+	// devrt is what nvlink does with each libcudadevrt unit where it comes
+	// among the inputs (addInputs, through chooseDevrt): linkedFiles links
+	// the taken ones, writeHostSide registers them, image or not.
+	devrt map[*unit]devrtChoice
 
 	toolkit *toolkit // the nvlink release reproduced (chooseToolkit)
 	// unifiedTables are the __UFT/__UDT symbols the inputs declare

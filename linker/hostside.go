@@ -20,13 +20,13 @@ func writeHostSide(ctx *linkContext) error {
 	// The linked inputs, and in their places those with relocatable
 	// device code but no image for the target, which nvlink lists too;
 	// libcudadevrt's (on sm_53, sm_62, ... it has none) only when nvlink
-	// took it where it came (devrtNeeded: a call left undefined, which
+	// took it where it came (chooseDevrt: a call left undefined, which
 	// only dead code makes, or -keep-system-libraries).
 	var ids []string
 	unlinked := ctx.unlinked
 	for i := 0; i <= len(ctx.files); i++ {
 		for len(unlinked) > 0 && (i == len(ctx.files) || unlinked[0].seq < ctx.files[i].seq) {
-			if u := unlinked[0]; u.host != nil && (!u.system || ctx.systemTaken[u.unit]) && (u.hasELF || len(u.ptx) > 0) {
+			if u := unlinked[0]; u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0) {
 				ids = append(ids, u.host.moduleID)
 			}
 			unlinked = unlinked[1:]

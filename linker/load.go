@@ -152,8 +152,11 @@ func addInputs(ctx *linkContext) {
 			ctx.report(&linkError{file: paths[i], msg: unexpectedAfterDevrt})
 			return
 		}
-		taken := system && ctx.devrtNeeded(objs)
-		skippedDevrt = skippedDevrt || system && !taken
+		var choice devrtChoice
+		if system {
+			choice = ctx.chooseDevrt(objs)
+			skippedDevrt = skippedDevrt || choice == devrtSkipped
+		}
 		added := len(ctx.added)
 		for _, obj := range objs {
 			seq := len(ctx.added) + len(ctx.unlinked)
@@ -163,12 +166,10 @@ func addInputs(ctx *linkContext) {
 				u := *obj.unit
 				u.system = true
 				un = &u
-				if taken {
-					if ctx.systemTaken == nil {
-						ctx.systemTaken = map[*unit]bool{}
-					}
-					ctx.systemTaken[un] = true
+				if ctx.devrt == nil {
+					ctx.devrt = map[*unit]devrtChoice{}
 				}
+				ctx.devrt[un] = choice
 			}
 			if obj.ELF == nil {
 				ctx.unlinked = append(ctx.unlinked, unlinkedUnit{un, seq, obj.version})
@@ -242,31 +243,50 @@ func warnMixedEWP(ctx *linkContext) {
 
 // unexpectedAfterDevrt is nvlink's fatal error for an input with device
 // code after libcudadevrt when nvlink skipped libcudadevrt where it came
-// (devrtNeeded): given before every object, or after objects that leave
+// (chooseDevrt): given before every object, or after objects that leave
 // nothing undefined, then an object after it (11.8, 12.4, 12.5:
 // error-unexpected-object-after-cudadevrt-nothing-undefined-sm61). -l
 // libraries come after the files.
 const unexpectedAfterDevrt = "unexpected object after cudadevrt"
 
-// devrtNeeded says whether nvlink takes libcudadevrt (objs, the images of
+// devrtChoice is what nvlink does with libcudadevrt where it comes among
+// the inputs (chooseDevrt).
+type devrtChoice uint8
+
+const (
+	// devrtSkipped: nothing needs it there; it is left out, and an input
+	// with device code after it is an error (unexpectedAfterDevrt).
+	devrtSkipped devrtChoice = iota
+	// devrtTaken: linked (its image, if it has one for the target) and
+	// registered (writeHostSide).
+	devrtTaken
+	// devrtPresent: needed, but an input before it (a partial output that
+	// took it) has its definitions already: not taken again, nor counted
+	// as left out.
+	devrtPresent
+)
+
+// chooseDevrt says whether nvlink takes libcudadevrt (objs, the images of
 // the input it is in; none for an architecture it has no image for) where
 // it comes among the inputs: with -keep-system-libraries, or when the
 // inputs before it leave a name undefined that may not stay so, or need
 // one it defines. The inputs after it do not count: given by path between
 // two objects, libcudadevrt is linked whole when the first calls a
-// function the second defines (devrt-between-objects-taken-sm61). Taken, its
-// module is registered (writeHostSide) even without an image (an
+// function the second defines (devrt-between-objects-taken-sm61). Taken,
+// its module is registered (writeHostSide) even without an image (an
 // undefined call only dead code makes); skipped, it is not, and an input
-// with device code after it is an error (unexpectedAfterDevrt).
-func (ctx *linkContext) devrtNeeded(objs []*Object) bool {
+// with device code after it is an error (unexpectedAfterDevrt). This is
+// the one scan of the inputs' names a link with -lcudadevrt makes
+// (linkedFiles makes another only for --archive-mode=on-demand members).
+func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
 	if ctx.config.KeepSystemLibraries {
-		return true
+		return devrtTaken
 	}
-	// A skipped libcudadevrt, or a member linked only if needed
+	// A libcudadevrt not taken, or a member linked only if needed
 	// (linkedFiles), does not count. The names are one map of bits, sized
-	// once, as linkedFiles's.
+	// once (distinctNames).
 	skip := func(file *inputFile) bool {
-		return file.unit.system && !ctx.systemTaken[file.unit] || file.unit.member && ctx.config.ArchiveMode == "on-demand"
+		return file.unit.system && ctx.devrt[file.unit] != devrtTaken || file.unit.member && ctx.config.ArchiveMode == "on-demand"
 	}
 	names := make(map[string]uint8, distinctNames(ctx.added, skip))
 	var unresolved []string
@@ -282,26 +302,38 @@ func (ctx *linkContext) devrtNeeded(objs []*Object) bool {
 				names[esym.Name] |= nameDefined
 				continue
 			}
+			// A weak reference may stay undefined (12.x sm_90 objects all
+			// declare the driver's __UFT and __UDT so).
 			if names[esym.Name]&nameUndefined == 0 && esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
 				unresolved = append(unresolved, esym.Name)
 			}
 			names[esym.Name] |= nameUndefined
 		}
 	}
-	if slices.ContainsFunc(unresolved, func(name string) bool { return names[name]&nameDefined == 0 }) {
-		return true
-	}
+	definesAny := false
 	for _, obj := range objs {
 		if obj.ELF == nil {
 			continue
 		}
 		for _, esym := range obj.ELF.Symbols {
-			if esym.Bind() != cubin.STB_LOCAL && esym.Shndx != cubin.SHN_UNDEF && names[esym.Name] == nameUndefined {
-				return true
+			if esym.Bind() == cubin.STB_LOCAL || esym.Shndx == cubin.SHN_UNDEF {
+				continue
 			}
+			if names[esym.Name] == nameUndefined {
+				return devrtTaken // it defines a name the inputs before it need
+			}
+			definesAny = definesAny || names[esym.Name]&nameDefined != 0
 		}
 	}
-	return false
+	if !slices.ContainsFunc(unresolved, func(name string) bool { return names[name]&nameDefined == 0 }) {
+		return devrtSkipped
+	}
+	// A name no input defines: nvlink takes libcudadevrt all the same,
+	// unless its definitions are in the link already.
+	if definesAny {
+		return devrtPresent
+	}
+	return devrtTaken
 }
 
 // isSystemLibrary says whether nvlink takes an input for libcudadevrt: its
