@@ -30,16 +30,30 @@ func (ctx *linkContext) staticSharedLimit() uint64 {
 	return maxStaticShared
 }
 
-// checkLimits reports what exceeds a hardware limit, in nvlink's words:
-// the module's constant bank 3, then every kernel's static shared memory
-// (without sm_90's reserved KiB, as nvlink counts it). nvlink reports these
-// as errors rather than fatal ones, so alone they exit 255 as undefined
-// references do.
-func checkLimits(ctx *linkContext) {
-	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.size > maxConstantBank3 {
-		ctx.report(&linkError{section: osec.name, nonFatal: true,
-			msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.size, maxConstantBank3)})
+// checkLimitsBeforeCallgraph is checkLimits where nvlink 12.x runs it:
+// before the --dump-callgraph graph and the undefined references.
+func checkLimitsBeforeCallgraph(ctx *linkContext) {
+	if ctx.toolkit.undefinedBeforeCallgraph {
+		checkLimits(ctx)
 	}
+}
+
+// checkLimitsAfterCallgraph is checkLimits where nvlink 11.8 runs it:
+// after the graph, before the undefined references.
+func checkLimitsAfterCallgraph(ctx *linkContext) {
+	if !ctx.toolkit.undefinedBeforeCallgraph {
+		checkLimits(ctx)
+	}
+}
+
+// checkLimits reports what exceeds a hardware limit, in nvlink's words and
+// order: every kernel's static shared memory (without sm_90's reserved KiB,
+// as nvlink counts it), then the module's constant bank 3. nvlink reports
+// these as errors rather than fatal ones, so alone they exit 255 as undefined
+// references do. Every release reports them after the stack size warnings
+// (computeResources); 11.8 after the --dump-callgraph graph, 12.x before it,
+// both before the undefined references.
+func checkLimits(ctx *linkContext) {
 	limit := ctx.staticSharedLimit()
 	for _, k := range ctx.funcs {
 		if !ctx.isEntry(k.sym) && !ctx.demoted(k) {
@@ -49,6 +63,10 @@ func checkLimits(ctx *linkContext) {
 			ctx.report(&linkError{file: k.text.file.Name, symbol: k.sym.name, nonFatal: true,
 				msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, limit)})
 		}
+	}
+	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.size > maxConstantBank3 {
+		ctx.report(&linkError{section: osec.name, nonFatal: true,
+			msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.size, maxConstantBank3)})
 	}
 }
 

@@ -513,6 +513,48 @@ func Duplicates(messages string) []string {
 	return out
 }
 
+// diagnosticLine matches, in nvlink's words or cudalink's, the messages
+// whose order DiagnosticOrder compares: the stack size warning, the shared
+// memory and constant bank limits and the undefined references.
+var diagnosticLine = regexp.MustCompile(`(?m)(?:Stack size for entry function '([^']*)' cannot be statically determined$|Entry function '([^']*)' uses too much shared data|entry function uses too much shared data [^:]*: (.*)$|(File uses too much global constant data)|Undefined reference to '([^']*)'|undefined device symbol: (.*)$)`)
+
+// DiagnosticOrder lists nvlink's (or cudalink's) stack size warnings, limit
+// errors and undefined references in the order printed, each as
+// "kind name" with the mangled name (an undefined symbol at its first
+// report only).
+func DiagnosticOrder(messages string) []string {
+	mangled := func(name string) string {
+		if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
+			return name[i+2 : len(name)-1]
+		}
+		return name
+	}
+	var out []string
+	undefined := map[string]bool{}
+	for _, m := range diagnosticLine.FindAllStringSubmatch(messages, -1) {
+		switch {
+		case m[1] != "":
+			out = append(out, "stack "+m[1])
+		case m[2] != "":
+			out = append(out, "shared "+m[2])
+		case m[3] != "":
+			out = append(out, "shared "+mangled(m[3]))
+		case m[4] != "":
+			out = append(out, "constant")
+		default:
+			name := m[5]
+			if name == "" {
+				name = mangled(m[6])
+			}
+			if !undefined[name] {
+				undefined[name] = true
+				out = append(out, "undefined "+name)
+			}
+		}
+	}
+	return out
+}
+
 // stackSizeWarning matches the warning nvlink and cudalink give, in the same
 // words, for a kernel whose call graph recurses.
 var stackSizeWarning = regexp.MustCompile(`(?m)Stack size for entry function '([^']*)' cannot be statically determined$`)

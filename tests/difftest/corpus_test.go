@@ -451,6 +451,9 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	if want, got := StackSizeWarnings(c.Messages), StackSizeWarnings(stderr); !slices.Equal(got, want) {
 		t.Errorf("cudalink warns that the stack size cannot be statically determined for %q, nvlink for %q", got, want)
 	}
+	if want, got := DiagnosticOrder(c.Messages), DiagnosticOrder(stderr); len(want) > 1 && !slices.Equal(got, want) {
+		t.Errorf("cudalink's warnings and errors come in the order %q, nvlink's in the order %q", got, want)
+	}
 }
 
 // checkUnchanged fails the test if the linker created, changed or removed
