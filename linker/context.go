@@ -161,6 +161,9 @@ type linkContext struct {
 	// function.order (computeResources; see resourcesOf).
 	resources   []resourceUse
 	debugLayout debugLayout // -g's and -preserve-relocs' view of shared memory (layoutDebugInfo)
+	// sectionSymbols: the symbols each input section defines, read from an
+	// input's table the first time placeKernels or layoutDebugInfo asks.
+	sectionSymbols sectionSymbols
 	// sharedMade: the kernels kept as functions or merged as ones, in the
 	// order nvlink makes their .nv.shared.<k> (layoutShared; finishNames
 	// reads it).

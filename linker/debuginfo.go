@@ -142,13 +142,12 @@ func layoutDebugInfo(ctx *linkContext) {
 	// holds variables, defines the extern __shared__ arrays in it at an
 	// unknown address (all ones) moved by the reserve, as -g's are moved.
 	preservedDynamic := anyDyn && !ctx.debugSymbols() && ctx.sharedReserve() > 0
-	symsIn := sectionSymbols{}
 	for _, k := range ctx.funcs {
 		own := ctx.sharedOf(k).own
 		if own == nil {
 			continue
 		}
-		for _, j := range symsIn.of(own.file, own.sec.Index) {
+		for _, j := range ctx.sectionSymbols.of(own.file, own.sec.Index) {
 			d.publish(own.file.syms[j], publishedShared)
 		}
 	}

@@ -419,7 +419,6 @@ func intersects(a, b []uint64) bool {
 // tree uses, and where its dynamic shared memory starts.
 func (s *sharedLayout) placeKernels(ctx *linkContext) {
 	s.placed = make([]kernelShared, len(s.laidOut))
-	symsIn := sectionSymbols{}
 	for i, k := range s.laidOut {
 		var start uint64
 		var align uint64
@@ -462,7 +461,7 @@ func (s *sharedLayout) placeKernels(ctx *linkContext) {
 		if own != nil {
 			file := own.file
 			ewp := file.ELF.Header.Type == cubin.ET_CUDA_EWP
-			for _, j := range symsIn.of(file, own.sec.Index) {
+			for _, j := range ctx.sectionSymbols.of(file, own.sec.Index) {
 				esym := &file.ELF.Symbols[j]
 				o := sharedObject{sym: file.syms[j], align: max(esym.Value, 1), size: esym.Size}
 				if ewp {
@@ -580,12 +579,16 @@ func (s *sharedLayout) sizeSections(ctx *linkContext) {
 // order: each input's table is read once however many kernels have a
 // .nv.shared.<k> in it (a 1,200-kernel program spent 40 ms reading its
 // tables once per kernel): placeKernels lays out the variables, and
-// layoutDebugInfo publishes them.
+// layoutDebugInfo publishes them, from the one index on linkContext.
+// The symbols are final from resolution on, so it never goes stale.
 type sectionSymbols map[*inputFile][][]int
 
 // of gives the indices of the symbols file defines in section shndx.
-func (m sectionSymbols) of(file *inputFile, shndx uint32) []int {
-	bySection, ok := m[file]
+func (m *sectionSymbols) of(file *inputFile, shndx uint32) []int {
+	if *m == nil {
+		*m = sectionSymbols{}
+	}
+	bySection, ok := (*m)[file]
 	if !ok {
 		bySection = make([][]int, len(file.ELF.Sections))
 		for j, esym := range file.ELF.Symbols {
@@ -593,7 +596,7 @@ func (m sectionSymbols) of(file *inputFile, shndx uint32) []int {
 				bySection[esym.Shndx] = append(bySection[esym.Shndx], j)
 			}
 		}
-		m[file] = bySection
+		(*m)[file] = bySection
 	}
 	if int(shndx) >= len(bySection) {
 		return nil
