@@ -16,6 +16,15 @@ type outputTables struct {
 	shstrtab, strtab, symtab, symtabShndx *outputSection
 }
 
+// count is how many tables the output has: nvlink makes them, in that
+// order, before any other section (see shndxWord).
+func (t outputTables) count() int {
+	if t.symtabShndx != nil {
+		return 4
+	}
+	return 3
+}
+
 // assignIndices is where symbol and section indices become final. It
 // builds the symbol table (buildSymbolTable), then makes the output's
 // section list, linkContext.outSections, from the sections made: it drops

@@ -740,14 +740,10 @@ func (ctx *linkContext) shndxWord(s elfSym) uint32 {
 		return s.shndx
 	}
 	if order := ctx.names.secOrder.index(ctx.outSections[s.shndx-1].key()); order >= 0 {
-		return uint32(order) + nvlinkFirstSections
+		return uint32(order + 1 + ctx.tables.count()) // after the null section and the tables
 	}
 	return s.shndx
 }
-
-// nvlinkFirstSections is how many sections nvlink makes before any other
-// of a link with .symtab_shndx: the null section and the four tables.
-const nvlinkFirstSections = 5
 
 // appendSymbol appends s's .symtab entry to b. Past SHN_LORESERVE a
 // section index does not fit st_shndx, which holds SHN_XINDEX: the index
