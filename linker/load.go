@@ -283,31 +283,21 @@ func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
 		return devrtTaken
 	}
 	// A libcudadevrt not taken, or a member linked only if needed
-	// (linkedFiles), does not count. The names are one map of bits, sized
-	// once (distinctNames).
+	// (linkedFiles), does not count.
 	skip := func(file *inputFile) bool {
 		return file.unit.system && ctx.devrt[file.unit] != devrtTaken || file.unit.member && ctx.config.ArchiveMode == "on-demand"
 	}
-	names := make(map[string]uint8, distinctNames(ctx.added, skip))
+	names := make(globalNames, distinctNames(ctx.added, skip))
 	var unresolved []string
 	for _, file := range ctx.added {
-		if skip(file) {
-			continue
-		}
-		for _, esym := range file.ELF.Symbols {
-			if esym.Bind() == cubin.STB_LOCAL || esym.Name == "" {
-				continue
-			}
-			if esym.Shndx != cubin.SHN_UNDEF {
-				names[esym.Name] |= nameDefined
-				continue
-			}
-			// A weak reference may stay undefined (12.x sm_90 objects all
-			// declare the driver's __UFT and __UDT so).
-			if names[esym.Name]&nameUndefined == 0 && esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
-				unresolved = append(unresolved, esym.Name)
-			}
-			names[esym.Name] |= nameUndefined
+		if !skip(file) {
+			names.fold(file, func(esym *cubin.Symbol) {
+				// A weak reference may stay undefined (12.x sm_90 objects
+				// all declare the driver's __UFT and __UDT so).
+				if esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
+					unresolved = append(unresolved, esym.Name)
+				}
+			})
 		}
 	}
 	definesAny := false

@@ -90,22 +90,11 @@ func (ctx *linkContext) onDemandMember(file *inputFile) bool {
 // the linked files need, to a fixed point.
 func (ctx *linkContext) extractMembers(linked []bool) {
 	added := ctx.added
-	// names says of each global name whether an input linked so far
-	// defines it (nameDefined) and whether one refers to it undefined
-	// (nameUndefined): one map, not two, sized once (distinctNames).
-	names := make(map[string]uint8, distinctNames(added, func(file *inputFile) bool { return ctx.onDemandMember(file) || file.unit.system }))
+	// names: the global names of the files linked so far.
+	names := make(globalNames, distinctNames(added, func(file *inputFile) bool { return ctx.onDemandMember(file) || file.unit.system }))
 	take := func(i int) {
 		linked[i] = true
-		for _, esym := range added[i].ELF.Symbols {
-			if esym.Bind() == cubin.STB_LOCAL || esym.Name == "" {
-				continue
-			}
-			if esym.Shndx == cubin.SHN_UNDEF {
-				names[esym.Name] |= nameUndefined
-			} else {
-				names[esym.Name] |= nameDefined
-			}
-		}
+		names.fold(added[i], nil)
 	}
 	for i := range added {
 		if linked[i] {
@@ -140,12 +129,35 @@ func (ctx *linkContext) extractMembers(linked []bool) {
 	}
 }
 
-// What chooseDevrt and extractMembers know of a global name: an input
-// linked so far defines it, refers to it undefined, or both.
+// globalNames is what chooseDevrt and extractMembers know of each global
+// name: an input linked so far defines it (nameDefined), refers to it
+// undefined (nameUndefined), or both. One map, not two, sized once
+// (distinctNames).
+type globalNames map[string]uint8
+
 const (
 	nameDefined uint8 = 1 << iota
 	nameUndefined
 )
+
+// fold adds file's global names to n. firstUndefined, when not nil, sees
+// each undefined reference to a name no input folded before referred to
+// undefined.
+func (n globalNames) fold(file *inputFile, firstUndefined func(esym *cubin.Symbol)) {
+	for i := range file.ELF.Symbols {
+		esym := &file.ELF.Symbols[i]
+		switch {
+		case esym.Bind() == cubin.STB_LOCAL || esym.Name == "":
+		case esym.Shndx != cubin.SHN_UNDEF:
+			n[esym.Name] |= nameDefined
+		default:
+			if firstUndefined != nil && n[esym.Name]&nameUndefined == 0 {
+				firstUndefined(esym)
+			}
+			n[esym.Name] |= nameUndefined
+		}
+	}
+}
 
 // distinctNames estimates how many global names the files not on demand
 // have, to size the maps of chooseDevrt and extractMembers: their strong
