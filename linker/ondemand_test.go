@@ -1,0 +1,123 @@
+package linker
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cudalink/cudalink/linker/archive"
+	"github.com/cudalink/cudalink/linker/cubin"
+)
+
+// TestArchiveModeOnDemand: --archive-mode=on-demand links only the members
+// the link needs, to a fixed point, where nvlink's mode links them all.
+// The inputs are nvcc objects of two corpus cases: k.o calls ping, a.o
+// defines ping and calls pong, b.o defines pong (liba.a and libb.a of
+// archive-given-twice-linked-once-sm80), and lib.cubin defines two kernels
+// nothing refers to (archive-of-cubins-unreferenced). One archive holds
+// lib.cubin, b.o and a.o in that order, so b.o is needed only once a.o is
+// taken: a second pass must find it. Linked whole, lib.cubin's kernels
+// are in the output (no host object prunes kernels); on demand, lib.cubin
+// stays out, ping and pong are in, and -v names each member taken and the
+// names it was taken for.
+func TestArchiveModeOnDemand(t *testing.T) {
+	cases := filepath.Join("..", "tests", "corpus", "cases")
+	twice := filepath.Join(cases, "archive-given-twice-linked-once-sm80")
+	member := func(lib string) []byte {
+		data, err := os.ReadFile(filepath.Join(twice, lib))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := archive.Parse(lib, data)
+		if err != nil || len(a.Members) != 1 {
+			t.Fatalf("%s: %v, %d members", lib, err, len(a.Members))
+		}
+		return a.Members[0].Data
+	}
+	lib, err := os.ReadFile(filepath.Join(cases, "archive-of-cubins-unreferenced", "lib.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	arPath := filepath.Join(dir, "libmixed.a")
+	writeArchive(t, arPath, []string{"lib.cubin", "b.o", "a.o"}, [][]byte{lib, member("libb.a"), member("liba.a")})
+	inputs := []Input{{Path: filepath.Join(twice, "k.o")}, {Path: arPath}}
+
+	// defines links inputs and gives which of names the output defines.
+	defines := func(mode string, names ...string) (map[string]bool, string) {
+		var stdout, stderr bytes.Buffer
+		out := filepath.Join(dir, "out-"+mode+".cubin")
+		err := Run(&Config{Arch: 80, Output: out, Inputs: inputs, ArchiveMode: mode, Verbose: true, Stdout: &stdout, Stderr: &stderr})
+		msgs := stdout.String() + stderr.String()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", mode, err, msgs)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := cubin.Parse(out, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, s := range f.Symbols {
+			if s.Shndx != cubin.SHN_UNDEF && slices.Contains(names, s.Name) {
+				got[s.Name] = true
+			}
+		}
+		return got, msgs
+	}
+	names := []string{"_Z4pingi", "_Z4pongi", "_Z10lib_kernelPi", "_Z11lib_kernel2Pf"}
+
+	// nvlink's mode: every member.
+	got, msgs := defines("whole", names...)
+	for _, name := range names {
+		if !got[name] {
+			t.Errorf("whole archive: output does not define %s", name)
+		}
+	}
+	if strings.Contains(msgs, "linking archive member") {
+		t.Errorf("whole archive: -v reports members taken on demand:\n%s", msgs)
+	}
+
+	got, msgs = defines("on-demand", names...)
+	for name, want := range map[string]bool{"_Z4pingi": true, "_Z4pongi": true, "_Z10lib_kernelPi": false, "_Z11lib_kernel2Pf": false} {
+		if got[name] != want {
+			t.Errorf("on demand: output defines %s: %v, want %v", name, got[name], want)
+		}
+	}
+	for _, want := range []string{
+		"linking archive member " + arPath + "(a.o) for _Z4pingi\n",
+		"linking archive member " + arPath + "(b.o) for _Z4pongi\n",
+	} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("on demand: -v lacks %q:\n%s", want, msgs)
+		}
+	}
+	if strings.Contains(msgs, "(lib.cubin)") {
+		t.Errorf("on demand: lib.cubin was linked:\n%s", msgs)
+	}
+}
+
+// writeArchive writes an ar archive of the given members (names of at
+// most 15 bytes, GNU style, no symbol table).
+func writeArchive(t *testing.T, path string, names []string, data [][]byte) {
+	t.Helper()
+	var b bytes.Buffer
+	b.WriteString("!<arch>\n")
+	for i, name := range names {
+		fmt.Fprintf(&b, "%-16s%-12d%-6d%-6d%-8o%-10d`\n", name+"/", 0, 0, 0, 0o644, len(data[i]))
+		b.Write(data[i])
+		if len(data[i])%2 == 1 {
+			b.WriteByte('\n')
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
