@@ -42,7 +42,9 @@ type Config struct {
 	NoWarn  bool // -w: suppress warnings
 	Werror  bool // -Werror: warnings are errors
 	// Parallelism bounds the goroutines used for per-input work; 0 means
-	// GOMAXPROCS. The output does not depend on it.
+	// GOMAXPROCS. The output does not depend on it. A one-shot link
+	// (OneShot) raises GOMAXPROCS to it before a pass works on several
+	// goroutines (useParallelism): cmd/cudalink starts on one P.
 	Parallelism int
 	// Fatbin is --fatbin: also write a fatbinary of the linked cubin(s).
 	Fatbin string

@@ -175,10 +175,11 @@ func (ctx *linkContext) runErr(name string, pass func(*linkContext) error) error
 
 // afterPass records a pass's time for --time and runs the hooks that
 // concern the process, not the link: the collector's tuning
-// (collector.go) and memory tracing (memtrace.go). Neither changes the
-// output.
+// (collector.go), memory tracing (memtrace.go) and the scheduler
+// (parallel.go). None changes the output.
 func (ctx *linkContext) afterPass(name string, took time.Duration) {
 	ctx.times = append(ctx.times, passTime{name, took})
 	ctx.tuneCollectorAfter(name)
 	traceMemory(name)
+	ctx.yieldBetweenPasses()
 }

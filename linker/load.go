@@ -79,6 +79,7 @@ func readInputs(ctx *linkContext) {
 	}
 	if next < len(paths) {
 		ctx.maps.hold(false)
+		ctx.useParallelism()
 	}
 	forEachIndex(len(paths)-next, cfg.Parallelism, func(i int) { read(next + i) })
 	rethrow(panics)

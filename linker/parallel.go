@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -42,4 +43,29 @@ func forEachIndexOn(n, workers int, fn func(w, i int)) {
 	}
 	work(0)
 	wg.Wait()
+}
+
+// useParallelism gives a one-shot process (Config.OneShot) the
+// Config.Parallelism processors before a pass works on several goroutines:
+// cmd/cudalink runs on one P until then (its start package), which is all a
+// link of less than serialReadBytes of inputs needs.
+func (ctx *linkContext) useParallelism() {
+	if n := ctx.config.Parallelism; ctx.config.OneShot && n > runtime.GOMAXPROCS(0) {
+		runtime.GOMAXPROCS(n)
+	}
+}
+
+// yieldBetweenPasses lets the scheduler run between two passes of a
+// one-shot link on one P, so that the runtime's monitor does not preempt
+// the link with a signal: it does so to a goroutine that has run for 10 ms
+// without a pass through the scheduler, whether another is waiting or
+// not, and the signal handler reads the function tables of the
+// interrupted code (up to nine windows of 64 KiB resident to the end of a
+// flat 100-object link, docs/benchmarks.md perf14). On one P the link's
+// goroutine runs on at once; on more it could move to another P, and a
+// larger link loses nothing to the signal.
+func (ctx *linkContext) yieldBetweenPasses() {
+	if ctx.config.OneShot && runtime.GOMAXPROCS(0) == 1 {
+		runtime.Gosched()
+	}
 }

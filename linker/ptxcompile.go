@@ -171,6 +171,7 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 		return
 	}
 	cache, _ := cfg.Cache.(CompileCache)
+	ctx.useParallelism()
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallelism)
 	panics := make([]*goPanic, len(jobs))

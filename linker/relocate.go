@@ -66,6 +66,9 @@ func applyRelocations(ctx *linkContext) {
 		}
 	}
 	workers := max(relocWorkers(ctx, tasks), 1)
+	if workers > 1 {
+		ctx.useParallelism()
+	}
 	scratch := make([]relocScratch, workers) // each goroutine's own
 	slices.SortStableFunc(later, func(a, b member) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
 	laterLogs := make([]relocLog, len(later))

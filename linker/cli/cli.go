@@ -53,21 +53,23 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // keeps parsed inputs in cache (nil for none): the persistent worker. The
 // output does not depend on the cache.
 func RunContext(ctx context.Context, args []string, stdout, stderr io.Writer, cache linker.ObjectCache) int {
-	return runCommand(ctx, args, stdout, stderr, cache, false)
+	return runCommand(ctx, args, stdout, stderr, cache, false, 0)
 }
 
 // RunOneShot is Run for a process that runs this one link and exits
 // (cmd/cudalink): the link may tune the Go runtime for itself
-// (linker.Config.OneShot).
-func RunOneShot(args []string, stdout, stderr io.Writer) int {
-	return runCommand(context.Background(), args, stdout, stderr, nil, true)
+// (linker.Config.OneShot). procs is the processors its parallel passes may
+// use (linker.Config.Parallelism), which the process may run on fewer of
+// until then; 0 for GOMAXPROCS.
+func RunOneShot(args []string, stdout, stderr io.Writer, procs int) int {
+	return runCommand(context.Background(), args, stdout, stderr, nil, true, procs)
 }
 
 // runCommand runs one command line. No panic goes past it: one in the
 // link (a bug) is reported as "cudalink: internal error: <value> (inputs:
 // a.o, b.o)" with exit status 3, after the link removed what it had
 // written; the worker then goes on serving.
-func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, cache linker.ObjectCache, oneShot bool) (status int) {
+func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, cache linker.ObjectCache, oneShot bool, procs int) (status int) {
 	var inputs []string
 	defer func() {
 		if v := recover(); v != nil {
@@ -99,6 +101,7 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ca
 	cfg.Cache = cache
 	cfg.Context = ctx
 	cfg.OneShot = oneShot
+	cfg.Parallelism = procs
 	stop, err := startProfiles(cmd.CPUProfile, cmd.MemProfile)
 	if err != nil {
 		fmt.Fprintf(stderr, "cudalink: error: %v\n", err)

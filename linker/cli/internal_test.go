@@ -30,7 +30,7 @@ func TestInternalErrorOneShot(t *testing.T) {
 				}
 			})
 			var stdout, stderr bytes.Buffer
-			status := runCommand(ctx, args, &stdout, &stderr, nil, true)
+			status := runCommand(ctx, args, &stdout, &stderr, nil, true, 0)
 			want := fmt.Sprintf("cudalink: internal error: injected in %s (inputs: %s, %s)\n", pass, a, b)
 			if status != 3 || stderr.String() != want || stdout.Len() != 0 {
 				t.Errorf("status %d, stderr %q, stdout %q; want 3 and %q", status, stderr.String(), stdout.String(), want)
@@ -44,7 +44,7 @@ func TestInternalErrorOneShot(t *testing.T) {
 	out := t.TempDir()
 	ctx := linker.WithTestHook(context.Background(), func(string) {})
 	var stderr bytes.Buffer
-	if status := runCommand(ctx, []string{"-arch=sm_80", a, b, "-o", filepath.Join(out, "out.cubin")}, &stderr, &stderr, nil, true); status != 0 {
+	if status := runCommand(ctx, []string{"-arch=sm_80", a, b, "-o", filepath.Join(out, "out.cubin")}, &stderr, &stderr, nil, true, 0); status != 0 {
 		t.Errorf("link without a panic: status %d:\n%s", status, stderr.String())
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/cudalink/cudalink/linker/cli"
-	_ "github.com/cudalink/cudalink/linker/cmd/cudalink/internal/start" // first: see its doc
+	"github.com/cudalink/cudalink/linker/cmd/cudalink/internal/start" // first: see its doc
 	"github.com/cudalink/cudalink/linker/nvvm"
 	"github.com/cudalink/cudalink/linker/worker/linkworker"
 )
@@ -17,12 +17,13 @@ func main() {
 	if slices.Contains(os.Args[1:], "--persistent_worker") {
 		// Bazel starts a persistent worker with this flag, anywhere on the
 		// command line, and then sends link requests on stdin.
+		start.RestoreProcs()
 		os.Exit(linkworker.Main(os.Args[1:]))
 	}
 	// An interrupted link leaves no partial output: the output is written
 	// to an unnamed file, or a named temporary one that a signal removes
 	// (linker.RemoveTempFiles).
-	status := cli.RunOneShot(os.Args[1:], os.Stdout, os.Stderr)
+	status := cli.RunOneShot(os.Args[1:], os.Stdout, os.Stderr, start.Procs())
 	// The -dlto helpers end with the link, and are waited for: their time
 	// is the link's.
 	nvvm.StopHelpers()
