@@ -20,6 +20,9 @@ func main() {
 		start.RestoreProcs()
 		os.Exit(linkworker.Main(os.Args[1:]))
 	}
+	// What starting up mapped of the binary and the link does not use
+	// leaves the link's peak memory.
+	start.ReleaseStartupPages()
 	// An interrupted link leaves no partial output: the output is written
 	// to an unnamed file, or a named temporary one that a signal removes
 	// (linker.RemoveTempFiles).
