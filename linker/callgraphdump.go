@@ -2,7 +2,6 @@ package linker
 
 import (
 	"bufio"
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,7 +34,8 @@ import (
 // Then, for each kept function, input by input and each input's in its
 // symbol table order, and each kernel that reaches it (kernels last node
 // first), a line when the function's registers raise what the kernel needs
-// so far: nvlink's register propagation, told. Neither node order nor
+// so far: nvlink's register propagation, told (propagateRegisters), each
+// register limit error just before its line. Neither node order nor
 // section order: of two functions of one input, the one whose symbol comes
 // first is named (Animal::~Animal() [deleting] before Dog's, whose section
 // came first, callgraph-dump-propagation-node-order-*; the library slow
@@ -75,37 +75,11 @@ func dumpCallgraph(ctx *linkContext) {
 		fmt.Fprintf(w, "%d: %s\n", i+1, line)
 	}
 
-	// Register propagation, in nvlink's order.
-	kernels := ctx.kernels()
-	slices.SortFunc(kernels, func(a, b *function) int { return int(ctx.names.nodeOf(b.sym) - ctx.names.nodeOf(a.sym)) })
-	reach := make([]map[*function]bool, len(kernels))
-	need := make([]int, len(kernels))
-	for i, k := range kernels {
-		reach[i] = map[*function]bool{}
-		for _, fn := range callTree(k) {
-			reach[i][fn] = true
-		}
-		need[i] = k.regs
-	}
-	// nvlink walks the functions input by input, each input's in its
-	// symbol table order (measured: a function whose symbol comes first
-	// in a later section, __internal_accurate_pow before dwave, is named
-	// first; of two inputs, the earlier input's function).
-	byInput := slices.Clone(ctx.funcs)
-	slices.SortStableFunc(byInput, func(a, b *function) int {
-		if c := cmp.Compare(a.sym.file.index, b.sym.file.index); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.sym.esymIndex, b.sym.esymIndex)
-	})
-	for _, fn := range byInput {
-		for i, k := range kernels {
-			if reach[i][fn] && fn.regs > need[i] {
-				need[i] = fn.regs
-				fmt.Fprintf(w, "regcount %d for %s propagated to entry %s\n", fn.regs, edgName(fn.sym.name), edgName(k.sym.name))
-			}
-		}
-	}
+	// Register propagation, in nvlink's order, with the register limit
+	// errors where nvlink gives them.
+	propagateRegisters(ctx, func(fn, k *function) {
+		fmt.Fprintf(w, "regcount %d for %s propagated to entry %s\n", fn.regs, edgName(fn.sym.name), edgName(k.sym.name))
+	}, func() { w.Flush() })
 }
 
 // nodeLine is the text after "N: " for one node.

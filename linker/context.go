@@ -55,6 +55,10 @@ type linkContext struct {
 	// relocations (forgetFunctionSections).
 	outByName nameIndex[*outputSection]
 
+	// regsPropagated: propagateRegisters has run (dumpCallgraph's, or
+	// checkMaxRegs' without the graph), its register limit errors reported.
+	regsPropagated bool
+
 	// keepEmpty: -r keeps these relocation sections, empty in an input
 	// (nvcc writes some; retargetRelocations).
 	keepEmpty map[*outputSection]bool

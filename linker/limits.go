@@ -31,7 +31,8 @@ func (ctx *linkContext) staticSharedLimit() uint64 {
 }
 
 // checkLimitsBeforeCallgraph is checkLimits where nvlink 12.x runs it:
-// before the --dump-callgraph graph and the undefined references.
+// before the undefined references, the --dump-callgraph graph and the
+// register limit errors.
 func checkLimitsBeforeCallgraph(ctx *linkContext) {
 	if ctx.toolkit.undefinedBeforeCallgraph {
 		checkLimits(ctx)
@@ -39,7 +40,8 @@ func checkLimitsBeforeCallgraph(ctx *linkContext) {
 }
 
 // checkLimitsAfterCallgraph is checkLimits where nvlink 11.8 runs it:
-// after the graph, before the undefined references.
+// after the graph and the register limit errors, before the undefined
+// references.
 func checkLimitsAfterCallgraph(ctx *linkContext) {
 	if !ctx.toolkit.undefinedBeforeCallgraph {
 		checkLimits(ctx)
@@ -51,8 +53,9 @@ func checkLimitsAfterCallgraph(ctx *linkContext) {
 // as nvlink counts it), then the module's constant bank 3. nvlink reports
 // these as errors rather than fatal ones, so alone they exit 255 as undefined
 // references do. Every release reports them after the stack size warnings
-// (computeResources); 11.8 after the --dump-callgraph graph, 12.x before it,
-// both before the undefined references.
+// (computeResources); 11.8 after the --dump-callgraph graph and the register
+// limit errors (propagateRegisters), 12.x before them, both before the
+// undefined references.
 func checkLimits(ctx *linkContext) {
 	limit := ctx.staticSharedLimit()
 	for _, k := range ctx.funcs {

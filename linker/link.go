@@ -64,10 +64,10 @@ func link(ctx *linkContext) error {
 	ctx.run("compute resources", computeResources)                // registers, barriers and stack through the call graph
 	ctx.run("extra warnings", warnUncalledAddressTaken)           // -extrawarn: address-taken functions nothing calls
 	ctx.run("check limits (12.x)", checkLimitsBeforeCallgraph)    // each kernel's shared memory, then constant bank 3, fit the hardware (12.x: before the graph)
-	ctx.run("undefined (12.x)", reportUndefinedBeforeCallgraph)   // nvlink 12.x: --dump-callgraph's graph comes after the undefined references
+	ctx.run("undefined (12.x)", reportUndefinedBeforeCallgraph)   // nvlink 12.x: the graph and the register limit errors come after the undefined references
 	ctx.run("dump call graph", dumpCallgraph)                     // --dump-callgraph: nvlink's text, from the functions and their edges
-	ctx.run("check limits", checkLimitsAfterCallgraph)            // 11.8: the limit errors come after the graph
-	ctx.run("check register limits", checkMaxRegs)                // a kernel's -maxrregcount or __launch_bounds__ limit holds for what it calls
+	ctx.run("check register limits", checkMaxRegs)                // a kernel's -maxrregcount or __launch_bounds__ limit holds for what it calls (the graph's propagation, if dumped, did it)
+	ctx.run("check limits", checkLimitsAfterCallgraph)            // 11.8: the limit errors come after the graph and the register limit errors
 	ctx.run("check undefined", reportUndefinedAfterCallgraph)     // every reference kept code makes must be defined, but for what the driver provides
 	ctx.run("check LTO inputs", reportUnreadableIR)               // -dlto: IR that could not be read explains undefined references
 	ctx.run("check removed -ewp kernels", checkRemovedEWPKernels) // a removed -ewp kernel's copied functions would point nowhere (after the undefined references, as nvlink)

@@ -388,14 +388,15 @@ func undefinedIsFine(name string, typ, other uint8) bool {
 }
 
 // undefinedFirst says whether the undefined references are reported
-// before --dump-callgraph's output, as nvlink 12.x does; 11.8 prints the
-// call graph first. Without the option the order makes no difference.
+// before --dump-callgraph's output and the register limit errors
+// (propagateRegisters), as nvlink 12.x does, with or without the option;
+// 11.8 reports them after both.
 func (ctx *linkContext) undefinedFirst() bool {
-	return ctx.toolkit.undefinedBeforeCallgraph && (ctx.config.DumpCallgraph || ctx.config.DumpCallgraphNoDemangle)
+	return ctx.toolkit.undefinedBeforeCallgraph
 }
 
 // reportUndefinedBeforeCallgraph is reportUndefined where nvlink 12.x runs
-// it with --dump-callgraph: before the call graph.
+// it: before the call graph and the register limit errors.
 func reportUndefinedBeforeCallgraph(ctx *linkContext) {
 	if ctx.undefinedFirst() {
 		reportUndefined(ctx)

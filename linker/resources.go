@@ -131,36 +131,79 @@ func recursiveEdges(ctx *linkContext, k *function, chains *chainMarks, memo []in
 
 // checkMaxRegs reports, as nvlink does, each kernel with a register limit
 // (EIATTR_MAXREG_COUNT: -maxrregcount or __launch_bounds__) that calls,
-// directly or not, a function compiled apart with more registers. nvlink
-// takes the functions in link order and, for each, the kernels that reach
-// it (callers latest named first, depth first); it reports a kernel again
-// only for a function with more registers than the last it reported for
-// it (11.8, 12.4 and 12.5 alike). These are errors of nvlink's "error"
-// class: alone, they make the link exit 255. nvlink reports them after
-// its --dump-callgraph text.
+// directly or not, a function compiled apart with more registers, unless
+// dumpCallgraph has already done so (with the graph's propagation lines).
+// These are errors of nvlink's "error" class: alone, they make the link
+// exit 255.
 func checkMaxRegs(ctx *linkContext) {
-	limit := map[*function]int{}
-	for _, k := range ctx.funcs {
-		if ctx.isEntry(k.sym) && k.maxRegs > 0 {
-			limit[k] = k.maxRegs
-		}
+	if !ctx.regsPropagated {
+		propagateRegisters(ctx, nil, nil)
 	}
-	if len(limit) == 0 {
+}
+
+// propagateRegisters is nvlink's register propagation, which checks the
+// register limits as it goes: for each function, input by input and each
+// input's in its symbol table order, and each kernel that reaches it
+// (kernels last node of the call graph first), the function's registers
+// raise what the kernel needs so far when they are more. Each raise is a
+// --dump-callgraph line (line, when not nil); one past the kernel's
+// register limit is first an error, "entry function ... with max regcount
+// of ...", so a kernel is reported again only for a function with more
+// registers than the last reported. nvlink 11.8, 12.4 and 12.5 print each
+// error just before the graph's line for the same raise (flush empties the
+// dump's buffer before it), and without the graph at the same place: after
+// 12.x's limit errors and undefined references, before 11.8's (measured
+// on kernels compiled with -maxrregcount=24 calling two functions of
+// another file, next to a kernel over the static shared limit and one
+// calling an undefined function).
+func propagateRegisters(ctx *linkContext, line func(fn, k *function), flush func()) {
+	ctx.regsPropagated = true
+	if line == nil && !slices.ContainsFunc(ctx.funcs, func(k *function) bool { return k.maxRegs > 0 && ctx.isEntry(k.sym) }) {
 		return
 	}
+	// need holds what each kept kernel needs so far; the callers lists
+	// still name the kernels -kernels-used or the host objects left out.
+	need := map[*function]int{}
+	for _, k := range ctx.kernels() {
+		need[k] = k.regs
+	}
+	// nvlink walks the functions input by input, each input's in its
+	// symbol table order (measured: a function whose symbol comes first
+	// in a later section, __internal_accurate_pow before dwave, is named
+	// first; of two inputs, the earlier input's function).
+	byInput := slices.Clone(ctx.funcs)
+	slices.SortStableFunc(byInput, func(a, b *function) int {
+		if c := cmp.Compare(a.sym.file.index, b.sym.file.index); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.sym.esymIndex, b.sym.esymIndex)
+	})
 	var trees treeWalker
-	for _, fn := range ctx.funcs {
+	for _, fn := range byInput {
 		if ctx.isEntry(fn.sym) || len(fn.callers) == 0 {
 			continue
 		}
-		for _, k := range trees.entriesAbove(ctx, fn) {
-			if lim, ok := limit[k]; ok && fn.regs > lim {
-				limit[k] = fn.regs
+		entries := trees.entriesAbove(ctx, fn)
+		slices.SortFunc(entries, func(a, b *function) int {
+			return int(ctx.names.nodeOf(b.sym) - ctx.names.nodeOf(a.sym))
+		})
+		for _, k := range entries {
+			if n, ok := need[k]; !ok || fn.regs <= n {
+				continue
+			}
+			need[k] = fn.regs
+			if k.maxRegs > 0 && fn.regs > k.maxRegs {
+				if flush != nil {
+					flush()
+				}
 				ctx.report(&linkError{
 					file:     fn.text.file.Name,
 					msg:      fmt.Sprintf("entry function '%s' with max regcount of %d calls function '%s' with regcount of %d", k.sym.name, k.maxRegs, fn.sym.name, fn.regs),
 					nonFatal: true,
 				})
+			}
+			if line != nil {
+				line(fn, k)
 			}
 		}
 	}

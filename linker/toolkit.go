@@ -70,9 +70,10 @@ type toolkit struct {
 	// --split-compile-extended exist (12.x); nvlink 11.8 stops at them as
 	// unknown options.
 	nvvmOptions bool
-	// undefinedBeforeCallgraph: with --dump-callgraph, the undefined
-	// references are reported before the call graph is printed (12.x);
-	// 11.8 prints the graph first. Both go to standard error.
+	// undefinedBeforeCallgraph: the undefined references are reported
+	// before the call graph is printed (--dump-callgraph) and before the
+	// register limit errors (12.x); 11.8 reports them after both. All go
+	// to standard error.
 	undefinedBeforeCallgraph bool
 	// minSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.

@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,11 @@ func TestCallgraphDump(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("call graph differs\nnvlink:\n%s\ncudalink:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
 			}
+			// The register limit errors come each just before the
+			// graph's propagation line of the same raise.
+			if want, got := graphAndRegErrors(c.Messages, "nvlink "), graphAndRegErrors(stderr, "cudalink", ">>> "); !slices.Equal(got, want) {
+				t.Errorf("register limit errors and call graph interleaved otherwise\nnvlink:\n%s\ncudalink:\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+			}
 			// Both linkers print the call graph and their errors on
 			// standard error: nvlink 11.8 its undefined references after
 			// the graph, 12.4 and 12.5 before it.
@@ -75,6 +81,21 @@ func errorsFirst(out, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// graphAndRegErrors returns otherLines(out, prefixes...) with the register
+// limit errors ("entry function 'k' with max regcount of ...", nvlink's
+// words and cudalink's) in their places, each as "regs k f".
+func graphAndRegErrors(out string, prefixes ...string) []string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if m := diagnosticLine.FindStringSubmatch(l); m != nil && m[7] != "" {
+			lines = append(lines, "regs "+m[7]+" "+m[8])
+			continue
+		}
+		lines = append(lines, otherLines(l, prefixes...)...)
+	}
+	return lines
 }
 
 // otherLines returns the lines of out that start with none of prefixes.

@@ -515,13 +515,14 @@ func Duplicates(messages string) []string {
 
 // diagnosticLine matches, in nvlink's words or cudalink's, the messages
 // whose order DiagnosticOrder compares: the stack size warning, the shared
-// memory and constant bank limits and the undefined references.
-var diagnosticLine = regexp.MustCompile(`(?m)(?:Stack size for entry function '([^']*)' cannot be statically determined$|Entry function '([^']*)' uses too much shared data|entry function uses too much shared data [^:]*: (.*)$|(File uses too much global constant data)|Undefined reference to '([^']*)'|undefined device symbol: (.*)$)`)
+// memory and constant bank limits, the undefined references and the
+// register limit errors (the same words in both).
+var diagnosticLine = regexp.MustCompile(`(?m)(?:Stack size for entry function '([^']*)' cannot be statically determined$|Entry function '([^']*)' uses too much shared data|entry function uses too much shared data [^:]*: (.*)$|(File uses too much global constant data)|Undefined reference to '([^']*)'|undefined device symbol: (.*)$|entry function '([^']*)' with max regcount of \d+ calls function '([^']*)')`)
 
 // DiagnosticOrder lists nvlink's (or cudalink's) stack size warnings, limit
-// errors and undefined references in the order printed, each as
-// "kind name" with the mangled name (an undefined symbol at its first
-// report only).
+// errors, undefined references and register limit errors in the order
+// printed, each as "kind name" with the mangled name (an undefined symbol
+// at its first report only; "regs kernel function" for a register limit).
 func DiagnosticOrder(messages string) []string {
 	mangled := func(name string) string {
 		if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
@@ -541,6 +542,8 @@ func DiagnosticOrder(messages string) []string {
 			out = append(out, "shared "+mangled(m[3]))
 		case m[4] != "":
 			out = append(out, "constant")
+		case m[7] != "":
+			out = append(out, "regs "+m[7]+" "+m[8])
 		default:
 			name := m[5]
 			if name == "" {
