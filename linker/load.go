@@ -56,7 +56,11 @@ func readInputs(ctx *linkContext) {
 	if ctx.failed() {
 		return
 	}
-	collectWhileReading(ctx, dropRepeatedArchives(paths))
+	total := dropRepeatedArchives(paths)
+	collectWhileReading(ctx, total)
+	if total < serialReadBytes {
+		ctx.maps.readSmall(int(total))
+	}
 
 	slots := make([][]*Object, len(paths))
 	errs := make([]error, len(paths))

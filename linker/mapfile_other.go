@@ -5,7 +5,9 @@ package linker
 import "os"
 
 // fileMaps reads inputs into memory where files cannot be mapped.
-type fileMaps struct{}
+type fileMaps struct {
+	lastLink bool // unused: see mapfile_unix.go
+}
 
 func (m *fileMaps) read(path string) ([]byte, bool, error) {
 	data, err := os.ReadFile(path)
@@ -16,3 +18,4 @@ func (m *fileMaps) releaseCopied([]byte)  {}
 func (m *fileMaps) unmapAll()             {}
 func (m *fileMaps) releaseMapping([]byte) {}
 func (m *fileMaps) hold(bool)             {}
+func (m *fileMaps) readSmall(int)         {}

@@ -3,8 +3,10 @@
 package linker
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -153,5 +155,57 @@ func TestFileMapsHoldReleasesCopied(t *testing.T) {
 	}
 	if !present(mapped[cubinPath]) {
 		t.Errorf("%s: released by hold(true), though the passes read it in place", cubinPath)
+	}
+}
+
+// TestLastLinkReadsCubinsIntoOneBuffer: the last link of a one-shot
+// process with less than serialReadBytes of inputs reads its cubins one
+// after the other into one buffer (readSmall) and maps the other files (a
+// host object here); linked that way, many-files-24 is nvlink's output,
+// byte for byte, as when every input is mapped.
+func TestLastLinkReadsCubinsIntoOneBuffer(t *testing.T) {
+	host := filepath.Join("..", "tests", "corpus", "cases", "ar-archive-of-host-objects", "main.o")
+	cubinPath := filepath.Join("..", "tests", "corpus", "cases", "many-files-24", "f00.cubin")
+	var m fileMaps
+	defer m.unmapAll()
+	m.lastLink = true
+	m.readSmall(1 << 20)
+	m.hold(true)
+	cfg := &Config{Arch: 80}
+	for _, p := range []string{host, cubinPath} {
+		objs, _, err := readInput(p, cfg, &m)
+		if err != nil || len(objs) != 1 || objs[0].ELF == nil {
+			t.Fatalf("readInput(%s): %d objects, %v", p, len(objs), err)
+		}
+		data := objs[0].ELF.Data
+		inSlab := len(m.slab) > 0 && base(data) >= base(m.slab) && base(data) < base(m.slab)+uintptr(len(m.slab))
+		if want := p == cubinPath; inSlab != want {
+			t.Errorf("%s: read into the buffer %v, want %v (%d mappings)", p, inSlab, want, len(m.maps))
+		}
+	}
+
+	ins := caseCubins(t, "many-files-24")
+	want, err := os.ReadFile(filepath.Join("..", "tests", "corpus", "cases", "many-files-24", "expected.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, last := range []bool{false, true} {
+		cfg := &Config{Arch: 80, Inputs: ins, Stdout: io.Discard, Stderr: io.Discard, Output: filepath.Join(t.TempDir(), "out.cubin")}
+		ctx := newContext(cfg)
+		ctx.maps.lastLink = last
+		if err := link(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if last && (len(ctx.maps.slab) == 0 || len(ctx.maps.maps) != 0) {
+			t.Errorf("last link: %d bytes read into the buffer, %d files mapped; want every cubin read", len(ctx.maps.slab), len(ctx.maps.maps))
+		}
+		ctx.maps.unmapAll()
+		got, err := os.ReadFile(cfg.Output)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("last link %v: output differs from nvlink's (%d bytes, nvlink %d)", last, len(got), len(want))
+		}
 	}
 }

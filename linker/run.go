@@ -63,7 +63,9 @@ func Run(cfg *Config) (err error) {
 // TLB shootdown on every CPU the process ran on, for each input).
 func linkOnce(cfg *Config, last bool) ([]byte, error) {
 	ctx := newContext(cfg)
-	if !last {
+	if last {
+		ctx.maps.lastLink = true
+	} else {
 		defer ctx.maps.unmapAll()
 	}
 	err := link(ctx)
