@@ -2,8 +2,8 @@
 # Interleaved links of one program of gen.sh by each linker given (nvlink first), through launch.c:
 # medians of wall, CPU (user + system), peak RSS and minor faults; each output compared with the first's.
 # Usage: compare.sh DIR SHAPE RUNS LINKER...   (cc -O2 -o /tmp/launch-shapes launch.c first)
-dir=$(cd $1 && pwd); args=$(cat $dir/$2.args); n=$3; shift 3
-cd $dir/$2 || exit 1
+dir=$(cd $1 && pwd); shape=$2; args=$(cat $dir/$shape.args); n=$3; shift 3
+cd $dir/$shape || exit 1
 raw=$(mktemp); outs=$(mktemp -d)
 for i in $(seq $n); do
   k=0
