@@ -30,10 +30,13 @@ type RelocHow struct {
 
 func f(pos, width uint) []Field { return []Field{{pos, width}} }
 
-// relocHow is the table of relocation types cudalink resolves or passes on.
-// Bit positions were confirmed with nvdisasm 11.8 (see
-// shared/notes/cuda-formats.md §3).
-var relocHow = map[RelocType]RelocHow{
+// relocHow is the table of relocation types cudalink resolves or passes on,
+// indexed by type (Who is 0 for a type not in it). Bit positions were
+// confirmed with nvdisasm 11.8 (see shared/notes/cuda-formats.md §3). An
+// array, not a map: relocation looks every relocation up in it, and a map
+// lookup took 5.7% of a link's CPU samples on the weak-template program
+// (docs/benchmarks.md, perf15).
+var relocHow = [relocTypes]RelocHow{
 	R_CUDA_32:                   {Who: ByEither, Fields: f(0, 32)},
 	R_CUDA_64:                   {Who: ByEither, Fields: f(0, 64)},
 	R_CUDA_ABS32_26:             {Who: ByEither, Fields: f(26, 32)},
@@ -95,11 +98,14 @@ var relocHow = map[RelocType]RelocHow{
 // HowToRelocate returns how a relocation type patches. Types not in the
 // table are applied by the driver and passed through unchanged.
 func HowToRelocate(t RelocType) RelocHow {
-	if h, ok := relocHow[t]; ok {
-		return h
+	if t < relocTypes && relocHow[t].Who != 0 {
+		return relocHow[t]
 	}
 	return RelocHow{Who: ByDriver}
 }
+
+// relocTypes bounds the relocation types relocHow can hold.
+const relocTypes = 128
 
 // Span is the number of bytes a relocation's fields touch from r_offset.
 func (h RelocHow) Span() uint64 {

@@ -8,7 +8,8 @@ import (
 // TestRelocFieldsRoundTrip writes a value into each relocation type's
 // fields and reads it back, and checks that no bit outside the fields moves.
 func TestRelocFieldsRoundTrip(t *testing.T) {
-	for typ, how := range relocHow {
+	for i, how := range relocHow {
+		typ := RelocType(i)
 		if len(how.Fields) == 0 {
 			continue
 		}
