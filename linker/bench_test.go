@@ -54,7 +54,10 @@ func benchPasses() []benchPass {
 		{"names", step(registerNames)},
 		{"edges", step(buildCallEdges)},
 		{"deadcode", step(eliminateDeadCode)},
-		{"merge", step(mergeSections)},
+		{"merge", step(func(ctx *linkContext) {
+			mergeSections(ctx)
+			releaseUnusedCode(ctx)
+		})},
 		{"layout", step(func(ctx *linkContext) {
 			layoutSections(ctx)
 			layoutShared(ctx)

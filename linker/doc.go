@@ -7,9 +7,10 @@
 // (link.go), which runs the passes in order, one file each: load (parse
 // every input; past the first 4 MiB, in parallel), resolve symbols,
 // build functions and the call graph, eliminate dead code, merge sections
-// per CUDA memory space, lay them out, compute resources, apply
-// relocations, assign the symbol and section indices, rebuild .nv.info and
-// the call graph, write the output. The core types are inputFile,
+// per CUDA memory space (and hand back the pages of the decompressed
+// images' code that no section took), lay them out, compute resources,
+// apply relocations, assign the symbol and section indices, rebuild
+// .nv.info and the call graph, write the output. The core types are inputFile,
 // inputSection, symbol, function and outputSection: a symbol holds its
 // chosen definition (resolveSymbols), a function what its input says of
 // it (buildFunctions; its call edges buildCallEdges'). What a later pass

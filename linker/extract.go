@@ -72,6 +72,8 @@ const minInputSize = 52
 // every ELF image of a host object or fatbinary, every member of an
 // archive. sm, if not 0, keeps only images that could serve that target
 // (the command line has no cache, so it need not parse the others).
+// alloc, if not nil, gives the buffers compressed images are
+// decompressed into (fileMaps.imageBuffer); nil, the heap.
 //
 // The kinds are told apart as nvlink 11.8 tells them: a file named
 // without an extension or .so is skipped whatever it holds (but one under
@@ -82,7 +84,7 @@ const minInputSize = 52
 // fatbinary by the name .fatbin; a file of another kind is an error when
 // named .cubin, .ptx or .fatbin, and is skipped otherwise (nvlink says
 // nothing; cudalink warns).
-func parseInput(path string, data []byte, sm int) ([]*Object, error) {
+func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Object, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	base := filepath.Base(path)
 	switch {
@@ -92,12 +94,12 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 		// archives), without a word.
 		return nil, errSkippedName
 	case isArchive(data):
-		return parseArchive(path, data, sm)
+		return parseArchive(path, data, sm, alloc)
 	case len(data) < minInputSize:
 		return nil, &linkError{file: path, msg: fmt.Sprintf(
 			"cannot open input file: %d bytes, too short for an object (nvlink: Could not open input file)", len(data))}
 	case hostobj.IsHostObject(data):
-		return parseHostObject(path, data, sm, &unit{id: 1})
+		return parseHostObject(path, data, sm, &unit{id: 1}, alloc)
 	case isELF(data) && ext != ".cubin":
 		// Not an x86-64 host object, and not named .cubin: a cubin under
 		// another name, or an ELF file of another machine. nvlink links
@@ -120,7 +122,7 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 		if !fatbin.IsFatbin(data) {
 			return nil, &linkError{file: path, msg: "not a fatbinary (nvlink: fatbin wrong format?)"}
 		}
-		return parseFatbin(path, data, sm, &unit{id: 1})
+		return parseFatbin(path, data, sm, &unit{id: 1}, alloc)
 	case ext == ".cubin":
 		// nvlink insists that a .cubin is ELF; parseObject says why not.
 		_, err := parseObject(path, data)
@@ -139,7 +141,7 @@ func parseInput(path string, data []byte, sm int) ([]*Object, error) {
 // parseHostObject extracts the relocatable device code of an nvcc -dc host
 // object. An object with only whole-program code (.nv_fatbin, from nvcc -c
 // without -rdc) has nothing to link: nvlink skips it, and so does cudalink.
-func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, error) {
+func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) []byte) ([]*Object, error) {
 	ho, err := hostobj.Parse(name, data)
 	if err != nil {
 		return nil, err
@@ -149,7 +151,7 @@ func parseHostObject(name string, data []byte, sm int, u *unit) ([]*Object, erro
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil
 	}
-	return parseFatbin(name, ho.RelFatbin, sm, u)
+	return parseFatbin(name, ho.RelFatbin, sm, u, alloc)
 }
 
 // readWholeProgram reads an nvcc -c object's whole-program fatbinary
@@ -218,8 +220,10 @@ func imageHasCode(name string, image []byte) bool {
 	return false
 }
 
-// parseFatbin parses the ELF images of a fatbinary container.
-func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
+// parseFatbin parses the ELF images of a fatbinary container; alloc, if
+// not nil, gives the buffers compressed images are decompressed into
+// (fileMaps.imageBuffer), as it does for parseInput's other kinds.
+func parseFatbin(name string, data []byte, sm int, u *unit, alloc func(int) []byte) ([]*Object, error) {
 	entries, err := fatbin.Parse(name, data)
 	if err != nil {
 		return nil, err
@@ -247,7 +251,7 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 			u.skipped = append(u.skipped, e)
 			continue
 		}
-		image, err := e.Data()
+		image, err := e.DataIn(alloc)
 		if err != nil {
 			return nil, err
 		}
@@ -279,7 +283,7 @@ func parseFatbin(name string, data []byte, sm int, u *unit) ([]*Object, error) {
 // every kernel; and it reads no further than a member that is not ELF (a
 // text file, a fatbinary, PTX, an empty file): the members from there on
 // are not linked, which an archiveCutError says.
-func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
+func parseArchive(name string, data []byte, sm int, alloc func(int) []byte) ([]*Object, error) {
 	ar, err := archive.Parse(name, data)
 	if err != nil {
 		return nil, err
@@ -296,7 +300,7 @@ func parseArchive(name string, data []byte, sm int) ([]*Object, error) {
 		var got []*Object
 		switch {
 		case hostobj.IsHostObject(m.Data):
-			got, err = parseHostObject(memberName, m.Data, sm, u)
+			got, err = parseHostObject(memberName, m.Data, sm, u, alloc)
 		case cubin.IsCubin(m.Data) && le.Uint16(m.Data[16:]) != cubin.ET_EXEC:
 			var obj *Object
 			obj, err = parseObject(memberName, m.Data)

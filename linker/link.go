@@ -55,6 +55,7 @@ func link(ctx *linkContext) error {
 		return ErrFailed
 	}
 	ctx.run("merge sections", mergeSections)                      // classify by memory space, build per-kernel and merged sections
+	ctx.run("release unused code", releaseUnusedCode)             // the pages of decompressed images that hold only code the output does not take
 	ctx.run("lay out sections", layoutSections)                   // offsets of every contribution are fixed from here on
 	ctx.run("lay out shared memory", layoutShared)                // each kernel's variables, the shared ones, dynamic memory
 	ctx.run("lay out debug information", layoutDebugInfo)         // -g: shared memory as the debugger sees it

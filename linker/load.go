@@ -456,7 +456,11 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 			if cached && archive.IsThinArchive(data) {
 				return thinArchiveMark(path), nil
 			}
-			objs, err := parseInput(path, data, sm)
+			var alloc func(int) []byte // a cached parse owns its images: in the heap
+			if cache == nil {
+				alloc = maps.imageBuffer
+			}
+			objs, err := parseInput(path, data, sm, alloc)
 			switch {
 			case mapped && imagesCopied(objs, data):
 				// Later passes read none of it.

@@ -19,3 +19,8 @@ func (m *fileMaps) unmapAll()             {}
 func (m *fileMaps) releaseMapping([]byte) {}
 func (m *fileMaps) hold(bool)             {}
 func (m *fileMaps) readSmall(int)         {}
+
+// imageBuffer returns a buffer from the heap: see mapfile_unix.go.
+func (m *fileMaps) imageBuffer(n int) []byte      { return make([]byte, n) }
+func (m *fileMaps) inArena([]byte) bool           { return false }
+func (m *fileMaps) releaseUnused(addr, n uintptr) {}

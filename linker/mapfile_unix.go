@@ -50,6 +50,11 @@ type fileMaps struct {
 	// slab holds the cubins readSmall has the link read into memory,
 	// one after the other; nil for a link that maps them.
 	slab []byte
+
+	// arenas are the anonymous mappings device images are decompressed
+	// into (imageBuffer), and free the unused rest of the last one.
+	arenas [][]byte
+	free   []byte
 }
 
 // readSmall has a one-shot process's last link, of size bytes of inputs
@@ -273,7 +278,7 @@ func pageRound(n int) uintptr {
 }
 
 // madvise hands back the pages of [addr, addr+n), which must be mappings
-// of fileMaps only.
+// of fileMaps only (files, or arenas).
 func madvise(addr, n uintptr) {
 	syscall.Syscall(syscall.SYS_MADVISE, addr, n, syscall.MADV_DONTNEED)
 }
@@ -302,15 +307,87 @@ func (m *fileMaps) find(b []byte) *mapping {
 	return nil
 }
 
-// unmapAll releases every mapping.
+// unmapAll releases every mapping, the arenas too.
 func (m *fileMaps) unmapAll() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, mp := range m.maps {
 		syscall.Munmap(mp.data)
 	}
+	for _, a := range m.arenas {
+		syscall.Munmap(a)
+	}
 	m.maps, m.byBase, m.left = nil, nil, nil
+	m.arenas, m.free = nil, nil
 	m.leftBytes = 0
+}
+
+// imageBuffer returns n bytes for a device image to be decompressed into,
+// outside the Go heap: in an anonymous mapping (an arena), at a page
+// boundary, and unmapped with the inputs' mappings (unmapAll). Parsing
+// leaves the image's sections windows into it, as it does into a mapped
+// file, so that the link keeps the image to its end; in the heap, an
+// image was live to the end whole. Here releaseUnused can hand back the
+// pages of what no pass reads any more (the code of the weak copies that
+// lost and of the functions dead-code elimination removed), and the
+// collector neither counts nor paces by the images. Where nothing can be
+// mapped the buffer is the heap's.
+func (m *fileMaps) imageBuffer(n int) []byte {
+	size := int(pageRound(n))
+	m.mu.Lock()
+	if size > len(m.free) {
+		a, err := syscall.Mmap(-1, 0, max(size, imageArenaBytes), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+		if err != nil {
+			m.mu.Unlock()
+			return make([]byte, n)
+		}
+		m.arenas = append(m.arenas, a)
+		m.free = a
+	}
+	b := m.free[:n:n]
+	m.free = m.free[size:]
+	m.mu.Unlock()
+	// Its pages are made in one call, not faulted in one at a time as the
+	// decompression writes them: on the weak-template program (8.7 MB of
+	// images; perf stat, 30 links each, two rounds) 5,460 page faults ->
+	// 3,250, task-clock 34.45 and 33.41 -> 31.96 and 32.68 ms.
+	syscall.Syscall(syscall.SYS_MADVISE, base(b), uintptr(size), madvPopulateWrite)
+	return b
+}
+
+// madvPopulateWrite is MADV_POPULATE_WRITE (Linux 5.14): populate the
+// pages of a range for writing, as write faults would. Older kernels
+// refuse it, and the pages are faulted in as before.
+const madvPopulateWrite = 23
+
+// imageArenaBytes is the address space imageBuffer maps at a time: its
+// pages take memory only once an image is written into them.
+const imageArenaBytes = 4 << 20
+
+// inArena says whether b lies in an arena of imageBuffer's.
+func (m *fileMaps) inArena(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, a := range m.arenas {
+		if base(b) >= base(a) && base(b)+uintptr(len(b)) <= base(a)+uintptr(len(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseUnused hands back the whole pages of [addr, addr+n), which lie in
+// an arena of imageBuffer's and which nothing will read again: read, they
+// would be zeros.
+func (m *fileMaps) releaseUnused(addr, n uintptr) {
+	p := uintptr(os.Getpagesize())
+	lo, hi := (addr+p-1)&^(p-1), (addr+n)&^(p-1)
+	if hi > lo {
+		madvise(lo, hi-lo)
+	}
 }
 
 // base is the address of a slice's first byte.

@@ -30,14 +30,22 @@ const (
 // and includes the container's padding to a multiple of 8 bytes (harmless
 // for a cubin, NULs after a PTX text). A decompressed payload must have
 // exactly the size the header declares.
-func (e Entry) Data() ([]byte, error) {
+func (e Entry) Data() ([]byte, error) { return e.DataIn(nil) }
+
+// DataIn is Data, decompressing into a buffer of alloc's (n bytes, the
+// declared size, which it returns zeroed or not) instead of a new one
+// (alloc nil). An uncompressed entry's payload is its window, as Data's.
+func (e Entry) DataIn(alloc func(n int) []byte) ([]byte, error) {
+	if alloc == nil {
+		alloc = func(n int) []byte { return make([]byte, n) }
+	}
 	switch e.Compression {
 	case CompressionNone:
 		return e.raw, nil
 	case CompressionLZ4:
-		return e.lz4()
+		return e.lz4(alloc)
 	case CompressionZstd:
-		return e.zstd()
+		return e.zstd(alloc)
 	}
 	return nil, e.errorf(e.Off+0x28, "unknown compression %v", e.Compression)
 }
@@ -95,11 +103,11 @@ func (e Entry) checkDeclared(ratio uint64) error {
 	return nil
 }
 
-func (e Entry) lz4() ([]byte, error) {
+func (e Entry) lz4(alloc func(int) []byte) ([]byte, error) {
 	if err := e.checkDeclared(lz4MaxRatio); err != nil {
 		return nil, err
 	}
-	dst := make([]byte, e.Size)
+	dst := alloc(int(e.Size))
 	n, err := decodeLZ4Block(e.raw, dst)
 	if err != nil {
 		return nil, e.errorf(e.rawOff, "LZ4 block: %v", err)
@@ -205,7 +213,7 @@ func decodeLZ4(src, dst []byte, head bool) (int, error) {
 	}
 }
 
-func (e Entry) zstd() ([]byte, error) {
+func (e Entry) zstd(alloc func(int) []byte) ([]byte, error) {
 	if err := e.checkDeclared(zstdMaxRatio); err != nil {
 		return nil, err
 	}
@@ -213,7 +221,7 @@ func (e Entry) zstd() ([]byte, error) {
 	if err != nil {
 		return nil, e.errorf(e.rawOff, "zstd: %v", err)
 	}
-	out := make([]byte, e.Size)
+	out := alloc(int(e.Size))
 	n, err := io.ReadFull(r, out)
 	switch {
 	case err == io.ErrUnexpectedEOF || err == io.EOF:
