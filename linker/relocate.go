@@ -425,8 +425,6 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		bad("place past 4 GiB into its section")
 		return
 	}
-	field := osec.read(p) // read only: writes go through osec.patch
-
 	if sym != nil && ctx.isDeleted(sym) {
 		if r.Type == cubin.R_CUDA_UNUSED_CLEAR32 || r.Type == cubin.R_CUDA_UNUSED_CLEAR64 {
 			osec.patch(p, r.Type, 0, 0)
@@ -438,7 +436,9 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	}
 	a := r.Addend
 	if !r.Rela && len(how.Fields) > 0 {
-		a = int64(how.Extract(field))
+		// Read only: writes go through osec.patch. A .rela entry's
+		// addend is its own, and its field is not read at all.
+		a = int64(how.Extract(osec.readIn(isec, p)))
 	}
 	if sym == nil {
 		if how.Who == cubin.ByLinker {
