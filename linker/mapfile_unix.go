@@ -58,7 +58,15 @@ type fileMaps struct {
 	// into (imageBuffer), and free the unused rest of the last one.
 	arenas [][]byte
 	free   []byte
+	// released counts the bytes releaseUnused handed back; poison (a
+	// test's) fills them with poisonByte instead, so that a pass that
+	// read them would write other bytes.
+	released int
+	poison   bool
 }
+
+// poisonByte is what fileMaps.poison fills released bytes with.
+const poisonByte = 0xa5
 
 // readSmall has a one-shot process's last link, of size bytes of inputs
 // in all (less than serialReadBytes), read its cubins into one buffer in
@@ -406,9 +414,21 @@ func (m *fileMaps) inArena(b []byte) bool {
 func (m *fileMaps) releaseUnused(addr, n uintptr) {
 	p := uintptr(os.Getpagesize())
 	lo, hi := (addr+p-1)&^(p-1), (addr+n)&^(p-1)
-	if hi > lo {
+	switch {
+	case hi <= lo:
+		return
+	case m.poison:
+		for _, a := range m.arenas {
+			if lo >= base(a) && hi <= base(a)+uintptr(len(a)) {
+				for i := range a[lo-base(a) : hi-base(a)] {
+					a[lo-base(a)+uintptr(i)] = poisonByte
+				}
+			}
+		}
+	default:
 		madvise(lo, hi-lo)
 	}
+	m.released += int(hi - lo)
 }
 
 // base is the address of a slice's first byte.
