@@ -170,13 +170,35 @@ func propagateRegisters(ctx *linkContext, line func(fn, k *function), flush func
 	// nvlink walks the functions input by input, each input's in its
 	// symbol table order (measured: a function whose symbol comes first
 	// in a later section, __internal_accurate_pow before dwave, is named
-	// first; of two inputs, the earlier input's function).
+	// first; of two inputs, the earlier input's function). A weak function
+	// a later copy replaced (fewer registers) keeps the first copy's place,
+	// with the later copy's registers (measured with 11.8 and 12.4: a
+	// template function of w1 and of w2 built with -maxrregcount=40, linked
+	// w1 mid w2, comes before mid's function).
+	type place struct{ file, index int }
+	first := map[*symbol]place{}
+	for _, file := range ctx.files {
+		for i, sym := range file.syms {
+			if sym != nil && sym.file != file && file.replacedCopy(uint32(i)) {
+				if _, ok := first[sym]; !ok {
+					first[sym] = place{file.index, i}
+				}
+			}
+		}
+	}
+	placeOf := func(fn *function) place {
+		if p, ok := first[fn.sym]; ok {
+			return p
+		}
+		return place{fn.sym.file.index, int(fn.sym.esymIndex)}
+	}
 	byInput := slices.Clone(ctx.funcs)
 	slices.SortStableFunc(byInput, func(a, b *function) int {
-		if c := cmp.Compare(a.sym.file.index, b.sym.file.index); c != 0 {
+		pa, pb := placeOf(a), placeOf(b)
+		if c := cmp.Compare(pa.file, pb.file); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.sym.esymIndex, b.sym.esymIndex)
+		return cmp.Compare(pa.index, pb.index)
 	})
 	var trees treeWalker
 	for _, fn := range byInput {

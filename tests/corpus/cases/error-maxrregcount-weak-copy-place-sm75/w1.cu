@@ -1,0 +1,2 @@
+#include "t.h"
+__global__ void kw1(long long *o) { o[0] = tw<3>(o[1]); }
