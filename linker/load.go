@@ -470,6 +470,8 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 				// mapped their neighbours); later passes fault in what they
 				// read.
 				maps.release(data)
+			case err == nil && cache == nil:
+				maps.trimSlab(data, objs)
 			}
 			return objs, err
 		}

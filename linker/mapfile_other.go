@@ -13,12 +13,13 @@ func (m *fileMaps) read(path string) ([]byte, bool, error) {
 	data, err := os.ReadFile(path)
 	return data, false, err
 }
-func (m *fileMaps) release([]byte)        {}
-func (m *fileMaps) releaseCopied([]byte)  {}
-func (m *fileMaps) unmapAll()             {}
-func (m *fileMaps) releaseMapping([]byte) {}
-func (m *fileMaps) hold(bool)             {}
-func (m *fileMaps) readSmall(int)         {}
+func (m *fileMaps) release([]byte)             {}
+func (m *fileMaps) releaseCopied([]byte)       {}
+func (m *fileMaps) unmapAll()                  {}
+func (m *fileMaps) releaseMapping([]byte)      {}
+func (m *fileMaps) hold(bool)                  {}
+func (m *fileMaps) readSmall(int)              {}
+func (m *fileMaps) trimSlab([]byte, []*Object) {}
 
 // imageBuffer returns a buffer from the heap: see mapfile_unix.go.
 func (m *fileMaps) imageBuffer(n int) []byte      { return make([]byte, n) }

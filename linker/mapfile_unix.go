@@ -87,6 +87,23 @@ func (m *fileMaps) readSmall(size int) {
 	}
 }
 
+// trimSlab gives the slab back the section header table of the cubin
+// just read into its end (data, parsed as objs): parsing has read the
+// table (cubin.File.DropSectionHeaders), and the next cubin is read over
+// it. Flat 100 objects (docs/benchmarks.md, perf14): 41 section headers
+// of each 16 KB cubin, 260 KB of the buffer.
+func (m *fileMaps) trimSlab(data []byte, objs []*Object) {
+	if len(objs) != 1 || objs[0].ELF == nil || len(data) == 0 || base(objs[0].ELF.Data) != base(data) {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.slab) == 0 || base(data)+uintptr(len(data)) != base(m.slab)+uintptr(len(m.slab)) {
+		return // not the slab's last file
+	}
+	m.slab = m.slab[:len(m.slab)-objs[0].ELF.DropSectionHeaders()]
+}
+
 // readIntoSlab reads the file fd of size bytes into the slab if it is a
 // cubin (an ELF64 file for EM_CUDA) and fits; false if not.
 func (m *fileMaps) readIntoSlab(fd, size int) ([]byte, bool) {

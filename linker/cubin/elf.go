@@ -313,18 +313,53 @@ type File struct {
 	relocFirst []int32
 
 	shoff uint64 // e_shoff, checked: the section headers are in Data
+	// offsets holds each section's sh_offset and sh_entsize, in pairs,
+	// once DropSectionHeaders has cut the section headers off Data.
+	offsets []uint64
 }
 
 // Offset returns sh_offset of a section of f, which Section does not keep
 // (messages name it), from its header in the file.
 func (f *File) Offset(s *Section) uint64 {
+	if f.offsets != nil {
+		return f.offsets[2*s.Index]
+	}
 	return le.Uint64(f.Data[f.shoff+uint64(s.Index)*shdrSize+24:])
 }
 
 // Entsize returns sh_entsize of a section of f, which Section does not
 // keep (only partial links copy it), from its header in the file.
 func (f *File) Entsize(s *Section) uint64 {
+	if f.offsets != nil {
+		return f.offsets[2*s.Index+1]
+	}
 	return le.Uint64(f.Data[f.shoff+uint64(s.Index)*shdrSize+56:])
+}
+
+// DropSectionHeaders cuts the section header table off the end of Data,
+// keeping of it what Offset and Entsize return (16 bytes a section instead
+// of 64), when the table is the file's last bytes and no section's
+// contents lie in or after it, as in every cubin nvcc writes; it returns
+// how many bytes it cut, 0 if it cut none. Parse has read everything else
+// of the table. The caller may then reuse those bytes: a small one-shot
+// link reads its cubins one after the other into one buffer, and each
+// file's table is a sixth of a 16 KB cubin.
+func (f *File) DropSectionHeaders() int {
+	n := uint64(len(f.Sections))
+	if f.offsets != nil || f.shoff+n*shdrSize != uint64(len(f.Data)) {
+		return 0
+	}
+	offsets := make([]uint64, 2*n)
+	for i, s := range f.Sections {
+		off := f.Offset(s)
+		if len(s.Data) > 0 && off+uint64(len(s.Data)) > f.shoff {
+			return 0
+		}
+		offsets[2*i], offsets[2*i+1] = off, f.Entsize(s)
+	}
+	f.offsets = offsets
+	f.Data = f.Data[:f.shoff:f.shoff]
+	return int(n * shdrSize)
 }
 
 // SectionRelocs returns the relocations that patch section i, from all

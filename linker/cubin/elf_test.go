@@ -133,3 +133,38 @@ func TestSectionRelocs(t *testing.T) {
 		t.Error("HasRelocs of an index out of range")
 	}
 }
+
+// TestDropSectionHeaders: cutting the section header table off the saxpy
+// sample leaves every section's bytes, offset and entry size as they were
+// and Data ending where the table began; the bytes after it may then be
+// overwritten (as a small link's next input is read over them) without
+// changing what the file returns. A second call cuts nothing.
+func TestDropSectionHeaders(t *testing.T) {
+	f := parseSample(t)
+	type sec struct {
+		data         []byte
+		off, entsize uint64
+	}
+	var before []sec
+	for _, s := range f.Sections {
+		before = append(before, sec{slices.Clone(s.Data), f.Offset(s), f.Entsize(s)})
+	}
+	orig := f.Data
+	size := len(orig)
+	n := f.DropSectionHeaders()
+	if want := len(f.Sections) * 64; n != want || len(f.Data) != size-n || cap(f.Data) != len(f.Data) {
+		t.Fatalf("DropSectionHeaders = %d, Data %d of %d bytes (cap %d); want %d cut", n, len(f.Data), size, cap(f.Data), want)
+	}
+	table := orig[len(f.Data):]
+	for i := range table {
+		table[i] = 0xa5
+	}
+	for i, s := range f.Sections {
+		if b := before[i]; !slices.Equal(s.Data, b.data) || f.Offset(s) != b.off || f.Entsize(s) != b.entsize {
+			t.Errorf("section %d (%s): offset %d entsize %d, %d bytes; before %d, %d, %d bytes", i, s.Name, f.Offset(s), f.Entsize(s), len(s.Data), b.off, b.entsize, len(b.data))
+		}
+	}
+	if n := f.DropSectionHeaders(); n != 0 {
+		t.Errorf("second DropSectionHeaders = %d, want 0", n)
+	}
+}
