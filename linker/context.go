@@ -207,7 +207,7 @@ type linkContext struct {
 	gatherFrom    int            // gatherSections gathers from this many bytes of inputs (gatherInputBytes; tests set 0)
 	composeMerged bool           // placeContributions composes merged sections instead of copying them (tests clear it)
 	composedFrom  int            // writeTo writes composed sections input by input from this many bytes of inputs (composedByInputBytes; tests set 0)
-	composedGroup int            // writeComposed gathers this many bytes of members into one buffer (composedGroupBytes; tests set less)
+	composedGroup int            // the composer gathers this many bytes of members into one buffer (composedGroupBytes; tests set less)
 	pipeFrom      uint64         // writeTo writes a file of this many bytes or more through an outPipe (outPipeFrom in the worker; tests set 0)
 	pipeChunk     int            // the outPipe's buffer size (outPipeChunk; tests set less)
 	relocByInput  int            // how many sections applyRelocations relocated input by input (byInput; tests read it)

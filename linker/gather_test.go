@@ -93,10 +93,10 @@ func TestGatheredSameBytes(t *testing.T) {
 }
 
 // TestComposedInputByInput: a link written to a file with its composed
-// sections written input by input (writeComposed, from composedFrom bytes
+// sections written input by input (composer, from composedFrom bytes
 // of inputs: composedByInputBytes, more than any corpus case) writes the
 // bytes the same link writes section by section, whatever the size of
-// the groups of members writeComposed gathers before writing them
+// the groups of members the composer gathers before writing them
 // (composedGroup: one member a group, a few, all).
 func TestComposedInputByInput(t *testing.T) {
 	for _, c := range gatherCases {

@@ -231,7 +231,7 @@ func (p *outPipe) writeStable(b []byte, own bool) {
 
 // WriteAt writes a copy of b at off, a range that no other write touches
 // (one that Seek stepped over). The copies are gathered in a buffer
-// handed over when full: writeComposed writes each run of a composed
+// handed over when full: the composer writes each run of a composed
 // section's members that follow one another in the file on its own, and
 // a hand-off each would cost about what the pwrite it saves the caller.
 func (p *outPipe) WriteAt(b []byte, off int64) (int, error) {

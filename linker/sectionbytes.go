@@ -540,7 +540,7 @@ func (osec *outputSection) writeBytes(ctx *linkContext, walk *inputWalk, w io.Wr
 
 // memberPatches splits a composed section's patches by member (each
 // member's are those whose fields lie within its bytes, in order), for a
-// writer that writes the members one by one (writeComposed). It says
+// writer that writes the members one by one (composer). It says
 // false when they cannot be split so: patches made neither in offset order
 // nor member after member (membersUnordered), members out of order or
 // overlapping, a member of no input, a patch outside every member or

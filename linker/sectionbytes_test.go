@@ -130,7 +130,7 @@ func TestCachedInputsIntactAcrossLinks(t *testing.T) {
 // after member, out of offset order within each member: reads then look
 // only at the patches of the members around the field (memberPatchRange).
 // From 40 on every field lies within a member, as relocation places them,
-// and the patches split by member (memberPatches, for writeComposed) give
+// and the patches split by member (memberPatches, for the composer) give
 // the same bytes too.
 func TestComposedSectionSameBytes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -202,8 +203,8 @@ func (img *image) writeTo(w io.Writer) (err error) {
 		return uint64(len(b))
 	}
 	var walk inputWalk // borrowed sections are read from the inputs
-	// A file's composed sections are written last, input by input (see
-	// writeComposed): here the writer only steps over them.
+	// A file's composed sections are written input by input (see
+	// composer): here the writer only steps over them.
 	var file composedTarget
 	if inputBytes(ctx.files) >= ctx.composedFrom {
 		// Only then: the assertion builds the interface's table for
@@ -214,7 +215,25 @@ func (img *image) writeTo(w io.Writer) (err error) {
 			file, _ = w.(composedTarget)
 		}
 	}
-	var later []laterSection
+	// The composed sections to step over, known before the first is
+	// reached: in a one-shot link (no outPipe) their members are written
+	// as the walk over the borrowed sections (code, constant banks) enters
+	// their inputs, while the inputs' pages are in, not on a walk of their
+	// own at the end (see composer).
+	var comp *composer
+	if file != nil {
+		var later []laterSection
+		for i, osec := range ctx.outSections {
+			if cubin.HasFileData(osec.typ) && osec.composed() {
+				if pieces, ok := osec.memberPatches(); ok {
+					later = append(later, laterSection{i, pieces})
+				}
+			}
+		}
+		if len(later) > 0 {
+			comp = img.newComposer(file, later, &walk)
+		}
+	}
 	var zeros [64]byte
 	pad := func(n uint64) {
 		for n > 0 {
@@ -274,17 +293,21 @@ func (img *image) writeTo(w io.Writer) (err error) {
 			}
 			written = osec.size
 		default:
-			if file != nil && osec.composed() {
-				if pieces, ok := osec.memberPatches(); ok {
-					if err := bw.Flush(); err != nil {
-						return err
-					}
-					if _, err := file.Seek(int64(osec.size), io.SeekCurrent); err != nil {
-						return err
-					}
-					later = append(later, laterSection{i, pieces})
-					written = osec.size
-					break
+			if comp != nil && comp.stepsOver(i) {
+				if err := bw.Flush(); err != nil {
+					return err
+				}
+				if _, err := file.Seek(int64(osec.size), io.SeekCurrent); err != nil {
+					return err
+				}
+				written = osec.size
+				break
+			}
+			if comp != nil && pipe == nil && osec.borrowed && len(osec.members) > 0 && osec.members[0].file != nil {
+				// The composed members of the inputs up to this one, this
+				// one's last, where the walk goes next.
+				if err := comp.upTo(osec.members[0].file.index); err != nil {
+					return err
 				}
 			}
 			written, scratch = osec.writeBytes(ctx, &walk, bw, scratch)
@@ -327,11 +350,14 @@ func (img *image) writeTo(w io.Writer) (err error) {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	return img.writeComposed(file, later, &walk)
+	if comp == nil {
+		return nil
+	}
+	return comp.upTo(math.MaxInt) // the members of the inputs left
 }
 
 // composedByInputBytes is the size of inputs from which writeTo writes
-// composed sections input by input (writeComposed): with fewer, the
+// composed sections input by input (composer): with fewer, the
 // inputs are not handed back between passes (fileMaps' batches), and the
 // writes of each member on its own cost more than they save. Side by
 // side (fork+wait4, medians of CPU = user + system): -G 100 objects (6.3
@@ -357,15 +383,15 @@ type composedTarget interface {
 	io.Seeker
 }
 
-// laterSection is a composed section writeTo stepped over: its index in
+// laterSection is a composed section writeTo steps over: its index in
 // the output and, member by member, the patches in each.
 type laterSection struct {
 	index   int
 	patches [][]patch
 }
 
-// writeComposed writes the composed sections writeTo stepped over, input
-// by input: every such section's members from the first input, then from
+// composer writes the composed sections writeTo steps over, input by
+// input: every such section's members from the first input, then from
 // the second, and so on, each member patched and written at its place.
 // Section by section, as writeBytes writes them, each composed section
 // walked every input, and each walk faulted the inputs' pages in again
@@ -377,80 +403,128 @@ type laterSection struct {
 // a time), so that those that follow one another in the file, a
 // section's members from consecutive inputs, are one write instead of
 // one each.
-func (img *image) writeComposed(file io.WriterAt, later []laterSection, walk *inputWalk) error {
-	type piece struct {
-		isec    *inputSection
-		at      uint64 // the member's offset in the output file
-		patches []patch
-	}
-	var pieces []piece
+//
+// writeTo has it gather an input's members when its walk over the
+// borrowed sections (a function's code, a kernel's constant bank) enters
+// the input (upTo), while its pages are in: on a walk of its own after
+// the others, the writer entered each input of the flat 400-object
+// program three times, with it twice.
+type composer struct {
+	img     *image
+	file    io.WriterAt
+	walk    *inputWalk
+	pieces  []composedPiece // by input, in the order of the members of each
+	stepped []bool          // by output section: stepped over
+
+	next       int // the next piece to gather
+	start, end int // the current group: pieces[start:end]
+	buf        []byte
+	where      []int // each piece of the group's place in buf
+	runs       []composedRun
+}
+
+// composedPiece is a member of a composed section.
+type composedPiece struct {
+	isec    *inputSection
+	at      uint64 // the member's offset in the output file
+	patches []patch
+}
+
+// composedRun is a stretch of a group's buffer written at once.
+type composedRun struct {
+	at   uint64 // where in the file
+	size int
+}
+
+// newComposer prepares the composed sections later for writing.
+func (img *image) newComposer(file io.WriterAt, later []laterSection, walk *inputWalk) *composer {
+	c := &composer{img: img, file: file, walk: walk, stepped: make([]bool, len(img.ctx.outSections))}
 	for _, l := range later {
+		c.stepped[l.index] = true
 		osec := img.ctx.outSections[l.index]
 		for j, isec := range osec.members {
 			if len(isec.sec.Data) > 0 {
-				pieces = append(pieces, piece{isec, img.offsets[l.index] + isec.outOff, l.patches[j]})
+				c.pieces = append(c.pieces, composedPiece{isec, img.offsets[l.index] + isec.outOff, l.patches[j]})
 			}
 		}
 	}
-	slices.SortStableFunc(pieces, func(a, b piece) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
-	// The pieces of a run of inputs, up to composedGroupBytes, are copied
-	// into one buffer in file order, and each stretch of pieces that
-	// follow one another in the file (a section's members from
-	// consecutive inputs) is one write: one pwrite into a file, one copy
-	// into an outPipe's buffers.
-	var buf []byte
-	var byAt []int  // the group's pieces, by file offset
-	var where []int // each piece's place in buf
-	type run struct {
-		at   uint64 // where in the file
-		size int
-	}
-	var runs []run // the writes, in buf's order
-	for start := 0; start < len(pieces); {
-		end, size := start+1, len(pieces[start].isec.sec.Data)
-		for end < len(pieces) && size+len(pieces[end].isec.sec.Data) <= img.ctx.composedGroup {
-			size += len(pieces[end].isec.sec.Data)
-			end++
+	slices.SortStableFunc(c.pieces, func(a, b composedPiece) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
+	return c
+}
+
+// stepsOver says whether writeTo steps over output section i.
+func (c *composer) stepsOver(i int) bool { return c.stepped[i] }
+
+// upTo gathers the members of the inputs up to the index-th, and writes
+// each group once it is complete.
+func (c *composer) upTo(index int) error {
+	for c.next < len(c.pieces) && c.pieces[c.next].isec.file.index <= index {
+		if c.next == c.end {
+			c.plan()
 		}
-		group := pieces[start:end]
-		byAt = byAt[:0]
-		for i := range group {
-			byAt = append(byAt, i)
-		}
-		slices.SortFunc(byAt, func(a, b int) int { return cmp.Compare(group[a].at, group[b].at) })
-		where = slices.Grow(where[:0], len(group))[:len(group)]
-		runs = runs[:0]
-		n := 0
-		for _, i := range byAt {
-			p := group[i]
-			if k := len(runs) - 1; k < 0 || runs[k].at+uint64(runs[k].size) != p.at {
-				runs = append(runs, run{at: p.at})
-			}
-			where[i] = n
-			n += len(p.isec.sec.Data)
-			runs[len(runs)-1].size += len(p.isec.sec.Data)
-		}
-		buf = slices.Grow(buf[:0], n)[:n]
-		for i, p := range group {
-			walk.visit(img.ctx, p.isec.file)
-			b := buf[where[i] : where[i]+len(p.isec.sec.Data)]
-			copy(b, p.isec.sec.Data)
-			applyPatches(b, p.isec.outOff, p.patches)
-		}
-		n = 0
-		for _, r := range runs {
-			if _, err := file.WriteAt(buf[n:n+r.size], int64(r.at)); err != nil {
+		p := c.pieces[c.next]
+		c.walk.visit(c.img.ctx, p.isec.file)
+		k := c.where[c.next-c.start]
+		b := c.buf[k : k+len(p.isec.sec.Data)]
+		copy(b, p.isec.sec.Data)
+		applyPatches(b, p.isec.outOff, p.patches)
+		c.next++
+		if c.next == c.end {
+			if err := c.write(); err != nil {
 				return err
 			}
-			n += r.size
 		}
-		start = end
+	}
+	return nil
+}
+
+// plan makes the group that starts at the next piece: up to
+// composedGroup bytes of pieces, their places in buf by file offset, and
+// the runs of them that follow one another in the file.
+func (c *composer) plan() {
+	pieces := c.pieces
+	start := c.next
+	end, size := start+1, len(pieces[start].isec.sec.Data)
+	for end < len(pieces) && size+len(pieces[end].isec.sec.Data) <= c.img.ctx.composedGroup {
+		size += len(pieces[end].isec.sec.Data)
+		end++
+	}
+	group := pieces[start:end]
+	byAt := make([]int, 0, len(group))
+	for i := range group {
+		byAt = append(byAt, i)
+	}
+	slices.SortFunc(byAt, func(a, b int) int { return cmp.Compare(group[a].at, group[b].at) })
+	c.where = slices.Grow(c.where[:0], len(group))[:len(group)]
+	c.runs = c.runs[:0]
+	n := 0
+	for _, i := range byAt {
+		p := group[i]
+		if k := len(c.runs) - 1; k < 0 || c.runs[k].at+uint64(c.runs[k].size) != p.at {
+			c.runs = append(c.runs, composedRun{at: p.at})
+		}
+		c.where[i] = n
+		n += len(p.isec.sec.Data)
+		c.runs[len(c.runs)-1].size += len(p.isec.sec.Data)
+	}
+	c.buf = slices.Grow(c.buf[:0], n)[:n]
+	c.start, c.end = start, end
+}
+
+// write writes the current group's runs.
+func (c *composer) write() error {
+	n := 0
+	for _, r := range c.runs {
+		if _, err := c.file.WriteAt(c.buf[n:n+r.size], int64(r.at)); err != nil {
+			return err
+		}
+		n += r.size
 	}
 	return nil
 }
 
 // composedGroupBytes is how many bytes of composed sections' members
-// writeComposed gathers before it writes them. One write per member was
+// the composer gathers before it writes them. One write per member was
 // 900 pwrite calls in a link of the 100-object -G benchmark program, 153
 // with 64 KiB groups (36 with 256 KiB); side by side (21 interleaved runs
 // each, medians, load 12 to 13) CPU 28.1 -> 26.7 ms and peak RSS 12096
