@@ -87,11 +87,12 @@ func (m *fileMaps) readSmall(size int) {
 	}
 }
 
-// trimSlab gives the slab back the section header table of the cubin
-// just read into its end (data, parsed as objs): parsing has read the
-// table (cubin.File.DropSectionHeaders), and the next cubin is read over
-// it. Flat 100 objects (docs/benchmarks.md, perf14): 41 section headers
-// of each 16 KB cubin, 260 KB of the buffer.
+// trimSlab gives the slab back what parsing alone reads of the cubin just
+// read into its end (data, parsed as objs): its section header table
+// (cubin.File.DropSectionHeaders) and its symbol and string tables, which
+// the rest is moved down over (DropTables); the next cubin is read over
+// what it cut. Flat 100 objects (docs/benchmarks.md, perf14): 41 section
+// headers and 2.7 KB of tables of each 16 KB cubin, 530 KB of the buffer.
 func (m *fileMaps) trimSlab(data []byte, objs []*Object) {
 	if len(objs) != 1 || objs[0].ELF == nil || len(data) == 0 || base(objs[0].ELF.Data) != base(data) {
 		return
@@ -101,7 +102,11 @@ func (m *fileMaps) trimSlab(data []byte, objs []*Object) {
 	if len(m.slab) == 0 || base(data)+uintptr(len(data)) != base(m.slab)+uintptr(len(m.slab)) {
 		return // not the slab's last file
 	}
-	m.slab = m.slab[:len(m.slab)-objs[0].ELF.DropSectionHeaders()]
+	ef := objs[0].ELF
+	if cut := ef.DropSectionHeaders(); cut > 0 {
+		cut += ef.DropTables()
+		m.slab = m.slab[:len(m.slab)-cut]
+	}
 }
 
 // readIntoSlab reads the file fd of size bytes into the slab if it is a

@@ -168,3 +168,53 @@ func TestDropSectionHeaders(t *testing.T) {
 		t.Errorf("second DropSectionHeaders = %d, want 0", n)
 	}
 }
+
+// TestDropTables: with the section headers cut, moving the saxpy sample's
+// sections down over its symbol and string tables leaves every other
+// section's bytes and every relocation as they were, the tables without
+// bytes, and nothing read from the bytes cut (overwritten here).
+func TestDropTables(t *testing.T) {
+	f := parseSample(t)
+	type sec struct {
+		data []byte
+		off  uint64
+	}
+	var before []sec
+	for _, s := range f.Sections {
+		before = append(before, sec{slices.Clone(s.Data), f.Offset(s)})
+	}
+	var relocs []Reloc
+	for i := range f.Relocs {
+		relocs = slices.AppendSeq(relocs, f.Relocs[i].All())
+	}
+	orig := f.Data
+	f.DropSectionHeaders()
+	size := len(f.Data)
+	n := f.DropTables()
+	if n <= 0 || len(f.Data) != size-n || cap(f.Data) != len(f.Data) {
+		t.Fatalf("DropTables = %d, Data %d of %d bytes (cap %d)", n, len(f.Data), size, cap(f.Data))
+	}
+	for i := range orig[len(f.Data):] {
+		orig[len(f.Data)+i] = 0xa5
+	}
+	for i, s := range f.Sections {
+		table := s.Type == SHT_SYMTAB || s.Type == SHT_STRTAB || s.Type == SHT_SYMTAB_SHNDX
+		b := before[i]
+		switch {
+		case table && s.Data != nil:
+			t.Errorf("section %d (%s): a table keeps %d bytes", i, s.Name, len(s.Data))
+		case !table && (!slices.Equal(s.Data, b.data) || f.Offset(s) != b.off):
+			t.Errorf("section %d (%s): offset %d, %d bytes changed; before %d, %d bytes", i, s.Name, f.Offset(s), len(s.Data), b.off, len(b.data))
+		}
+	}
+	var after []Reloc
+	for i := range f.Relocs {
+		after = slices.AppendSeq(after, f.Relocs[i].All())
+	}
+	if len(relocs) == 0 || !slices.Equal(after, relocs) {
+		t.Errorf("relocations: %d after, %d before (or changed)", len(after), len(relocs))
+	}
+	if n := f.DropTables(); n != 0 {
+		t.Errorf("second DropTables = %d, want 0", n)
+	}
+}
