@@ -465,6 +465,7 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 			case mapped && imagesCopied(objs, data):
 				// Later passes read none of it.
 				maps.releaseCopied(data)
+				releaseSectionHeaders(maps, objs)
 			case mapped:
 				// Parsing read the headers and tables (and the kernel
 				// mapped their neighbours); later passes fault in what they
