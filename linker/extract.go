@@ -255,7 +255,7 @@ func parseFatbin(name string, data []byte, sm int, u *unit, alloc func(int) []by
 		if err != nil {
 			return nil, err
 		}
-		obj, err := parseObject(name, image)
+		obj, err := parseImage(name, image, e.Compression == fatbin.CompressionNone)
 		if fe := (*cubin.FormatError)(nil); errors.As(err, &fe) {
 			// The offset is the image's: name the file, then the image.
 			fe.File = fmt.Sprintf("%s: sm_%d image", name, e.SM)

@@ -566,7 +566,14 @@ func isELF(data []byte) bool { return len(data) >= 4 && string(data[:4]) == "\x7
 // parseObject parses a relocatable cubin, decodes the per-file records the
 // passes need (relocations by section, call graph, prototypes) and checks
 // the global .nv.info. name is used in messages.
-func parseObject(name string, data []byte) (*Object, error) {
+func parseObject(name string, data []byte) (*Object, error) { return parseImage(name, data, true) }
+
+// parseImage is parseObject; copyMeta says whether to move the sections
+// the passes read outside a walk out of data (copyMetadata): not for an
+// image that was decompressed, which no file mapping holds (7 KB of each
+// image of the weak-template program of docs/benchmarks.md were copied
+// for nothing).
+func parseImage(name string, data []byte, copyMeta bool) (*Object, error) {
 	if isELF(data) && len(data) >= 20 && !cubin.IsCubin(data) {
 		return nil, &linkError{file: name, msg: "not a CUDA device object: an ELF file for another machine"}
 	}
@@ -580,7 +587,9 @@ func parseObject(name string, data []byte) (*Object, error) {
 		// out without symbols) are handled where they matter.
 		return nil, &linkError{file: name, msg: fmt.Sprintf("not a relocatable cubin (e_type %d); compile device code with nvcc -dc or -rdc=true", ef.Header.Type)}
 	}
-	copyMetadata(ef)
+	if copyMeta {
+		copyMetadata(ef)
+	}
 	obj := &Object{Name: name, ELF: ef, funcDescs: funcDescSymbols(ef)}
 	if err := decodeCallgraph(obj); err != nil {
 		return nil, err
