@@ -7,6 +7,7 @@ package cubin
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"iter"
@@ -366,58 +367,56 @@ func (f *File) DropSectionHeaders() int {
 	return int(n * shdrSize)
 }
 
-// DropTables moves the bytes of every section but the symbol and string
-// tables, which Parse has decoded (the names copied, the symbols in
-// Symbols), down over those tables, to just after the ELF header, and cuts
-// Data after them; it returns how many bytes it cut, 0 if it moved none.
-// The tables' sections keep no bytes. It needs DropSectionHeaders first
-// (Offset keeps each section's place in the file), and moves nothing when a
-// table lies after a section that stays, or a section's bytes are not in
-// Data (copied out) but would be in the range it moves. In a 16 KB cubin
-// nvcc writes, .shstrtab, .strtab and .symtab come first: 2.7 KB.
+// DropTables moves the bytes of every section still in Data but the
+// symbol and string tables, which Parse has decoded (the names copied, the
+// symbols in Symbols), down to just after the ELF header, one after the
+// other (each at its file offset modulo 16), over those tables, the
+// padding between sections and the bytes of sections copied out of Data
+// since; it cuts Data after them and returns how many bytes it cut, 0 if
+// it moved nothing. The tables' sections keep no bytes. It needs
+// DropSectionHeaders first (Offset keeps each section's place in the file
+// for messages), and moves nothing when two sections share bytes. In a
+// 16 KB cubin nvcc writes, .shstrtab, .strtab and .symtab come first (2.7
+// KB) and the code's alignment leaves gaps between functions.
 func (f *File) DropTables() int {
 	const header = 64 // the ELF header, which Data keeps
-	if f.offsets == nil || f.moved {
+	if f.offsets == nil || f.moved || len(f.Data) <= header {
 		return 0
 	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(f.Data)))
 	in := func(b []byte) bool {
-		if len(b) == 0 || len(f.Data) == 0 {
-			return false
-		}
-		lo := uintptr(unsafe.Pointer(unsafe.SliceData(f.Data)))
 		p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-		return p >= lo && p-lo+uintptr(len(b)) <= uintptr(len(f.Data))
+		return len(b) > 0 && p >= lo+header && p-lo+uintptr(len(b)) <= uintptr(len(f.Data))
 	}
-	table := func(s *Section) bool {
-		return s.Type == SHT_SYMTAB || s.Type == SHT_STRTAB || s.Type == SHT_SYMTAB_SHNDX
-	}
-	keep := uint64(len(f.Data)) // the first byte of a section that stays
-	for _, s := range f.Sections {
-		if in(s.Data) && !table(s) {
-			keep = min(keep, f.Offset(s))
-		}
-	}
-	if keep <= header || keep == uint64(len(f.Data)) {
-		return 0
-	}
-	for _, s := range f.Sections {
-		if in(s.Data) && table(s) && f.Offset(s)+uint64(len(s.Data)) > keep {
-			return 0 // a table after what stays
-		}
-	}
-	n := uint64(copy(f.Data[header:], f.Data[keep:]))
+	var kept, tables []*Section
 	for _, s := range f.Sections {
 		switch {
 		case !in(s.Data):
-		case table(s):
-			s.Data = nil
+		case s.Type == SHT_SYMTAB || s.Type == SHT_STRTAB || s.Type == SHT_SYMTAB_SHNDX:
+			tables = append(tables, s)
 		default:
-			off := f.Offset(s) - keep + header
-			s.Data = f.Data[off : off+uint64(len(s.Data)) : off+uint64(len(s.Data))]
+			kept = append(kept, s)
 		}
 	}
-	cut := uint64(len(f.Data)) - header - n
-	f.Data = f.Data[: header+n : header+n]
+	slices.SortFunc(kept, func(a, b *Section) int { return cmp.Compare(f.Offset(a), f.Offset(b)) })
+	for i := 1; i < len(kept); i++ {
+		if prev := kept[i-1]; f.Offset(prev)+uint64(len(prev.Data)) > f.Offset(kept[i]) {
+			return 0
+		}
+	}
+	p := uint64(header)
+	for _, s := range kept {
+		off, n := f.Offset(s), uint64(len(s.Data))
+		dst := p + (off-p)&15 // <= off: the sections before it end there
+		copy(f.Data[dst:dst+n], f.Data[off:off+n])
+		s.Data = f.Data[dst : dst+n : dst+n]
+		p = dst + n
+	}
+	for _, s := range tables {
+		s.Data = nil
+	}
+	cut := uint64(len(f.Data)) - p
+	f.Data = f.Data[:p:p]
 	f.moved = true
 	return int(cut)
 }
