@@ -237,6 +237,24 @@ func (ctx *linkContext) writeMessages(msgs []byte, name string, p *ptxImage) {
 	d := &ctx.diag
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.suffix != "" {
+		// -report-arch: nvlink ends each of its ptxas's lines with the
+		// target too, warnings and errors alike (measured with 11.8 and
+		// 12.4: spill warnings of a compute_60-only object linked for
+		// sm_80, the errors of a bad .ptx input).
+		var b bytes.Buffer
+		for line := range bytes.Lines(msgs) {
+			text, nl := bytes.CutSuffix(line, []byte("\n"))
+			b.Write(text)
+			if len(text) > 0 {
+				b.WriteString(d.suffix)
+			}
+			if nl {
+				b.WriteByte('\n')
+			}
+		}
+		msgs = b.Bytes()
+	}
 	if d.w != nil {
 		d.w.Write(msgs)
 	}
