@@ -43,7 +43,7 @@ func createTempOutput(dir, pattern string) (*tempOutput, error) {
 		return newNamedTemp(dir, pattern)
 	}
 	// The name is the pattern's, for messages; the file has none yet.
-	return &tempOutput{f: os.NewFile(uintptr(fd), filepath.Join(dir, pattern))}, nil
+	return &tempOutput{f: os.NewFile(uintptr(fd), inDir(dir, pattern))}, nil
 }
 
 // oTmpfile is O_TMPFILE (__O_TMPFILE | O_DIRECTORY), the same on every
