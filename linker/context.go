@@ -309,6 +309,10 @@ type Object struct {
 	// version is, for a unit with no image to link (ELF nil), the newest
 	// release its other images were written by (imageVersion).
 	version uint32
+	// ltoIR marks the place of a unit whose IR went to libnvvm (ELF nil):
+	// nothing of it is linked, but --register-link-binaries names it
+	// there (selectImages, writeHostSide).
+	ltoIR bool
 
 	// Call graph records from .nv.callgraph, in file symbol indices.
 	calls        [][2]uint32

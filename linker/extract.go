@@ -380,7 +380,9 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		u := group[0].unit
 		if ctx.lto.units[u] {
 			// Its IR went to libnvvm: the cubin made of all of them is
-			// linked where ctx.lto.at says (lto.go).
+			// linked where ctx.lto.at says (lto.go); the unit keeps its
+			// place for --register-link-binaries.
+			out = append(out, &Object{Name: group[0].Name, unit: u, ltoIR: true})
 			if ctx.lto.obj != nil && !ctx.lto.placed && ctx.lto.at == u {
 				out = append(out, ctx.lto.obj)
 				ctx.lto.placed = true

@@ -17,30 +17,8 @@ func writeHostSide(ctx *linkContext) error {
 	if path == "" {
 		return nil
 	}
-	// The linked inputs, and in their places those with relocatable
-	// device code but no image for the target, which nvlink lists too;
-	// libcudadevrt's (on sm_53, sm_62, ... it has none) only when nvlink
-	// took it where it came (chooseDevrt: a call left undefined, which
-	// only dead code makes, or -keep-system-libraries).
-	var ids []string
-	unlinked := ctx.unlinked
-	for i := 0; i <= len(ctx.files); i++ {
-		for len(unlinked) > 0 && (i == len(ctx.files) || unlinked[0].seq < ctx.files[i].seq) {
-			if u := unlinked[0]; u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0) {
-				ids = append(ids, u.host.moduleID)
-			}
-			unlinked = unlinked[1:]
-		}
-		if i == len(ctx.files) {
-			break
-		}
-		if h := ctx.files[i].unit.host; h != nil {
-			ids = append(ids, h.moduleID)
-		} else {
-			ids = append(ids, cubinModuleID(ctx.files[i].Name))
-		}
-	}
 	var b bytes.Buffer
+	ids := hostSideModules(ctx)
 	fmt.Fprintf(&b, "#define NUM_PRELINKED_OBJECTS %d\n", len(ids))
 	for _, id := range ids {
 		fmt.Fprintf(&b, "DEFINE_REGISTER_FUNC(%s)\n", id)
@@ -50,6 +28,59 @@ func writeHostSide(ctx *linkContext) error {
 		return ErrFailed
 	}
 	return nil
+}
+
+// hostSideModules are the module ids --register-link-binaries lists, in
+// nvlink's order: the linked inputs, and in their places those with
+// relocatable device code but no image for the target, which nvlink lists
+// too; libcudadevrt's (on sm_53, sm_62, ... it has none) only when nvlink
+// took it where it came (chooseDevrt: a call left undefined, which only
+// dead code makes, or -keep-system-libraries). With -dlto, each input whose
+// IR went to libnvvm is listed at its own place, not the cubin made of
+// them; when ptxas linked the whole program (the LTO inputs and
+// libcudadevrt alone, which nvlink drops), nvlink lists the LTO inputs in
+// reverse command-line order (measured with 11.8, 12.4 and 12.5).
+func hostSideModules(ctx *linkContext) []string {
+	var ids []string
+	moduleID := func(u *unit, name string) string {
+		if u.host != nil {
+			return u.host.moduleID
+		}
+		return cubinModuleID(name)
+	}
+	if ctx.lto.executable != nil {
+		ir := ctx.lto.program.ir
+		for i := len(ir) - 1; i >= 0; i-- {
+			ids = append(ids, moduleID(ir[i].u, ir[i].name))
+		}
+		return ids
+	}
+	unlinked, listed := ctx.unlinked, ctx.lto.listed
+	for i := 0; i <= len(ctx.files); i++ {
+		last := i == len(ctx.files)
+		for {
+			if len(listed) > 0 && (last || listed[0].seq < ctx.files[i].seq) && (len(unlinked) == 0 || listed[0].seq < unlinked[0].seq) {
+				ids = append(ids, moduleID(listed[0].u, listed[0].name))
+				listed = listed[1:]
+				continue
+			}
+			if len(unlinked) > 0 && (last || unlinked[0].seq < ctx.files[i].seq) {
+				if u := unlinked[0]; u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0) {
+					ids = append(ids, u.host.moduleID)
+				}
+				unlinked = unlinked[1:]
+				continue
+			}
+			break
+		}
+		if last {
+			break
+		}
+		if f := ctx.files[i]; f.Object != ctx.lto.obj {
+			ids = append(ids, moduleID(f.unit, f.Name))
+		}
+	}
+	return ids
 }
 
 // cubinModuleID is the module id nvlink makes up for a plain cubin: its

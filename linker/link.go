@@ -36,7 +36,10 @@ func link(ctx *linkContext) error {
 		return ctx.runErr("write PTX", writeEmittedPTX) // -emit-ptx: libnvvm's PTX is the output
 	}
 	if ctx.lto.executable != nil {
-		return ctx.runErr("write output", writeLTOExecutable) // -dlto with libcudadevrt: ptxas linked the whole program
+		if err := ctx.runErr("write output", writeLTOExecutable); err != nil { // -dlto with libcudadevrt: ptxas linked the whole program
+			return err
+		}
+		return ctx.runErr("write host side", writeHostSide) // --register-link-binaries: the LTO inputs, last first
 	}
 	ctx.run("resolve symbols", resolveSymbols) // one symbol per name, ranked strong > weak > common > undefined
 	if ctx.checkpoint() {

@@ -164,8 +164,12 @@ func addInputs(ctx *linkContext) {
 		}
 		added := len(ctx.added)
 		for _, obj := range objs {
-			seq := len(ctx.added) + len(ctx.unlinked)
+			seq := len(ctx.added) + len(ctx.unlinked) + len(ctx.lto.listed)
 			un := obj.unit
+			if obj.ltoIR {
+				ctx.lto.listed = append(ctx.lto.listed, ltoPlace{un, obj.Name, seq})
+				continue
+			}
 			if system {
 				// Units are shared with cached parses: mark a copy.
 				u := *obj.unit

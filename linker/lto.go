@@ -66,6 +66,18 @@ type ltoState struct {
 	// without IR are libcudadevrt's: nvlink drops the library and writes
 	// that cubin as its output (optimizeLinkTime).
 	executable []byte
+	// listed are the units whose IR went to libnvvm, each at its place
+	// among the units loaded (addInputs): --register-link-binaries names
+	// them there, not obj (writeHostSide).
+	listed []ltoPlace
+}
+
+// ltoPlace is a unit whose IR went to libnvvm and its place among the
+// units loaded (inputFile.seq).
+type ltoPlace struct {
+	u    *unit
+	name string
+	seq  int
 }
 
 // ignoreLTO is nvlink's answer to a -dlto link without IR it can read: a
