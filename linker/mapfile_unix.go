@@ -48,7 +48,8 @@ type fileMaps struct {
 	copiedBytes int
 	// holding: nothing is released until hold(false) (see hold).
 	holding bool
-	// lastLink: the process exits after this link (linkOnce's last).
+	// lastLink: the process exits after this link (linkOnce's last), or a
+	// test has the link read its inputs as if it did (WithLastLinkReads).
 	lastLink bool
 	// slab holds the cubins readSmall has the link read into memory,
 	// one after the other; nil for a link that maps them.

@@ -94,6 +94,24 @@ func WithTestHook(ctx context.Context, hook func(pass string)) context.Context {
 	return context.WithValue(ctx, testHookKey{}, hook)
 }
 
+// lastLinkReadsKey is the context key of WithLastLinkReads.
+type lastLinkReadsKey struct{}
+
+// WithLastLinkReads returns a context for Config.Context that has the link
+// read its inputs as the last link of a one-shot process reads them (a
+// small link's cubins into one buffer, what only parsing reads given back:
+// fileMaps.readSmall), while still releasing its mappings at its end as
+// another link does. It is for tests only: cmd/cudalink's links take that
+// path, which the tests' in-process links would otherwise never take.
+func WithLastLinkReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, lastLinkReadsKey{}, true)
+}
+
+// lastLinkReads says whether the link's context is WithLastLinkReads'.
+func (cfg *Config) lastLinkReads() bool {
+	return cfg.Context != nil && cfg.Context.Value(lastLinkReadsKey{}) == true
+}
+
 // testHook calls the hook of WithTestHook, if the link has one.
 func (cfg *Config) testHook(pass string) {
 	if cfg.Context == nil {

@@ -63,9 +63,8 @@ func Run(cfg *Config) (err error) {
 // TLB shootdown on every CPU the process ran on, for each input).
 func linkOnce(cfg *Config, last bool) ([]byte, error) {
 	ctx := newContext(cfg)
-	if last {
-		ctx.maps.lastLink = true
-	} else {
+	ctx.maps.lastLink = last || cfg.lastLinkReads()
+	if !last {
 		defer ctx.maps.unmapAll()
 	}
 	err := link(ctx)

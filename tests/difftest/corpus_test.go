@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cudalink/cudalink/linker"
 	"github.com/cudalink/cudalink/linker/cli"
 	"github.com/cudalink/cudalink/tests/normalize"
 )
@@ -52,7 +54,9 @@ func link(t *testing.T, args []string) (status int, stdout, stderr string) {
 				fmt.Fprintf(&errb, "\nPANIC: %v\n%s", r, debug.Stack())
 			}
 		}()
-		status = cli.Run(args, &out, &errb)
+		// As cmd/cudalink reads them: a small link's cubins into one
+		// buffer (linker.WithLastLinkReads).
+		status = cli.RunContext(linker.WithLastLinkReads(context.Background()), args, &out, &errb, nil)
 	}()
 	if status == -1 || status == 3 {
 		t.Errorf("cudalink %s panicked:%s", strings.Join(args, " "), errb.String())
