@@ -643,7 +643,10 @@ var ltoRefKinds = [...]struct {
 //     kernel). -ignore-host-info does not change this.
 //   - else, unless -ignore-host-info, the lists of every input (archive
 //     members and libcudadevrt included), when some input other than
-//     libcudadevrt lists anything.
+//     libcudadevrt lists a kernel: lists that name only variables (host
+//     code that copies to a __device__ variable and launches nothing) give
+//     none, and libnvvm keeps every kernel, as nvlink keeps them without
+//     -dlto (hostKernelRefs).
 func (ctx *linkContext) ltoHostRefs(inputs []ltoInput) *ltoRefs {
 	cfg := ctx.config
 	refs := &ltoRefs{}
@@ -660,7 +663,8 @@ func (ctx *linkContext) ltoHostRefs(inputs []ltoInput) *ltoRefs {
 		return refs
 	}
 	if cfg.IgnoreHostInfo || !slices.ContainsFunc(inputs, func(in ltoInput) bool {
-		return in.u.host != nil && in.u.host.hasRefs && !in.u.system
+		h := in.u.host
+		return h != nil && !in.u.system && len(h.refs[hostobj.KernelExtern])+len(h.refs[hostobj.KernelIntern]) > 0
 	}) {
 		return nil
 	}
