@@ -1,0 +1,1 @@
+__global__ void kd(long long *o, int n) { o[4] = n * 7; }
