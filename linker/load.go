@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/cudalink/cudalink/linker/archive"
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -496,12 +495,12 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 // image of its own outside data (decompressed from a fatbinary), so that
 // no pass reads data in place.
 func imagesCopied(objs []*Object, data []byte) bool {
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	lo := addr(data)
 	for _, obj := range objs {
 		if obj.ELF == nil || len(obj.ELF.Data) == 0 {
 			return false
 		}
-		if p := uintptr(unsafe.Pointer(unsafe.SliceData(obj.ELF.Data))); p >= lo && p-lo < uintptr(len(data)) {
+		if p := addr(obj.ELF.Data); p >= lo && p-lo < uintptr(len(data)) {
 			return false
 		}
 	}

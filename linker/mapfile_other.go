@@ -22,6 +22,6 @@ func (m *fileMaps) readSmall(int)              {}
 func (m *fileMaps) trimSlab([]byte, []*Object) {}
 
 // imageBuffer returns a buffer from the heap: see mapfile_unix.go.
-func (m *fileMaps) imageBuffer(n int) []byte      { return make([]byte, n) }
-func (m *fileMaps) inArena([]byte) bool           { return false }
-func (m *fileMaps) releaseUnused(addr, n uintptr) {}
+func (m *fileMaps) imageBuffer(n int) []byte    { return make([]byte, n) }
+func (m *fileMaps) inArena([]byte) bool         { return false }
+func (m *fileMaps) releaseUnused(at, n uintptr) {}

@@ -23,7 +23,7 @@ func pagePresent(t *testing.T) func(b []byte) bool {
 	t.Cleanup(func() { pagemap.Close() })
 	return func(b []byte) bool {
 		var e [8]byte
-		page := int64(base(b)) / int64(os.Getpagesize())
+		page := int64(addr(b)) / int64(os.Getpagesize())
 		if _, err := pagemap.ReadAt(e[:], page*8); err != nil {
 			t.Fatal(err)
 		}
@@ -137,8 +137,8 @@ func TestFileMapsHoldReleasesCopied(t *testing.T) {
 			t.Fatalf("readInput(%s): %d objects, %v", p, len(objs), err)
 		}
 		for _, mp := range m.maps {
-			if !seen[base(mp.data)] {
-				seen[base(mp.data)] = true
+			if !seen[addr(mp.data)] {
+				seen[addr(mp.data)] = true
 				mapped[p] = mp.data
 			}
 		}
@@ -180,7 +180,7 @@ func TestLastLinkReadsCubinsIntoOneBuffer(t *testing.T) {
 			t.Fatalf("readInput(%s): %d objects, %v", p, len(objs), err)
 		}
 		data := objs[0].ELF.Data
-		inSlab := len(m.slab) > 0 && base(data) >= base(m.slab) && base(data) < base(m.slab)+uintptr(len(m.slab))
+		inSlab := len(m.slab) > 0 && addr(data) >= addr(m.slab) && addr(data) < addr(m.slab)+uintptr(len(m.slab))
 		if want := p == cubinPath; inSlab != want {
 			t.Errorf("%s: read into the buffer %v, want %v (%d mappings)", p, inSlab, want, len(m.maps))
 		}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"syscall"
-	"unsafe"
 )
 
 // fileMaps maps input files read-only into memory for the length of one
@@ -96,12 +95,12 @@ func (m *fileMaps) readSmall(size int) {
 // (docs/benchmarks.md, perf14): of 1,645,344 bytes of cubins the buffer
 // holds 1,053,312.
 func (m *fileMaps) trimSlab(data []byte, objs []*Object) {
-	if len(objs) != 1 || objs[0].ELF == nil || len(data) == 0 || base(objs[0].ELF.Data) != base(data) {
+	if len(objs) != 1 || objs[0].ELF == nil || len(data) == 0 || addr(objs[0].ELF.Data) != addr(data) {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.slab) == 0 || base(data)+uintptr(len(data)) != base(m.slab)+uintptr(len(m.slab)) {
+	if len(m.slab) == 0 || addr(data)+uintptr(len(data)) != addr(m.slab)+uintptr(len(m.slab)) {
 		return // not the slab's last file
 	}
 	ef := objs[0].ELF
@@ -180,7 +179,7 @@ func (m *fileMaps) read(path string) (data []byte, mapped bool, err error) {
 	if m.byBase == nil {
 		m.byBase = map[uintptr]*mapping{}
 	}
-	m.byBase[base(data)] = mp
+	m.byBase[addr(data)] = mp
 	m.sorted = false
 	m.mu.Unlock()
 	return data, true, nil
@@ -191,7 +190,7 @@ func (m *fileMaps) read(path string) (data []byte, mapped bool, err error) {
 func (m *fileMaps) release(data []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if mp := m.byBase[base(data)]; mp != nil {
+	if mp := m.byBase[addr(data)]; mp != nil {
 		m.leave(mp)
 	}
 }
@@ -204,7 +203,7 @@ func (m *fileMaps) release(data []byte) {
 func (m *fileMaps) releaseCopied(data []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if mp := m.byBase[base(data)]; mp != nil {
+	if mp := m.byBase[addr(data)]; mp != nil {
 		mp.copied = true
 		m.leave(mp)
 	}
@@ -304,18 +303,18 @@ func (m *fileMaps) releaseLeft() {
 // releaseRuns releases mappings, one madvise call for each run of
 // adjacent ones, and marks them not left.
 func releaseRuns(maps []*mapping) {
-	slices.SortFunc(maps, func(x, y *mapping) int { return cmp.Compare(base(x.data), base(y.data)) })
+	slices.SortFunc(maps, func(x, y *mapping) int { return cmp.Compare(addr(x.data), addr(y.data)) })
 	for i := 0; i < len(maps); {
 		// A run of mappings each of which ends where the next begins
 		// (a mapping's length rounded up to the page) is released in one
 		// call: nothing else lies between them.
 		first := maps[i]
-		end := base(first.data) + pageRound(len(first.data))
+		end := addr(first.data) + pageRound(len(first.data))
 		j := i + 1
-		for ; j < len(maps) && base(maps[j].data) == end; j++ {
+		for ; j < len(maps) && addr(maps[j].data) == end; j++ {
 			end += pageRound(len(maps[j].data))
 		}
-		madvise(base(first.data), end-base(first.data))
+		madvise(addr(first.data), end-addr(first.data))
 		for _, r := range maps[i:j] {
 			r.left = false
 		}
@@ -338,22 +337,22 @@ func madvise(addr, n uintptr) {
 
 // find returns the mapping that holds b, or nil.
 func (m *fileMaps) find(b []byte) *mapping {
-	start := base(b)
+	start := addr(b)
 	if mp := m.byBase[start]; mp != nil {
 		return mp
 	}
 	if !m.sorted {
-		slices.SortFunc(m.maps, func(x, y *mapping) int { return cmp.Compare(base(x.data), base(y.data)) })
+		slices.SortFunc(m.maps, func(x, y *mapping) int { return cmp.Compare(addr(x.data), addr(y.data)) })
 		m.sorted = true
 	}
 	// The last mapping that starts at or before b is the only one that
 	// can hold it: mappings do not overlap.
-	i, found := slices.BinarySearchFunc(m.maps, start, func(mp *mapping, at uintptr) int { return cmp.Compare(base(mp.data), at) })
+	i, found := slices.BinarySearchFunc(m.maps, start, func(mp *mapping, at uintptr) int { return cmp.Compare(addr(mp.data), at) })
 	if !found {
 		i--
 	}
 	if i >= 0 {
-		if mp := m.maps[i]; start < base(mp.data)+uintptr(len(mp.data)) {
+		if mp := m.maps[i]; start < addr(mp.data)+uintptr(len(mp.data)) {
 			return mp
 		}
 	}
@@ -404,7 +403,7 @@ func (m *fileMaps) imageBuffer(n int) []byte {
 	// decompression writes them: on the weak-template program (8.7 MB of
 	// images; perf stat, 30 links each, two rounds) 5,460 page faults ->
 	// 3,250, task-clock 34.45 and 33.41 -> 31.96 and 32.68 ms.
-	syscall.Syscall(syscall.SYS_MADVISE, base(b), uintptr(size), madvPopulateWrite)
+	syscall.Syscall(syscall.SYS_MADVISE, addr(b), uintptr(size), madvPopulateWrite)
 	return b
 }
 
@@ -425,27 +424,27 @@ func (m *fileMaps) inArena(b []byte) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, a := range m.arenas {
-		if base(b) >= base(a) && base(b)+uintptr(len(b)) <= base(a)+uintptr(len(a)) {
+		if addr(b) >= addr(a) && addr(b)+uintptr(len(b)) <= addr(a)+uintptr(len(a)) {
 			return true
 		}
 	}
 	return false
 }
 
-// releaseUnused hands back the whole pages of [addr, addr+n), which lie in
+// releaseUnused hands back the whole pages of [at, at+n), which lie in
 // an arena of imageBuffer's and which nothing will read again: read, they
 // would be zeros.
-func (m *fileMaps) releaseUnused(addr, n uintptr) {
+func (m *fileMaps) releaseUnused(at, n uintptr) {
 	p := uintptr(os.Getpagesize())
-	lo, hi := (addr+p-1)&^(p-1), (addr+n)&^(p-1)
+	lo, hi := (at+p-1)&^(p-1), (at+n)&^(p-1)
 	switch {
 	case hi <= lo:
 		return
 	case m.poison:
 		for _, a := range m.arenas {
-			if lo >= base(a) && hi <= base(a)+uintptr(len(a)) {
-				for i := range a[lo-base(a) : hi-base(a)] {
-					a[lo-base(a)+uintptr(i)] = poisonByte
+			if lo >= addr(a) && hi <= addr(a)+uintptr(len(a)) {
+				for i := range a[lo-addr(a) : hi-addr(a)] {
+					a[lo-addr(a)+uintptr(i)] = poisonByte
 				}
 			}
 		}
@@ -454,6 +453,3 @@ func (m *fileMaps) releaseUnused(addr, n uintptr) {
 	}
 	m.released += int(hi - lo)
 }
-
-// base is the address of a slice's first byte.
-func base(data []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(data))) }

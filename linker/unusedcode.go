@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"cmp"
 	"slices"
 	"unsafe"
 
@@ -46,15 +47,7 @@ func releaseUnusedCode(ctx *linkContext) {
 			unused := isec.out == nil && s.Type == cubin.SHT_PROGBITS && s.Flags&cubin.SHF_EXECINSTR != 0
 			spans = append(spans, span{addr(b), addr(b) + uintptr(len(b)), unused})
 		}
-		slices.SortFunc(spans, func(a, b span) int {
-			switch {
-			case a.at < b.at:
-				return -1
-			case a.at > b.at:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.at, b.at) })
 		// Each run of unused sections, from its first one's start to its
 		// last one's end (what lies between them is padding, read by no
 		// one; what lies around it may be the file's headers).
