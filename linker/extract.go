@@ -24,13 +24,16 @@ type hostInfo struct {
 	// and .nvHRCI, in that order (hostobj.RefKind); internal names are
 	// wildcard patterns.
 	refs [hostobj.NumRefKinds][]string
-	// hasRefs says whether any list names something.
-	hasRefs bool
 	// hasRefSections says whether the object has the .nvHR* sections at
 	// all: nvcc -dc writes them, possibly empty; nvcc -c (whole-program
 	// code) and a host compiler alone do not, and one such object among
 	// the inputs makes nvlink keep every kernel (hostKernelRefs).
 	hasRefSections bool
+}
+
+// listsKernels says whether h's lists name a kernel (.nvHRKE, .nvHRKI).
+func (h *hostInfo) listsKernels() bool {
+	return len(h.refs[hostobj.KernelExtern])+len(h.refs[hostobj.KernelIntern]) > 0
 }
 
 // unit is one logical input: a cubin, or the device code of one host
@@ -146,7 +149,7 @@ func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) 
 	if err != nil {
 		return nil, err
 	}
-	u.host = &hostInfo{moduleID: ho.ModuleID, refs: ho.HostRefs, hasRefs: ho.HasHostRefs(), hasRefSections: ho.HasHostRefSections}
+	u.host = &hostInfo{moduleID: ho.ModuleID, refs: ho.HostRefs, hasRefSections: ho.HasHostRefSections}
 	u.wholeFatbin = ho.Fatbin
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil

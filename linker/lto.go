@@ -663,8 +663,7 @@ func (ctx *linkContext) ltoHostRefs(inputs []ltoInput) *ltoRefs {
 		return refs
 	}
 	if cfg.IgnoreHostInfo || !slices.ContainsFunc(inputs, func(in ltoInput) bool {
-		h := in.u.host
-		return h != nil && !in.u.system && len(h.refs[hostobj.KernelExtern])+len(h.refs[hostobj.KernelIntern]) > 0
+		return in.u.host != nil && !in.u.system && in.u.host.listsKernels()
 	}) {
 		return nil
 	}
@@ -860,7 +859,6 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 		for k := range hostobj.NumRefKinds {
 			host.refs[k] = append(host.refs[k], h.refs[k]...)
 		}
-		host.hasRefs = host.hasRefs || h.hasRefs && !in.u.system
 	}
 	u.host = host
 	obj.unit = u

@@ -31,7 +31,6 @@ func TestLTOHostRefs(t *testing.T) {
 		h := &hostInfo{}
 		for k, l := range refs {
 			h.refs[k] = l
-			h.hasRefs = h.hasRefs || len(l) > 0
 		}
 		return ltoInput{u: &unit{host: h, system: system}}
 	}
