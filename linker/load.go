@@ -63,6 +63,13 @@ func readInputs(ctx *linkContext) {
 
 	slots := make([][]*Object, len(paths))
 	errs := make([]error, len(paths))
+	for i, in := range cfg.Inputs {
+		if !in.Library && in.Path == "" {
+			// An empty argument among the inputs: nvlink 11.8, 12.4 and
+			// 12.5 stop there with "Could not open input file ''".
+			errs[i] = &linkError{file: "''", msg: "cannot open input file: the name is empty"}
+		}
+	}
 	panics := make([]*goPanic, len(paths))
 	read := func(i int) (size int) {
 		if paths[i] != "" { // "": a -l library that was not found
@@ -123,7 +130,7 @@ func addInputs(ctx *linkContext) {
 	// target); see unexpectedAfterDevrt.
 	skippedDevrt := false
 	for i := range paths {
-		if paths[i] == "" {
+		if paths[i] == "" && errs[i] == nil { // a -l library not found, an archive given again
 			continue
 		}
 		if ctx.mergeStopped() || ctx.ptxFailed {
