@@ -21,6 +21,7 @@
  * module name "", status int64 (the nvPTXCompileResult), message. It exits
  * 0 at the end of its input, 1 on a broken pipe or request.
  */
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,17 @@ static void compile(const char *const *opts, int nopts, const char *src, size_t 
 }
 
 int main(void) {
+  /* glibc's malloc as nvlink's compiles would want it: a block freed at
+   * the end of one compile serves the next instead of going back to the
+   * kernel (an unmapped block, or the heap's top trimmed) and being
+   * faulted in again, page by page. The default mmap threshold starts at
+   * 128 KiB and rises only as such blocks are freed, and the heap's top
+   * is trimmed past 128 KiB: 4,150 page faults for tests/bench's 10 PTX
+   * files, 3,190 so (docs/benchmarks.md, perf17). 32 MiB is the largest
+   * threshold mallopt takes; the trim threshold bounds what an idle
+   * process keeps (a persistent worker keeps it between links). */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 8 << 20);
   fputc(0, stdout); /* loaded: the compiler is linked in */
   writeString("");
   if (fflush(stdout) != 0) return 1;
