@@ -298,9 +298,11 @@ func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
 		return devrtTaken
 	}
 	// A libcudadevrt not taken, or a member linked only if needed
-	// (linkedFiles), does not count.
+	// (onDemandMember), does not count. A libcudadevrt taken counts in
+	// either archive mode: it is linked whole (linkedFiles), so a second
+	// copy after it finds its names defined and is not taken again.
 	skip := func(file *inputFile) bool {
-		return file.unit.system && ctx.devrt[file.unit] != devrtTaken || file.unit.member && ctx.config.ArchiveMode == "on-demand"
+		return file.unit.system && ctx.devrt[file.unit] != devrtTaken || ctx.onDemandMember(file)
 	}
 	names := make(globalNames, distinctNames(ctx.added, skip))
 	var unresolved []string

@@ -121,3 +121,66 @@ func writeArchive(t *testing.T, path string, names []string, data [][]byte) {
 		t.Fatal(err)
 	}
 }
+
+// TestArchiveModeOnDemandDevrtTwice: libcudadevrt given twice, by two
+// files (a copy beside the toolkit's, say, or a path and -lcudadevrt
+// finding another), is linked once, at its first place: the second finds
+// the first's names defined and is not taken. nvlink 11.8, 12.4 and 12.5
+// write for such a link what they write with one libcudadevrt (checked on
+// these cases, either order), and --archive-mode=on-demand, which
+// changes nothing for libcudadevrt, must too. chooseDevrt left the first
+// copy's members out of the names it knows under on-demand (it skipped
+// every archive member there, where linkedFiles links a libcudadevrt
+// taken), so it took the second copy as well: duplicate definitions of
+// every libcudadevrt function (cudaGetParameterBuffer, ...), exit 1.
+func TestArchiveModeOnDemandDevrtTwice(t *testing.T) {
+	corpus := filepath.Join("..", "tests", "corpus")
+	for _, c := range []struct{ root, name string }{
+		{corpus, "cnp-wrapper-sm52"},
+		{filepath.Join(corpus, "cuda-12.4"), "cuda12-device-launch-sm80"},
+		{filepath.Join(corpus, "cuda-12.5"), "cuda12-device-launch-sm80"},
+	} {
+		dir := filepath.Join(c.root, "cases", c.name)
+		want, err := os.ReadFile(filepath.Join(dir, "expected.cubin"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		devrt := filepath.Join(c.root, "libs", "libcudadevrt.a")
+		data, err := os.ReadFile(devrt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmp := t.TempDir()
+		copyPath := filepath.Join(tmp, "copy", "libcudadevrt.a")
+		if err := os.MkdirAll(filepath.Dir(copyPath), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(copyPath, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		objs, _ := filepath.Glob(filepath.Join(dir, "*.o"))
+		arch := 52
+		if strings.HasSuffix(c.name, "sm80") {
+			arch = 80
+		}
+		for _, mode := range []string{"whole", "on-demand"} {
+			for _, devrts := range [][]string{{devrt, copyPath}, {copyPath, devrt}} {
+				var inputs []Input
+				for _, p := range append(slices.Clone(objs), devrts...) {
+					inputs = append(inputs, Input{Path: p})
+				}
+				var msgs bytes.Buffer
+				out := filepath.Join(tmp, "out.cubin")
+				err := Run(&Config{Arch: arch, Output: out, Inputs: inputs, ArchiveMode: mode, Stdout: &msgs, Stderr: &msgs})
+				if err != nil {
+					t.Errorf("%s, %s, %v: %v\n%.600s", c.name, mode, devrts, err, msgs.String())
+					continue
+				}
+				got, err := os.ReadFile(out)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("%s, %s, %v: output differs from nvlink's with one libcudadevrt (expected.cubin): %v", c.name, mode, devrts, err)
+				}
+			}
+		}
+	}
+}
