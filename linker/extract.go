@@ -441,8 +441,14 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 // minor not above the target, the highest; of the PTX images not above the
 // target, the highest; the PTX when its architecture is higher than the
 // ELF image's (compute_86 beats sm_80 for sm_86 and sm_89, sm_86 beats
-// compute_86), first in file order among equals. A .ptx file's text is
-// always compiled.
+// compute_86). Among ELF images of the same SM the last in file order
+// wins (11.8, 12.4, 12.5: nvcc -gencode arch=compute_70,code=sm_75
+// -gencode arch=compute_75,code=sm_75 makes two sm_75 images, and nvlink
+// links the second, whichever virtual architecture it was compiled from;
+// fatbinary --create with two images of one profile alike), but that an
+// sm_90a image beats an sm_90 one in either order; among PTX images of
+// the same architecture the first wins (ptxFor; fatbinary --create with
+// two compute_75 images). A .ptx file's text is always compiled.
 func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 	u := objs[0].unit
 	for _, obj := range objs {
@@ -450,10 +456,11 @@ func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 		case obj.ELF == nil:
 		case !u.container:
 			best = obj
-		case cubin.ArchCompatible(obj.ELF.Header.SM(), target) && (best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM()):
+		case !cubin.ArchCompatible(obj.ELF.Header.SM(), target):
+		case best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM():
 			best = obj
-		case cubin.ArchCompatible(obj.ELF.Header.SM(), target) && obj.ELF.Header.SM() == best.ELF.Header.SM() &&
-			obj.ELF.Header.Flags&cubin.EF_CUDA_ARCH_SPECIFIC != 0:
+		case obj.ELF.Header.SM() == best.ELF.Header.SM() &&
+			(obj.ELF.Header.Flags&cubin.EF_CUDA_ARCH_SPECIFIC != 0 || best.ELF.Header.Flags&cubin.EF_CUDA_ARCH_SPECIFIC == 0):
 			// nvlink 12.x takes an sm_90a image over an sm_90 one of
 			// the same unit, in either order and for either target.
 			best = obj
