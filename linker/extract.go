@@ -79,9 +79,9 @@ const minInputSize = 52
 // decompressed into (fileMaps.imageBuffer); nil, the heap.
 //
 // The kinds are told apart as nvlink 11.8 tells them: a file named
-// without an extension or .so is skipped whatever it holds (but one under
-// 52 bytes that is not an archive is an error); an archive by its
-// contents, whatever its size; any other file under 52 bytes (an empty
+// without an extension is skipped whatever it holds, and one named .so
+// unless it is an archive (but one under 52 bytes that is not an archive
+// is an error); an archive by its contents, whatever its size and name; any other file under 52 bytes (an empty
 // one too) is an error; then an x86-64 host object by its contents; any
 // other ELF file is a cubin only when named .cubin (else see below); a
 // fatbinary by the name .fatbin; a file of another kind is an error when
@@ -91,10 +91,13 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 	ext := strings.ToLower(filepath.Ext(path))
 	base := filepath.Base(path)
 	switch {
-	case (!strings.Contains(base, ".") || ext == ".so") && (isArchive(data) || len(data) >= minInputSize):
-		// nvlink skips an input whose name has no extension, or is a
-		// shared library's, whatever it holds (cubins, host objects,
-		// archives), without a word.
+	case !strings.Contains(base, ".") && (isArchive(data) || len(data) >= minInputSize),
+		ext == ".so" && !isArchive(data) && len(data) >= minInputSize:
+		// nvlink skips an input whose name has no extension, whatever it
+		// holds (cubins, host objects, archives), and one named as a
+		// shared library that is not an archive, without a word. An
+		// archive named .so on the command line is linked as any other
+		// (11.8, 12.4, 12.5; -l never finds one: findLibrary).
 		return nil, errSkippedName
 	case isArchive(data):
 		return parseArchive(path, data, sm, alloc)

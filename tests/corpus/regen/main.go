@@ -1398,6 +1398,13 @@ func makeJunk(dir, kind string) ([]byte, error) {
 			binary.LittleEndian.PutUint16(out[off:], uint16(v))
 		}
 		return out, nil
+	case "copy":
+		if len(parts) != 2 {
+			break
+		}
+		// copy:<file>: the bytes of a file this case built before the
+		// junk (an nvcc-lib archive, say) under another name.
+		return os.ReadFile(filepath.Join(dir, parts[1]))
 	case "orphan-bank2":
 		if len(parts) != 2 {
 			break
