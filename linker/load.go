@@ -350,16 +350,32 @@ func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
 // its host reference lists do not switch kernel pruning on.
 func isSystemLibrary(path string) bool { return strings.Contains(path, "cudadevrt") }
 
-// findLibrary looks for lib<name>.a in dirs, in order, as nvlink does: an
-// archive from which nvlink would read no object (it has no member, or its
-// first member is not ELF, where nvlink stops reading an archive) is
-// skipped with nvlink's warning, "Skipping incompatible '<dir>/lib<name>.a'
-// when searching for -l<name>" (the -L directory as given, without a
-// trailing '/'), and the search goes on in the next directories. Under
-// -Werror that warning stops the link (mergeWarnf). skipped says whether
-// some archive was skipped. (nvlink also skips an archive whose only
-// objects are cubins, which cudalink links; see docs/errors.md.)
+// findLibrary looks for -l<name> as nvlink does: first lib<name>.so in
+// every directory of dirs, in order, then lib<name>.a. A lib<name>.so
+// found anywhere is nvlink's choice, and links nothing (cudalink says so;
+// skipped is then true). Of the archives, one from which nvlink would read
+// no object (it has no member, or its first member is not ELF, where
+// nvlink stops reading an archive) is skipped with nvlink's warning,
+// "Skipping incompatible '<dir>/lib<name>.a' when searching for -l<name>"
+// (the -L directory as given, without a trailing '/'), and the search goes
+// on in the next directories. Under -Werror that warning stops the link
+// (mergeWarnf). skipped says whether some archive (or a lib<name>.so) was
+// passed over. (nvlink also skips an archive whose only objects are
+// cubins, which cudalink links; see docs/errors.md.)
 func findLibrary(ctx *linkContext, name string, dirs []string) (path string, found, skipped bool) {
+	for _, dir := range dirs {
+		// nvlink first looks for lib<name>.so in every directory; the
+		// first it finds (anything stat finds: a shared library, an
+		// archive so named, a directory) is its choice, which it does
+		// not even open, as a shared library holds no device code for
+		// it (11.8, 12.4, 12.5).
+		so := filepath.Join(dir, "lib"+name+".so")
+		if _, err := os.Stat(so); err == nil {
+			shown := strings.TrimSuffix(dir, "/") + "/lib" + name + ".so"
+			ctx.ownWarnf("library -l%s is %s for nvlink, which looks for lib%s.so in every -L directory before any lib%s.a and links nothing from a shared library; linking without -l%s", name, shown, name, name, name)
+			return "", false, true
+		}
+	}
 	for _, dir := range dirs {
 		p := filepath.Join(dir, "lib"+name+".a")
 		if _, err := os.Stat(p); err != nil {

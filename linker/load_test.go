@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -63,6 +64,51 @@ func TestReadInputsParallelTail(t *testing.T) {
 			if sec.Name != want.ELF.Sections[j].Name || !bytes.Equal(sec.Data, want.ELF.Sections[j].Data) {
 				t.Fatalf("input %d (%s): section %d is %s, want %s", i, in.Path, j, sec.Name, want.ELF.Sections[j].Name)
 			}
+		}
+	}
+}
+
+// TestLibrarySOInAnyDirectory: nvlink looks for lib<name>.so in every -L
+// directory before it looks for any lib<name>.a, and links nothing from
+// the .so it finds (it does not open it): with libdev.a in the first
+// directory and a libdev.so in the second, -ldev links nothing, in either
+// order of the directories (11.8, 12.4, 12.5, measured with strace: nvlink
+// stats a/libdev.so, b/libdev.so, and only then a/libdev.a). The inputs
+// are the corpus case l-library-so-before-archive-sm75's, which checks the
+// same directory.
+func TestLibrarySOInAnyDirectory(t *testing.T) {
+	dir := filepath.Join("..", "tests", "corpus", "cases", "l-library-so-before-archive-sm75")
+	lib, err := os.ReadFile(filepath.Join(dir, "libdev.a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(a, "libdev.a"), lib, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b, "libdev.so"), []byte("not opened\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := func(dirs ...string) (string, error) {
+		var msgs bytes.Buffer
+		err := Run(&Config{Arch: 75, Output: filepath.Join(tmp, "out.cubin"), LibDirs: dirs,
+			Inputs: []Input{{Path: filepath.Join(dir, "k.o")}, {Path: "dev", Library: true}}, Stdout: &msgs, Stderr: &msgs})
+		return msgs.String(), err
+	}
+	if msgs, err := link(a); err != nil {
+		t.Fatalf("-L a -ldev: %v\n%s", err, msgs)
+	}
+	for _, dirs := range [][]string{{a, b}, {b, a}} {
+		msgs, err := link(dirs...)
+		if err == nil || !strings.Contains(msgs, "undefined device symbol: scale(int)") ||
+			!strings.Contains(msgs, "library -ldev is "+filepath.Join(b, "libdev.so")+" for nvlink") {
+			t.Errorf("-L %v -ldev: err %v, want the .so taken and scale undefined:\n%s", dirs, err, msgs)
 		}
 	}
 }
