@@ -157,7 +157,7 @@ func checkMaxRegs(ctx *linkContext) {
 // calling an undefined function).
 func propagateRegisters(ctx *linkContext, line func(fn, k *function), flush func()) {
 	ctx.regsPropagated = true
-	if line == nil && !slices.ContainsFunc(ctx.funcs, func(k *function) bool { return k.maxRegs > 0 && ctx.isEntry(k.sym) }) {
+	if line == nil && !canExceedRegisterLimit(ctx) {
 		return
 	}
 	// need holds what each kept kernel needs so far; the callers lists
@@ -202,6 +202,26 @@ func propagateRegisters(ctx *linkContext, line func(fn, k *function), flush func
 			}
 		}
 	}
+}
+
+// canExceedRegisterLimit says whether propagateRegisters can report an
+// error: whether some function a kernel calls has more registers than the
+// lowest register limit of a kept kernel. nvcc gives every kernel a limit
+// (EIATTR_MAXREG_COUNT: -maxrregcount, __launch_bounds__, else the
+// architecture's 255), so the propagation's walks up the callers of every
+// function, one per function, are mostly for nothing without the graph's
+// lines: the deep chain of 100 files spent 0.4 ms of its 12.7 in them
+// (docs/benchmarks.md, perf16).
+func canExceedRegisterLimit(ctx *linkContext) bool {
+	limit := 0 // the lowest kernel limit; 0: no kernel has one
+	for _, k := range ctx.funcs {
+		if k.maxRegs > 0 && ctx.isEntry(k.sym) && (limit == 0 || k.maxRegs < limit) {
+			limit = k.maxRegs
+		}
+	}
+	return limit > 0 && slices.ContainsFunc(ctx.funcs, func(fn *function) bool {
+		return fn.regs > limit && len(fn.callers) > 0 && !ctx.isEntry(fn.sym)
+	})
 }
 
 // definitionPlace is where nvlink met a function's definition: its
