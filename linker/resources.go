@@ -55,6 +55,18 @@ func computeResources(ctx *linkContext) {
 	for _, fn := range ctx.allFuncs {
 		res[fn.order] = resourceUse{regs: fn.regs, barriers: fn.barriers}
 	}
+	ctx.resources = res
+	if subtrees, ok := subtreeUses(ctx); ok {
+		// No call chain recurses: each function's needs were found once.
+		for _, k := range ctx.funcs {
+			if ctx.isEntry(k.sym) {
+				sub, use := subtrees[k.order], &res[k.order]
+				use.regs, use.barriers, use.stackUnknownIn = sub.regs, sub.barriers, sub.stackUnknownIn
+				use.minStack, use.crsChain = sub.frames, sub.crs
+			}
+		}
+		return
+	}
 	chains := &chainMarks{marks: make([]chainMark, len(ctx.allFuncs))}
 	recursesFrom := make([]int8, len(ctx.allFuncs)) // recursiveEdges' memo: 0 unknown, 1 no, 2 yes
 	var trees treeWalker
@@ -95,7 +107,71 @@ func computeResources(ctx *linkContext) {
 			ctx.warnf("Stack size for entry function '%s' cannot be statically determined", w.k.sym.name)
 		}
 	}
-	ctx.resources = res
+}
+
+// subtreeUse is what a function needs with everything it calls: the
+// most registers and barriers, whether some function came with an
+// unknown stack size, and the deepest chains of frames and of call-return
+// stack (each the function's own plus its deepest callee's).
+type subtreeUse struct {
+	regs, barriers int
+	stackUnknownIn bool
+	frames, crs    uint32
+}
+
+// subtreeUses computes subtreeUse for every function the kernels reach,
+// each function once, after its callees, when no call chain from a kernel
+// recurses (ok false: some does). Then a maximum over a kernel's tree is
+// the maximum of its own and its callees' (what computeResources' walk of
+// the tree finds), and its deepest chain is its frame plus its deepest
+// callee's (what chainMarks.deepest finds without recursion, whichever
+// order it visits the callees in). Walking each kernel's tree instead
+// visits a function once per kernel that reaches it: in a deep call chain
+// through 100 files, 0.4 ms of 12.7 (docs/benchmarks.md, perf16).
+func subtreeUses(ctx *linkContext) (uses []subtreeUse, ok bool) {
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	uses = make([]subtreeUse, len(ctx.allFuncs))
+	state := make([]uint8, len(ctx.allFuncs))
+	var stack []chainFrame
+	for _, k := range ctx.funcs {
+		if !ctx.isEntry(k.sym) || state[k.order] == done {
+			continue
+		}
+		state[k.order] = onPath
+		stack = append(stack[:0], chainFrame{k, 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.fn.callees) {
+				c := top.fn.callees[top.next]
+				top.next++
+				switch state[c.order] {
+				case onPath:
+					return nil, false
+				case unvisited:
+					state[c.order] = onPath
+					stack = append(stack, chainFrame{c, 0})
+				}
+				continue
+			}
+			fn := top.fn
+			u := subtreeUse{regs: fn.regs, barriers: fn.barriers, stackUnknownIn: fn.stackUnknownIn}
+			var frames, crs uint32
+			for _, c := range fn.callees {
+				cu := &uses[c.order]
+				u.regs, u.barriers = max(u.regs, cu.regs), max(u.barriers, cu.barriers)
+				u.stackUnknownIn = u.stackUnknownIn || cu.stackUnknownIn
+				frames, crs = max(frames, cu.frames), max(crs, cu.crs)
+			}
+			u.frames, u.crs = fn.frameSize+frames, fn.crsStack+crs
+			uses[fn.order], state[fn.order] = u, done
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return uses, true
 }
 
 // recursiveEdges is how many times nvlink warns that kernel k's stack size
