@@ -479,18 +479,23 @@ func overlayConstant2(ctx *linkContext) {
 			ends[k] = off + isec.sec.Size
 			aligns[k] = max(aligns[k], align)
 		}
+		if ctx.null.lostConstants.has(isec) {
+			// nvlink leaves the offset of the losing copy's block it
+			// places last, whichever is highest: with __cuda_sm20_dblrcp
+			// and _dsqrt each losing a copy, dsqrt's block at 0xc in one
+			// kernel's bank and then dblrcp's at 8 in another's, 8.
+			ctx.null.lostPlaced = off
+		}
 	}
 	for k, align := range aligns {
 		osec := ctx.bank2.banks[k]
 		osec.addralign = max(osec.addralign, align)
 	}
-	if lost := ctx.null.lostConstants; lost != nil {
-		// No kernel's bank takes the block in when no kernel reaches the
-		// function: every kernel removed (-variables-used alone), or
-		// kept as a function (-preserve-relocs with -variables-used).
-		// nvlink then never places it, and leaves 0.
-		ctx.null.lostPlaced, ctx.null.placed = ctx.bank2.fixedOff[lost], true
-	}
+	// No kernel's bank takes a block in when no kernel reaches the
+	// function: every kernel removed (-variables-used alone), or kept as
+	// a function (-preserve-relocs with -variables-used). nvlink then
+	// never places it, and leaves 0 when it places none.
+	ctx.null.placed = len(ctx.null.lostConstants) > 0
 }
 
 // sortLastFunctionFirst orders functions' sections the reverse of the
@@ -641,7 +646,7 @@ func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection, alo
 	}
 	if !ctx.config.Relocatable && !alone && !ctx.isEntry(fn.sym) {
 		ctx.null.weakConstants = alignTo(end, max(isec.sec.Addralign, 1))
-		ctx.null.lostConstants = isec
+		ctx.null.lostConstants.add(isec)
 	}
 	isec.fn = fn
 	fn.sections = append(fn.sections, isec)

@@ -120,6 +120,10 @@ type linkContext struct {
 	firstGlobal int
 	strtab      stringTable
 	null        nullSymbol // what nvlink leaves in the null symbol's st_value
+	// dangling are the debug sections' fields whose relocation names a
+	// label ptxas left undefined (applyRelocations); fillDanglingLabels
+	// writes the null symbol's value into them.
+	dangling []danglingField
 
 	prototypes []protoEntry // what .nv.prototype holds (createMetadataSections; buildNVInfo reads it)
 	// driverRefs are the undefined symbols that relocations kept for the
@@ -231,16 +235,17 @@ type linkContext struct {
 // nullSymbol is what nvlink leaves in the null symbol's st_value, in
 // parts each written by one pass; the writer reads value.
 type nullSymbol struct {
-	// weakConstants is the offset at which nvlink appended a losing weak
-	// copy's bank-2 constants to the kept copy's, and lostConstants those
-	// constants (buildFunctions).
+	// weakConstants is the offset at which nvlink appended the last
+	// losing weak copy's bank-2 constants to the kept copy's, and
+	// lostConstants every such block (buildFunctions).
 	weakConstants uint64
-	lostConstants *inputSection
-	// lostPlaced is where the kernels' banks hold lostConstants when
-	// overlayConstant2 lays them out together; it replaces weakConstants
-	// when placed is set: nvlink leaves the offset in the kernels' bank,
-	// past a kernel's own constants (0x44 for a block appended at 0x14
-	// after 0x30 bytes of the kernel's).
+	lostConstants set[*inputSection]
+	// lostPlaced is where the kernels' banks hold the block of
+	// lostConstants that overlayConstant2 places last, when it lays them
+	// out together; it replaces weakConstants when placed is set: nvlink
+	// leaves the offset in the kernels' bank, past a kernel's own
+	// constants (0x44 for a block appended at 0x14 after 0x30 bytes of
+	// the kernel's).
 	lostPlaced uint64
 	placed     bool
 	// lastConstant is where nvlink's second merge of the __constant__

@@ -262,8 +262,37 @@ func debugUnknown(osec *outputSection, p uint64, typ cubin.RelocType, a int64) {
 
 // debugDanglingLabel says whether a relocation of a debug section names an
 // undefined local symbol: a label ptxas left in .debug_loc without
-// defining it ($L__tmp58). Nothing can resolve it; nvlink drops the
-// relocation and leaves the field as it is.
+// defining it ($L__tmp58). nvlink resolves it against the null symbol
+// (fillDanglingLabels) and keeps no relocation.
 func debugDanglingLabel(osec *outputSection, sym *symbol) bool {
 	return osec.flags&cubin.SHF_ALLOC == 0 && sym.local && !sym.defined() && sym.typ() == cubin.STT_NOTYPE
+}
+
+// danglingField is a field of osec at off whose relocation (of type typ,
+// addend addend: the field's own for REL) names a label ptxas left
+// undefined (debugDanglingLabel).
+type danglingField struct {
+	osec   *outputSection
+	off    uint64
+	typ    cubin.RelocType
+	addend int64
+}
+
+// fillDanglingLabels writes into each field whose relocation names a label
+// ptxas left undefined the null symbol's st_value plus the addend: nvlink
+// resolves the relocation against symbol 0, whose value it has changed by
+// then (nullSymbol), so the field holds 0 in most links and, for example,
+// 0x94 in a curand program whose weak __cuda_sm20_dblrcp_rn_slowpath_v3
+// lost a copy's bank-2 constants at 0x94. nvlink 11.8 (REL), 12.4 and 12.5
+// (RELA) alike. It runs after the second merge of bank 3, which sets the
+// value when kernels are pruned (remergeConstants).
+func fillDanglingLabels(ctx *linkContext) {
+	if len(ctx.dangling) == 0 {
+		return
+	}
+	s := ctx.null.value()
+	for _, d := range ctx.dangling {
+		d.osec.patch(d.off, d.typ, cubin.HowToRelocate(d.typ).Select(s+uint64(d.addend)), 0)
+	}
+	ctx.dangling = nil
 }

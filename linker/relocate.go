@@ -344,6 +344,7 @@ type relocLog struct {
 	made       [2]bool       // the step that makes the .rel (.rela) section is logged
 	kept       [2][]outReloc // for the driver: osec's .rel and .rela entries, in order
 	driverRefs []*symbol     // undefined symbols a kept relocation names
+	dangling   []danglingField
 }
 
 // relocStep is one step of a relocLog's replay: an error, a
@@ -381,6 +382,10 @@ func (log *relocLog) replay(ctx *linkContext, osec *outputSection) {
 	}
 	for _, sym := range log.driverRefs {
 		ctx.driverRefs.add(sym)
+	}
+	for _, d := range log.dangling {
+		d.osec = osec
+		ctx.dangling = append(ctx.dangling, d)
 	}
 }
 
@@ -469,6 +474,9 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	if debugDanglingLabel(osec, sym) {
+		// Filled once the null symbol's value is known (it can change
+		// with the second merge of bank 3, after relocation).
+		rp.log.dangling = append(rp.log.dangling, danglingField{off: p, typ: r.Type, addend: a})
 		if ctx.config.PreserveRelocs {
 			// nvlink records it all the same, against no symbol.
 			rp.preserve(outReloc{offset: uint32(p), typ: r.Type, addend: a})
