@@ -223,6 +223,30 @@ func (ctx *linkContext) newerThanForced(files []*inputFile) bool {
 	return slices.ContainsFunc(files, func(f *inputFile) bool { return f.ELF.Header.Version > tk.version })
 }
 
+// toolkitSoFar is the release chooseToolkit will choose, as far as the
+// inputs up to objs (libcudadevrt's images, which nvcc -dlink gives last)
+// tell it: chooseDevrt runs before the toolkit is chosen, and libcudadevrt
+// is taken for a device graph function only in an 11.8 link.
+func (ctx *linkContext) toolkitSoFar(objs []*Object) *toolkit {
+	v := ctx.config.CUDAVersion
+	if v == 0 {
+		for _, file := range ctx.added {
+			v = max(v, file.ELF.Header.Version)
+		}
+		for _, un := range ctx.unlinked {
+			v = max(v, un.version)
+		}
+		for _, obj := range objs {
+			if obj.ELF != nil {
+				v = max(v, obj.ELF.Header.Version)
+			} else {
+				v = max(v, obj.version)
+			}
+		}
+	}
+	return toolkitFor(v)
+}
+
 // nvlinkName is the file's name as nvlink's messages give it: the path, or
 // "lib.a:member" for an archive member (cudalink's file names say
 // "lib.a(member)").
@@ -305,13 +329,14 @@ func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
 		return file.unit.system && ctx.devrt[file.unit] != devrtTaken || ctx.onDemandMember(file)
 	}
 	names := make(globalNames, distinctNames(ctx.added, skip))
+	tk := ctx.toolkitSoFar(objs)
 	var unresolved []string
 	for _, file := range ctx.added {
 		if !skip(file) {
 			names.fold(file, func(esym *cubin.Symbol) {
 				// A weak reference may stay undefined (12.x sm_90 objects
 				// all declare the driver's __UFT and __UDT so).
-				if esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(esym.Name, esym.Type(), esym.Other) {
+				if esym.Bind() == cubin.STB_GLOBAL && !undefinedIsFine(tk, esym.Name, esym.Type(), esym.Other) {
 					unresolved = append(unresolved, esym.Name)
 				}
 			})

@@ -367,17 +367,30 @@ func isDriverSyscall(name string) bool {
 	return false
 }
 
+// isDeviceGraphFunction says whether name is one of the device graph
+// functions of CUDA 12's device runtime that nvlink 12.4 and 12.5 leave
+// undefined for the driver, as they leave isDriverSyscall's (it is their
+// list after cnpLaunchDeviceV2); libcudadevrt defines none of them.
+func isDeviceGraphFunction(name string) bool {
+	switch name {
+	case "cudaGraphLaunch", "cudaGraphSetConditional", "cudaGraphKernelNodeSetParam",
+		"cudaGraphKernelNodeSetGridDim", "cudaGraphKernelNodeSetEnabled", "cudaGraphKernelNodeUpdatesApply":
+		return true
+	}
+	return false
+}
+
 // mayStayUndefined says whether an undefined symbol is acceptable in the
-// output: driver syscalls, textures, samplers, surfaces and dynamic shared
-// memory.
-func mayStayUndefined(sym *symbol) bool {
-	return undefinedIsFine(sym.name, sym.typ(), sym.other)
+// output: driver syscalls (and, for 12.x, the device graph functions),
+// textures, samplers, surfaces and dynamic shared memory.
+func (ctx *linkContext) mayStayUndefined(sym *symbol) bool {
+	return undefinedIsFine(ctx.toolkit, sym.name, sym.typ(), sym.other)
 }
 
 // undefinedIsFine is mayStayUndefined for a symbol of that name, type
-// (STT_*) and st_other.
-func undefinedIsFine(name string, typ, other uint8) bool {
-	if isDriverSyscall(name) || strings.HasPrefix(name, "__cuda_syscall") {
+// (STT_*) and st_other, in a link that reproduces tk's nvlink.
+func undefinedIsFine(tk *toolkit, name string, typ, other uint8) bool {
+	if isDriverSyscall(name) || strings.HasPrefix(name, "__cuda_syscall") || tk.deviceGraphAPI && isDeviceGraphFunction(name) {
 		return true
 	}
 	switch typ {
@@ -423,7 +436,7 @@ func reportUndefined(ctx *linkContext) {
 	// every input's relocations that finds them.
 	var used map[*symbol]bool
 	for _, sym := range ctx.symbols {
-		if sym.file == nil && !mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) {
+		if sym.file == nil && !ctx.mayStayUndefined(sym) && !ctx.isUnifiedTable(sym) {
 			undefined = append(undefined, sym)
 			if sym.isFunc() {
 				if used == nil {

@@ -75,6 +75,11 @@ type toolkit struct {
 	// register limit errors (12.x); 11.8 reports them after both. All go
 	// to standard error.
 	undefinedBeforeCallgraph bool
+	// deviceGraphAPI: the device graph functions (isDeviceGraphFunction:
+	// cudaGraphLaunch, cudaGraphSetConditional, cudaGraphKernelNodeSet*),
+	// which the driver provides, may stay undefined (12.x); nvlink 11.8
+	// reports them undefined.
+	deviceGraphAPI bool
 	// minSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
 	minSM90Version uint32
@@ -83,8 +88,8 @@ type toolkit struct {
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
-	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, undefinedBeforeCallgraph: true},
-	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, undefinedBeforeCallgraph: true},
+	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
+	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".

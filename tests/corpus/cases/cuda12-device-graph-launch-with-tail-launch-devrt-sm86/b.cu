@@ -1,0 +1,1 @@
+__global__ void tail(int *p) { atomicAdd(p, 1); }

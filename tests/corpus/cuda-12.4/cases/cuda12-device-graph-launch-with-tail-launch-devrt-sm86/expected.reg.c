@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_ff6afe36_4_a_cu_db7312ea)
+DEFINE_REGISTER_FUNC(_eddf51d8_4_b_cu_6effeb09)
+DEFINE_REGISTER_FUNC(_a5feb29a_22_cuda_device_runtime_cu_f9e4211a_18603)
