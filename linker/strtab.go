@@ -25,7 +25,8 @@ type stringTable struct {
 
 // reserve makes room in buf for strings of about bytes bytes in all. (The
 // slots grow as strings come: sized for every name of every input, they
-// would be several times too many, since names repeat across inputs.)
+// would be several times too many, since names repeat across inputs; a
+// link with the collector off sizes them for half, registerNames.)
 func (t *stringTable) reserve(bytes int) {
 	if t.buf == nil {
 		t.buf = make([]byte, 1, bytes+1)
@@ -98,7 +99,9 @@ func (t *stringTable) add(s string) uint32 {
 		return t.empty
 	}
 	if t.full() {
-		t.rehash(2 * (t.n + 1))
+		// Twice the slots. (Sized for 2(n+1) strings and rounded up to a
+		// power of two, they were often four times as many.)
+		t.rehash(t.n + 1)
 	}
 	// maphash.String hashes as maphash.Bytes does the same bytes.
 	mask := len(t.slots) - 1

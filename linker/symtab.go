@@ -152,7 +152,13 @@ type outputSymbols struct {
 // newOutputSymbols returns a symbol table that holds the null symbol, for
 // the symbols of ctx.
 func newOutputSymbols(ctx *linkContext) outputSymbols {
-	return outputSymbols{entries: []outSym{{}}, index: make([]uint32, ctx.symbolIDs)}
+	entries := []outSym{{}}
+	if ctx.gc.off {
+		// Room for every symbol and section symbol it may take, so that
+		// no array append outgrew stays in the heap (see registerNames).
+		entries = make([]outSym, 1, 1+len(ctx.names.local)+len(ctx.names.global)+len(ctx.symbols)+len(ctx.made))
+	}
+	return outputSymbols{entries: entries, index: make([]uint32, ctx.symbolIDs)}
 }
 
 // add appends sym and gives it its output index, for a full link's and a
