@@ -83,14 +83,17 @@ func buildNVInfo(ctx *linkContext) {
 	}
 	ctx.cnpPatched = cnpPatchedFunctions(ctx)
 	var recs []infoRecord // rebuildFunctionInfo's buffer, reused
-	var trees treeWalker  // and its walker
+	var trees *treeWalker // and its walker, if a kernel's call tree can give it anything
+	if slices.ContainsFunc(ctx.funcs, ctx.givesTreeRecords) {
+		trees = new(treeWalker)
+	}
 	for _, fn := range ctx.funcs {
 		for _, isec := range fn.sections {
 			if isec.sec.Type == cubin.SHT_CUDA_INFO && isec.out != nil {
 				if fn == single {
-					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, true, moduleExterns, ctaidZ)
+					ctx.rebuildFunctionInfo(&recs, trees, fn, isec, true, moduleExterns, ctaidZ)
 				} else {
-					ctx.rebuildFunctionInfo(&recs, &trees, fn, isec, false, nil, false)
+					ctx.rebuildFunctionInfo(&recs, trees, fn, isec, false, nil, false)
 				}
 			}
 		}
@@ -187,7 +190,9 @@ func (ctx *linkContext) outSymIndex(sym *symbol) uint32 {
 
 // rebuildFunctionInfo writes .nv.info.f: the input records in reverse
 // order (as nvlink writes them) with symbol indices remapped. buf is a
-// buffer for the records, reused from one call to the next.
+// buffer for the records, reused from one call to the next; trees walks a
+// kernel's call tree, nil when no function gives a kernel anything
+// (givesTreeRecords).
 //
 // When the output has a single kernel, nvlink gives it what every kept
 // function's record names (moduleExterns: gathered in function order,
@@ -206,7 +211,7 @@ func (ctx *linkContext) rebuildFunctionInfo(buf *[]infoRecord, trees *treeWalker
 	// calls; other functions keep their own.
 	var externs []byte
 	tree := []*function{fn}
-	if ctx.isEntry(fn.sym) {
+	if ctx.isEntry(fn.sym) && trees != nil {
 		tree = externsOrder(trees, fn)
 	}
 	var seen []*symbol
@@ -667,6 +672,18 @@ func firstInTree(tree []*function, attr cubin.Attr, has func(*function) bool) tr
 		}
 	}
 	return treeRecord{attr, len(tree), 0}
+}
+
+// givesTreeRecords says whether f has something that rebuildFunctionInfo
+// gives the kernels whose call tree holds it: an extern that stays one,
+// mbarriers, a read of blockIdx.z, reserved shared memory, a sparse MMA
+// mask or a -ewp copy. When no function has, a kernel's records are its
+// own and buildNVInfo walks no tree: in a deep call chain through 100 files
+// each kernel reaches 150 functions on average, whose EXTERNS the link all
+// resolved (docs/benchmarks.md, perf16).
+func (ctx *linkContext) givesTreeRecords(f *function) bool {
+	return slices.ContainsFunc(f.externs, ctx.staysExtern) || f.hasMbarriers || f.mbarriers != 0 ||
+		f.ctaidZ || f.reservedSmem || f.sparseMask != 0 || len(f.clones) > 0
 }
 
 // externsOrder returns fn and the functions it reaches in the order nvlink
