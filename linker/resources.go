@@ -120,21 +120,43 @@ type subtreeUse struct {
 }
 
 // subtreeUses computes subtreeUse for every function the kernels reach,
-// each function once, after its callees, when no call chain from a kernel
-// recurses (ok false: some does). Then a maximum over a kernel's tree is
-// the maximum of its own and its callees' (what computeResources' walk of
-// the tree finds), and its deepest chain is its frame plus its deepest
-// callee's (what chainMarks.deepest finds without recursion, whichever
-// order it visits the callees in). Walking each kernel's tree instead
-// visits a function once per kernel that reaches it: in a deep call chain
-// through 100 files, 0.4 ms of 12.7 (docs/benchmarks.md, perf16).
+// each function once, after its callees (calleesFirst); ok false when some
+// call chain from a kernel recurses. Without recursion a maximum over a
+// kernel's tree is the maximum of its own and its callees' (what
+// computeResources' walk of the tree finds), and its deepest chain is its
+// frame plus its deepest callee's (what chainMarks.deepest finds without
+// recursion, whichever order it visits the callees in). Walking each
+// kernel's tree instead visits a function once per kernel that reaches
+// it: in a deep call chain through 100 files, 0.4 ms of 12.7
+// (docs/benchmarks.md, perf16).
 func subtreeUses(ctx *linkContext) (uses []subtreeUse, ok bool) {
+	uses = make([]subtreeUse, len(ctx.allFuncs))
+	ok = calleesFirst(ctx, func(fn *function) {
+		u := subtreeUse{regs: fn.regs, barriers: fn.barriers, stackUnknownIn: fn.stackUnknownIn}
+		var frames, crs uint32
+		for _, c := range fn.callees {
+			cu := &uses[c.order]
+			u.regs, u.barriers = max(u.regs, cu.regs), max(u.barriers, cu.barriers)
+			u.stackUnknownIn = u.stackUnknownIn || cu.stackUnknownIn
+			frames, crs = max(frames, cu.frames), max(crs, cu.crs)
+		}
+		u.frames, u.crs = fn.frameSize+frames, fn.crsStack+crs
+		uses[fn.order] = u
+	})
+	return uses, ok
+}
+
+// calleesFirst calls visit for every function the live kernels reach,
+// each once, after every function it calls (a depth-first search from
+// each kernel in turn, iterative, so deep call graphs cannot overflow the
+// goroutine stack). It returns false, and stops, at the first call chain
+// that recurses: then no order puts every callee first.
+func calleesFirst(ctx *linkContext, visit func(fn *function)) bool {
 	const (
 		unvisited = iota
 		onPath
 		done
 	)
-	uses = make([]subtreeUse, len(ctx.allFuncs))
 	state := make([]uint8, len(ctx.allFuncs))
 	var stack []chainFrame
 	for _, k := range ctx.funcs {
@@ -150,28 +172,19 @@ func subtreeUses(ctx *linkContext) (uses []subtreeUse, ok bool) {
 				top.next++
 				switch state[c.order] {
 				case onPath:
-					return nil, false
+					return false
 				case unvisited:
 					state[c.order] = onPath
 					stack = append(stack, chainFrame{c, 0})
 				}
 				continue
 			}
-			fn := top.fn
-			u := subtreeUse{regs: fn.regs, barriers: fn.barriers, stackUnknownIn: fn.stackUnknownIn}
-			var frames, crs uint32
-			for _, c := range fn.callees {
-				cu := &uses[c.order]
-				u.regs, u.barriers = max(u.regs, cu.regs), max(u.barriers, cu.barriers)
-				u.stackUnknownIn = u.stackUnknownIn || cu.stackUnknownIn
-				frames, crs = max(frames, cu.frames), max(crs, cu.crs)
-			}
-			u.frames, u.crs = fn.frameSize+frames, fn.crsStack+crs
-			uses[fn.order], state[fn.order] = u, done
+			visit(top.fn)
+			state[top.fn.order] = done
 			stack = stack[:len(stack)-1]
 		}
 	}
-	return uses, true
+	return true
 }
 
 // recursiveEdges is how many times nvlink warns that kernel k's stack size

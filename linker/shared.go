@@ -106,7 +106,7 @@ type sharedLayout struct {
 
 	uses    map[*function][]*symbol   // shared objects a function's code references
 	kernels []*function               // the live kernels
-	trees   map[*function][]*function // each kernel's call tree (a demoted kernel's: itself)
+	trees   map[*function][]*function // each kernel's call tree (a demoted kernel's: itself; none when nothing in it uses shared memory)
 	reach   map[*symbol][]*function   // the kernels that reach each object
 
 	referenced map[*symbol]bool // objects the code of any function refers to (findUses)
@@ -208,6 +208,14 @@ func (s *sharedLayout) findUses(ctx *linkContext) {
 func (s *sharedLayout) findReach(ctx *linkContext) {
 	s.trees = map[*function][]*function{}
 	s.reach = map[*symbol][]*function{}
+	// Which functions use shared memory or call one that does, when no
+	// call chain recurses: a kernel that reaches none needs no tree (in a
+	// deep call chain through 100 files, most kernels reach 150 functions
+	// and none of them uses any; docs/benchmarks.md, perf16).
+	usesBelow := make([]bool, len(ctx.allFuncs))
+	acyclic := calleesFirst(ctx, func(fn *function) {
+		usesBelow[fn.order] = len(s.uses[fn]) > 0 || slices.ContainsFunc(fn.callees, func(c *function) bool { return usesBelow[c.order] })
+	})
 	for _, k := range ctx.funcs {
 		switch {
 		case ctx.demoted(k):
@@ -217,7 +225,9 @@ func (s *sharedLayout) findReach(ctx *linkContext) {
 			s.trees[k] = []*function{k}
 		case ctx.isEntry(k.sym):
 			s.kernels = append(s.kernels, k)
-			s.trees[k] = callTree(k)
+			if !acyclic || usesBelow[k.order] {
+				s.trees[k] = callTree(k)
+			}
 		default:
 			continue
 		}
