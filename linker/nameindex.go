@@ -72,7 +72,9 @@ func (x *nameIndex[E]) add(e E) bool {
 // more entry.
 func (x *nameIndex[E]) slot(key string) (int, uint8) {
 	if 4*(len(x.entries)+1) > 3*len(x.slots) {
-		x.rehash(2 * (len(x.entries) + 1))
+		// Twice the slots. (Sized for 2(n+1) entries and rounded up to a
+		// power of two, they were often four times as many.)
+		x.rehash(len(x.entries) + 1)
 	}
 	return x.find(key)
 }
