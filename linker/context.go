@@ -205,7 +205,11 @@ type linkContext struct {
 	// unifiedTables are the __UFT/__UDT symbols the inputs declare
 	// (collectUnifiedTables).
 	unifiedTables []*symbol
-	virtualSM     int            // minimum virtual SM over the inputs (checkArchitectures)
+	virtualSM     int // minimum virtual SM over the inputs (checkArchitectures)
+	// yieldToNop: no input's virtual SM is 70 or later, so nothing
+	// requires forward progress and the YIELD relocations turn ptxas's
+	// YIELDs into NOPs (checkArchitectures, convertYield).
+	yieldToNop    bool
 	cancelled     bool           // Config.Context was cancelled
 	gc            collectorState // how the process collects garbage for this link (collector.go)
 	gatherFrom    int            // gatherSections gathers from this many bytes of inputs (gatherInputBytes; tests set 0)

@@ -685,6 +685,7 @@ func newInputFile(obj *Object) *inputFile {
 func checkArchitectures(ctx *linkContext) {
 	target := ctx.config.Arch
 	ctx.virtualSM = 0
+	newest := 0 // the newest virtual SM
 	for _, file := range ctx.files {
 		h := file.ELF.Header
 		sm := h.SM()
@@ -696,7 +697,9 @@ func checkArchitectures(ctx *linkContext) {
 		if v := h.VirtualSM(); ctx.virtualSM == 0 || v < ctx.virtualSM {
 			ctx.virtualSM = v
 		}
+		newest = max(newest, h.VirtualSM())
 	}
+	ctx.yieldToNop = newest < 70
 }
 
 // inputWalk follows a pass that reads the inputs' bytes roughly in

@@ -446,8 +446,17 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		a = int64(how.Extract(osec.readIn(isec, p)))
 	}
 	if sym == nil {
+		if r.Type == cubin.R_CUDA_YIELD_OPCODE9_0 || r.Type == cubin.R_CUDA_YIELD_CLEAR_PRED4_87 {
+			if ctx.yieldToNop {
+				convertYield(osec, p, r.Type, a)
+				if ctx.config.PreserveRelocs {
+					rp.preserve(outReloc{offset: uint32(p), typ: r.Type, addend: r.Addend})
+				}
+			}
+			return
+		}
 		if how.Who == cubin.ByLinker {
-			return // YIELD and friends with no symbol: nothing to do here
+			return // nothing to do for other types with no symbol
 		}
 		rp.keep(r.Rela, outReloc{offset: uint32(p), typ: r.Type, addend: r.Addend})
 		return
@@ -721,4 +730,24 @@ func warnPreserveRelocs(ctx *linkContext) {
 	if ctx.config.PreserveRelocs && ctx.config.Arch >= 90 {
 		ctx.stopWarnf("-Werror stops the link here, before any input is read, as it stops nvlink's", "Option '--preserve-relocs' is not fully implemented for gpu archtecture '%s' and may not work as expected", ctx.config.archName())
 	}
+}
+
+// convertYield applies one of the pair of relocations ptxas puts on each
+// YIELD it writes for sm_70 and later (R_CUDA_YIELD_OPCODE9_0, whose
+// addend is NOP's opcode, and R_CUDA_YIELD_CLEAR_PRED4_87, which clears
+// bits 87-90), which a link applies when it turns YIELDs into NOPs: when
+// every input's PTX was for an architecture before sm_70 (ctx.yieldToNop),
+// code that needs no forward progress between diverged threads, such as
+// sm_61 objects linked for sm_70, whose PTX nvlink compiles, or cubins
+// ptxas compiled from such PTX. A link with an input of compute_70 or
+// later keeps every YIELD (nvlink's message for that: "Ignoring the reloc
+// to convert YIELD to NOP due to forward progress requirement") and
+// -preserve-relocs records only the applied ones. nvlink 11.8, 12.4 and
+// 12.5 alike.
+func convertYield(osec *outputSection, p uint64, typ cubin.RelocType, a int64) {
+	v := uint64(0)
+	if typ == cubin.R_CUDA_YIELD_OPCODE9_0 {
+		v = uint64(a)
+	}
+	osec.patch(p, typ, v, 0)
 }

@@ -72,8 +72,8 @@ var relocHow = [relocTypes]RelocHow{
 	R_CUDA_32_HI:                {Who: ByEither, Fields: f(0, 32), Part: 2},
 	R_CUDA_UNUSED_CLEAR32:       {Who: ByLinker, Fields: f(0, 32)},
 	R_CUDA_UNUSED_CLEAR64:       {Who: ByLinker, Fields: f(0, 64)},
-	R_CUDA_YIELD_OPCODE9_0:      {Who: ByLinker},
-	R_CUDA_YIELD_CLEAR_PRED4_87: {Who: ByLinker},
+	R_CUDA_YIELD_OPCODE9_0:      {Who: ByLinker, Fields: f(0, 9)},  // the addend, NOP's opcode
+	R_CUDA_YIELD_CLEAR_PRED4_87: {Who: ByLinker, Fields: f(87, 4)}, // cleared
 	R_CUDA_ABS24_40:             {Who: ByLinker, Fields: f(40, 24)},
 	R_CUDA_ABS55_16_34:          {Who: ByDriver, Shift: 2, Fields: []Field{{16, 8}, {34, 47}}},
 	R_CUDA_ABS20_44:             {Who: ByLinker, Fields: f(44, 20)},
