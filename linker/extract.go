@@ -29,6 +29,18 @@ type hostInfo struct {
 	// code) and a host compiler alone do not, and one such object among
 	// the inputs makes nvlink keep every kernel (hostKernelRefs).
 	hasRefSections bool
+	// prelinked are the module ids an nvcc -dlink output lists as the
+	// objects it linked ("def <id>" entries of its __nv_module_id; its
+	// own device code is an executable image nvlink does not link).
+	prelinked []string
+}
+
+// moduleIDOrNone is h's module id, "" for a plain cubin's (h nil).
+func (h *hostInfo) moduleIDOrNone() string {
+	if h == nil {
+		return ""
+	}
+	return h.moduleID
 }
 
 // listsKernels says whether h's lists name a kernel (.nvHRKE, .nvHRKI).
@@ -153,6 +165,11 @@ func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) 
 		return nil, err
 	}
 	u.host = &hostInfo{moduleID: ho.ModuleID, refs: ho.HostRefs, hasRefSections: ho.HasHostRefSections}
+	for _, id := range ho.ModuleIDs {
+		if def, ok := strings.CutPrefix(id, "def "); ok {
+			u.host.prelinked = append(u.host.prelinked, def)
+		}
+	}
 	u.wholeFatbin = ho.Fatbin
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil

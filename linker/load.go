@@ -129,6 +129,7 @@ func addInputs(ctx *linkContext) {
 	// it for the system library whether or not it has an image for the
 	// target); see unexpectedAfterDevrt.
 	skippedDevrt := false
+	prelinked := prelinkedModules(ctx.config, slots)
 	for i := range paths {
 		if paths[i] == "" && errs[i] == nil { // a -l library not found, an archive given again
 			continue
@@ -157,7 +158,7 @@ func addInputs(ctx *linkContext) {
 			continue
 		}
 		system := isSystemLibrary(paths[i])
-		objs := ctx.selectImages(slots[i])
+		objs := ctx.selectImages(ctx.dropPrelinked(slots[i], prelinked))
 		linked := slices.ContainsFunc(objs, func(obj *Object) bool { return obj.ELF != nil })
 		if skippedDevrt && !system && linked {
 			ctx.report(&linkError{file: paths[i], msg: unexpectedAfterDevrt})
@@ -221,6 +222,62 @@ func (ctx *linkContext) newerThanForced(files []*inputFile) bool {
 	}
 	tk := toolkitFor(v)
 	return slices.ContainsFunc(files, func(f *inputFile) bool { return f.ELF.Header.Version > tk.version })
+}
+
+// prelinkedModules maps the module id of every object that an nvcc -dlink
+// output among the inputs (anywhere on the command line, archive members
+// too) says it linked already to that output's name. nvlink 11.8, 12.4
+// and 12.5 skip those objects, but only when --register-link-binaries is
+// given (as nvcc -dlink gives it): a static library device-linked by
+// itself (CMake's CUDA_RESOLVE_DEVICE_SYMBOLS: its objects and their
+// cmake_device_link.o in one archive) then adds nothing to the device
+// link of the executable, and a name only its objects define is
+// undefined there.
+func prelinkedModules(cfg *Config, slots [][]*Object) map[string]string {
+	if cfg.RegisterLinkBinaries == "" {
+		return nil
+	}
+	var by map[string]string
+	for _, objs := range slots {
+		for _, obj := range objs {
+			if obj.unit == nil || obj.unit.host == nil {
+				continue
+			}
+			for _, id := range obj.unit.host.prelinked {
+				if by == nil {
+					by = map[string]string{}
+				}
+				if _, ok := by[id]; !ok {
+					by[id] = obj.Name
+				}
+			}
+		}
+	}
+	return by
+}
+
+// dropPrelinked returns objs less the images of the host objects that
+// prelinked names, saying so once for each.
+func (ctx *linkContext) dropPrelinked(objs []*Object, prelinked map[string]string) []*Object {
+	isPrelinked := func(obj *Object) bool {
+		h := obj.unit.host
+		_, ok := prelinked[h.moduleIDOrNone()]
+		return ok
+	}
+	if !slices.ContainsFunc(objs, isPrelinked) {
+		return objs
+	}
+	var kept []*Object
+	var last *unit
+	for _, obj := range objs {
+		if !isPrelinked(obj) {
+			kept = append(kept, obj)
+		} else if obj.unit != last {
+			ctx.ownWarnf("ignoring input %s: %s device-linked it already (nvcc -dlink), so nvlink skips it with --register-link-binaries", obj.Name, prelinked[obj.unit.host.moduleID])
+			last = obj.unit
+		}
+	}
+	return kept
 }
 
 // toolkitSoFar is the release chooseToolkit will choose, as far as the

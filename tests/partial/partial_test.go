@@ -234,6 +234,10 @@ var knownDifferences = map[string]knownDifference{
 	"weak-data-uninitialized-before-strong-sm52/suffix":   weakCopyStorage,
 	"weak-data-uninitialized-before-strong-sm52/nested":   weakFirstCopyStorage,
 	"weak-data-uninitialized-three-files/suffix":          weakCopyStorage,
+	"cmake-resolved-static-library-skipped-sm80/all":      prelinkedInPartial,
+	"cmake-resolved-static-library-skipped-sm80/prefix":   prelinkedInPartial,
+	"cmake-resolved-static-library-skipped-sm80/suffix":   prelinkedInPartial,
+	"cmake-resolved-static-library-skipped-sm80/nested":   prelinkedInPartial,
 	"weak-data-uninitialized-host-objects-sm90/suffix":    weakCopyStorage,
 
 	// the weak template variables g_zero<float> and g_zero<int> (hunt25's
@@ -408,6 +412,15 @@ var devrtFirstInPartial = knownDifference{
 var hostListLost = knownDifference{
 	why:        "the host object's list that prunes the kernel with the undefined call is not in the partial output",
 	finalFails: "_Z7missingi",
+}
+
+// prelinkedInPartial: with --register-link-binaries a link skips the
+// objects an nvcc -dlink input lists as linked already (docs/dlink.md); a
+// partial link takes no --register-link-binaries, so it links them, and
+// the final link keeps their code, for nvlink as for cudalink.
+var prelinkedInPartial = knownDifference{
+	why:      "the partial link, without --register-link-binaries, links the objects the nvcc -dlink output lists, which the direct link skips",
+	asNvlink: true,
 }
 
 var ptxLeftOutOfPartial = knownDifference{
