@@ -538,6 +538,15 @@ func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]strin
 	opts = append(opts, "-link-lto")
 	switch split, ext := cfg.SplitCompile, cfg.SplitCompileExtended; {
 	case !cuda12:
+	case ext != "" && ctx.emitsPTX():
+		// One PTX module for -emit-ptx: nvlink 12.4 and 12.5 split as
+		// -split-compile does, with -split-compile's N if given, else
+		// -split-compile-extended's (and no line about the two options).
+		ctx.infof("Incompatible options '-emit-ptx' and '-split-compile-extended', using '-split-compile'")
+		if split == "" {
+			split = ext
+		}
+		opts = append(opts, "-split-compile="+split)
 	case split != "" && ext != "":
 		ctx.infof("Incompatible options '-split-compile' and '-split-compile-extended', using '-split-compile-extended'")
 		opts = append(opts, "-split-compile-extended="+ext)
