@@ -406,8 +406,8 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			// linked where ctx.lto.at says (lto.go); the unit keeps its
 			// place for --register-link-binaries.
 			out = append(out, &Object{Name: group[0].Name, unit: u, ltoIR: true})
-			if ctx.lto.obj != nil && !ctx.lto.placed && ctx.lto.at == u {
-				out = append(out, ctx.lto.obj)
+			if len(ctx.lto.objs) > 0 && !ctx.lto.placed && ctx.lto.at == u {
+				out = append(out, ctx.lto.objs...)
 				ctx.lto.placed = true
 			}
 			continue
@@ -418,10 +418,10 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 		if best == nil && ptx == nil {
 			var wholeVersion uint32
 			wholeVersion, wholeCode = readWholeProgram(name, u.wholeFatbin, !u.member)
-			if ctx.lto.obj != nil && !ctx.lto.placed && ctx.lto.at == u {
-				// -dlto's cubin goes where the last input without
+			if len(ctx.lto.objs) > 0 && !ctx.lto.placed && ctx.lto.at == u {
+				// -dlto's cubins go where the last input without
 				// code of its own stands (lto.go).
-				out = append(out, ctx.lto.obj)
+				out = append(out, ctx.lto.objs...)
 				ctx.lto.placed = true
 			}
 			out = append(out, &Object{Name: name, unit: u, version: max(imageVersion(group), wholeVersion)})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -76,7 +77,7 @@ func hostSideModules(ctx *linkContext) []string {
 		if last {
 			break
 		}
-		if f := ctx.files[i]; f.Object != ctx.lto.obj {
+		if f := ctx.files[i]; !slices.Contains(ctx.lto.objs, f.Object) {
 			ids = append(ids, moduleID(f.unit, f.Name))
 		}
 	}

@@ -206,7 +206,7 @@ func addInputs(ctx *linkContext) {
 	// -Werror stopped the link at the last input: no input follows to
 	// fail on it.
 	ctx.lastInputStopped()
-	if ctx.lto.obj != nil {
+	if len(ctx.lto.objs) > 0 {
 		// nvlink compiles the -dlto program once it has read every
 		// input: its warnings from here on escape -w and -Werror.
 		ctx.ptxasRan()
