@@ -388,32 +388,58 @@ func (f *File) DropTables() int {
 		p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 		return len(b) > 0 && p >= lo+header && p-lo+uintptr(len(b)) <= uintptr(len(f.Data))
 	}
-	var kept, tables []*Section
+	isTable := func(s *Section) bool {
+		return s.Type == SHT_SYMTAB || s.Type == SHT_STRTAB || s.Type == SHT_SYMTAB_SHNDX
+	}
+	// The sections to move, in file order: f.Sections itself when they
+	// lie in index order, as nvcc writes them (no list to allocate for
+	// each file: a link that reads its cubins into one buffer keeps every
+	// allocation to its end), else a sorted list of them.
+	kept := f.Sections
+	var last uint64
 	for _, s := range f.Sections {
-		switch {
-		case !in(s.Data):
-		case s.Type == SHT_SYMTAB || s.Type == SHT_STRTAB || s.Type == SHT_SYMTAB_SHNDX:
-			tables = append(tables, s)
-		default:
-			kept = append(kept, s)
+		if in(s.Data) && !isTable(s) {
+			if off := f.Offset(s); off >= last {
+				last = off
+				continue
+			}
+			kept = nil
+			break
 		}
 	}
-	slices.SortFunc(kept, func(a, b *Section) int { return cmp.Compare(f.Offset(a), f.Offset(b)) })
-	for i := 1; i < len(kept); i++ {
-		if prev := kept[i-1]; f.Offset(prev)+uint64(len(prev.Data)) > f.Offset(kept[i]) {
-			return 0
+	if kept == nil {
+		for _, s := range f.Sections {
+			if in(s.Data) && !isTable(s) {
+				kept = append(kept, s)
+			}
 		}
+		slices.SortFunc(kept, func(a, b *Section) int { return cmp.Compare(f.Offset(a), f.Offset(b)) })
+	}
+	end := uint64(0) // of the last section to move so far
+	for _, s := range kept {
+		if !in(s.Data) || isTable(s) {
+			continue
+		}
+		if f.Offset(s) < end {
+			return 0 // two sections share bytes
+		}
+		end = f.Offset(s) + uint64(len(s.Data))
 	}
 	p := uint64(header)
 	for _, s := range kept {
+		if !in(s.Data) || isTable(s) {
+			continue
+		}
 		off, n := f.Offset(s), uint64(len(s.Data))
 		dst := p + (off-p)&15 // <= off: the sections before it end there
 		copy(f.Data[dst:dst+n], f.Data[off:off+n])
 		s.Data = f.Data[dst : dst+n : dst+n]
 		p = dst + n
 	}
-	for _, s := range tables {
-		s.Data = nil
+	for _, s := range f.Sections {
+		if isTable(s) && in(s.Data) {
+			s.Data = nil
+		}
 	}
 	cut := uint64(len(f.Data)) - p
 	f.Data = f.Data[:p:p]
