@@ -84,7 +84,7 @@ func buildNVInfo(ctx *linkContext) {
 	ctx.cnpPatched = cnpPatchedFunctions(ctx)
 	var recs []infoRecord // rebuildFunctionInfo's buffer, reused
 	var trees *treeWalker // and its walker, if a kernel's call tree can give it anything
-	if slices.ContainsFunc(ctx.funcs, ctx.givesTreeRecords) {
+	if slices.ContainsFunc(ctx.allFuncs, ctx.givesTreeRecords) {
 		trees = new(treeWalker)
 	}
 	for _, fn := range ctx.funcs {
@@ -677,8 +677,9 @@ func firstInTree(tree []*function, attr cubin.Attr, has func(*function) bool) tr
 // givesTreeRecords says whether f has something that rebuildFunctionInfo
 // gives the kernels whose call tree holds it: an extern that stays one,
 // mbarriers, a read of blockIdx.z, reserved shared memory, a sparse MMA
-// mask or a -ewp copy. When no function has, a kernel's records are its
-// own and buildNVInfo walks no tree: in a deep call chain through 100 files
+// mask or a -ewp copy. When no function has (dead ones included, so
+// that a tree cannot hold one unseen), a kernel's records are its own and
+// buildNVInfo walks no tree: in a deep call chain through 100 files
 // each kernel reaches 150 functions on average, whose EXTERNS the link all
 // resolved (docs/benchmarks.md, perf16).
 func (ctx *linkContext) givesTreeRecords(f *function) bool {
