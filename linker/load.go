@@ -57,6 +57,10 @@ func readInputs(ctx *linkContext) {
 	}
 	total := dropRepeatedArchives(paths)
 	collectWhileReading(ctx, total)
+	// A link that maps its inputs and hands their pages back as its
+	// passes move on keeps their relocations in memory, but for a large
+	// link (whose memory they would add to most): see copyRelocations.
+	ctx.maps.copyRelocs = cfg.Cache == nil && total >= serialReadBytes && total < largeInputBytes
 	if total < serialReadBytes {
 		ctx.maps.readSmall(int(total))
 	}
@@ -580,6 +584,9 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 				// Parsing read the headers and tables (and the kernel
 				// mapped their neighbours); later passes fault in what they
 				// read.
+				if maps.copyRelocs {
+					copyRelocations(objs, data)
+				}
 				maps.release(data)
 			case err == nil && cache == nil:
 				maps.trimSlab(data, objs)
@@ -650,6 +657,46 @@ func copyMetadata(ef *cubin.File) {
 			start := len(buf)
 			buf = append(buf, s.Data...)
 			s.Data = buf[start:len(buf):len(buf)]
+		}
+	}
+}
+
+// copyRelocations moves the relocation sections of the cubins parsed from
+// the file mapping data (a cubin, or a host object's uncompressed images)
+// out of it, into one buffer per cubin. Several passes read every
+// function's relocations (name registration, shared memory's uses,
+// relocation), each in its own walk over the inputs, and each faulted the
+// mapping's pages in again after the walk before had handed them back
+// (fileMaps); nvcc puts a cubin's relocation sections together, after its
+// tables and before its constants and code. The flat 400-object benchmark
+// program (0.49 MB of relocations in 6.6 MB), the -G 100-object one (0.31
+// MB in 6.3 MB) and the large 100-object one (15 interleaved runs under
+// chrt -f 50): wall 44.2 -> 42.7, 20.8 -> 20.1 and 34.3 -> 33.5 ms, peak
+// RSS 0.4 to 0.7 MiB more (docs/benchmarks.md, perf16). A link of
+// largeInputBytes or more keeps them in place: the large 400-object
+// program's 2.9 MB would take its memory past half of nvlink's.
+func copyRelocations(objs []*Object, data []byte) {
+	lo, hi := addr(data), addr(data)+uintptr(len(data))
+	in := func(s *cubin.Section) bool {
+		return len(s.Data) > 0 && addr(s.Data) >= lo && addr(s.Data)+uintptr(len(s.Data)) <= hi
+	}
+	for _, obj := range objs {
+		if obj.ELF == nil {
+			continue
+		}
+		n := 0
+		for _, rs := range obj.ELF.Relocs {
+			if in(rs.Section) {
+				n += len(rs.Section.Data)
+			}
+		}
+		buf := make([]byte, 0, n)
+		for _, rs := range obj.ELF.Relocs {
+			if s := rs.Section; in(s) {
+				start := len(buf)
+				buf = append(buf, s.Data...)
+				s.Data = buf[start:len(buf):len(buf)]
+			}
 		}
 	}
 }

@@ -6,7 +6,8 @@ import "os"
 
 // fileMaps reads inputs into memory where files cannot be mapped.
 type fileMaps struct {
-	lastLink bool // unused: see mapfile_unix.go
+	lastLink   bool // unused: see mapfile_unix.go
+	copyRelocs bool // unused: see mapfile_unix.go
 }
 
 func (m *fileMaps) read(path string) ([]byte, bool, error) {

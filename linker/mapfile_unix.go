@@ -50,6 +50,9 @@ type fileMaps struct {
 	// lastLink: the process exits after this link (linkOnce's last), or a
 	// test has the link read its inputs as if it did (WithLastLinkReads).
 	lastLink bool
+	// copyRelocs: the link copies the relocation sections of the cubins
+	// it maps out of their mappings (copyRelocations).
+	copyRelocs bool
 	// slab holds the cubins readSmall has the link read into memory,
 	// one after the other; nil for a link that maps them.
 	slab []byte
