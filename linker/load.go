@@ -59,8 +59,9 @@ func readInputs(ctx *linkContext) {
 	collectWhileReading(ctx, total)
 	// A link that maps its inputs and hands their pages back as its
 	// passes move on keeps their relocations in memory, but for a large
-	// link (whose memory they would add to most): see copyRelocations.
-	ctx.maps.copyRelocs = cfg.Cache == nil && total >= serialReadBytes && total < largeInputBytes
+	// link (whose memory they would add to most): see copyRelocations. A
+	// test sets it for smaller links too.
+	ctx.maps.copyRelocs = ctx.maps.copyRelocs || cfg.Cache == nil && total >= serialReadBytes && total < largeInputBytes
 	if total < serialReadBytes {
 		ctx.maps.readSmall(int(total))
 	}
