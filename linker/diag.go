@@ -77,8 +77,15 @@ func (d *diagnostics) print(kind, msg string) {
 	if d.w == nil {
 		return
 	}
-	if d.suffix != "" {
-		// -report-arch: the first line of each message names the target.
+	switch {
+	case d.suffix != "" && kind == "info":
+		// -report-arch: nvlink ends each message with the target, a
+		// libnvvm log of several lines too, after its final newline
+		// (11.8, 12.4: the "Info: no reference to kernel" lines).
+		msg += d.suffix
+	case d.suffix != "":
+		// The first line of cudalink's errors and warnings names the
+		// target, before the ">>>" lines nvlink does not write.
 		first, rest, more := strings.Cut(msg, "\n")
 		msg = first + d.suffix
 		if more {
