@@ -48,8 +48,15 @@ chmod 755 "$tmp"
 mv -f "$tmp" "$out"
 # cudalink-ptxc beside it: the same compiler linked into a single-threaded C
 # program that serves --ptx-compiler with the helper's protocol
-# (toolchain/cudalink-ptxc.c): CPU time and memory as nvlink's.
-gcc -O2 -no-pie -o "$tmp" "$(dirname "$0")/../toolchain/cudalink-ptxc.c" "$archive" -lpthread -lm -lrt -ldl
+# (toolchain/cudalink-ptxc.c): CPU time and memory as nvlink's. Linked
+# statically where the C library's archive is installed: no shared libc and
+# libm to map in each process (1 to 2 MiB of its peak) and no PLT between
+# the compiler and malloc (tests/bench's PTX 10: CPU 448 -> 435 ms, peak
+# 23.8 -> 21.8 MiB; docs/benchmarks.md, perf17); else position-dependent.
+src="$(dirname "$0")/../toolchain/cudalink-ptxc.c"
+if ! gcc -O2 -static -o "$tmp" "$src" "$archive" -lpthread -lm -lrt -ldl 2>/dev/null; then
+  gcc -O2 -no-pie -o "$tmp" "$src" "$archive" -lpthread -lm -lrt -ldl
+fi
 chmod 755 "$tmp"
 mv -f "$tmp" "$prog"
 rm -f "$map"
