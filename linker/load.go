@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -444,8 +443,8 @@ func isSystemLibrary(path string) bool { return strings.Contains(path, "cudadevr
 // no object (it has no member, or its first member is not ELF, where
 // nvlink stops reading an archive) is skipped with nvlink's warning,
 // "Skipping incompatible '<dir>/lib<name>.a' when searching for -l<name>"
-// (the -L directory as given, without a trailing '/'), and the search goes
-// on in the next directories. Under -Werror that warning stops the link
+// (libraryPath, the path nvlink names the archive and its members by),
+// and the search goes on in the next directories. Under -Werror that warning stops the link
 // (mergeWarnf). skipped says whether some archive (or a lib<name>.so) was
 // passed over. (nvlink also skips an archive whose only objects are
 // cubins, which cudalink links; see docs/errors.md.)
@@ -456,15 +455,14 @@ func findLibrary(ctx *linkContext, name string, dirs []string) (path string, fou
 		// archive so named, a directory) is its choice, which it does
 		// not even open, as a shared library holds no device code for
 		// it (11.8, 12.4, 12.5).
-		so := filepath.Join(dir, "lib"+name+".so")
+		so := libraryPath(dir, name, ".so")
 		if _, err := os.Stat(so); err == nil {
-			shown := strings.TrimSuffix(dir, "/") + "/lib" + name + ".so"
-			ctx.ownWarnf("library -l%s is %s for nvlink, which looks for lib%s.so in every -L directory before any lib%s.a and links nothing from a shared library; linking without -l%s", name, shown, name, name, name)
+			ctx.ownWarnf("library -l%s is %s for nvlink, which looks for lib%s.so in every -L directory before any lib%s.a and links nothing from a shared library; linking without -l%s", name, so, name, name, name)
 			return "", false, true
 		}
 	}
 	for _, dir := range dirs {
-		p := filepath.Join(dir, "lib"+name+".a")
+		p := libraryPath(dir, name, ".a")
 		if _, err := os.Stat(p); err != nil {
 			continue
 		}
@@ -472,12 +470,19 @@ func findLibrary(ctx *linkContext, name string, dirs []string) (path string, fou
 			return p, true, skipped
 		}
 		skipped = true
-		shown := strings.TrimSuffix(dir, "/") + "/lib" + name + ".a"
-		if ctx.mergeWarnf("Skipping incompatible '%s' when searching for -l%s", shown, name) {
+		if ctx.mergeWarnf("Skipping incompatible '%s' when searching for -l%s", p, name) {
 			return "", false, true
 		}
 	}
 	return "", false, skipped
+}
+
+// libraryPath is the path nvlink gives lib<name><ext> in an -L directory,
+// which its messages show: the directory as given, without trailing '/'s,
+// then "/lib<name><ext>" ("./libfoo.a" for -L., "libs/libfoo.a" for
+// -Llibs/).
+func libraryPath(dir, name, ext string) string {
+	return strings.TrimRight(dir, "/") + "/lib" + name + ext
 }
 
 // dropRepeatedArchives blanks (as a library not found) every archive that
