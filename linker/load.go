@@ -646,7 +646,9 @@ func isThinArchiveMark(objs []*Object) bool {
 // relocation and write passes read code and borrowed data), which faults
 // a file's pages in and hands them back as it moves on, so nothing keeps
 // the mapping resident. Tables that cubin.Parse decodes (symbols, strings,
-// relocations, the call graph) are not read again at all.
+// the call graph) are not read again at all; relocations are read from
+// their sections' bytes by several passes, which a medium link copies out
+// of the mapping too (copyRelocations).
 func copyMetadata(ef *cubin.File) {
 	n := 0
 	keep := func(s *cubin.Section) bool {
