@@ -4,8 +4,6 @@ package linker
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -17,38 +15,22 @@ import (
 // from a file may be left in a mapping. Some cases must have relocations
 // copied, or the test tests nothing.
 func TestCopyRelocations(t *testing.T) {
-	root := filepath.Join("..", "tests", "corpus", "cases")
-	dirs, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	linked, copied := 0, 0
-	for _, d := range dirs {
-		dir := filepath.Join(root, d.Name())
-		ins, libDirs, arch, ok := plainCase(dir)
-		if !ok {
-			continue
-		}
-		want, err := os.ReadFile(filepath.Join(dir, "expected.cubin"))
-		if err != nil {
-			continue
-		}
-		ctx := newBenchContext(ins, arch)
-		ctx.config.LibDirs = libDirs
+	for _, c := range plainCases(t) {
+		ctx := c.context()
 		ctx.maps.copyRelocs = true
-		err = link(ctx)
-		if err != nil || !bytes.Equal(ctx.output, want) {
+		err := link(ctx)
+		if err != nil || !bytes.Equal(ctx.output, c.want) {
 			// A case this test's Config does not link as the command
 			// line does (see TestUnusedCodeReleased): TestCorpus links
 			// it. Linked as it is without copying, it must give the
 			// same.
 			ctx.maps.unmapAll()
-			plain := newBenchContext(ins, arch)
-			plain.config.LibDirs = libDirs
+			plain := c.context()
 			perr := link(plain)
 			plain.maps.unmapAll()
 			if (perr == nil) != (err == nil) || !bytes.Equal(plain.output, ctx.output) {
-				t.Errorf("%s: with relocations copied %d bytes (%v), without %d bytes (%v)", d.Name(), len(ctx.output), err, len(plain.output), perr)
+				t.Errorf("%s: with relocations copied %d bytes (%v), without %d bytes (%v)", c.name, len(ctx.output), err, len(plain.output), perr)
 			}
 			continue
 		}
@@ -63,7 +45,7 @@ func TestCopyRelocations(t *testing.T) {
 				mp := ctx.maps.find(rs.Section.Data)
 				ctx.maps.mu.Unlock()
 				if mp != nil && !ctx.maps.inArena(rs.Section.Data) {
-					t.Errorf("%s: %s: %s left in the file's mapping", d.Name(), file.Name, rs.Section.Name)
+					t.Errorf("%s: %s: %s left in the file's mapping", c.name, file.Name, rs.Section.Name)
 				}
 				n++
 			}

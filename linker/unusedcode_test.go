@@ -21,27 +21,12 @@ import (
 // dead-code elimination removes, libcudadevrt's members), or the test
 // tests nothing.
 func TestUnusedCodeReleased(t *testing.T) {
-	root := filepath.Join("..", "tests", "corpus", "cases")
-	dirs, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	linked, releasing := 0, 0
-	for _, d := range dirs {
-		dir := filepath.Join(root, d.Name())
-		ins, libDirs, arch, ok := plainCase(dir)
-		if !ok {
-			continue
-		}
-		want, err := os.ReadFile(filepath.Join(dir, "expected.cubin"))
-		if err != nil {
-			continue
-		}
+	for _, c := range plainCases(t) {
 		// linkCase links the case, poisoning what is released or not,
 		// and returns the output and how many bytes were released.
 		linkCase := func(poison bool) ([]byte, int, error) {
-			ctx := newBenchContext(ins, arch)
-			ctx.config.LibDirs = libDirs
+			ctx := c.context()
 			ctx.maps.poison = poison
 			defer ctx.maps.unmapAll()
 			err := link(ctx)
@@ -49,7 +34,7 @@ func TestUnusedCodeReleased(t *testing.T) {
 		}
 		out, released, err := linkCase(false)
 		linked++
-		if err != nil || released == 0 || !bytes.Equal(out, want) {
+		if err != nil || released == 0 || !bytes.Equal(out, c.want) {
 			// Nothing released, nothing to test; or a case this test's
 			// Config does not link as the command line does (a thin
 			// archive's relative members, libcudadevrt as the system
@@ -60,15 +45,56 @@ func TestUnusedCodeReleased(t *testing.T) {
 		out, released, err = linkCase(true)
 		switch {
 		case err != nil:
-			t.Errorf("%s: with %d released bytes poisoned: %v", d.Name(), released, err)
-		case !bytes.Equal(out, want):
-			t.Errorf("%s: with %d released bytes poisoned, the output (%d bytes) differs from nvlink's (%d)", d.Name(), released, len(out), len(want))
+			t.Errorf("%s: with %d released bytes poisoned: %v", c.name, released, err)
+		case !bytes.Equal(out, c.want):
+			t.Errorf("%s: with %d released bytes poisoned, the output (%d bytes) differs from nvlink's (%d)", c.name, released, len(out), len(c.want))
 		}
 	}
 	t.Logf("%d cases linked, %d of them released unused code", linked, releasing)
 	if releasing < 10 {
 		t.Fatalf("%d of %d cases released unused code, want at least 10", releasing, linked)
 	}
+}
+
+// plainLink is a corpus case that nvlink 11.8 links successfully from
+// inputs, -L and -l alone, with nvlink's output.
+type plainLink struct {
+	name    string
+	ins     []Input
+	libDirs []string
+	arch    int
+	want    []byte
+}
+
+// plainCases returns every such case of tests/corpus/cases, in name order.
+func plainCases(t *testing.T) []plainLink {
+	t.Helper()
+	root := filepath.Join("..", "tests", "corpus", "cases")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []plainLink
+	for _, d := range dirs {
+		dir := filepath.Join(root, d.Name())
+		ins, libDirs, arch, ok := plainCase(dir)
+		if !ok {
+			continue
+		}
+		want, err := os.ReadFile(filepath.Join(dir, "expected.cubin"))
+		if err != nil {
+			continue
+		}
+		cases = append(cases, plainLink{d.Name(), ins, libDirs, arch, want})
+	}
+	return cases
+}
+
+// context is the case's link as the tests' Config runs it.
+func (c plainLink) context() *linkContext {
+	ctx := newBenchContext(c.ins, c.arch)
+	ctx.config.LibDirs = c.libDirs
+	return ctx
 }
 
 // plainCase reads the case.txt of a corpus case that nvlink 11.8 links
