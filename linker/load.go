@@ -272,13 +272,17 @@ func (ctx *linkContext) dropPrelinked(objs []*Object, prelinked map[string]strin
 		return objs
 	}
 	var kept []*Object
-	var last *unit
-	for _, obj := range objs {
-		if !isPrelinked(obj) {
-			kept = append(kept, obj)
-		} else if obj.unit != last {
-			ctx.ownWarnf("ignoring input %s: %s device-linked it already (nvcc -dlink), so nvlink skips it with --register-link-binaries", obj.Name, prelinked[obj.unit.host.moduleID])
-			last = obj.unit
+	for group := range unitGroups(objs) {
+		if !isPrelinked(group[0]) {
+			kept = append(kept, group...)
+			continue
+		}
+		u := group[0].unit
+		ctx.ownWarnf("ignoring input %s: %s device-linked it already (nvcc -dlink), so nvlink skips it with --register-link-binaries", group[0].Name, prelinked[u.host.moduleID])
+		// nvlink compiles the unit's PTX all the same: ptxas's messages
+		// are printed, and the link is one that compiled PTX.
+		if _, p := chooseImage(group, ctx.config.Arch); p != nil && !ctx.lto.units[u] {
+			ctx.compiledObject(group[0].Name, u, p)
 		}
 	}
 	return kept

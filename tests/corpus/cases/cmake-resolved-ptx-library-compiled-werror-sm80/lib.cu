@@ -1,0 +1,3 @@
+__device__ float halve(float x) { return 0.5f * x; }
+__global__ void shrink(float *p) { p[threadIdx.x] = halve(p[threadIdx.x]); }
+void shrinkAll(float *p) { shrink<<<1, 32>>>(p); }
