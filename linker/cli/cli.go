@@ -37,8 +37,13 @@ const (
 	exitInternal = 3
 )
 
-// nvlinkRelease is the nvlink that cudalink's behaviour follows.
-const nvlinkRelease = "Cuda compilation tools, release 11.8, V11.8.89"
+// nvlinkReleases are the nvlinks whose behaviour cudalink follows, one per
+// release linker.SupportedToolkits names, as their --version spells them.
+var nvlinkReleases = map[string]string{
+	"11.8": "Cuda compilation tools, release 11.8, V11.8.89",
+	"12.4": "Cuda compilation tools, release 12.4, V12.4.131",
+	"12.5": "Cuda compilation tools, release 12.5, V12.5.40",
+}
 
 // version is cudalink's own version.
 const version = "0.1.0-dev"
@@ -265,9 +270,18 @@ func versionText() string {
 			}
 		}
 	}
-	return fmt.Sprintf("cudalink: CUDA device linker in Go\n"+
-		"Version %s (%s)\n"+
-		"Compatible with nvlink from %s\n", v, runtime.Version(), nvlinkRelease)
+	var b strings.Builder
+	fmt.Fprintf(&b, "cudalink: CUDA device linker in Go\nVersion %s (%s)\n", v, runtime.Version())
+	b.WriteString("Compatible with nvlink from:\n")
+	for _, tk := range strings.Fields(linker.SupportedToolkits()) {
+		rel := nvlinkReleases[tk]
+		if rel == "" {
+			rel = "release " + tk
+		}
+		fmt.Fprintf(&b, "  %s\n", rel)
+	}
+	b.WriteString("(each input's release is told from the input; --cuda-version forces one)\n")
+	return b.String()
 }
 
 // startProfiles starts -cpuprofile and -memprofile: the CPU profile runs
