@@ -158,7 +158,8 @@ func gatherLTOInputs(ctx *linkContext) {
 	}
 	if err != nil {
 		ctx.errorf("-dlto needs the CUDA toolkit's libnvvm, which cannot be loaded from %s: %v\n"+
-			">>> pass -nvvmpath=<CUDA toolkit>/nvvm, the directory holding lib64/libnvvm.so and libdevice/ (as nvcc -dlink -dlto does), or install the toolkit's libnvvm", libPath, err)
+			">>> pass -nvvmpath=<CUDA toolkit>/nvvm, the directory holding lib64/libnvvm.so and libdevice/ (as NVIDIA's nvcc -dlink -dlto does), or install the toolkit's libnvvm\n"+
+			">>> Debian's nvidia-cuda-toolkit has no such directory (its nvcc passes one that nvlink fails on too): make one, as docs/ptx-and-lto.md says", libPath, err)
 		return
 	}
 	ctx.lto.units = map[*unit]bool{}

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +31,37 @@ func TestEmptyInputArgument(t *testing.T) {
 			t.Errorf("inputs %q: an output was written", inputs)
 			os.Remove(out)
 		}
+	}
+}
+
+// TestLTOMissingLibNVVM links the -dlto objects of error-lto-missing-libnvvm
+// with the -nvvmpath Debian's nvcc 11.8 passes nvlink (the toolkit's root,
+// which holds no lib64/libnvvm.so: nvlink stops with "elfLink linker library
+// load error", exit status 1, so nvcc -dlink -dlto fails as written there).
+// The message says what to pass, and how to make the directory on Debian.
+func TestLTOMissingLibNVVM(t *testing.T) {
+	dir := filepath.Join("..", "..", "tests", "corpus", "cases", "error-lto-missing-libnvvm")
+	util, kern := filepath.Join(dir, "util.o"), filepath.Join(dir, "kern.o")
+	if _, err := os.Stat(util); err != nil {
+		t.Fatalf("corpus case missing: %v", err)
+	}
+	root := t.TempDir() // a toolkit root: no lib64/libnvvm.so in it
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	status, stdout, stderr := run("-arch=sm_80", "-dlto", "-nvvmpath="+root, util, kern, "-o", out)
+	for _, want := range []string{
+		"cudalink: error: -dlto needs the CUDA toolkit's libnvvm, which cannot be loaded from " + filepath.Join(root, "lib64", "libnvvm.so"),
+		">>> pass -nvvmpath=<CUDA toolkit>/nvvm",
+		">>> Debian's nvidia-cuda-toolkit has no such directory",
+		"docs/ptx-and-lto.md",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+	if status != 1 || stdout != "" {
+		t.Errorf("status %d, stdout %q; want 1 and nothing", status, stdout)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("an output was written")
 	}
 }
