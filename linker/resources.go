@@ -492,14 +492,21 @@ func reportResources(ctx *linkContext) {
 	slices.SortStableFunc(kernels, func(a, b *function) int { return placeOf(b).compare(placeOf(a)) })
 	for _, k := range kernels {
 		use := ctx.resourcesOf(k)
+		cmem2 := uint64(0)
+		if bank2 := ctx.bank2.banks[k]; bank2 != nil {
+			cmem2 = bank2.size
+		}
 		if ctx.demoted(k) {
 			// Its own frame, as its registers are its own (measured
 			// with 11.8 and 12.4: a kernel the host objects leave out,
 			// with a 48-byte frame and a callee with a 64-byte one, under
 			// -preserve-relocs and -g -suppress-debug-info: 48 stack).
 			use.minStack = k.frameSize
+			// And its own bank 2, which no bank of its own holds (11.8,
+			// 12.4, 12.5: its .nv.constant2 section's size).
+			cmem2 = ownBank2Size(k)
 		}
-		reportKernel(w, k, use, ctx.sharedOf(k).size, ctx.bank2.banks[k], ctx.bindlessSlots[k])
+		reportKernel(w, k, use, ctx.sharedOf(k).size, cmem2, ctx.bindlessSlots[k])
 	}
 }
 
@@ -511,9 +518,20 @@ type reportWriter struct {
 
 func info(w reportWriter, msg string) { fmt.Fprintf(w.w, "cudalink info    : %s%s\n", msg, w.suffix) }
 
-func reportKernel(w reportWriter, k *function, use resourceUse, smem uint64, bank2 *outputSection, slots slotCount) {
+// ownBank2Size is the size of a function's own .nv.constant2 section, 0
+// if it has none.
+func ownBank2Size(k *function) uint64 {
+	for _, isec := range k.sections {
+		if isec.name() == ".nv.constant2."+k.sym.name {
+			return isec.sec.Size
+		}
+	}
+	return 0
+}
+
+func reportKernel(w reportWriter, k *function, use resourceUse, smem, cmem2 uint64, slots slotCount) {
 	info(w, fmt.Sprintf("Function properties for '%s':", k.sym.name))
-	var cmem0, cmem2 uint64
+	var cmem0 uint64
 	for _, isec := range k.sections {
 		if isec.out == nil {
 			continue
@@ -522,9 +540,6 @@ func reportKernel(w reportWriter, k *function, use resourceUse, smem uint64, ban
 		case ".nv.constant0." + k.sym.name:
 			cmem0 = isec.out.size
 		}
-	}
-	if bank2 != nil {
-		cmem2 = bank2.size
 	}
 	stack := uint64(use.minStack)
 	if use.recursive {
