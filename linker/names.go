@@ -58,8 +58,11 @@ func registerNames(ctx *linkContext) {
 		// names (they repeat across inputs: 3,924 of 7,498 in the flat
 		// 100-object benchmark program, 2,819 of 4,100 section names).
 		// Flat 100: the heap's resident pages 5,600 -> 5,400 KiB
-		// (perf17, docs/benchmarks.md).
+		// (perf17, docs/benchmarks.md). The created sections' index
+		// likewise (2,815 keys of 4,100 sections; doubling from 64 slots
+		// left 20 KB of outgrown slots, perf18).
 		r.secOrder.reserve(sections + 1) // and .nv.info
+		r.secOrder.rehash(sections / 2)
 		r.local = make([]createdSym, 0, sections+symbols+len(ctx.files))
 		r.global = make([]*symbol, 0, symbols)
 		r.shstrtab.rehash(sections / 2)
