@@ -68,7 +68,10 @@ func registerNames(ctx *linkContext) {
 		r.shstrtab.rehash(sections / 2)
 		ctx.strtab.rehash((sections + symbols) / 2)
 	}
-	r.textOwner = map[string]*symbol{}
+	// A .text name for each function, at most: sized once, as a map
+	// that grows leaves its outgrown tables in the heap while the
+	// collector is off (flat 100: 53 -> 30 KB, perf18).
+	r.textOwner = make(map[string]*symbol, len(ctx.allFuncs))
 	r.dupFuncs = map[*function]bool{}
 	// Every defined function takes a node, and the few undefined ones.
 	r.node = make(map[*symbol]int32, len(ctx.allFuncs)+len(ctx.allFuncs)/8)
