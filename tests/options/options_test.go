@@ -198,7 +198,7 @@ func TestHelpOptionsAccepted(t *testing.T) {
 // foreign are the options the documentation names that belong to other
 // tools, with the tool: they are not checked against cudalink's parser.
 var foreign = map[string]string{
-	"-dc": "nvcc", "-rdc": "nvcc", "-dlink": "nvcc", "-gencode": "nvcc", "-lineinfo": "nvcc",
+	"-dc": "nvcc", "-rdc": "nvcc", "-dlink": "nvcc", "-gencode": "nvcc", "--generate-code": "nvcc", "-lineinfo": "nvcc",
 	"-Xnvlink": "nvcc", "-G": "nvcc", "--dryrun": "nvcc", "-nodlink": "nvcc", "-lib": "nvcc",
 	"--image3": "fatbinary", "--ident": "fatbinary", "--cmdline": "fatbinary", "--create": "fatbinary",
 	"--compress": "fatbinary", "-link": "fatbinary", "-64": "fatbinary",
