@@ -30,6 +30,11 @@ type linkContext struct {
 	// link does not need (extractOnDemand, its one writer, which also
 	// numbers them: inputFile.index).
 	files []*inputFile
+	// noRDC names the inputs of the command line that hold whole-program
+	// device code only (nvcc -c without -rdc), which the link skips as
+	// nvlink does (selectImages, its one writer); an undefined reference
+	// names them, since the definition may be in one.
+	noRDC []string
 
 	// symbols holds one symbol per global name, in the order names were
 	// first seen (command-line order), which fixes the output order.

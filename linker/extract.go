@@ -442,6 +442,9 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			// device code at all is an ordinary input of a device link,
 			// and so is an archive member compiled without -rdc: NVIDIA's
 			// static libraries hold hundreds of them.
+			if u.wholeFatbin != nil && !u.member {
+				ctx.noRDC = append(ctx.noRDC, name)
+			}
 			if wholeCode && !u.member {
 				ctx.ownWarnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
 			}

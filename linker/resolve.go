@@ -479,14 +479,16 @@ func reportUndefined(ctx *linkContext) {
 	slices.SortStableFunc(undefined, func(a, b *symbol) int {
 		return cmp.Compare(uint32(ctx.names.createdAt(a)-1), uint32(ctx.names.createdAt(b)-1)) // names never created last
 	})
-	for _, sym := range undefined {
-		ctx.reportUndefinedSymbol(sym)
+	for i, sym := range undefined {
+		ctx.reportUndefinedSymbol(sym, i == len(undefined)-1)
 	}
 }
 
 // reportUndefinedSymbol reports sym as undefined, naming every file that
-// references it.
-func (ctx *linkContext) reportUndefinedSymbol(sym *symbol) {
+// references it; the last one reported also names the inputs skipped for
+// holding no relocatable device code (nvlink names none: a file compiled
+// with nvcc -c instead of -dc is the usual cause of such an error).
+func (ctx *linkContext) reportUndefinedSymbol(sym *symbol, last bool) {
 	e := &linkError{symbol: sym.name, msg: "undefined device symbol", nonFatal: true}
 	for _, file := range ctx.files {
 		for i, s := range file.syms {
@@ -494,6 +496,11 @@ func (ctx *linkContext) reportUndefinedSymbol(sym *symbol) {
 				e.refs = append(e.refs, "referenced by "+file.nvlinkName())
 				break
 			}
+		}
+	}
+	if last {
+		for _, name := range ctx.noRDC {
+			e.refs = append(e.refs, "note: "+name+" was skipped: it holds no relocatable device code (compiled with nvcc -c, without -rdc?); if it defines this, compile it with nvcc -dc or -rdc=true")
 		}
 	}
 	ctx.report(e)

@@ -65,3 +65,28 @@ func TestLTOMissingLibNVVM(t *testing.T) {
 		t.Errorf("an output was written")
 	}
 }
+
+// TestUndefinedNamesNoRDCInput links error-undefined-defined-in-nvcc-c-object
+// as each release built it: a.o calls scale, which b.o defines in
+// whole-program code (nvcc -c, no -rdc). nvlink only says scale is undefined
+// in a.o; cudalink's error also names b.o as skipped, and how to compile it.
+func TestUndefinedNamesNoRDCInput(t *testing.T) {
+	for _, base := range []string{"", "cuda-12.4", "cuda-12.5"} {
+		dir := filepath.Join("..", "..", "tests", "corpus", base, "cases", "error-undefined-defined-in-nvcc-c-object")
+		a, b := filepath.Join(dir, "a.o"), filepath.Join(dir, "b.o")
+		if _, err := os.Stat(b); err != nil {
+			t.Fatalf("corpus case missing: %v", err)
+		}
+		out := filepath.Join(t.TempDir(), "out.cubin")
+		status, stdout, stderr := run("-arch=sm_80", a, b, "-o", out)
+		want := "cudalink: error: undefined device symbol: scale(float) (_Z5scalef)\n" +
+			">>> referenced by " + a + "\n" +
+			">>> note: " + b + " was skipped: it holds no relocatable device code (compiled with nvcc -c, without -rdc?); if it defines this, compile it with nvcc -dc or -rdc=true\n"
+		if status != 255 || stdout != "" || stderr != want {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 255, nothing, %q", dir, status, stdout, stderr, want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: an output was written", dir)
+		}
+	}
+}
