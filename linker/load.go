@@ -574,7 +574,14 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 				if errors.Is(err, fs.ErrNotExist) {
 					return nil, &linkError{file: path, msg: "cannot open input file: no such file"}
 				}
-				return nil, &linkError{file: path, msg: "cannot read input file: " + err.Error()}
+				// The path is the error's file already: say only why
+				// ("is a directory", "permission denied"), as nvlink
+				// says only "Could not open input file".
+				why := err.Error()
+				if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+					why = pe.Err.Error()
+				}
+				return nil, &linkError{file: path, msg: "cannot open input file: " + why}
 			}
 			size = len(data)
 			if cached && archive.IsThinArchive(data) {

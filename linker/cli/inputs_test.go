@@ -90,3 +90,25 @@ func TestUndefinedNamesNoRDCInput(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectoryInput gives a directory as an input, a typo a new user makes
+// (the object directory instead of an object in it). nvlink 11.8 stops with
+// "Could not open input file '<dir>'", exit status 1, no output; cudalink
+// said "cannot read input file: read <dir>: is a directory", the path twice.
+func TestDirectoryInput(t *testing.T) {
+	dir := filepath.Join("..", "..", "tests", "corpus", "cases", "call-chain-three-files")
+	a := filepath.Join(dir, "a.cubin")
+	if _, err := os.Stat(a); err != nil {
+		t.Fatalf("corpus case missing: %v", err)
+	}
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out.cubin")
+	status, stdout, stderr := run("-arch=sm_80", a, tmp, "-o", out)
+	want := "cudalink: error: cannot open input file: is a directory\n>>> in " + tmp + "\n"
+	if status != 1 || stdout != "" || stderr != want {
+		t.Errorf("status %d, stdout %q, stderr %q; want 1, nothing, %q", status, stdout, stderr, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("an output was written")
+	}
+}
