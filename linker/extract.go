@@ -90,15 +90,15 @@ const minInputSize = 52
 // alloc, if not nil, gives the buffers compressed images are
 // decompressed into (fileMaps.imageBuffer); nil, the heap.
 //
-// The kinds are told apart as nvlink 11.8 tells them: a file named
-// without an extension is skipped whatever it holds, and one named .so
-// unless it is an archive (but one under 52 bytes that is not an archive
-// is an error); an archive by its contents, whatever its size and name; any other file under 52 bytes (an empty
-// one too) is an error; then an x86-64 host object by its contents; any
-// other ELF file is a cubin only when named .cubin (else see below); a
-// fatbinary by the name .fatbin; a file of another kind is an error when
-// named .cubin, .ptx or .fatbin, and is skipped otherwise (nvlink says
-// nothing; cudalink warns).
+// The kinds are told apart as nvlink 11.8 tells them: a file named without
+// an extension is skipped whatever it holds, and one named .so unless it is
+// an archive (but one under 52 bytes that is not an archive is an error);
+// an archive by its contents, whatever its size and name; any other file
+// under 52 bytes (an empty one too) is an error; then an x86-64 host object
+// by its contents; any other ELF file is a cubin only when named .cubin
+// (else see below); a fatbinary by the name .fatbin; a file of another kind
+// is an error when named .cubin, .ptx or .fatbin, and is skipped otherwise
+// (nvlink says nothing; cudalink warns).
 func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Object, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	base := filepath.Base(path)

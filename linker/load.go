@@ -441,17 +441,17 @@ func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
 func isSystemLibrary(path string) bool { return strings.Contains(path, "cudadevrt") }
 
 // findLibrary looks for -l<name> as nvlink does: first lib<name>.so in
-// every directory of dirs, in order, then lib<name>.a. A lib<name>.so
-// found anywhere is nvlink's choice, and links nothing (cudalink says so;
-// skipped is then true). Of the archives, one from which nvlink would read
-// no object (it has no member, or its first member is not ELF, where
-// nvlink stops reading an archive) is skipped with nvlink's warning,
-// "Skipping incompatible '<dir>/lib<name>.a' when searching for -l<name>"
-// (libraryPath, the path nvlink names the archive and its members by),
-// and the search goes on in the next directories. Under -Werror that warning stops the link
-// (mergeWarnf). skipped says whether some archive (or a lib<name>.so) was
-// passed over. (nvlink also skips an archive whose only objects are
-// cubins, which cudalink links; see docs/errors.md.)
+// every directory of dirs, in order, then lib<name>.a. A lib<name>.so found
+// anywhere is nvlink's choice, and links nothing (cudalink says so; skipped
+// is then true). Of the archives, one from which nvlink would read no
+// object (it has no member, or its first member is not ELF, where nvlink
+// stops reading an archive) is skipped with nvlink's warning, "Skipping
+// incompatible '<dir>/lib<name>.a' when searching for -l<name>"
+// (libraryPath, the path nvlink names the archive and its members by), and
+// the search goes on in the next directories. Under -Werror that warning
+// stops the link (mergeWarnf). skipped says whether some archive (or a
+// lib<name>.so) was passed over. (nvlink also skips an archive whose only
+// objects are cubins, which cudalink links; see docs/errors.md.)
 func findLibrary(ctx *linkContext, name string, dirs []string) (path string, found, skipped bool) {
 	for _, dir := range dirs {
 		// nvlink first looks for lib<name>.so in every directory; the

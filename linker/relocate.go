@@ -33,13 +33,13 @@ import (
 // goroutines in a large link (relocWorkers): each relocation changes only
 // its own section's bytes, and whatever else it does (the relocation
 // sections it makes, the relocations it keeps for the driver, its errors,
-// -preserve-relocs' records) goes into the section's relocLog. Once all
-// are done, the logs are replayed section after section, in the order
-// the sections were made, so the output and the messages are those of
-// one section after the other, whatever the parallelism. The composed sections (a -G program's debug
-// sections, merged from every input: see compose) are the exception:
-// their members are relocated input by input once the others are done
-// (byInput).
+// -preserve-relocs' records) goes into the section's relocLog. Once all are
+// done, the logs are replayed section after section, in the order the
+// sections were made, so the output and the messages are those of one
+// section after the other, whatever the parallelism. The composed sections
+// (a -G program's debug sections, merged from every input: see compose) are
+// the exception: their members are relocated input by input once the others
+// are done (byInput).
 func applyRelocations(ctx *linkContext) {
 	var tasks []*outputSection // the sections relocated member after member, in the order they were made
 	var chunks []int           // where each run of tasks starts whose first member is of one input

@@ -30,9 +30,9 @@ func createMetadataSections(ctx *linkContext) {
 
 // referencedUndefined returns the undefined symbols that kept code still
 // references, which the output keeps: the functions a kept function's
-// EXTERNS name (and those a weak copy it replaced called), textures and surfaces that have a bindless slot
-// (assignBindlessSlots), and the symbols of relocations kept for the
-// driver (applyRelocations' driverRefs).
+// EXTERNS name (and those a weak copy it replaced called), textures and
+// surfaces that have a bindless slot (assignBindlessSlots), and the symbols
+// of relocations kept for the driver (applyRelocations' driverRefs).
 func referencedUndefined(ctx *linkContext) symbolSet {
 	set := ctx.driverRefs.clone()
 	for _, fn := range ctx.funcs {
