@@ -288,10 +288,11 @@ func (ctx *linkContext) dropPrelinked(objs []*Object, prelinked map[string]strin
 	return kept
 }
 
-// toolkitSoFar is the release chooseToolkit will choose, as far as the
-// inputs up to objs (libcudadevrt's images, which nvcc -dlink gives last)
-// tell it: chooseDevrt runs before the toolkit is chosen, and libcudadevrt
-// is taken for a device graph function only in an 11.8 link.
+// toolkitSoFar is the release the inputs added so far and objs (images
+// not added yet) tell: --cuda-version's, else the newest e_version among
+// them. chooseToolkit asks it once every input is in; chooseDevrt asks it
+// before, with libcudadevrt's images (which nvcc -dlink gives last), as
+// libcudadevrt is taken for a device graph function only in an 11.8 link.
 func (ctx *linkContext) toolkitSoFar(objs []*Object) *toolkit {
 	v := ctx.config.CUDAVersion
 	if v == 0 {

@@ -146,16 +146,7 @@ func toolkitFor(v uint32) *toolkit {
 // a fatal error ("Input file 'b.cubin' newer than toolkit (124 vs 118)").
 func chooseToolkit(ctx *linkContext) {
 	files := ctx.added
-	v := ctx.config.CUDAVersion
-	if v == 0 {
-		for _, file := range files {
-			v = max(v, file.ELF.Header.Version)
-		}
-		for _, un := range ctx.unlinked {
-			v = max(v, un.version)
-		}
-	}
-	ctx.toolkit = toolkitFor(v)
+	ctx.toolkit = ctx.toolkitSoFar(nil) // every input is in by now
 	tk := ctx.toolkit
 	if opts := ctx.config.CUDA12Options; len(opts) > 0 && !tk.nvvmOptions && !ctx.cuda12LTO() {
 		// nvlink 11.8 stops at the first while it reads its command line.
