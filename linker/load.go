@@ -696,23 +696,19 @@ func copyMetadata(ef *cubin.File) {
 // largeInputBytes or more keeps them in place: the large 400-object
 // program's 2.9 MB would take its memory past half of nvlink's.
 func copyRelocations(objs []*Object, data []byte) {
-	lo, hi := addr(data), addr(data)+uintptr(len(data))
-	in := func(s *cubin.Section) bool {
-		return len(s.Data) > 0 && addr(s.Data) >= lo && addr(s.Data)+uintptr(len(s.Data)) <= hi
-	}
 	for _, obj := range objs {
 		if obj.ELF == nil {
 			continue
 		}
 		n := 0
 		for _, rs := range obj.ELF.Relocs {
-			if in(rs.Section) {
+			if within(rs.Section.Data, data) {
 				n += len(rs.Section.Data)
 			}
 		}
 		buf := make([]byte, 0, n)
 		for _, rs := range obj.ELF.Relocs {
-			if s := rs.Section; in(s) {
+			if s := rs.Section; within(s.Data, data) {
 				start := len(buf)
 				buf = append(buf, s.Data...)
 				s.Data = buf[start:len(buf):len(buf)]

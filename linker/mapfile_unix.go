@@ -426,12 +426,7 @@ func (m *fileMaps) inArena(b []byte) bool {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, a := range m.arenas {
-		if addr(b) >= addr(a) && addr(b)+uintptr(len(b)) <= addr(a)+uintptr(len(a)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.arenas, func(a []byte) bool { return within(b, a) })
 }
 
 // releaseUnused hands back the whole pages of [at, at+n), which lie in

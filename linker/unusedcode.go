@@ -36,11 +36,10 @@ func releaseUnusedCode(ctx *linkContext) {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP || !ctx.maps.inArena(data) {
 			continue
 		}
-		lo, hi := addr(data), addr(data)+uintptr(len(data))
 		spans = spans[:0]
 		for _, isec := range file.sections {
 			b := isec.sec.Data
-			if len(b) == 0 || addr(b) < lo || addr(b)+uintptr(len(b)) > hi {
+			if !within(b, data) {
 				continue // no bytes, or not in the image (copyMetadata's)
 			}
 			s := isec.sec
@@ -98,3 +97,8 @@ func releaseSectionHeaders(maps *fileMaps, objs []*Object) {
 
 // addr is the address of a slice's first byte.
 func addr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
+// within says whether b has bytes and they all lie in a's.
+func within(b, a []byte) bool {
+	return len(b) > 0 && addr(b) >= addr(a) && addr(b)+uintptr(len(b)) <= addr(a)+uintptr(len(a))
+}
