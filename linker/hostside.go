@@ -2,6 +2,7 @@ package linker
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -56,30 +57,29 @@ func hostSideModules(ctx *linkContext) []string {
 		}
 		return ids
 	}
-	unlinked, listed := ctx.unlinked, ctx.lto.listed
-	for i := 0; i <= len(ctx.files); i++ {
-		last := i == len(ctx.files)
-		for {
-			if len(listed) > 0 && (last || listed[0].seq < ctx.files[i].seq) && (len(unlinked) == 0 || listed[0].seq < unlinked[0].seq) {
-				ids = append(ids, moduleID(listed[0].u, listed[0].name))
-				listed = listed[1:]
-				continue
-			}
-			if len(unlinked) > 0 && (last || unlinked[0].seq < ctx.files[i].seq) {
-				if u := unlinked[0]; u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0) {
-					ids = append(ids, u.host.moduleID)
-				}
-				unlinked = unlinked[1:]
-				continue
-			}
-			break
+	// Each unit has its place among the units loaded (seq): the three
+	// lists, each in that order, interleave by it.
+	type placed struct {
+		seq int
+		id  string
+	}
+	var all []placed
+	for _, f := range ctx.files {
+		if !slices.Contains(ctx.lto.objs, f.Object) {
+			all = append(all, placed{f.seq, moduleID(f.unit, f.Name)})
 		}
-		if last {
-			break
+	}
+	for _, u := range ctx.unlinked {
+		if u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0) {
+			all = append(all, placed{u.seq, u.host.moduleID})
 		}
-		if f := ctx.files[i]; !slices.Contains(ctx.lto.objs, f.Object) {
-			ids = append(ids, moduleID(f.unit, f.Name))
-		}
+	}
+	for _, p := range ctx.lto.listed {
+		all = append(all, placed{p.seq, moduleID(p.u, p.name)})
+	}
+	slices.SortFunc(all, func(a, b placed) int { return cmp.Compare(a.seq, b.seq) })
+	for _, p := range all {
+		ids = append(ids, p.id)
 	}
 	return ids
 }
