@@ -228,6 +228,10 @@ type linkContext struct {
 	output        []byte         // the image: the one of writeOutput, writeRelocatable (-r) or writeLTOExecutable that runs
 	maps          fileMaps       // inputs mapped for this link (no object cache)
 	read          *readFiles     // from readInputs to addInputs
+	// exitsAfter: the process exits after this link (linkOnce's last), so
+	// the compilers' helpers can end as soon as the link's compiles are
+	// done (releaseCompiler).
+	exitsAfter bool
 	// ptxJobs are the PTX images compiled for this link: compilePTXImages
 	// writes them, addInputs takes their cubins (ptxcompile.go).
 	ptxJobs map[*ptxImage]*ptxJob

@@ -355,6 +355,7 @@ func optimizeLinkTime(ctx *linkContext) {
 		hostRefs = refs.file()
 	}
 	ptx, log, err := ctx.compileIR(lib, modules, opts, hostRefs)
+	ctx.releaseCompiler(lib) // its one compile in this link: it exits while ptxas runs
 	refused := -1
 	if le := (*linkError)(nil); errors.As(err, &le) {
 		refused = slices.IndexFunc(later, func(in ltoInput) bool { return in.ir != nil && ltoModuleName(in) == le.file })

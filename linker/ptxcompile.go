@@ -184,6 +184,19 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	}
 	g.Wait()
 	rethrow(panics) // on the link's goroutine, where the caller can recover it
+	ctx.releaseCompiler(pc.lib)
+}
+
+// releaseCompiler ends the helper processes of lib (the PTX compiler or
+// libnvvm, nil for ptxas) once the link has compiled all it compiles
+// with it, when the process exits after the link: each frees its
+// compiler's memory and exits while the link goes on, side by side,
+// rather than one after the other when the process ends (nvvm.Release;
+// tests/bench's PTX 10 and LTO 10 links, docs/benchmarks.md, perf20).
+func (ctx *linkContext) releaseCompiler(lib *nvvm.Lib) {
+	if ctx.exitsAfter && lib != nil {
+		lib.Release()
+	}
 }
 
 // compiledObject prints what ptxas said about the image and parses the

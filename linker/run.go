@@ -64,6 +64,7 @@ func Run(cfg *Config) (err error) {
 func linkOnce(cfg *Config, last bool) ([]byte, error) {
 	ctx := newContext(cfg)
 	ctx.maps.lastLink = last || cfg.lastLinkReads()
+	ctx.exitsAfter = last
 	if !last {
 		defer ctx.maps.unmapAll()
 	}

@@ -51,6 +51,9 @@ type helper struct {
 	// said so, see OneShot); path and bin start the next one.
 	oneShot   bool
 	path, bin string
+	// released: Release ended it after what was to be its last compile;
+	// another compile starts another helper, as for a one-shot one.
+	released bool
 }
 
 // OneShot is what a Compiler implements when its library must not serve
@@ -144,8 +147,9 @@ func startHelper(path, bin string) (Compiler, error) {
 
 // Compile sends one compile request and reads its response.
 func (h *helper) Compile(modules []Module, options []string) ([]byte, string, error) {
-	if h.broken && h.oneShot {
-		// The last request ended the helper, as it said it would.
+	if h.broken && (h.oneShot || h.released) {
+		// The last request ended the helper, as it said it would (or
+		// Release did).
 		next, err := startHelper(h.path, h.bin)
 		if err != nil {
 			return nil, "", err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -208,6 +209,65 @@ func TestStopHelpers(t *testing.T) {
 	}
 	if _, _, err := again.Compile([]Module{{Name: "a.o", IR: []byte{1}}}, []string{"ok"}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRelease: Release closes the input of a Lib's helpers, which exit
+// while nothing waits for them; StopHelpers then waits for them. The next
+// Open starts another helper, and a compile through the released Lib
+// starts one too.
+func TestRelease(t *testing.T) {
+	dir := useHelper(t)
+	defer StopHelpers()
+	lib, err := Open(dir + "/libnvvm.so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := OpenProgram(os.Args[0], 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 2 { // two compiles at once: two processes in the pool
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, _, err := prog.Compile([]Module{{Name: "a.ptx", IR: []byte{1}}}, []string{"pid"}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	h := lib.c.(*helper)
+	cmd := h.cmd
+	pool := prog.c.(*pool)
+	if len(pool.idle) != 2 {
+		t.Fatalf("the pool has %d idle helpers, want 2", len(pool.idle))
+	}
+	cmds := []*exec.Cmd{pool.idle[0].cmd, pool.idle[1].cmd}
+	lib.Release()
+	prog.Release()
+	if pool.started != 0 || len(pool.idle) != 0 || len(released) != 3 {
+		t.Fatalf("after Release: pool %d started, %d idle; %d released; want 0, 0, 3", pool.started, len(pool.idle), len(released))
+	}
+	if cmd.ProcessState != nil {
+		t.Fatal("Release waited for the helper")
+	}
+	again, err := Open(dir + "/libnvvm.so")
+	if err != nil || again == lib {
+		t.Fatalf("Open after Release: %v (same Lib: %v)", err, again == lib)
+	}
+	if ptx, _, err := lib.Compile([]Module{{Name: "a.o", IR: []byte{7}}}, []string{"ok"}); err != nil || string(ptx) != "a.o:1:07;ok" {
+		t.Errorf("a compile through the released Lib: %q, %v", ptx, err)
+	}
+	StopHelpers()
+	for i, c := range append(cmds, cmd) {
+		if c.ProcessState == nil || !c.ProcessState.Success() {
+			t.Errorf("released helper %d: %v after StopHelpers, want exit status 0", i, c.ProcessState)
+		}
+	}
+	if len(released) != 0 {
+		t.Errorf("StopHelpers left %d released helpers", len(released))
 	}
 }
 

@@ -181,35 +181,89 @@ func (p *pool) putBack(h *helper) {
 	p.cond.Signal()
 }
 
-// stop ends the idle helpers (StopHelpers: no compile runs then).
-func (p *pool) stop() {
+// takeIdle takes the idle helpers out of the pool (StopHelpers and
+// Release: no compile runs then).
+func (p *pool) takeIdle() []*helper {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, h := range p.idle {
-		h.broken = true
-		h.stop()
-	}
-	p.started -= len(p.idle)
+	idle := p.idle
+	p.started -= len(idle)
 	p.idle = nil
+	return idle
+}
+
+// released are the helpers Release has told to exit, for StopHelpers to
+// wait for.
+var released []*helper
+
+// helpers takes the helper processes of l out of use: its helper, or
+// its pool's idle ones; ok is false for a library loaded in this process.
+func (l *Lib) helpers() (hs []*helper, ok bool) {
+	switch c := l.c.(type) {
+	case *helper:
+		return []*helper{c}, true
+	case *pool:
+		return c.takeIdle(), true
+	}
+	return nil, false
+}
+
+// Release ends l's helper processes (a one-shot link calls it once its
+// last compile is done): their input is closed, and each exits while the
+// link goes on (freeing a compiler's memory takes a millisecond or two),
+// instead of one after the other at StopHelpers, which waits for them.
+// The next Open of the same path starts another helper. Only for a
+// process that runs no other compile at the same time: a helper busy with
+// one would be left to end on its own. A library loaded in this process
+// stays loaded.
+func (l *Lib) Release() {
+	mu.Lock()
+	defer mu.Unlock()
+	if loaded[l.Path] != l {
+		return
+	}
+	hs, ok := l.helpers()
+	if !ok {
+		return
+	}
+	delete(loaded, l.Path)
+	for _, h := range hs {
+		if h.cmd.ProcessState == nil {
+			h.broken, h.released = true, true
+			h.stdin.Close()
+			ended := *h // another compile replaces *h (helper.Compile)
+			released = append(released, &ended)
+		}
+	}
 }
 
 // StopHelpers ends every helper process started so far and waits for
 // it; the next Open starts another. A one-shot link calls it before it
 // exits, so that the helpers' time and memory count as the link's (a
 // process that exits without waiting leaves them to end on their own).
+// Every helper's input is closed before any is waited for, so that they
+// exit side by side.
 func StopHelpers() {
 	mu.Lock()
 	defer mu.Unlock()
+	stop := released
+	released = nil
 	for path, l := range loaded {
-		switch c := l.c.(type) {
-		case *helper:
-			c.broken = true
-			c.stop()
-			delete(loaded, path)
-		case *pool:
-			c.stop()
-			delete(loaded, path)
+		hs, ok := l.helpers()
+		if !ok {
+			continue
 		}
+		for _, h := range hs {
+			h.broken = true
+			if h.cmd.ProcessState == nil {
+				h.stdin.Close()
+				stop = append(stop, h)
+			}
+		}
+		delete(loaded, path)
+	}
+	for _, h := range stop {
+		h.stop()
 	}
 }
 
