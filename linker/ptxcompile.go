@@ -2,6 +2,7 @@ package linker
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"debug/elf"
 	"encoding/binary"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,6 +50,15 @@ func (p *ptxImage) source() ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(data, "\x00"), nil
+}
+
+// size is the PTX text's size: a fatbinary entry's as its header declares
+// it (decompressed), without reading it.
+func (p *ptxImage) size() uint64 {
+	if p.file {
+		return uint64(len(p.text))
+	}
+	return p.entry.Size
 }
 
 // parsePTXFile takes a .ptx input. nvlink 11.8 compiles a file named .ptx
@@ -136,10 +147,10 @@ type ptxJob struct {
 const inputMarker = "cudalink-ptx-input.ptx"
 
 // compilePTX runs ptxas on every PTX image selectImages will choose for
-// the target, in parallel (at most Config.Parallelism at once); the
-// results wait in ctx.ptxJobs, and selectImages takes them in
-// command-line order, so what is printed and linked does not depend on
-// which compile ends first.
+// the target, in parallel (at most Config.Parallelism at once), the
+// largest PTX first; the results wait in ctx.ptxJobs, and selectImages
+// takes them in command-line order, so what is printed and linked does
+// not depend on which compile ends first.
 func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	cfg := ctx.config
 	var jobs []*ptxJob
@@ -172,6 +183,13 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	}
 	cache, _ := cfg.Cache.(CompileCache)
 	ctx.useParallelism()
+	// The largest first: a compile's time grows with its PTX, and one
+	// large file started after the small ones would run alone at the
+	// end, the other compilers idle (nine files of 2 KB of PTX and one
+	// of 300 KB last: 959-1,022 ms of wall time in command-line order,
+	// 859-869 so; docs/benchmarks.md, perf20). Ties keep command-line
+	// order.
+	slices.SortStableFunc(jobs, func(a, b *ptxJob) int { return cmp.Compare(b.img.size(), a.img.size()) })
 	var g errgroup.Group
 	g.SetLimit(cfg.Parallelism)
 	panics := make([]*goPanic, len(jobs))

@@ -136,6 +136,63 @@ func TestCompileCache(t *testing.T) {
 	}
 }
 
+// TestCompilesLargestFirst: the PTX images are handed to the compiler
+// largest first, whatever their order on the command line (compilePTX),
+// and the output is what command-line order links. A ptxas stand-in logs
+// the size of each PTX it is given, then runs ptxas; one compile at a
+// time, so the log's order is the order of the compiles.
+func TestCompilesLargestFirst(t *testing.T) {
+	ptxas, err := exec.LookPath("ptxas")
+	if err != nil {
+		t.Skip("SKIP: ptxas (CUDA toolkit) not on PATH")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "sizes")
+	stand := filepath.Join(dir, "ptxas")
+	script := "#!/bin/sh\nfor in do :; done\nwc -c < \"$in\" >> " + log + "\nexec " + ptxas + " \"$@\"\n"
+	if err := os.WriteFile(stand, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var outs [][]byte
+	for _, order := range [][]string{{"a.o", "b.o"}, {"b.o", "a.o"}} {
+		os.Remove(log)
+		msgs, out, err := ptxLink(t, func(cfg *Config) {
+			cfg.Ptxas = stand
+			cfg.Parallelism = 1
+			cfg.Inputs = []Input{{Path: filepath.Join(ptxCase, order[0])}, {Path: filepath.Join(ptxCase, order[1])}}
+		})
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", order, err, msgs)
+		}
+		outs = append(outs, out)
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sizes []int
+		for _, f := range strings.Fields(string(data)) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("log %q: %v", data, err)
+			}
+			sizes = append(sizes, n)
+		}
+		if len(sizes) != 2 || sizes[0] <= sizes[1] {
+			t.Errorf("link of %v: ptxas got PTX of %v bytes, in that order; want two, the larger first", order, sizes)
+		}
+	}
+	if bytes.Equal(outs[0], outs[1]) {
+		t.Error("both orders linked the same bytes: the output must follow the command line, not the compiles")
+	}
+	want, err := os.ReadFile(filepath.Join(ptxCase, "expected.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(outs[0], want) {
+		t.Error("a.o b.o: not nvlink's output (expected.cubin)")
+	}
+}
+
 // TestPtxasArgs: nvlink's order of ptxas options (measured against nvlink
 // 11.8, see ptxasArgs): target, the recorded options without their -arch,
 // -Xptxas, -maxrregcount, -g, -c.
