@@ -354,8 +354,26 @@ func optimizeLinkTime(ctx *linkContext) {
 	} else {
 		hostRefs = refs.file()
 	}
+	// Measured: with libcudadevrt as the only input without IR, nvlink
+	// has ptxas compile a whole program (no -c) and writes that cubin,
+	// without the library (nvcc -dlink -dlto's usual command line).
+	// Otherwise it compiles relocatable code and links it.
+	whole := partial && !force
+	// -force-whole-lto with every input holding IR: libnvvm gets the
+	// options of such a link, ptxas compiles a whole program, and nvlink
+	// 11.8 stops: "expected libcudadevrt object", exit 1 (measured; it has
+	// written ptxas's cubin to -o by then, cudalink writes nothing). nvlink
+	// 12.x refuses those inputs with or without the option
+	// (gatherLTOInputs).
+	forcedWhole := cfg.ForceWholeLTO && !partial
+	early := ctx.startLTOPtxas(maxReg, whole || forcedWhole) // ptxas sets itself up while libnvvm compiles
+	defer early.abort()                                      // unless compileLTOPTX gave it the PTX
 	ptx, log, err := ctx.compileIR(lib, modules, opts, hostRefs)
 	ctx.releaseCompiler(lib) // its one compile in this link: it exits while ptxas runs
+	if early != nil && (err != nil || len(ptxModules(ptx)) > 1 && !forcedWhole) {
+		early.abort() // no PTX, or several modules, each compiled below
+		early = nil
+	}
 	refused := -1
 	if le := (*linkError)(nil); errors.As(err, &le) {
 		refused = slices.IndexFunc(later, func(in ltoInput) bool { return in.ir != nil && ltoModuleName(in) == le.file })
@@ -375,18 +393,6 @@ func optimizeLinkTime(ctx *linkContext) {
 	if cfg.EmitPTX {
 		return
 	}
-	// Measured: with libcudadevrt as the only input without IR, nvlink
-	// has ptxas compile a whole program (no -c) and writes that cubin,
-	// without the library (nvcc -dlink -dlto's usual command line).
-	// Otherwise it compiles relocatable code and links it.
-	whole := partial && !force
-	// -force-whole-lto with every input holding IR: libnvvm gets the
-	// options of such a link, ptxas compiles a whole program, and nvlink
-	// 11.8 stops: "expected libcudadevrt object", exit 1 (measured; it has
-	// written ptxas's cubin to -o by then, cudalink writes nothing). nvlink
-	// 12.x refuses those inputs with or without the option
-	// (gatherLTOInputs).
-	forcedWhole := cfg.ForceWholeLTO && !partial
 	if modules := ptxModules(ptx); len(modules) > 1 && !forcedWhole {
 		// --split-compile-extended N (nvlink 12.x) has libnvvm write
 		// several PTX modules for a large program (hunt36's curand
@@ -407,7 +413,7 @@ func optimizeLinkTime(ctx *linkContext) {
 			return bytes.Compare(a, b)
 		})
 		for _, m := range modules {
-			obj, _ := ctx.compileLTOPTX(m, maxReg, ir, false)
+			obj, _ := ctx.compileLTOPTX(m, maxReg, ir, false, nil)
 			if obj == nil {
 				return
 			}
@@ -415,7 +421,7 @@ func optimizeLinkTime(ctx *linkContext) {
 		}
 		return
 	}
-	obj, exe := ctx.compileLTOPTX(ptx, maxReg, ir, whole || forcedWhole)
+	obj, exe := ctx.compileLTOPTX(ptx, maxReg, ir, whole || forcedWhole, early)
 	if forcedWhole {
 		if exe != nil {
 			ctx.errorf("expected libcudadevrt object: with -force-whole-lto nvlink compiles the -dlto objects as a whole program and links it only with libcudadevrt; add -lcudadevrt (as nvcc -dlink -dlto does), or drop -force-whole-lto")
@@ -868,21 +874,57 @@ func nvvmKey(lib string, modules []nvvm.Module, opts []string) string {
 	return "nvvm:" + h.sum()
 }
 
+// ltoPtxasArgs are ptxas's options for libnvvm's PTX (ptxasArgs, with
+// libnvvm's register limit), without -c for a whole program.
+func (ctx *linkContext) ltoPtxasArgs(maxReg int, whole bool) []string {
+	cfg := *ctx.config
+	cfg.MaxRegCount = maxReg
+	args := ptxasArgs(&cfg, &ptxImage{file: true})
+	if whole {
+		args = args[:len(args)-1] // no -c
+	}
+	return args
+}
+
+// startLTOPtxas starts the ptxas that compileLTOPTX will give libnvvm's
+// PTX, before libnvvm compiles (earlyPtxas), when ptxas is the link's PTX
+// compiler and no cache may make it unneeded; nil otherwise, or when
+// --split-compile-extended may give several PTX modules.
+func (ctx *linkContext) startLTOPtxas(maxReg int, whole bool) *earlyPtxas {
+	cfg := ctx.config
+	if cfg.EmitPTX || cfg.PTXCompiler != "" || cfg.SplitCompileExtended != "" {
+		return nil
+	}
+	if _, ok := cfg.Cache.(CompileCache); ok {
+		return nil
+	}
+	ptxas, err := findPtxas(cfg.Ptxas)
+	if err != nil {
+		return nil // compileLTOPTX reports it
+	}
+	return startPtxasEarly(cfg.Context, ptxas, ctx.ltoPtxasArgs(maxReg, whole))
+}
+
 // compileLTOPTX compiles libnvvm's PTX with ptxas as nvlink does (the
 // target, -Xptxas, -maxrregcount, -g, -c; measured byte for byte) and
 // parses the cubin, whose host information is that of the LTO objects.
-func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole bool) (*Object, []byte) {
+// early, if not nil, is the ptxas startLTOPtxas started for it.
+func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, whole bool, early *earlyPtxas) (*Object, []byte) {
 	cfg := *ctx.config
 	cfg.MaxRegCount = maxReg
 	img := &ptxImage{text: ptx, file: true}
-	pc, err := findPTXCompiler(&cfg)
+	var pc *ptxCompiler
+	var err error
+	if early == nil {
+		pc, err = findPTXCompiler(&cfg)
+	}
 	var res *Compiled
-	if err == nil {
+	switch {
+	case early != nil:
+		res, err = early.finish(ptx)
+	case err == nil:
 		cache, _ := cfg.Cache.(CompileCache)
-		args := ptxasArgs(&cfg, img)
-		if whole {
-			args = args[:len(args)-1] // no -c
-		}
+		args := ctx.ltoPtxasArgs(maxReg, whole)
 		compile := func() (*Compiled, error) { return pc.run(cfg.Context, args, ptx) }
 		if cache == nil {
 			res, err = compile()

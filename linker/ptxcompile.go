@@ -146,6 +146,9 @@ type ptxJob struct {
 // the file it reads, and cudalink shows the input it came from instead.
 const inputMarker = "cudalink-ptx-input.ptx"
 
+// ptxasOutput is the cubin ptxas writes, beside its input.
+const ptxasOutput = "cudalink-ptx-output.cubin"
+
 // compilePTX runs ptxas on every PTX image selectImages will choose for
 // the target, in parallel (at most Config.Parallelism at once), the
 // largest PTX first; the results wait in ctx.ptxJobs, and selectImages
@@ -524,7 +527,7 @@ func runPtxas(c context.Context, ptxas string, args []string, src []byte) (*Comp
 	if err := os.WriteFile(filepath.Join(dir, inputMarker), src, 0o644); err != nil {
 		return nil, fmt.Errorf("cannot write ptxas's input: %v", err)
 	}
-	const out = "cudalink-ptx-output.cubin"
+	const out = ptxasOutput
 	if c == nil {
 		c = context.Background()
 	}
