@@ -147,9 +147,18 @@ type Config struct {
 	// that PTX, and libnvvm's under LTO, in one process instead of a
 	// ptxas process per compile; "" runs ptxas.
 	PTXCompiler string
-	// PtxasOptions are -Xptxas's options (split at white space, as
-	// nvlink does), given to ptxas after those recorded with the PTX.
+	// PtxasOptions are -Xptxas's values, one per -Xptxas as given. ptxas
+	// gets them after the options recorded with the PTX as the release's
+	// nvlink gives them (xptxas.go): 11.8's the last, split at white
+	// space; 12.x's all, split at commas and white space.
 	PtxasOptions []string
+	// XptxasRedefined are the -Xptxas options, as spelt, that changed the
+	// value of the one before: nvlink 11.8 warns of each ("incompatible
+	// redefinition"), nvlink 12.x of none.
+	XptxasRedefined []string
+	// ptxasOptions are the options ptxas gets of PtxasOptions, for the
+	// link's release (chooseXptxas).
+	ptxasOptions []string
 	// MaxRegCount is -maxrregcount for ptxas (and for libnvvm under
 	// LTO); 0 or less gives none.
 	MaxRegCount int

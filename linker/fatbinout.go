@@ -21,9 +21,12 @@ type archImage struct {
 // set, and returns the images for the fatbinary outputs.
 func runArchs(cfg *Config) ([]archImage, error) {
 	var images []archImage
-	for _, sm := range cfg.Archs {
+	for i, sm := range cfg.Archs {
 		one := *cfg
 		one.Arch, one.Archs = sm, nil
+		if i > 0 {
+			one.XptxasRedefined = nil // a command-line warning: the first link gave it
+		}
 		one.Fatbin, one.EmbeddedFatbin = "", ""
 		one.forFatbin = cfg.Fatbin != "" || cfg.EmbeddedFatbin != ""
 		if cfg.Output != "" {

@@ -16,6 +16,7 @@ func link(ctx *linkContext) error {
 		return ErrFailed
 	}
 	ctx.run("read inputs", readInputs)                         // parse every input (past 4 MiB, in parallel); archives are indexed
+	ctx.run("choose -Xptxas", chooseXptxas)                    // -Xptxas given twice: the last (11.8, with its warning) or all (12.x)
 	ctx.run("gather LTO inputs", gatherLTOInputs)              // -dlto: libnvvm loaded, every unit's IR for the target read into one program
 	ctx.run("report unreadable IR", reportUnreadableBeforePTX) // -dlto -emit-ptx: IR that could not be read, reported before the rest compiles
 	ctx.run("optimize link time", optimizeLinkTime)            // -dlto: libnvvm compiles the program to PTX, ptxas that PTX to lto.cubin
@@ -110,6 +111,7 @@ func link(ctx *linkContext) error {
 // relocation is applied. See docs/partial.md.
 func linkRelocatable(ctx *linkContext) error {
 	ctx.run("read inputs", readInputs)                         // as a full link: cubins, host objects, archives
+	ctx.run("choose -Xptxas", chooseXptxas)                    // as a full link
 	ctx.run("gather LTO inputs", gatherLTOInputs)              // -dlto: every unit's IR for the target read into one program
 	ctx.run("report unreadable IR", reportUnreadableBeforePTX) // -dlto -emit-ptx: IR that could not be read
 	ctx.run("optimize link time", optimizeLinkTime)            // -dlto: libnvvm and ptxas make lto.cubin

@@ -423,6 +423,7 @@ func findPtxas(given string) (string, error) {
 // -Xptxas, nvlink's -maxrregcount (when positive), -g when nvlink has -g
 // without -suppress-debug-info, and a relocatable compile whatever the
 // fatbinary says. nvlink's -O, -v, -w and -Werror do not reach ptxas.
+// -Xptxas's options are those chooseXptxas took for the release.
 func ptxasArgs(cfg *Config, p *ptxImage) []string {
 	args := []string{"-arch=" + cfg.archName()} // sm_90a PTX needs -arch=sm_90a
 	opts := strings.Fields(p.options)
@@ -436,7 +437,7 @@ func ptxasArgs(cfg *Config, p *ptxImage) []string {
 			args = append(args, o)
 		}
 	}
-	args = append(args, cfg.PtxasOptions...)
+	args = append(args, cfg.ptxasOptions...)
 	if cfg.MaxRegCount > 0 {
 		args = append(args, "-maxrregcount="+strconv.Itoa(cfg.MaxRegCount))
 	}

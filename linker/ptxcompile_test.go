@@ -204,7 +204,7 @@ func TestPtxasArgs(t *testing.T) {
 	}{
 		{Config{Arch: 86}, "-arch=sm_80 --compile-only ", "-arch=sm_86 --compile-only -c"},
 		{Config{Arch: 90}, "-arch sm_70 -O1 -maxrregcount=40 --compile-only", "-arch=sm_90 -O1 -maxrregcount=40 --compile-only -c"},
-		{Config{Arch: 80, PtxasOptions: []string{"-O2"}, MaxRegCount: 32}, "-maxrregcount=40", "-arch=sm_80 -maxrregcount=40 -O2 -maxrregcount=32 -c"},
+		{Config{Arch: 80, ptxasOptions: []string{"-O2"}, MaxRegCount: 32}, "-maxrregcount=40", "-arch=sm_80 -maxrregcount=40 -O2 -maxrregcount=32 -c"},
 		{Config{Arch: 80, MaxRegCount: -3}, "", "-arch=sm_80 -c"},
 		{Config{Arch: 90, ArchSpecific: true}, "-arch=sm_90a", "-arch=sm_90a -c"},
 		{Config{Arch: 80, Debug: true}, "--gpu-name=sm_80 --generate-line-info", "-arch=sm_80 --generate-line-info -g -c"},

@@ -70,6 +70,11 @@ type toolkit struct {
 	// --split-compile-extended exist (12.x); nvlink 11.8 stops at them as
 	// unknown options.
 	nvvmOptions bool
+	// xptxasList: -Xptxas is a list option: every -Xptxas adds its
+	// options, split at commas, and ptxas gets them all, without an
+	// "incompatible redefinition" warning (12.x); 11.8 keeps the last
+	// and warns (chooseXptxas).
+	xptxasList bool
 	// undefinedBeforeCallgraph: the undefined references are reported
 	// before the call graph is printed (--dump-callgraph) and before the
 	// register limit errors (12.x); 11.8 reports them after both. All go
@@ -88,8 +93,8 @@ type toolkit struct {
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
-	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
-	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
+	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
+	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".

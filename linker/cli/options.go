@@ -67,10 +67,17 @@ func appendTo(field func(p *parser) *[]string) func(*parser, string, string) (st
 // options nvcc 11.8 passes to nvlink (--host-ccbin, --host-relocatable-link,
 // --shared).
 var options = []*option{
-	{long: "Xptxas", short: "Xptxas", arg: "<options>",
-		help: "Ptxas options, for the PTX that cudalink compiles with ptxas: PTX inputs and LTO (split at white space; the last -Xptxas wins).",
-		set: func(p *parser, _, v string) (string, error) {
-			p.cfg.PtxasOptions = strings.Fields(v)
+	// nvlink 11.8 keeps the last -Xptxas, with an "incompatible
+	// redefinition" warning for each different one; nvlink 12.x adds them
+	// all, split at commas, without a word. The parser does not know the
+	// release, so the link decides (Config.PtxasOptions) and warns.
+	{long: "Xptxas", short: "Xptxas", arg: "<options>", repeat: true,
+		help: "Ptxas options, for the PTX that cudalink compiles with ptxas: PTX inputs and LTO (split at white space; as the release's nvlink does, the last -Xptxas wins for 11.8, all of them, split at commas too, for 12.x).",
+		set: func(p *parser, name, v string) (string, error) {
+			if n := len(p.cfg.PtxasOptions); n > 0 && p.cfg.PtxasOptions[n-1] != v {
+				p.cfg.XptxasRedefined = append(p.cfg.XptxasRedefined, name)
+			}
+			p.cfg.PtxasOptions = append(p.cfg.PtxasOptions, v)
 			return v, nil
 		}},
 	{long: "arch", short: "arch", arg: "<gpu architecture name>",

@@ -16,8 +16,10 @@ func TestVerboseReport(t *testing.T) {
 	cases := loadEveryToolkit(t)
 	for _, c := range cases {
 		verbose := false
-		for _, f := range c.Flags {
-			verbose = verbose || f == "-v" || f == "--verbose"
+		for i, f := range c.Flags {
+			// "-Xptxas -v" is ptxas's -v, not nvlink's.
+			xptxas := i > 0 && (c.Flags[i-1] == "-Xptxas" || c.Flags[i-1] == "--Xptxas")
+			verbose = verbose || (f == "-v" || f == "--verbose") && !xptxas
 		}
 		if !verbose {
 			continue

@@ -210,7 +210,7 @@ var foreign = map[string]string{
 	"-j": "tests/corpus/regen", "-list": "tests/corpus/regen", "-update": "go test", "-run": "go test",
 	"-short": "go test", "-v": "go test", "-count": "go test",
 	"--generate-line-info": "ptxas", "-O3": "ptxas", "--dont-merge-basicblocks": "ptxas", "--return-at-end": "ptxas",
-	"-c": "ptxas", "-O0": "ptxas", "--compile-only": "ptxas",
+	"-c": "ptxas", "-O0": "ptxas", "-O1": "ptxas", "--compile-only": "ptxas",
 	// libnvvm's (nvvmCompileProgram) and cicc's, named in docs/ptx-and-lto.md
 	"-ftz": "libnvvm", "-prec-div": "libnvvm", "-prec-sqrt": "libnvvm", "-fma": "libnvvm",
 	"-link-lto": "libnvvm", "--device-c": "libnvvm", "--force-device-c": "libnvvm", "-maxreg": "libnvvm",

@@ -1,0 +1,55 @@
+package linker
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+)
+
+// TestChooseXptxas: ptxas's options of -Xptxas per release (measured with
+// nvlink 11.8, 12.4 and 12.5; the corpus's *xptxas-given-twice* and
+// cuda12-ptx-xptxas-comma-list cases): 11.8 the last value split at white
+// space, with a warning for each redefinition; 12.x every value split at
+// commas and white space, without one.
+func TestChooseXptxas(t *testing.T) {
+	given := []string{" -O1\t-maxrregcount=30 ", "-v,-O2", "-v,-O2"}
+	for _, tc := range []struct {
+		version uint32
+		want    []string
+		warn    string
+	}{
+		{118, []string{"-v,-O2"}, "cudalink: warning: incompatible redefinition for option '--Xptxas', the last value of this option was used\n"},
+		{124, []string{"-O1", "-maxrregcount=30", "-v", "-O2", "-v", "-O2"}, ""},
+		{125, []string{"-O1", "-maxrregcount=30", "-v", "-O2", "-v", "-O2"}, ""},
+	} {
+		var stderr bytes.Buffer
+		cfg := &Config{Arch: 80, CUDAVersion: tc.version, PtxasOptions: given, XptxasRedefined: []string{"--Xptxas"}, Stderr: &stderr}
+		chooseXptxas(newContext(cfg))
+		if !slices.Equal(cfg.ptxasOptions, tc.want) || stderr.String() != tc.warn {
+			t.Errorf("CUDA %d: options %q, printed %q; want %q, %q", tc.version, cfg.ptxasOptions, stderr.String(), tc.want, tc.warn)
+		}
+	}
+	// One value without a comma: the same for every release.
+	cfg := &Config{Arch: 80, PtxasOptions: []string{" -O1\t-maxrregcount=30 "}}
+	chooseXptxas(newContext(cfg))
+	if want := []string{"-O1", "-maxrregcount=30"}; !slices.Equal(cfg.ptxasOptions, want) {
+		t.Errorf("one -Xptxas: %q, want %q", cfg.ptxasOptions, want)
+	}
+}
+
+// TestPtxasRelease reads the release of the toolkit's ptxas, when there is
+// one on PATH, from its --version.
+func TestPtxasRelease(t *testing.T) {
+	for path, want := range map[string]uint32{"/opt/cuda-12.4/usr/bin/ptxas": 124, "/opt/cuda-12.5/usr/bin/ptxas": 125} {
+		if _, err := findPtxas(path); err != nil {
+			t.Logf("SKIP %s: %v", path, err)
+			continue
+		}
+		if got := ptxasRelease(path); got != want {
+			t.Errorf("ptxasRelease(%s) = %d, want %d", path, got, want)
+		}
+	}
+	if got := ptxasRelease("/nonexistent/ptxas"); got != 0 {
+		t.Errorf("ptxasRelease of a missing ptxas = %d, want 0", got)
+	}
+}
