@@ -370,6 +370,12 @@ func isProgram(path string) bool {
 // the file it reads.
 var libInputName = []byte("ptxas application ptx input")
 
+// libContinuation starts the library's continuation lines of ptxas's -v
+// report ("ptxas         .     0 bytes stack frame, ..."), where nvlink's
+// built-in ptxas, and ptxas, indent by four spaces ("    0 bytes stack
+// frame, ..."; 11.8, ptx-xptxas-given-twice-sm80).
+var libContinuation = []byte("ptxas         . ")
+
 // run compiles src with ptxas's options args (no input or output file).
 func (pc *ptxCompiler) run(c context.Context, args []string, src []byte) (*Compiled, error) {
 	if pc.lib == nil {
@@ -377,6 +383,7 @@ func (pc *ptxCompiler) run(c context.Context, args []string, src []byte) (*Compi
 	}
 	cubin, log, err := pc.lib.Compile([]nvvm.Module{{Name: inputMarker, IR: src}}, args)
 	msgs := bytes.ReplaceAll([]byte(log), libInputName, []byte("ptxas "+inputMarker))
+	msgs = bytes.ReplaceAll(msgs, libContinuation, nil)
 	if err != nil {
 		var ce *nvvm.CompileError
 		if errors.As(err, &ce) {
