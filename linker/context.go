@@ -128,7 +128,11 @@ type linkContext struct {
 	// dangling are the debug sections' fields whose relocation names a
 	// label ptxas left undefined (applyRelocations); fillDanglingLabels
 	// writes the null symbol's value into them.
-	dangling []danglingField
+	dangling []lateField
+	// bankSizes are the fields of device functions' code that name
+	// .nv.ptx.const0.size (applyRelocations); fillConstantBankSizes writes
+	// the size of bank 3 into them.
+	bankSizes []lateField
 
 	prototypes []protoEntry // what .nv.prototype holds (createMetadataSections; buildNVInfo reads it)
 	// driverRefs are the undefined symbols that relocations kept for the

@@ -268,10 +268,12 @@ func debugDanglingLabel(osec *outputSection, sym *symbol) bool {
 	return osec.flags&cubin.SHF_ALLOC == 0 && sym.local && !sym.defined() && sym.typ() == cubin.STT_NOTYPE
 }
 
-// danglingField is a field of osec at off whose relocation (of type typ,
-// addend addend: the field's own for REL) names a label ptxas left
-// undefined (debugDanglingLabel).
-type danglingField struct {
+// lateField is a field of osec at off whose relocation (of type typ,
+// addend addend: the field's own for REL) is applied once the second merge
+// of bank 3 is done: one naming a label ptxas left undefined
+// (debugDanglingLabel), or a device function's .nv.ptx.const0.size
+// (fillConstantBankSizes).
+type lateField struct {
 	osec   *outputSection
 	off    uint64
 	typ    cubin.RelocType

@@ -84,6 +84,7 @@ func link(ctx *linkContext) error {
 	}
 	ctx.run("apply relocations", applyRelocations)              // resolve what the linker resolves, keep the rest for the driver
 	ctx.run("merge constants again", remergeConstants)          // after pruning, nvlink's second merge of bank 3 folds repeated data
+	ctx.run("fill constant bank sizes", fillConstantBankSizes)  // device functions' .nv.ptx.const0.size fields get bank 3's final size
 	ctx.run("fill dangling debug labels", fillDanglingLabels)   // debug fields naming labels ptxas left undefined get the null symbol's value
 	ctx.run("gather sections", gatherSections)                  // merged sections keep only the bytes relocation changed
 	ctx.run("create metadata sections", createMetadataSections) // .nv.info, .nv.callgraph, .nv.prototype, .nv.rel.action exist from here on

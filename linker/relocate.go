@@ -344,7 +344,8 @@ type relocLog struct {
 	made       [2]bool       // the step that makes the .rel (.rela) section is logged
 	kept       [2][]outReloc // for the driver: osec's .rel and .rela entries, in order
 	driverRefs []*symbol     // undefined symbols a kept relocation names
-	dangling   []danglingField
+	dangling   []lateField
+	bankSizes  []lateField
 }
 
 // relocStep is one step of a relocLog's replay: an error, a
@@ -386,6 +387,10 @@ func (log *relocLog) replay(ctx *linkContext, osec *outputSection) {
 	for _, d := range log.dangling {
 		d.osec = osec
 		ctx.dangling = append(ctx.dangling, d)
+	}
+	for _, f := range log.bankSizes {
+		f.osec = osec
+		ctx.bankSizes = append(ctx.bankSizes, f)
 	}
 }
 
@@ -473,19 +478,15 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		// The parameter bank size of the kernel the code is in: a device
 		// function (libcudadevrt's launch helpers, kept by -g or
 		// -preserve-relocs) has none, and nvlink writes the size of the
-		// program's __constant__ bank (.nv.constant3) in its place, all
-		// ones when there is none.
-		size := ^uint64(0)
-		if c3 := ctx.outByName.get(".nv.constant3"); c3 != nil {
-			size = c3.size
-		}
-		osec.patch(p, r.Type, how.Select(size+uint64(a)), 0)
+		// program's __constant__ bank (.nv.constant3) in its place, as
+		// the second merge leaves it (fillConstantBankSizes).
+		rp.log.bankSizes = append(rp.log.bankSizes, lateField{off: p, typ: r.Type, addend: a})
 		return
 	}
 	if debugDanglingLabel(osec, sym) {
 		// Filled once the null symbol's value is known (it can change
 		// with the second merge of bank 3, after relocation).
-		rp.log.dangling = append(rp.log.dangling, danglingField{off: p, typ: r.Type, addend: a})
+		rp.log.dangling = append(rp.log.dangling, lateField{off: p, typ: r.Type, addend: a})
 		if ctx.config.PreserveRelocs {
 			// nvlink records it all the same, against no symbol.
 			rp.preserve(outReloc{offset: uint32(p), typ: r.Type, addend: a})
@@ -690,6 +691,25 @@ func (sym *symbol) constantBank() uint64 {
 // ptxConst0Size is the symbol libcudadevrt's code uses for the size of the
 // calling kernel's parameter bank.
 const ptxConst0Size = ".nv.ptx.const0.size"
+
+// fillConstantBankSizes writes into each field of a device function's code
+// that names .nv.ptx.const0.size (applyRelocations) the size of the
+// program's __constant__ bank (.nv.constant3) plus the addend, all ones
+// when there is none. The size is the one nvlink writes in the section
+// header: after the second merge of bank 3 (remergeConstants), which folds
+// repeated data when kernels are pruned (a static __constant__ table of a
+// header, one copy per object: 0x10 where the first merge made 0x20).
+// nvlink 11.8, 12.4 and 12.5 alike.
+func fillConstantBankSizes(ctx *linkContext) {
+	size := ^uint64(0)
+	if c3 := ctx.outByName.get(".nv.constant3"); c3 != nil {
+		size = c3.size
+	}
+	for _, f := range ctx.bankSizes {
+		f.osec.patch(f.off, f.typ, cubin.HowToRelocate(f.typ).Select(size+uint64(f.addend)), 0)
+	}
+	ctx.bankSizes = nil
+}
 
 // resolvedRelaPrefix names the section -preserve-relocs writes for each
 // section: ".nv.resolvedrela.text.k" holds what the linker resolved in

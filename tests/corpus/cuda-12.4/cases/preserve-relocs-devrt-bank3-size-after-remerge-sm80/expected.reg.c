@@ -1,0 +1,5 @@
+#define NUM_PRELINKED_OBJECTS 4
+DEFINE_REGISTER_FUNC(_fac5c8dd_7_main_cu_main)
+DEFINE_REGISTER_FUNC(_be584dd0_4_a_cu_6b5b5f4f)
+DEFINE_REGISTER_FUNC(_acede23e_4_b_cu_802c4e23)
+DEFINE_REGISTER_FUNC(_a5feb29a_22_cuda_device_runtime_cu_f9e4211a_18603)
