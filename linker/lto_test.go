@@ -46,6 +46,7 @@ func TestLTOHostRefs(t *testing.T) {
 		file     string
 		options  []string
 		noGlobal bool // no -has-global-host-info
+		unlisted bool // an input is a host object without the lists
 	}{
 		{name: "objects", inputs: []ltoInput{kernels, host2, host, devrt},
 			file:    "EK: 12:_Z8launched* 12:_Z8launched* 19:_Z14never_launched* \nIK: 20:*16memcpy_3d_device* 20:*16memset_3d_device* \nEG: 7:counter \n",
@@ -59,6 +60,9 @@ func TestLTOHostRefs(t *testing.T) {
 			options: []string{"-host-ref-ek=_Z3kb3*,_Z3kb2*,_Z3kb1*,_Z3ka2*,_Z3ka1*,_Z2kc*", "-host-ref-eg=vb2,vb1,va2,va1"}},
 		// libcudadevrt's lists alone give none.
 		{name: "devrt only", inputs: []ltoInput{kernels, devrt}},
+		// A host object without lists among the inputs (an nvcc -dlink
+		// output, nvcc -c's, g++'s): none (measured with 11.8, 12.4, 12.5).
+		{name: "unlisted", inputs: []ltoInput{kernels, host2, host, devrt}, unlisted: true},
 		{name: "ignore host info", cfg: Config{IgnoreHostInfo: true}, inputs: []ltoInput{kernels, host}, noGlobal: true},
 		// -kernels-used=b,a,c; -variables-used=b -variables-used=a,c.
 		{name: "lists", cfg: Config{KernelsUsed: []string{"b", "a", "c"}, VariablesUsed: []string{"b", "a", "c"}, IgnoreHostInfo: true},
@@ -71,6 +75,7 @@ func TestLTOHostRefs(t *testing.T) {
 			options: []string{"-host-ref-ec=*x*", "-host-ref-ic=*x*", "-host-ref-eg=*x*", "-host-ref-ig=*x*"}},
 	} {
 		ctx := &linkContext{config: &c.cfg}
+		ctx.lto.unlisted = c.unlisted
 		refs := ctx.ltoHostRefs(c.inputs)
 		if got := refs.file(); got != c.file {
 			t.Errorf("%s: file %q, want %q", c.name, got, c.file)
