@@ -33,6 +33,9 @@ type hostInfo struct {
 	// objects it linked ("def <id>" entries of its __nv_module_id; its
 	// own device code is an executable image nvlink does not link).
 	prelinked []string
+	// unexpectedID is a plain module id after the "def" entries (an
+	// `ld -r` of a dlink output and other objects, in that order).
+	unexpectedID string
 }
 
 // moduleIDOrNone is h's module id, "" for a plain cubin's (h nil).
@@ -165,8 +168,17 @@ func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) 
 		return nil, err
 	}
 	u.host = &hostInfo{moduleID: ho.ModuleID, refs: ho.HostRefs, hasRefSections: ho.HasHostRefSections}
-	for _, id := range ho.ModuleIDs {
-		if def, ok := strings.CutPrefix(id, "def "); ok {
+	// An nvcc -dlink output's ids are all "def <id>". After `ld -r`, the
+	// first id tells: a plain one is the object's, and nvlink reads no
+	// other; a "def" one followed by a plain one is an error to nvlink
+	// with --register-link-binaries (prelinkedModules).
+	if len(ho.ModuleIDs) > 0 && strings.HasPrefix(ho.ModuleIDs[0], "def ") {
+		for _, id := range ho.ModuleIDs {
+			def, ok := strings.CutPrefix(id, "def ")
+			if !ok {
+				u.host.unexpectedID = id
+				break
+			}
 			u.host.prelinked = append(u.host.prelinked, def)
 		}
 	}
@@ -174,7 +186,12 @@ func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) 
 	if len(ho.RelFatbin) == 0 {
 		return []*Object{{Name: name, unit: u}}, nil
 	}
-	return parseFatbin(name, ho.RelFatbin, sm, u, alloc)
+	// nvlink links the first container alone: of an `ld -r` of several
+	// nvcc -dc objects, the first object's device code (measured with
+	// 11.8, 12.4 and 12.5: the others' names are undefined, and an
+	// sm_86-only first object linked for sm_80 is "SM Arch not found"
+	// whatever the others hold).
+	return parseFatbin(name, fatbin.First(ho.RelFatbin), sm, u, alloc)
 }
 
 // readWholeProgram reads an nvcc -c object's whole-program fatbinary

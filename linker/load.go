@@ -133,7 +133,11 @@ func addInputs(ctx *linkContext) {
 	// it for the system library whether or not it has an image for the
 	// target); see unexpectedAfterDevrt.
 	skippedDevrt := false
-	prelinked := prelinkedModules(ctx.config, slots)
+	prelinked, err := prelinkedModules(ctx.config, slots)
+	if err != nil {
+		ctx.report(err)
+		return
+	}
 	for i := range paths {
 		if paths[i] == "" && errs[i] == nil { // a -l library not found, an archive given again
 			continue
@@ -236,16 +240,23 @@ func (ctx *linkContext) newerThanForced(files []*inputFile) bool {
 // itself (CMake's CUDA_RESOLVE_DEVICE_SYMBOLS: its objects and their
 // cmake_device_link.o in one archive) then adds nothing to the device
 // link of the executable, and a name only its objects define is
-// undefined there.
-func prelinkedModules(cfg *Config, slots [][]*Object) map[string]string {
+// undefined there. An output whose "def" entries a plain id follows (an
+// `ld -r` of the dlink output with other objects) stops nvlink ("unexpected
+// data in module_ids", exit status 1; 11.8, 12.4, 12.5): an error naming
+// the file.
+func prelinkedModules(cfg *Config, slots [][]*Object) (map[string]string, error) {
 	if cfg.RegisterLinkBinaries == "" {
-		return nil
+		return nil, nil
 	}
 	var by map[string]string
 	for _, objs := range slots {
 		for _, obj := range objs {
 			if obj.unit == nil || obj.unit.host == nil {
 				continue
+			}
+			if id := obj.unit.host.unexpectedID; id != "" {
+				return nil, &linkError{file: obj.Name, section: "__nv_module_id", msg: fmt.Sprintf(
+					"unexpected data in module_ids: the module id %q follows the \"def\" entries of an nvcc -dlink output (an ld -r of the dlink output with other objects?); nvlink stops at it with --register-link-binaries: give the objects separately", id)}
 			}
 			for _, id := range obj.unit.host.prelinked {
 				if by == nil {
@@ -257,7 +268,7 @@ func prelinkedModules(cfg *Config, slots [][]*Object) map[string]string {
 			}
 		}
 	}
-	return by
+	return by, nil
 }
 
 // dropPrelinked returns objs less the images of the host objects that

@@ -215,6 +215,23 @@ func IsFatbin(data []byte) bool {
 	return len(data) >= HeaderSize && binary.LittleEndian.Uint32(data) == Magic
 }
 
+// First returns the first container of data, header and body: what
+// nvlink reads of a host object's __nv_relfatbin, where `ld -r` puts the
+// containers of several objects back to back. It returns data itself when
+// its first header cannot be read (Parse then says why).
+func First(data []byte) []byte {
+	if !IsFatbin(data) {
+		return data
+	}
+	size := uint64(len(data))
+	hdr := uint64(binary.LittleEndian.Uint16(data[6:]))
+	body := binary.LittleEndian.Uint64(data[8:])
+	if hdr < HeaderSize || hdr > size || body > size-hdr {
+		return data
+	}
+	return data[:hdr+body]
+}
+
 // Parse reads every container in data (back-to-back containers are read in
 // order; zero padding after the last one is ignored) and returns their
 // entries in file order. name is used in errors only.

@@ -168,6 +168,13 @@ func TestBackToBack(t *testing.T) {
 	if entries[1].Off != uint64(len(one))+HeaderSize {
 		t.Errorf("second container's entry at 0x%x", entries[1].Off)
 	}
+	// First: the first container alone, as nvlink reads __nv_relfatbin.
+	if got := First(cat); !bytes.Equal(got, one) {
+		t.Errorf("First: %d bytes, want the first container's %d", len(got), len(one))
+	}
+	if got := First(cat[:len(one)-1]); len(got) != len(one)-1 {
+		t.Errorf("First of a truncated container: %d bytes, want the input (%d) for Parse to refuse", len(got), len(one)-1)
+	}
 	cat[len(cat)-3] = 1
 	if _, err := Parse("cat", cat); !isFormatError(err, "cat") {
 		t.Errorf("trailing garbage: got %v, want a FormatError", err)

@@ -590,6 +590,10 @@ func perInputFlag(flags []string) string {
 		case "preserve-relocs":
 			return "-preserve-relocs"
 		}
+		if strings.HasPrefix(strings.TrimLeft(f, "-"), "register-link-binaries") {
+			// The final link's module list (error-ld-r-dlink-output-with-objects-sm80).
+			return "--register-link-binaries"
+		}
 	}
 	return ""
 }

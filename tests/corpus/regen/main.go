@@ -79,6 +79,7 @@ type caseSpec struct {
 	nvccFlags    []string
 	nvccLibs     []libSpec
 	nvccDlinks   []libSpec // `nvcc-dlink:` lines: name the output object, members its inputs
+	ldRs         []libSpec // `ld-r:` lines: name the output object, members its inputs (ld -r)
 	arLibs       []libSpec
 	devrt        bool
 	differs      bool // `cudalink: differs`
@@ -300,7 +301,7 @@ func parseCase(dir string) (*caseSpec, error) {
 		fields := strings.Fields(val)
 		bad := func(msg string) error { return fmt.Errorf("%s:%d: %s: %s", path, lineNo, key, msg) }
 		switch key {
-		case "source-arch", "source-flags", "source-toolkit", "junk", "nvcc-lib", "nvcc-dlink", "ar", "ar-thin":
+		case "source-arch", "source-flags", "source-toolkit", "junk", "nvcc-lib", "nvcc-dlink", "ld-r", "ar", "ar-thin":
 		default:
 			if seen[key] {
 				return nil, bad("given twice")
@@ -375,6 +376,11 @@ func parseCase(dir string) (*caseSpec, error) {
 				return nil, bad("want `<out.o> <inputs...>`")
 			}
 			c.nvccDlinks = append(c.nvccDlinks, libSpec{name: fields[0], members: fields[1:]})
+		case "ld-r":
+			if len(fields) < 2 || !strings.HasSuffix(fields[0], ".o") {
+				return nil, bad("want `<out.o> <inputs...>`")
+			}
+			c.ldRs = append(c.ldRs, libSpec{name: fields[0], members: fields[1:]})
 		case "devrt":
 			if val != "yes" {
 				return nil, bad("want yes (or leave the key out)")
@@ -502,6 +508,11 @@ func parseCase(dir string) (*caseSpec, error) {
 	}
 	for _, l := range c.nvccDlinks {
 		if err := fromEarlier("nvcc-dlink", "input", "objects, nvcc-lib", l); err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range c.ldRs {
+		if err := fromEarlier("ld-r", "input", "objects, objects-no-rdc, host-sources, nvcc-dlink, ld-r", l); err != nil {
 			return nil, err
 		}
 	}
@@ -1089,6 +1100,20 @@ func regen(tk *toolkit, c *caseSpec) error {
 		if err := fixTempNames(filepath.Join(build, name)); err != nil {
 			return err
 		}
+	}
+	// ld -r of host objects (theirs fixed above): binutils' relocatable
+	// link, deterministic.
+	for _, l := range c.ldRs {
+		args := append([]string{"-r"}, l.members...)
+		args = append(args, "-o", l.name)
+		out, status, err := run(build, "ld", args...)
+		if err != nil {
+			return err
+		}
+		if status != 0 {
+			return fmt.Errorf("ld %s failed (exit %d):\n%s", strings.Join(args, " "), status, out)
+		}
+		outputs = append(outputs, l.name)
 	}
 
 	if err := os.MkdirAll(filepath.Dir(stage), 0o755); err != nil {

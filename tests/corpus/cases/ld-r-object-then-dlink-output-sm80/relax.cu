@@ -1,0 +1,3 @@
+// the last object of mid.o, device-linked with solve.o into solver_dlink.o
+__device__ float relax(float a, float b) { return 0.5f * (a + b); }
+__global__ void smooth(float *p) { p[threadIdx.x] = relax(p[threadIdx.x], 0.f); }
