@@ -202,9 +202,6 @@ type linkContext struct {
 	// (hostKernelRefs), and those with relocatable device code are
 	// registered (writeHostSide).
 	unlinked []unlinkedUnit
-	// droppedSystem: some libcudadevrt member was left out as unneeded
-	// (reportAfterErrors).
-	droppedSystem bool
 	// devrt is what nvlink does with each libcudadevrt unit where it comes
 	// among the inputs (addInputs, through chooseDevrt): linkedFiles links
 	// the taken ones, writeHostSide registers them, image or not.

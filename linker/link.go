@@ -78,7 +78,7 @@ func link(ctx *linkContext) error {
 	ctx.run("check removed -ewp kernels", checkRemovedEWPKernels) // a removed -ewp kernel's copied functions would point nowhere (after the undefined references, as nvlink)
 	if ctx.checkpoint() {
 		if ctx.onlyNonFatal() {
-			ctx.run("report resources", reportAfterErrors) // -v: nvlink reports after its non-fatal errors too
+			ctx.run("report resources", reportResources) // -v: nvlink reports after its non-fatal errors too
 		}
 		return ErrFailed
 	}

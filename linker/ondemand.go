@@ -36,16 +36,11 @@ func extractOnDemand(ctx *linkContext) {
 func (ctx *linkContext) linkedFiles() []*inputFile {
 	added := ctx.added
 	linked := make([]bool, len(added))
-	// present: libcudadevrt members left out because the link has their
-	// definitions already (a partial output that took them), not as
-	// unneeded.
-	present := make([]bool, len(added))
 	members := false
 	for i, file := range added {
 		switch {
 		case file.unit.system:
 			linked[i] = ctx.devrt[file.unit] == devrtTaken
-			present[i] = ctx.devrt[file.unit] == devrtPresent
 		case ctx.onDemandMember(file):
 			members = true
 		default:
@@ -73,8 +68,6 @@ func (ctx *linkContext) linkedFiles() []*inputFile {
 	for i, file := range added {
 		if linked[i] {
 			kept = append(kept, file)
-		} else if !present[i] {
-			ctx.droppedSystem = ctx.droppedSystem || file.unit.system
 		}
 	}
 	return kept
