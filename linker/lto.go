@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cudalink/cudalink/linker/cubin"
 	"github.com/cudalink/cudalink/linker/fatbin"
 	"github.com/cudalink/cudalink/linker/hostobj"
 	"github.com/cudalink/cudalink/linker/nvvm"
@@ -72,6 +73,12 @@ type ltoState struct {
 	// among the units loaded (addInputs): --register-link-binaries names
 	// them there, not obj (writeHostSide).
 	listed []ltoPlace
+	// devrtLinked: the program calls libcudadevrt (a device-side launch),
+	// so its PTX is compiled as relocatable code and linked with the
+	// library rather than as a whole program (optimizeLinkTime); the
+	// kernels of that cubin that no host object references are then
+	// merged as ordinary functions (registerNames).
+	devrtLinked bool
 	// unlisted: an input is a host object without the host-reference
 	// sections (.nvHR*: a host compiler's object, nvcc -c's, an nvcc
 	// -dlink output), so nvlink cannot know what its host code launches
@@ -132,10 +139,13 @@ type ltoInput struct {
 // ltoProgram is the program -dlto compiles, as gatherLTOInputs read it
 // for optimizeLinkTime.
 type ltoProgram struct {
-	lib     *nvvm.Lib     // libnvvm, or nvJitLink for CUDA 12.x IR
-	inputs  []ltoInput    // every unit with device code, in command-line order
-	ir      []ltoInput    // those with IR for the target
-	modules []nvvm.Module // the IR of those that could be read
+	lib    *nvvm.Lib  // libnvvm, or nvJitLink for CUDA 12.x IR
+	inputs []ltoInput // every unit with device code, in command-line order
+	// devrtFuncs are the functions libcudadevrt's image for the target
+	// defines (callsDevrt).
+	devrtFuncs set[string]
+	ir         []ltoInput    // those with IR for the target
+	modules    []nvvm.Module // the IR of those that could be read
 	// partial: some input has no IR, so the compile is relocatable;
 	// force: one of them is not libcudadevrt's ("partial LTO").
 	partial, force bool
@@ -170,6 +180,7 @@ func gatherLTOInputs(ctx *linkContext) {
 	}
 	ctx.lto.units = map[*unit]bool{}
 	var inputs []ltoInput
+	var devrtFuncs set[string] // the functions libcudadevrt defines
 	for i, objs := range slots {
 		if paths[i] == "" || readFailed(errs[i]) {
 			continue
@@ -192,6 +203,13 @@ func gatherLTOInputs(ctx *linkContext) {
 				sys := *u
 				sys.system = true
 				in.u = &sys
+				if best, _ := chooseImage(group, cfg.Arch); best != nil && best.ELF != nil {
+					for i := range best.ELF.Symbols {
+						if s := &best.ELF.Symbols[i]; s.Type() == cubin.STT_FUNC && s.Bind() == cubin.STB_GLOBAL && s.Shndx != cubin.SHN_UNDEF {
+							devrtFuncs.add(s.Name)
+						}
+					}
+				}
 			}
 			inputs = append(inputs, in)
 		}
@@ -299,7 +317,7 @@ func gatherLTOInputs(ctx *linkContext) {
 		ctx.ignoreLTO()
 		return
 	}
-	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit}
+	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit, devrtFuncs: devrtFuncs}
 }
 
 // announcePartial prints nvlink's info line for each input of inputs
@@ -404,6 +422,16 @@ func optimizeLinkTime(ctx *linkContext) {
 	if cfg.EmitPTX {
 		return
 	}
+	if whole && callsDevrt(ptx, p.devrtFuncs) {
+		// Measured (11.8, 12.4, 12.5): a program that calls libcudadevrt
+		// (a kernel launching a kernel) is compiled as relocatable code
+		// and linked with the library, as in a partial LTO; printf and
+		// malloc, which the driver provides, keep the whole program
+		// (lto-devrt-device-launch-linked-sm80).
+		whole, ctx.lto.devrtLinked = false, true
+		early.abort()
+		early = nil
+	}
 	if modules := ptxModules(ptx); len(modules) > 1 && !forcedWhole {
 		// --split-compile-extended N (nvlink 12.x) has libnvvm write
 		// several PTX modules for a large program (hunt36's curand
@@ -446,6 +474,26 @@ func optimizeLinkTime(ctx *linkContext) {
 	if obj != nil {
 		ctx.lto.objs = []*Object{obj}
 	}
+}
+
+// callsDevrt says whether ptx declares an extern function that funcs (what
+// libcudadevrt defines) holds: ".extern .func (.param .b64 func_retval0)
+// cudaGetParameterBufferV2".
+func callsDevrt(ptx []byte, funcs set[string]) bool {
+	for line := range bytes.Lines(ptx) {
+		rest, ok := bytes.CutPrefix(line, []byte(".extern .func"))
+		if !ok {
+			continue
+		}
+		if i := bytes.LastIndexByte(rest, ')'); i >= 0 {
+			rest = rest[i+1:]
+		}
+		name, _, _ := bytes.Cut(bytes.TrimSpace(rest), []byte("("))
+		if funcs.has(string(bytes.TrimSpace(name))) {
+			return true
+		}
+	}
+	return false
 }
 
 // ptxModuleHead is how libnvvm begins each PTX module it writes.

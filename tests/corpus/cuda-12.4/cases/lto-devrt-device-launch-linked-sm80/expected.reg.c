@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_42bbc76d_9_launch_cu_6b5b5f4f)
+DEFINE_REGISTER_FUNC(_95005d1c_7_host_cu_main)
+DEFINE_REGISTER_FUNC(_a5feb29a_22_cuda_device_runtime_cu_f9e4211a_18603)
