@@ -1,6 +1,8 @@
 package linker
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -19,6 +21,10 @@ import (
 //  3. the names of the other symbols, and of the driver's unified tables
 //     (__UFT, __UDT, ...) the inputs reference, which 12.x resolves
 //     without writing a symbol for them.
+//
+// A name a duplicate function created again, or an -ewp image's local
+// variable named as a global created earlier (nameRegistry.ewpAgain), is
+// written where it was created again rather than first.
 //
 // It runs once the symbol table, .nv.callgraph and .nv.prototype are built
 // and before any symbol is encoded, and moves the prototype offsets those
@@ -61,6 +67,10 @@ func compactStrings(ctx *linkContext) {
 	}
 	// Group 2: section names and the names of the local part of .symtab.
 	movedSh, again := movedNames(ctx)
+	if len(ctx.names.ewpAgain) > 0 {
+		again = append(again, ctx.names.ewpAgain...)
+		slices.SortStableFunc(again, func(a, b movedName) int { return cmp.Compare(a.at, b.at) })
+	}
 	compactSectionNames(ctx, movedSh)
 	for _, s := range splitStrings(ctx.names.shstrtab.buf) {
 		set(s, 2)

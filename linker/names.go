@@ -358,6 +358,11 @@ type nameRegistry struct {
 	// writes such a name there when the function that took it first is
 	// removed and this one kept (compactStrings).
 	again []createdAgain
+	// ewpAgain are the names of -ewp images' local variables that a
+	// global symbol created first: an -ewp image keeps a variable its
+	// source declares extern as a local of the plain name, and nvlink
+	// 12.x writes the name where that local was created (compactStrings).
+	ewpAgain []movedName
 	// mergedPlain are the kernels nvlink merged as ordinary functions,
 	// those -kernels-used leaves out (-g -suppress-debug-info keeps them
 	// as such: eliminateDeadCode).
@@ -558,12 +563,20 @@ func (r *nameRegistry) addSymbol(ctx *linkContext, sym *symbol) {
 	}
 	r.count++
 	r.created[sym.id] = int32(r.count)
-	ctx.strtab.add(sym.name)
+	end := uint32(len(ctx.strtab.buf))
+	if off := ctx.strtab.add(sym.name); off < end && sym.local && sym.file != nil && sym.file.ELF.Header.Type == cubin.ET_CUDA_EWP && r.createdGlobal(sym.name) {
+		r.ewpAgain = append(r.ewpAgain, movedName{sym.name, end})
+	}
 	if !sym.local && sym.firstBind == cubin.STB_GLOBAL {
 		r.global = append(r.global, sym)
 	} else {
 		r.local = append(r.local, createdSym{sym: sym})
 	}
+}
+
+// createdGlobal says whether a global symbol named name was created.
+func (r *nameRegistry) createdGlobal(name string) bool {
+	return slices.ContainsFunc(r.global, func(g *symbol) bool { return g.name == name })
 }
 
 // addPlaceholder records the unnamed local function nvlink creates in a
