@@ -84,6 +84,17 @@ func newOutputTables(n int) (outputTables, []*outputSection) {
 
 // sortOutputSections puts the output sections in nvlink's order: by group,
 // then by creation order, and numbers them.
+// sectionRank is where osec comes in the output: its group, then its place
+// in nvlink's creation order (sections it never named come after, in
+// cudalink's creation order).
+func (ctx *linkContext) sectionRank(osec *outputSection) uint64 {
+	order := ctx.names.secOrder.index(osec.key())
+	if order < 0 {
+		order = ctx.names.secOrder.len() + int(osec.index)
+	}
+	return uint64(osec.group())<<32 | uint64(order)
+}
+
 func sortOutputSections(ctx *linkContext) {
 	type keyed struct {
 		key  uint64 // group, then order
@@ -91,11 +102,7 @@ func sortOutputSections(ctx *linkContext) {
 	}
 	keys := make([]keyed, len(ctx.outSections))
 	for i, osec := range ctx.outSections {
-		order := ctx.names.secOrder.index(osec.key())
-		if order < 0 {
-			order = ctx.names.secOrder.len() + int(osec.index)
-		}
-		keys[i] = keyed{uint64(osec.group())<<32 | uint64(order), osec}
+		keys[i] = keyed{ctx.sectionRank(osec), osec}
 	}
 	slices.SortStableFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
 	for i, k := range keys {

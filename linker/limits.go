@@ -58,14 +58,33 @@ func checkLimitsAfterCallgraph(ctx *linkContext) {
 // undefined references.
 func checkLimits(ctx *linkContext) {
 	limit := ctx.staticSharedLimit()
+	// -g and -preserve-relocs: nvlink checks the output's .nv_debug.shared
+	// as one more kernel's shared section, named by what follows
+	// ".nv.shared." in the section's name: 'hared' (11.8, 12.4, 12.5). Its
+	// error comes where the section sits among the kernels' .nv.shared.<k>.
+	debug := ctx.outByName.get(".nv_debug.shared")
+	if debug != nil && sharedWithoutReserve(ctx, debug.size) <= limit {
+		debug = nil
+	}
+	reportDebug := func() {
+		ctx.report(&linkError{section: debug.name, symbol: "hared", nonFatal: true,
+			msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", sharedWithoutReserve(ctx, debug.size), limit)})
+		debug = nil
+	}
 	for _, k := range ctx.funcs {
 		if !ctx.isEntry(k.sym) && !ctx.demoted(k) {
 			continue // a demoted kernel (-preserve-relocs) is checked as a kernel
 		}
 		if size := k.staticShared(ctx); size > limit {
+			if own := ctx.outByName.get(".nv.shared." + k.sym.name); debug != nil && own != nil && ctx.sectionRank(debug) < ctx.sectionRank(own) {
+				reportDebug()
+			}
 			ctx.report(&linkError{file: k.text.file.Name, symbol: k.sym.name, nonFatal: true,
 				msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, limit)})
 		}
+	}
+	if debug != nil {
+		reportDebug()
 	}
 	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.size > maxConstantBank3 {
 		ctx.report(&linkError{section: osec.name, nonFatal: true,
@@ -76,7 +95,12 @@ func checkLimits(ctx *linkContext) {
 // staticShared is a kernel's static shared memory as nvlink checks it:
 // without the KiB sm_90 reserves.
 func (k *function) staticShared(ctx *linkContext) uint64 {
-	size := ctx.sharedOf(k).size
+	return sharedWithoutReserve(ctx, ctx.sharedOf(k).size)
+}
+
+// sharedWithoutReserve is a shared size as nvlink checks it: without the
+// KiB sm_90 reserves.
+func sharedWithoutReserve(ctx *linkContext, size uint64) uint64 {
 	if ctx.config.Arch >= 90 && size >= sharedReserve90 {
 		return size - sharedReserve90
 	}
