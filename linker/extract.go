@@ -143,7 +143,9 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 		if !fatbin.IsFatbin(data) {
 			return nil, &linkError{file: path, msg: "not a fatbinary (nvlink: fatbin wrong format?)"}
 		}
-		return parseFatbin(path, data, sm, &unit{id: 1}, alloc)
+		// nvlink reads the first container alone, as of a host object's
+		// __nv_relfatbin (fatbin-concatenated-first-only-sm80).
+		return parseFatbin(path, fatbin.First(data), sm, &unit{id: 1}, alloc)
 	case ext == ".cubin":
 		// nvlink insists that a .cubin is ELF; parseObject says why not.
 		_, err := parseObject(path, data)

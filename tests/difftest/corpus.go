@@ -392,7 +392,7 @@ func LoadToolkitCase(srcDir, genDir, toolkit string) (*Case, error) {
 				return nil, fmt.Errorf("%s/case.txt:%d: nvvm: %q, want yes", c.Name, n, val)
 			}
 			c.NVVM, c.Ptxas = true, true
-		case "source-arch", "source-flags", "source-toolkit", "nvcc", "junk", "objects", "objects-no-rdc", "host-sources", "fatbins", "nvcc-lib", "nvcc-dlink", "ld-r", "ar", "ar-thin", "devrt":
+		case "source-arch", "source-flags", "source-toolkit", "nvcc", "junk", "objects", "objects-no-rdc", "host-sources", "fatbins", "nvcc-lib", "nvcc-dlink", "ld-r", "cat", "ar", "ar-thin", "devrt":
 			// used by regen only
 		default:
 			return nil, fmt.Errorf("%s/case.txt:%d: unknown key %q", c.Name, n, key)

@@ -80,6 +80,7 @@ type caseSpec struct {
 	nvccLibs     []libSpec
 	nvccDlinks   []libSpec // `nvcc-dlink:` lines: name the output object, members its inputs
 	ldRs         []libSpec // `ld-r:` lines: name the output object, members its inputs (ld -r)
+	cats         []libSpec // `cat:` lines: name the output, members the files concatenated
 	arLibs       []libSpec
 	devrt        bool
 	differs      bool // `cudalink: differs`
@@ -301,7 +302,7 @@ func parseCase(dir string) (*caseSpec, error) {
 		fields := strings.Fields(val)
 		bad := func(msg string) error { return fmt.Errorf("%s:%d: %s: %s", path, lineNo, key, msg) }
 		switch key {
-		case "source-arch", "source-flags", "source-toolkit", "junk", "nvcc-lib", "nvcc-dlink", "ld-r", "ar", "ar-thin":
+		case "source-arch", "source-flags", "source-toolkit", "junk", "nvcc-lib", "nvcc-dlink", "ld-r", "cat", "ar", "ar-thin":
 		default:
 			if seen[key] {
 				return nil, bad("given twice")
@@ -376,6 +377,11 @@ func parseCase(dir string) (*caseSpec, error) {
 				return nil, bad("want `<out.o> <inputs...>`")
 			}
 			c.nvccDlinks = append(c.nvccDlinks, libSpec{name: fields[0], members: fields[1:]})
+		case "cat":
+			if len(fields) < 2 {
+				return nil, bad("want `<out> <inputs...>`")
+			}
+			c.cats = append(c.cats, libSpec{name: fields[0], members: fields[1:]})
 		case "ld-r":
 			if len(fields) < 2 || !strings.HasSuffix(fields[0], ".o") {
 				return nil, bad("want `<out.o> <inputs...>`")
@@ -513,6 +519,11 @@ func parseCase(dir string) (*caseSpec, error) {
 	}
 	for _, l := range c.ldRs {
 		if err := fromEarlier("ld-r", "input", "objects, objects-no-rdc, host-sources, nvcc-dlink, ld-r", l); err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range c.cats {
+		if err := fromEarlier("cat", "input", "sources, objects, objects-no-rdc, fatbins, nvcc-dlink, ld-r, cat", l); err != nil {
 			return nil, err
 		}
 	}
@@ -1112,6 +1123,22 @@ func regen(tk *toolkit, c *caseSpec) error {
 		}
 		if status != 0 {
 			return fmt.Errorf("ld %s failed (exit %d):\n%s", strings.Join(args, " "), status, out)
+		}
+		outputs = append(outputs, l.name)
+	}
+	// cat: files generated above, back to back (fatbinaries as a tool
+	// that concatenates them writes them).
+	for _, l := range c.cats {
+		var data []byte
+		for _, m := range l.members {
+			b, err := os.ReadFile(filepath.Join(build, m))
+			if err != nil {
+				return err
+			}
+			data = append(data, b...)
+		}
+		if err := os.WriteFile(filepath.Join(build, l.name), data, 0o644); err != nil {
+			return err
 		}
 		outputs = append(outputs, l.name)
 	}
