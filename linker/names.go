@@ -138,8 +138,9 @@ func registerNames(ctx *linkContext) {
 				// -suppress-debug-info does not (though it keeps the kernel).
 				fn := ctx.funcOf(sym)
 				// So is a kernel of an LTO cubin linked with libcudadevrt
-				// that no host object references (ltoState.devrtLinked).
-				plainLTO := ctx.lto.devrtLinked && fn != nil && slices.Contains(ctx.lto.objs, file.Object) && !ctx.hostKernelRefs().keeps(fn)
+				// that no host object references (ltoState.devrtLinked),
+				// but with -g.
+				plainLTO := ctx.lto.devrtLinked && !ctx.debugSymbols() && fn != nil && slices.Contains(ctx.lto.objs, file.Object) && !ctx.hostKernelRefs().keeps(fn)
 				if esym.Other&cubin.STO_CUDA_ENTRY != 0 && !plainLTO && (ctx.kernelMerged(esym.Name) || launched[sym] && !file.weakSkipped[uint32(esym.Shndx)]) {
 					r.createSection(ctx, r.funcKey(fn, ".nv.info."+esym.Name))
 					r.createSection(ctx, r.funcKey(fn, ".nv.shared."+esym.Name))

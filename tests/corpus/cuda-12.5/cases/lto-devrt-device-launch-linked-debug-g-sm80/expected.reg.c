@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_a9b0c566_9_launch_cu_6b5b5f4f)
+DEFINE_REGISTER_FUNC(_a1638bdb_7_host_cu_main)
+DEFINE_REGISTER_FUNC(_4de9223b_22_cuda_device_runtime_cu_4c5e1c2f_12961)
