@@ -84,6 +84,14 @@ func Open(path string) (nvvm.Compiler, error) {
 	return l, nil
 }
 
+// OneShot says that a helper process serves one libnvvm compile and exits
+// (nvvm.OneShot), as nvlink compiles once per process: libnvvm keeps
+// LLVM's state between compiles, and a -g compile after another program's
+// compile in the same process wrote other debug PTX (.nv_debug_ptx_txt
+// without its callseq blocks) than the same compile in a fresh process
+// (lto-devrt-device-launch-linked-debug-g-sm80 after an lto-cubin-* case).
+func (l *Lib) OneShot() bool { return true }
+
 // Compile makes one program of the modules, in order, and compiles it
 // with options; it returns the PTX (without the terminating NUL) and what
 // libnvvm logged.

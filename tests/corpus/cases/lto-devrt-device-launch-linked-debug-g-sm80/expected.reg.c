@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_ff6ebce1_9_launch_cu_6b5b5f4f)
+DEFINE_REGISTER_FUNC(_c12355ce_7_host_cu_main)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)
