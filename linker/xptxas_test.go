@@ -53,3 +53,20 @@ func TestPtxasRelease(t *testing.T) {
 		t.Errorf("ptxasRelease of a missing ptxas = %d, want 0", got)
 	}
 }
+
+// TestReleaseOf: the release of a --version text, as ptxas 11.8 and 12.x
+// print it, and 0 where there is none.
+func TestReleaseOf(t *testing.T) {
+	for text, want := range map[string]uint32{
+		"Built on Wed_Sep_21_10:31:59_PDT_2022\nCuda compilation tools, release 11.8, V11.8.89\n":    118,
+		"Cuda compilation tools, release 12.4, V12.4.131\nBuild cuda_12.4.r12.4/compiler.34097967_0": 124,
+		"prerelease notes, release 12.5\n": 125,
+		"release 12.45":                    0,
+		"release x.4, release 9.1":         91,
+		"no version":                       0,
+	} {
+		if got := releaseOf([]byte(text)); got != want {
+			t.Errorf("releaseOf(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
