@@ -5,7 +5,6 @@ package linker
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -51,12 +50,7 @@ func startPtxasEarly(c context.Context, ptxas string, args []string) *earlyPtxas
 		return nil
 	}
 	e := &earlyPtxas{dir: dir, fifo: os.NewFile(uintptr(fd), in), done: make(chan error, 1)}
-	if c == nil {
-		c = context.Background()
-	}
-	e.cmd = exec.CommandContext(c, ptxas, append(args, "-o", ptxasOutput, inputMarker)...)
-	e.cmd.Dir = dir
-	e.cmd.Stdout, e.cmd.Stderr = &e.msgs, &e.msgs
+	e.cmd = ptxasCommand(c, ptxas, dir, args, &e.msgs)
 	if e.cmd.Start() != nil {
 		e.fifo.Close()
 		os.RemoveAll(dir)
@@ -106,19 +100,7 @@ func (e *earlyPtxas) finish(src []byte) (*Compiled, error) {
 // result is ptxas's cubin and messages once it has exited with err, as
 // runPtxas reads them.
 func (e *earlyPtxas) result(err error) (*Compiled, error) {
-	output := bytes.ReplaceAll(e.msgs.Bytes(), []byte(e.dir+string(filepath.Separator)), nil)
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.Exited() {
-			return nil, &ptxasError{status: ee.ExitCode(), output: output}
-		}
-		return nil, fmt.Errorf("running %s: %v", e.cmd.Path, err)
-	}
-	cubin, err := os.ReadFile(filepath.Join(e.dir, ptxasOutput))
-	if err != nil {
-		return nil, fmt.Errorf("ptxas wrote no output: %v", err)
-	}
-	return &Compiled{Cubin: cubin, Messages: output}, nil
+	return ptxasResult(e.cmd.Path, e.dir, e.msgs.Bytes(), err)
 }
 
 // abort ends a ptxas that will not be given its input; nothing after

@@ -535,18 +535,29 @@ func runPtxas(c context.Context, ptxas string, args []string, src []byte) (*Comp
 	if err := os.WriteFile(filepath.Join(dir, inputMarker), src, 0o644); err != nil {
 		return nil, fmt.Errorf("cannot write ptxas's input: %v", err)
 	}
-	const out = ptxasOutput
+	var msgs bytes.Buffer
+	err = ptxasCommand(c, ptxas, dir, args, &msgs).Run()
+	return ptxasResult(ptxas, dir, msgs.Bytes(), err)
+}
+
+// ptxasCommand is ptxas with args, run in dir on its input there
+// (inputMarker), writing ptxasOutput there and its messages to msgs.
+func ptxasCommand(c context.Context, ptxas, dir string, args []string, msgs *bytes.Buffer) *exec.Cmd {
 	if c == nil {
 		c = context.Background()
 	}
-	cmd := exec.CommandContext(c, ptxas, append(args, "-o", out, inputMarker)...)
+	cmd := exec.CommandContext(c, ptxas, append(args, "-o", ptxasOutput, inputMarker)...)
 	cmd.Dir = dir
-	var msgs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &msgs, &msgs
-	err = cmd.Run()
+	cmd.Stdout, cmd.Stderr = msgs, msgs
+	return cmd
+}
+
+// ptxasResult is what a ptxasCommand in dir made, once it has exited with
+// err: its cubin and messages, or the error.
+func ptxasResult(ptxas, dir string, msgs []byte, err error) (*Compiled, error) {
 	// Messages name the input as given (inputMarker); anything naming the
 	// directory would not be the same from one run to the next.
-	output := bytes.ReplaceAll(msgs.Bytes(), []byte(dir+string(filepath.Separator)), nil)
+	output := bytes.ReplaceAll(msgs, []byte(dir+string(filepath.Separator)), nil)
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.Exited() {
@@ -554,7 +565,7 @@ func runPtxas(c context.Context, ptxas string, args []string, src []byte) (*Comp
 		}
 		return nil, fmt.Errorf("running %s: %v", ptxas, err)
 	}
-	cubin, err := os.ReadFile(filepath.Join(dir, out))
+	cubin, err := os.ReadFile(filepath.Join(dir, ptxasOutput))
 	if err != nil {
 		return nil, fmt.Errorf("ptxas wrote no output: %v", err)
 	}
