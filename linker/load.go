@@ -313,15 +313,22 @@ func (ctx *linkContext) toolkitSoFar(objs []*Object) *toolkit {
 		for _, un := range ctx.unlinked {
 			v = max(v, un.version)
 		}
-		for _, obj := range objs {
-			if obj.ELF != nil {
-				v = max(v, obj.ELF.Header.Version)
-			} else {
-				v = max(v, obj.version)
-			}
-		}
+		v = newestRelease(v, objs)
 	}
 	return toolkitFor(v)
+}
+
+// newestRelease is the newest of v and the releases objs were written by
+// (a cubin's e_version, else what its container said).
+func newestRelease(v uint32, objs []*Object) uint32 {
+	for _, obj := range objs {
+		if obj.ELF != nil {
+			v = max(v, obj.ELF.Header.Version)
+		} else {
+			v = max(v, obj.version)
+		}
+	}
+	return v
 }
 
 // nvlinkName is the file's name as nvlink's messages give it: the path, or

@@ -64,13 +64,7 @@ func (ctx *linkContext) xptxasList() bool {
 	var v uint32
 	if read := ctx.read; read != nil {
 		for _, objs := range read.objs {
-			for _, obj := range objs {
-				if obj.ELF != nil {
-					v = max(v, obj.ELF.Header.Version)
-				} else {
-					v = max(v, obj.version)
-				}
-			}
+			v = newestRelease(v, objs)
 		}
 	}
 	if v == 0 && cfg.PTXCompiler == "" {
