@@ -145,24 +145,7 @@ func addInputs(ctx *linkContext) {
 		if ctx.mergeStopped() || ctx.ptxFailed {
 			return
 		}
-		switch errs[i] {
-		case errSkipped:
-			ctx.ownWarnf("ignoring input %s: it is not a cubin, host object or archive", paths[i])
-			continue
-		case errSkippedName:
-			ctx.ownWarnf("ignoring input %s: nvlink skips an input named without an extension or .so", paths[i])
-			continue
-		case errSkippedELF:
-			ctx.ownWarnf("ignoring input %s: an ELF file not named .cubin that is not relocatable, which nvlink skips", paths[i])
-			continue
-		case errSkippedFatbin:
-			ctx.ownWarnf("ignoring input %s: a fatbinary is linked only from a file named *.fatbin, as nvlink does", paths[i])
-			continue
-		}
-		if cut, ok := errs[i].(*archiveCutError); ok {
-			ctx.ownWarnf("ignoring input %s:%v", paths[i], cut)
-		} else if errs[i] != nil {
-			ctx.report(errs[i])
+		if !ctx.inputReadable(paths[i], errs[i]) {
 			continue
 		}
 		system := isSystemLibrary(paths[i])
@@ -219,6 +202,35 @@ func addInputs(ctx *linkContext) {
 		// input: its warnings from here on escape -w and -Werror.
 		ctx.ptxasRan()
 	}
+}
+
+// inputReadable says whether the input read from path (err: what reading
+// it returned) has objects to link: an input nvlink skips gets cudalink's
+// warning, one that could not be read is reported; an archive cut short
+// keeps the members before the cut, with a warning.
+func (ctx *linkContext) inputReadable(path string, err error) bool {
+	switch err {
+	case nil:
+		return true
+	case errSkipped:
+		ctx.ownWarnf("ignoring input %s: it is not a cubin, host object or archive", path)
+		return false
+	case errSkippedName:
+		ctx.ownWarnf("ignoring input %s: nvlink skips an input named without an extension or .so", path)
+		return false
+	case errSkippedELF:
+		ctx.ownWarnf("ignoring input %s: an ELF file not named .cubin that is not relocatable, which nvlink skips", path)
+		return false
+	case errSkippedFatbin:
+		ctx.ownWarnf("ignoring input %s: a fatbinary is linked only from a file named *.fatbin, as nvlink does", path)
+		return false
+	}
+	if cut, ok := err.(*archiveCutError); ok {
+		ctx.ownWarnf("ignoring input %s:%v", path, cut)
+		return true
+	}
+	ctx.report(err)
+	return false
 }
 
 // newerThanForced says whether one of files was written by a newer CUDA
