@@ -25,6 +25,13 @@ type Config struct {
 	// target. The output's e_flags carry EF_CUDA_ARCH_SPECIFIC, and a
 	// host object's sm_90a image is taken over its sm_90 one.
 	ArchSpecific bool
+	// Virtual is -arch=compute_NN (Arch NN): a virtual target, which
+	// nvlink links nothing for. It reads the inputs, writes only
+	// --register-link-binaries (every input with device code, and
+	// libcudadevrt), and leaves Output unwritten: nvcc -dlink runs it so
+	// for PTX-only builds (-gencode arch=compute_NN,code=compute_NN,
+	// CMake's NN-virtual). See listVirtualModules.
+	Virtual bool
 	// Output is the path of the file to write. The file is written to a
 	// temporary name in the same directory and renamed only on success.
 	Output string

@@ -229,6 +229,9 @@ type linkContext struct {
 	output        []byte         // the image: the one of writeOutput, writeRelocatable (-r) or writeLTOExecutable that runs
 	maps          fileMaps       // inputs mapped for this link (no object cache)
 	read          *readFiles     // from readInputs to addInputs
+	// virtualModules: for -arch=compute_NN, the module ids
+	// --register-link-binaries lists (listVirtualModules).
+	virtualModules []string
 	// exitsAfter: the process exits after this link (linkOnce's last), so
 	// the compilers' helpers can end as soon as the link's compiles are
 	// done (releaseCompiler).

@@ -43,6 +43,9 @@ func writeHostSide(ctx *linkContext) error {
 // libcudadevrt alone, which nvlink drops), nvlink lists the LTO inputs in
 // reverse command-line order (measured with 11.8, 12.4 and 12.5).
 func hostSideModules(ctx *linkContext) []string {
+	if ctx.config.Virtual {
+		return ctx.virtualModules
+	}
 	var ids []string
 	moduleID := func(u *unit, name string) string {
 		if u.host != nil {

@@ -11,6 +11,9 @@ func link(ctx *linkContext) error {
 	if ctx.config.Relocatable {
 		return linkRelocatable(ctx)
 	}
+	if ctx.config.Virtual {
+		return linkVirtual(ctx) // -arch=compute_NN: nothing is linked; --register-link-binaries only
+	}
 	ctx.run("check options", warnPreserveRelocs) // nvlink's warning for -preserve-relocs on sm_90
 	if ctx.checkpoint() {
 		return ErrFailed

@@ -83,7 +83,7 @@ func linkOnce(cfg *Config, last bool) ([]byte, error) {
 		}
 		return nil, err
 	}
-	if cfg.needImage() && ctx.output == nil {
+	if cfg.needImage() && ctx.output == nil && !cfg.Virtual {
 		return nil, errNoImage
 	}
 	return ctx.output, nil

@@ -81,9 +81,9 @@ var options = []*option{
 			return v, nil
 		}},
 	{long: "arch", short: "arch", arg: "<gpu architecture name>",
-		help:    "Specify the 'sm_' name of the target architecture.",
+		help:    "Specify the 'sm_' name of the target architecture ('compute_' links nothing and writes only --register-link-binaries, as nvlink does).",
 		allowed: append(smNames(), "sm_90a"),
-		refused: []string{"compute_<N>", "lto_<N>"},
+		refused: []string{"lto_<N>"},
 		set:     setArch},
 	{long: "cpu-arch", short: "cpu-arch", arg: "<cpu architecture name>",
 		help:    "Specify the name of the cpu target architecture (default 'unknown').",
@@ -408,8 +408,9 @@ func optionNamed(key string, long bool) *option {
 var smVersions = []int{35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90}
 
 // smNames lists the -arch values cudalink links for, in nvlink's order.
-// nvlink 11.8 also takes compute_<N> (it links for a virtual target) and
-// lto_<N> (which it refuses as a link target); cudalink refuses both.
+// nvlink 11.8 also takes compute_<N>, a virtual target, for which it links
+// nothing and writes only --register-link-binaries (setArch sets
+// Config.Virtual), and lto_<N>, which it refuses as a link target.
 func smNames() []string {
 	names := make([]string, len(smVersions))
 	for i, sm := range smVersions {
@@ -431,7 +432,7 @@ func setArch(p *parser, name, v string) (string, error) {
 		}
 		if prefix == "sm_" && digits == "90a" {
 			// CUDA 12's arch-specific Hopper target (wgmma, setmaxnreg).
-			p.arch, p.cfg.Arch, p.cfg.ArchSpecific = v, 90, true
+			p.arch, p.cfg.Arch, p.cfg.ArchSpecific, p.cfg.Virtual = v, 90, true, false
 			if !slices.Contains(p.archs, 90) {
 				p.archs = append(p.archs, 90)
 			}
@@ -440,6 +441,12 @@ func setArch(p *parser, name, v string) (string, error) {
 		for _, sm := range smVersions {
 			if digits == strconv.Itoa(sm) {
 				p.arch, p.cfg.Arch = v, sm
+				// The last -arch decides (nvlink's redefinition rule).
+				p.cfg.Virtual = prefix == "compute_"
+				if prefix == "compute_" {
+					// A virtual target links nothing (linkVirtual).
+					return v, nil
+				}
 				if !slices.Contains(p.archs, sm) {
 					p.archs = append(p.archs, sm)
 				}

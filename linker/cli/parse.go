@@ -125,7 +125,7 @@ func (p *parser) check() error {
 		return fmt.Errorf("option '%s' is not supported yet", p.ghls)
 	case p.arch == "":
 		return errors.New("no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80")
-	case !p.haveOutput && cfg.Fatbin == "" && cfg.EmbeddedFatbin == "":
+	case !p.haveOutput && cfg.Fatbin == "" && cfg.EmbeddedFatbin == "" && !cfg.Virtual:
 		return errors.New("no output file: use -o <file>")
 
 	case cfg.ForcePartialLTO && !p.lto:
@@ -151,9 +151,10 @@ func (p *parser) check() error {
 		return errors.New("-r (--relocatable) with -dlto is not supported: cudalink's -r is a partial link, which does not optimize at link time; make the partial link without -dlto, or, for nvlink's -r (nvcc -r passes it as --host-relocatable-link, which changes nothing), write --host-relocatable-link")
 	case p.notYet != "":
 		return fmt.Errorf("option '%s' is not supported yet", p.notYet)
-	case strings.HasPrefix(p.arch, "compute_"):
-		// nvlink links for a virtual target and writes no output file.
-		return fmt.Errorf("-arch=%s is not supported yet: cudalink links for 'sm_' targets only", p.arch)
+	case cfg.Virtual && (cfg.Fatbin != "" || cfg.EmbeddedFatbin != "" || cfg.Relocatable || p.lto || len(p.archs) > 0):
+		// nvlink links nothing for a virtual target (linkVirtual); what it
+		// does with these is not measured.
+		return fmt.Errorf("-arch=%s is not supported yet with -arch=sm_NN, --fatbin, --embedded-fatbin, -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)", p.arch)
 	case p.machine == 32:
 		// nvlink refuses every 64-bit input ("size does not match target
 		// '-m32'"), and CUDA 11.8 makes no other.

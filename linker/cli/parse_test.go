@@ -320,7 +320,8 @@ func TestErrors(t *testing.T) {
 		{"-arch=sm_80 -o out -dlto", "no input files; use --help for more information"},
 		{"-arch=compute_80 -o out a.o -dlto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out a.o -r -dlto -nvvmpath=/x", "-r (--relocatable) with -dlto is not supported: cudalink's -r is a partial link, which does not optimize at link time; make the partial link without -dlto, or, for nvlink's -r (nvcc -r passes it as --host-relocatable-link, which changes nothing), write --host-relocatable-link"},
-		{"-arch=compute_80 -o out a.o", "-arch=compute_80 is not supported yet: cudalink links for 'sm_' targets only"},
+		{"-arch=compute_80 --fatbin x.fatbin a.o", "-arch=compute_80 is not supported yet with -arch=sm_NN, --fatbin, --embedded-fatbin, -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)"},
+		{"-arch=sm_86 -arch=compute_80 -o out a.o", "-arch=compute_80 is not supported yet with -arch=sm_NN, --fatbin, --embedded-fatbin, -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)"},
 		{"-arch=sm_80 -o out a.o -m32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -m 64 --machine=32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -cpu-arch=AARCH64", "-cpu-arch=AARCH64 is not supported yet: cudalink supports X86_64 and unknown"},
@@ -522,5 +523,30 @@ func TestNVVMOptions(t *testing.T) {
 	}
 	if want := []string{"-Xnvvm", "--split-compile", "-split-compile-extended"}; !slices.Equal(cfg.CUDA12Options, want) {
 		t.Errorf("CUDA12Options = %q, want %q", cfg.CUDA12Options, want)
+	}
+}
+
+// TestVirtualTarget: -arch=compute_NN, as nvcc -dlink passes it for
+// PTX-only objects (no -o), is a virtual target: Config.Virtual, the SM
+// number in Arch; a later sm_ value takes it back, as nvlink's last -arch
+// wins.
+func TestVirtualTarget(t *testing.T) {
+	for _, tc := range []struct {
+		args    string
+		virtual bool
+		arch    int
+	}{
+		{"-m64 --arch=compute_80 --register-link-binaries=r.c a.o -lcudadevrt", true, 80},
+		{"-arch=compute_75 -o out a.o", true, 75},
+		{"-arch=compute_75 -arch=sm_80 -o out a.o", false, 80},
+	} {
+		cmd, err := Parse(strings.Fields(tc.args))
+		if err != nil {
+			t.Errorf("%s: %v", tc.args, err)
+			continue
+		}
+		if cmd.Config.Virtual != tc.virtual || cmd.Config.Arch != tc.arch {
+			t.Errorf("%s: Virtual %v, Arch %d; want %v, %d", tc.args, cmd.Config.Virtual, cmd.Config.Arch, tc.virtual, tc.arch)
+		}
 	}
 }

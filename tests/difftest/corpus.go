@@ -32,7 +32,7 @@ type Case struct {
 	Toolkit string
 	// Toolkits lists every toolkit the case is built with (`toolkits:`).
 	Toolkits []string
-	Arch     string   // "sm_80"
+	Arch     string   // "sm_80", or "compute_80" (Virtual)
 	Inputs   []string // link inputs in order, relative to Dir; may include -L<dir> and -l<name>
 	Flags    []string // extra nvlink flags, given to both linkers
 	Expect   string   // "ok" or "error"
@@ -79,6 +79,11 @@ func (c *Case) LTO() bool {
 	}
 	return c.NVVM
 }
+
+// Virtual says whether the case links for a virtual target
+// (-arch=compute_NN): nvlink links nothing and writes only the
+// --register-link-binaries file, so the case has no expected.cubin.
+func (c *Case) Virtual() bool { return strings.HasPrefix(c.Arch, "compute_") }
 
 // Args returns the cudalink/nvlink command line of the case (without
 // argv[0]) with inputs spelt as given and the output written to out.

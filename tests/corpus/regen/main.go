@@ -311,8 +311,8 @@ func parseCase(dir string) (*caseSpec, error) {
 		seen[key] = true
 		switch key {
 		case "arch":
-			if len(fields) != 1 || !strings.HasPrefix(val, "sm_") {
-				return nil, bad("want one sm_XX value")
+			if len(fields) != 1 || !strings.HasPrefix(val, "sm_") && !strings.HasPrefix(val, "compute_") {
+				return nil, bad("want one sm_XX or compute_XX value")
 			}
 			c.arch = val
 		case "sources":
@@ -450,6 +450,9 @@ func parseCase(dir string) (*caseSpec, error) {
 	}
 	if c.toolkits == nil {
 		c.toolkits = []string{defaultToolkit}
+	}
+	if strings.HasPrefix(c.arch, "compute_") && (!c.regLink || c.expect != "ok") {
+		return nil, fmt.Errorf("%s: a compute_XX (virtual) target links nothing: its case is `expect: ok` with `register-link-binaries: yes`", path)
 	}
 	if c.regLink && (c.expect != "ok" || c.differs) {
 		return nil, fmt.Errorf("%s: register-link-binaries is only for `expect: ok` cases without `cudalink: differs`", path)
@@ -1210,10 +1213,19 @@ func regen(tk *toolkit, c *caseSpec) error {
 			return err
 		}
 	} else {
-		if _, err := os.Stat(outPath); err != nil {
+		_, err := os.Stat(outPath)
+		switch {
+		case strings.HasPrefix(c.arch, "compute_"):
+			// A virtual target: nvlink links nothing and writes only
+			// the --register-link-binaries file.
+			if err == nil {
+				return fmt.Errorf("nvlink wrote expected.cubin for the virtual target %s", c.arch)
+			}
+		case err != nil:
 			return fmt.Errorf("nvlink exited 0 but wrote no expected.cubin")
+		default:
+			outputs = append(outputs, "expected.cubin")
 		}
-		outputs = append(outputs, "expected.cubin")
 		if c.regLink {
 			if _, err := os.Stat(filepath.Join(stage, regFile)); err != nil {
 				return fmt.Errorf("nvlink exited 0 but wrote no %s", regFile)

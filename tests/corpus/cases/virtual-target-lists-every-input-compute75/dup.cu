@@ -1,0 +1,2 @@
+__device__ int dupCounter;
+__global__ void dupKernel() { atomicAdd(&dupCounter, 1); }

@@ -1,0 +1,6 @@
+#define NUM_PRELINKED_OBJECTS 5
+DEFINE_REGISTER_FUNC(_870a6caa_7_left_cu_f09fb6eb)
+DEFINE_REGISTER_FUNC(_c45e8e6d_8_right_cu_f09fb6eb)
+DEFINE_REGISTER_FUNC(_244c3a11_6_dup_cu_1261a5ae)
+DEFINE_REGISTER_FUNC(_870a6caa_7_left_cu_f09fb6eb)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)

@@ -1,0 +1,1 @@
+__global__ void wholeKernel(int *p) { p[0] = 7; }

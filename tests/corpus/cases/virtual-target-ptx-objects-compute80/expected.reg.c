@@ -1,0 +1,5 @@
+#define NUM_PRELINKED_OBJECTS 4
+DEFINE_REGISTER_FUNC(_7f3a1637_7_scan_cu_7e6d57f8)
+DEFINE_REGISTER_FUNC(_656ca89d_9_blocks_cu_3b00b1bf)
+DEFINE_REGISTER_FUNC(_6d2c0af8_7_tail_cu_8ddf9ebd)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)

@@ -1,0 +1,5 @@
+#define NUM_PRELINKED_OBJECTS 4
+DEFINE_REGISTER_FUNC(_6f9ca7d1_7_scan_cu_7e6d57f8)
+DEFINE_REGISTER_FUNC(_d12e6f4b_9_blocks_cu_3b00b1bf)
+DEFINE_REGISTER_FUNC(_7d8abb1e_7_tail_cu_8ddf9ebd)
+DEFINE_REGISTER_FUNC(_a5feb29a_22_cuda_device_runtime_cu_f9e4211a_18603)
