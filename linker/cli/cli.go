@@ -98,6 +98,12 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ca
 	case ActionVersion:
 		io.WriteString(stdout, versionText())
 		return exitOK
+	case ActionHostLinkerScript:
+		if err := writeHostLinkerScript(cmd.HostLinkerScript, stdout, stderr); err != nil {
+			fmt.Fprintf(stderr, "cudalink: error: %v\n", err)
+			return exitFailed
+		}
+		return exitOK
 	}
 	cfg := cmd.Config
 	inputs = cfg.InputNames()

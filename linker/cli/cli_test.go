@@ -76,7 +76,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"-foo", "-arch=sm_80", "-o", "out", "a.o"}, "cudalink: error: unknown option '-foo'\n"},
 		{[]string{"-arch=sm_80", "-o", "out"}, "cudalink: error: no input files; use --help for more information\n"},
 		{[]string{"-o", "out", "a.o"}, "cudalink: error: no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80\n"},
-		{[]string{"-arch=sm_80", "-o", "out", "a.o", "-ghls=lcs-abs"}, "cudalink: error: option '-ghls' is not supported yet\n"},
+		{[]string{"-arch=sm_80", "-o", "out", "a.o", "-ghls=lcs-abs"}, "cudalink: error: input files are not allowed with -ghls option; use --help for more information\n"},
 		{[]string{"-arch=sm_80", "-arch=sm_75", "-o", "out", "-lto="},
 			"cudalink: warning: incompatible redefinition for option '-arch', the last value of this option was used\n" +
 				"cudalink: error: no argument expected after '-lto'\n"},

@@ -51,10 +51,6 @@ func flag(field func(p *parser) *bool) func(*parser, string, string) (string, er
 	}
 }
 
-// ignore is the set function of an option that has no effect on what
-// cudalink writes; its reason is in the option's help.
-func ignore(_ *parser, _, v string) (string, error) { return v, nil }
-
 // appendTo returns a set function for a list option that collects values.
 func appendTo(field func(p *parser) *[]string) func(*parser, string, string) (string, error) {
 	return func(p *parser, _, v string) (string, error) {
@@ -121,14 +117,14 @@ var options = []*option{
 	{long: "force-whole-lto", short: "force-whole-lto",
 		help: "With -dlto, compile IR-only inputs as a whole program (ptxas without -c), as with libcudadevrt; nvlink then stops with 'expected libcudadevrt object' when it is absent.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.ForceWholeLTO })},
-	{long: "gen-host-linker-script", short: "ghls", arg: "<host linker script type>", notYet: true,
-		help:    "Specify the type of host linker script to be generated.",
+	{long: "gen-host-linker-script", short: "ghls", arg: "<host linker script type>",
+		help:    "Specify the type of host linker script to be generated (nvcc --host-linker-script runs it; no link: lcs-aug writes the device sections' script, lcs-abs the host linker's default script with them).",
 		allowed: hostLinkerScripts,
 		set: func(p *parser, name, v string) (string, error) {
 			if !slices.Contains(hostLinkerScripts, v) {
 				return "", notDefined(v, name, hostLinkerScripts)
 			}
-			p.ghls = name
+			p.ghls, p.script.Kind = name, v
 			return v, nil
 		}},
 	{long: "help", short: "h",
@@ -231,16 +227,19 @@ var options = []*option{
 	// Undocumented in nvlink --help, but nvcc 11.8 passes them; none changes
 	// nvlink's output.
 	{long: "host-ccbin", short: "host-ccbin", arg: "<path>",
-		help: "Specify location of host compiler binary (passed by nvcc); no effect.",
-		set:  ignore},
+		help: "Specify location of host compiler binary (passed by nvcc); used only by -ghls=lcs-abs.",
+		set: func(p *parser, _, v string) (string, error) {
+			p.script.CCBin = v
+			return v, nil
+		}},
 	// nvlink also spells it -r; nvcc passes only the long form, and
 	// cudalink gives -r to partial links (below).
 	{long: "host-relocatable-link",
-		help: "Percolate the nvcc -r option (passed by nvcc); no effect.",
-		set:  ignore},
+		help: "Percolate the nvcc -r option (passed by nvcc); used only by -ghls=lcs-abs.",
+		set:  flag(func(p *parser) *bool { return &p.script.Relocatable })},
 	{long: "shared", short: "shared",
-		help: "Percolate the nvcc -shared option (passed by nvcc); no effect.",
-		set:  ignore},
+		help: "Percolate the nvcc -shared option (passed by nvcc); used only by -ghls=lcs-abs.",
+		set:  flag(func(p *parser) *bool { return &p.script.Shared })},
 
 	// nvlink 12.x's, which 11.8 does not know: accepted here, and refused
 	// by the link when it reproduces nvlink 11.8 (Config.CUDA12Options).

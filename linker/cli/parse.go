@@ -13,9 +13,10 @@ import (
 type Action int
 
 const (
-	ActionLink    Action = iota // link Command.Config
-	ActionHelp                  // print the option list (-h wins over -V)
-	ActionVersion               // print the version
+	ActionLink             Action = iota // link Command.Config
+	ActionHelp                           // print the option list (-h wins over -V)
+	ActionVersion                        // print the version
+	ActionHostLinkerScript               // write Command.HostLinkerScript (-ghls)
 )
 
 // Command is a parsed command line.
@@ -31,6 +32,8 @@ type Command struct {
 	// CPUProfile and MemProfile name the files -cpuprofile and -memprofile
 	// write the link's profiles to; "" for none.
 	CPUProfile, MemProfile string
+	// HostLinkerScript is what -ghls asks for (ActionHostLinkerScript).
+	HostLinkerScript *HostLinkerScript
 }
 
 // maxOptionsFileDepth is how deeply nvlink 11.8 nests options files: the
@@ -52,6 +55,7 @@ type parser struct {
 	emitPTX       bool
 	nvvmpath      bool   // -nvvmpath was given (its value may be empty)
 	ghls          string // the -ghls option as spelt; "" when absent
+	script        HostLinkerScript
 	useHostInfo   bool
 	cpuProfile    string // -cpuprofile
 	memProfile    string // -memprofile
@@ -95,6 +99,14 @@ func Parse(args []string) (*Command, error) {
 	if err := p.check(); err != nil {
 		return cmd, err
 	}
+	if p.ghls != "" {
+		// nvlink's -r is --host-relocatable-link (cudalink's -r, a
+		// partial link, has no meaning here).
+		p.script.Output, p.script.M32 = p.cfg.Output, p.machine == 32
+		p.script.Relocatable = p.script.Relocatable || p.cfg.Relocatable
+		cmd.Action, cmd.HostLinkerScript = ActionHostLinkerScript, &p.script
+		return cmd, nil
+	}
 	p.cfg.Inputs = append(p.files, p.libs...)
 	if p.multiArch() {
 		// Several -arch values with a fatbinary output: link each; drop
@@ -120,9 +132,14 @@ func (p *parser) check() error {
 		return errors.New("conflicting options '-dump-callgraph' and '-dump-callgraph-no-demangle'")
 	case p.useHostInfo && cfg.IgnoreHostInfo:
 		return errors.New("conflicting options '-use-host-info' and '-ignore-host-info'")
+	case p.ghls != "" && len(p.files) > 0:
+		return errors.New("input files are not allowed with -ghls option; use --help for more information")
+	case p.ghls != "" && p.script.Kind == "lcs-abs" && !p.haveOutput:
+		return fmt.Errorf("'%s=lcs-abs' writes a file: use -o <file>", p.ghls)
 	case p.ghls != "":
-		// nvlink writes a host linker script and links nothing.
-		return fmt.Errorf("option '%s' is not supported yet", p.ghls)
+		// A host linker script, and no link: nvlink checks nothing more
+		// (no -arch is needed; -l options are ignored).
+		return nil
 	case p.arch == "":
 		return errors.New("no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80")
 	case !p.haveOutput && cfg.Fatbin == "" && cfg.EmbeddedFatbin == "" && !cfg.Virtual:

@@ -298,7 +298,8 @@ func TestErrors(t *testing.T) {
 		{"--dump-callgraph -dump-callgraph-no-demangle a.o", "conflicting options '-dump-callgraph' and '-dump-callgraph-no-demangle'"},
 		{"-suppress-debug-info -dump-callgraph --dump-callgraph-no-demangle", "conflicting options '-suppress-debug-info' and 'no -g'"},
 		{"-dump-callgraph -dump-callgraph-no-demangle -use-host-info -ignore-host-info", "conflicting options '-dump-callgraph' and '-dump-callgraph-no-demangle'"},
-		{"-ghls lcs-abs a.o", "option '-ghls' is not supported yet"},
+		{"-ghls lcs-abs a.o", "input files are not allowed with -ghls option; use --help for more information"},
+		{"-ghls lcs-abs", "'-ghls=lcs-abs' writes a file: use -o <file>"},
 		{"-ghls=lcs-aug -suppress-debug-info", "conflicting options '-suppress-debug-info' and 'no -g'"},
 		{"-emit-ptx x", "no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80"},
 		{"-arch=sm_80 -o out -emit-ptx x", "conflicting options '-emit-ptx' and 'no -dlto'"},
@@ -388,6 +389,8 @@ func TestEveryOption(t *testing.T) {
 				args = append(args, v)
 			}
 			switch o.long { // what nvlink requires beside them
+			case "gen-host-linker-script": // no link, so no input file
+				args = slices.DeleteFunc(args, func(a string) bool { return a == "a.o" })
 			case "debug", "suppress-debug-info":
 				args = append(args, "-g", "-suppress-debug-info")
 			case "dlto", "link-time-opt", "emit-ptx", "force-partial-lto", "force-whole-lto":
@@ -548,5 +551,18 @@ func TestVirtualTarget(t *testing.T) {
 		if cmd.Config.Virtual != tc.virtual || cmd.Config.Arch != tc.arch {
 			t.Errorf("%s: Virtual %v, Arch %d; want %v, %d", tc.args, cmd.Config.Virtual, cmd.Config.Arch, tc.virtual, tc.arch)
 		}
+	}
+}
+
+// TestHostLinkerScriptOptions: -ghls is no link; nvcc's --host-ccbin,
+// --host-relocatable-link and -shared choose the host linker's script.
+func TestHostLinkerScriptOptions(t *testing.T) {
+	cmd, err := Parse(strings.Fields("-shared -m64 --host-relocatable-link --gen-host-linker-script=lcs-abs -o x.lds --host-ccbin g++ -L. -lfoo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := HostLinkerScript{Kind: "lcs-abs", Output: "x.lds", CCBin: "g++", Relocatable: true, Shared: true}
+	if cmd.Action != ActionHostLinkerScript || cmd.HostLinkerScript == nil || *cmd.HostLinkerScript != want {
+		t.Errorf("action %v, script %+v; want %v, %+v", cmd.Action, cmd.HostLinkerScript, ActionHostLinkerScript, want)
 	}
 }
