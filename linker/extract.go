@@ -95,13 +95,13 @@ const minInputSize = 52
 //
 // The kinds are told apart as nvlink 11.8 tells them: a file named without
 // an extension is skipped whatever it holds, and one named .so unless it is
-// an archive (but one under 52 bytes that is not an archive is an error);
-// an archive by its contents, whatever its size and name; any other file
-// under 52 bytes (an empty one too) is an error; then an x86-64 host object
-// by its contents; any other ELF file is a cubin only when named .cubin
-// (else see below); a fatbinary by the name .fatbin; a file of another kind
-// is an error when named .cubin, .ptx or .fatbin, and is skipped otherwise
-// (nvlink says nothing; cudalink warns).
+// an archive (but one under 52 bytes that is not an archive is an error); an
+// archive by its contents, whatever its size and name; any other file under
+// 52 bytes (an empty one too) is an error; then an x86-64 host object by its
+// contents; any other ELF file is a cubin only when named .cubin (else see
+// below), and skipped if it is an executable one; a fatbinary by the name
+// .fatbin; a file of another kind is an error when named .cubin, .ptx or
+// .fatbin, and is skipped otherwise (nvlink says nothing; cudalink warns).
 func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Object, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	base := filepath.Base(path)
@@ -132,6 +132,11 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 			return []*Object{{Name: path, unit: &unit{id: 1, host: &hostInfo{}}}}, nil
 		}
 		return nil, errSkippedELF
+	case isELF(data) && cubin.IsCubin(data) && len(data) >= 18 && le.Uint16(data[16:]) == cubin.ET_EXEC:
+		// An executable cubin named .cubin: nvlink skips it silently
+		// (its kernels are not in the output; alone, it makes the empty
+		// cubin of a link without device code).
+		return nil, errSkippedExec
 	case isELF(data):
 		obj, err := parseObject(path, data)
 		if err != nil {

@@ -224,6 +224,9 @@ func (ctx *linkContext) inputReadable(path string, err error) bool {
 	case errSkippedFatbin:
 		ctx.ownWarnf("ignoring input %s: a fatbinary is linked only from a file named *.fatbin, as nvlink does", path)
 		return false
+	case errSkippedExec:
+		ctx.ownWarnf("ignoring input %s: an executable cubin (whole-program code), which nvlink skips; compile it with nvcc -dc to link its device code", path)
+		return false
 	}
 	if cut, ok := err.(*archiveCutError); ok {
 		ctx.ownWarnf("ignoring input %s:%v", path, cut)
@@ -759,6 +762,11 @@ var errSkippedName = errors.New("skipped by name")
 // errSkippedELF marks an ELF file that is neither a cubin nor relocatable
 // (an executable or shared object of any machine): nvlink skips it.
 var errSkippedELF = errors.New("skipped ELF file")
+
+// errSkippedExec marks an executable cubin (ET_EXEC: whole-program code,
+// nvcc -cubin without -dc) named .cubin: nvlink 11.8, 12.4 and 12.5 skip it
+// without a word.
+var errSkippedExec = errors.New("skipped executable cubin")
 
 // errSkippedFatbin marks a fatbinary whose name does not end in .fatbin:
 // nvlink ignores it.

@@ -1,0 +1,2 @@
+void launchFromHost(float *p);
+int main() { launchFromHost(nullptr); return 0; }
