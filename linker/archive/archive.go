@@ -3,7 +3,9 @@
 // `//` long-name table with `/N` references, and 2-byte padding of members.
 // BSD-style `#1/N` names are read too, and so are GNU thin archives
 // (`ar rcsT`, magic `!<thin>`), whose members are only headers naming files
-// stored outside the archive (Archive.Thin, Member.Size).
+// stored outside the archive (Archive.Thin, Member.Size); a thin archive's
+// member that GNU ar took from a nested archive, named "/N:M", is named
+// after that archive's file (N; M, its offset in that archive, is not kept).
 //
 // Parsing is zero-copy: member contents, member names and symbol names share
 // the input's memory. Every size and offset read from the input is checked
@@ -174,7 +176,20 @@ func (p *parser) parse() (*Archive, error) {
 			}
 			m := Member{Off: off, Size: msize}
 			if len(rawName) > 1 && rawName[0] == '/' {
-				n, ok := parseDecimal([]byte(rawName[1:]))
+				num := rawName[1:]
+				// GNU ar names a member it took from a nested
+				// archive "/N:M": N is the nested archive's long
+				// name, M the member's header offset in it. The
+				// name is the nested archive's file (nvlink opens
+				// it and reads the thin archive no further: not
+				// an object).
+				if i := strings.IndexByte(num, ':'); i >= 0 {
+					if _, ok := parseDecimal([]byte(num[i+1:])); !ok {
+						return nil, p.errorf(off, "bad member name %q", rawName)
+					}
+					num = num[:i]
+				}
+				n, ok := parseDecimal([]byte(num))
 				if !ok || !haveLong {
 					return nil, p.errorf(off, "bad member name %q", rawName)
 				}

@@ -1,0 +1,4 @@
+__device__ int fa(int x)
+{
+	return x * 3 + 1;
+}

@@ -1,0 +1,4 @@
+__device__ int fb(int x)
+{
+	return x * 4 + 1;
+}

@@ -1,0 +1,4 @@
+__device__ int fc(int x)
+{
+	return x * 5 + 1;
+}
