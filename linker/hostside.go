@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,11 +14,17 @@ import (
 // besides the cubin: --register-link-binaries, the list of modules the
 // host's link.stub registers. It runs only once the cubin is written, so a
 // failed link leaves neither file (nvlink writes this one even when the
-// link fails).
+// link fails). As nvlink 11.8, a link reproducing 11.8 leaves a regular
+// file already at the path as it is (toolkit.keepRegisterFile).
 func writeHostSide(ctx *linkContext) error {
 	path := ctx.config.RegisterLinkBinaries
 	if path == "" {
 		return nil
+	}
+	if !ctx.config.Virtual && ctx.toolkit != nil && ctx.toolkit.keepRegisterFile {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			return nil
+		}
 	}
 	var b bytes.Buffer
 	ids := hostSideModules(ctx)
