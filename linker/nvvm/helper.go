@@ -91,7 +91,7 @@ func findHelper() (string, error) {
 }
 
 // ErrNoHelper is Open's error when it finds no helper.
-var ErrNoHelper = errors.New("link-time optimization runs libnvvm in " + HelperName + ", which is neither next to cudalink nor in PATH: install it with cudalink (go install ./linker/cmd/...), or pass --nvvm-helper=PATH (or set CUDALINK_NVVM_HELPER)")
+var ErrNoHelper = errors.New("link-time optimization runs libnvvm in " + HelperName + ", which is neither next to cudalink nor in PATH: install it with cudalink (go install ./linker/cmd/...), or pass --nvvm-helper=PATH (or set CUDALINK_NVVM_HELPER; under Bazel, set the toolchain's nvvm_helper)")
 
 // findInRunfiles returns the helper in a Bazel runfiles tree, or "".
 func findInRunfiles(dir string) string {

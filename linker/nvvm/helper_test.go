@@ -178,8 +178,9 @@ func TestOpenWithHelper(t *testing.T) {
 	dir := useHelper(t)
 	t.Setenv("CUDALINK_NVVM_HELPER", "")
 	t.Setenv("PATH", t.TempDir())
-	if _, err := Open(dir + "/libnvvm.so"); !errors.Is(err, ErrNoHelper) || !strings.Contains(err.Error(), "--nvvm-helper") {
-		t.Fatalf("no helper to find: got %v, want ErrNoHelper naming --nvvm-helper", err)
+	if _, err := Open(dir + "/libnvvm.so"); !errors.Is(err, ErrNoHelper) || !strings.Contains(err.Error(), "--nvvm-helper") ||
+		!strings.Contains(err.Error(), "toolchain's nvvm_helper") {
+		t.Fatalf("no helper to find: got %v, want ErrNoHelper naming --nvvm-helper and the Bazel toolchain's nvvm_helper", err)
 	}
 	lib, err := OpenWith(dir+"/libnvvm.so", os.Args[0])
 	if err != nil {
