@@ -67,11 +67,12 @@ func layoutShared(ctx *linkContext) {
 	s.findReach(ctx)            // which kernels reach each object
 	s.sortObjects()             // nvlink's order: largest first
 	s.deleteUnreferenced(ctx)   // nvlink deletes the objects no function's code refers to
-	s.keepModuleSection()       // whether a module-wide .nv_debug.shared stays, aligning every kernel's
+	s.keepModuleSection(ctx)    // whether a module-wide .nv_debug.shared stays, aligning every kernel's
 	s.orderMadeSections(ctx)    // the order nvlink makes the demoted kernels' .nv.shared.<k>
 	s.placeGlobals(ctx)         // objects several kernels reach: one module-wide offset each
 	s.placeKernels(ctx)         // each kernel's own and private objects, then dynamic memory
 	s.unifyDynamic(ctx)         // kernels sharing dynamic memory start it together
+	s.findUnreachedDynamic(ctx) // -preserve-relocs: functions no kernel reaches that use dynamic memory
 	s.sizeSections(ctx)         // each kernel's .nv.shared section, with sm_90's reserve
 	s.addEmptyDebugSection(ctx) // the empty .nv_debug.shared nvlink writes for dynamic memory
 }
@@ -282,9 +283,42 @@ func (s *sharedLayout) deleteUnreferenced(ctx *linkContext) {
 // aligned like the inputs' largest, and every kernel's shared memory
 // takes that alignment too. Otherwise a kernel's section is aligned only
 // as its own objects need.
-func (s *sharedLayout) keepModuleSection() {
+func (s *sharedLayout) keepModuleSection(ctx *linkContext) {
 	for sym := range s.referenced {
 		s.kept = s.kept || len(s.reach[sym]) != 1
+	}
+	ctx.sharedVars.moduleKept = s.kept
+}
+
+// findUnreachedDynamic finds the functions -preserve-relocs keeps (no
+// dead-code elimination) that no live kernel reaches and whose code uses
+// dynamic shared memory: their dynamic memory starts nowhere, and nvlink
+// 11.8, 12.4 and 12.5 write all ones for it (applyRelocations). A
+// kernel -kernels-used or the host objects' lists demote does not count
+// as reaching them.
+func (s *sharedLayout) findUnreachedDynamic(ctx *linkContext) {
+	if !ctx.config.PreserveRelocs {
+		return
+	}
+	reached := map[*function]bool{}
+	for _, k := range s.kernels {
+		for _, fn := range s.trees[k] {
+			reached[fn] = true
+		}
+	}
+	for _, fn := range ctx.allFuncs {
+		if reached[fn] || ctx.isEntry(fn.sym) || ctx.demoted(fn) {
+			continue
+		}
+		for _, sym := range s.uses[fn] {
+			if !sym.defined() {
+				if ctx.sharedVars.unreachedDynamic == nil {
+					ctx.sharedVars.unreachedDynamic = map[*function]*symbol{}
+				}
+				ctx.sharedVars.unreachedDynamic[fn] = sym
+				break
+			}
+		}
 	}
 }
 
@@ -678,6 +712,13 @@ type sharedVariables struct {
 	// with debug symbols, where an extern __shared__ array starts
 	// (unifyDynamic). placeSymbols makes them the symbols' output values.
 	offsets map[*symbol]uint64
+	// moduleKept: a module-wide .nv_debug.shared stays (keepModuleSection).
+	moduleKept bool
+	// unreachedDynamic are the functions -preserve-relocs keeps that
+	// no live kernel reaches and whose code uses dynamic (extern
+	// __shared__) memory, with the first extern array each names
+	// (findUnreachedDynamic).
+	unreachedDynamic map[*function]*symbol
 }
 
 // place records that the layout puts sym at offset at.
@@ -803,4 +844,31 @@ func anyDynamic(ctx *linkContext) bool {
 		}
 	}
 	return false
+}
+
+// checkUnreachedDynamic refuses what nvlink 11.8, 12.4 and 12.5 stop on
+// with "Internal error: reference to deleted symbol" (exit status 1): under
+// -preserve-relocs without -g, a function no live kernel reaches uses
+// dynamic (extern __shared__) memory while a module-wide .nv_debug.shared
+// stays (a shared variable no live kernel or several reach). nvlink then
+// keeps the resolution of that reference against the array, whose symbol
+// it deleted; sm_90, which defines the array in .nv_debug.shared, links.
+// The first such function, in function order, is reported.
+func checkUnreachedDynamic(ctx *linkContext) {
+	if len(ctx.sharedVars.unreachedDynamic) == 0 || !ctx.sharedVars.moduleKept || ctx.debugSymbols() {
+		return
+	}
+	for _, fn := range ctx.allFuncs {
+		sym := ctx.sharedVars.unreachedDynamic[fn]
+		if sym == nil || ctx.debugLayout.of(sym) == publishedDynamic {
+			continue
+		}
+		ctx.report(&linkError{
+			file:    fn.text.file.nvlinkName(),
+			section: fn.text.name(),
+			symbol:  fn.sym.name,
+			msg:     "-preserve-relocs keeps a function no kernel reaches that uses dynamic shared memory (" + sym.name + ") while .nv_debug.shared holds shared variables, which nvlink cannot relocate (Internal error: reference to deleted symbol)",
+		})
+		return
+	}
 }
