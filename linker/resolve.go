@@ -196,9 +196,13 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 		take = true
 	case newRank < oldRank:
 	case newRank == rankStrong:
+		first := sym.file
+		if esym.Type() != cubin.STT_FUNC {
+			first = ctx.firstHolder(sym, file)
+		}
 		ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
 			msg:  "duplicate definition of device symbol",
-			refs: []string{"first defined in " + sym.file.nvlinkName()}})
+			refs: []string{"first defined in " + first.nvlinkName()}})
 	case newRank == rankWeak:
 		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.isEntry(sym) {
 			if a, b := file.paramBankSize(esym), sym.file.paramBankSize(&sym.file.ELF.Symbols[sym.esymIndex]); a != b {
@@ -247,6 +251,24 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 	sym.file, sym.shndx = file, esym.Shndx
 	sym.section = file.sectionOf(esym.Shndx)
 	sym.esymIndex = int32(idx)
+}
+
+// firstHolder is the first input before file, in link order, whose symbol
+// table names sym, a reference or a definition: nvlink's "first defined
+// in" for a data symbol defined twice (11.8, 12.4 and 12.5: an object that
+// only refers to the variable, ahead of its two definitions, is named; for
+// a function, the first definition is). Only a duplicate asks, so the
+// inputs' symbols are searched then.
+func (ctx *linkContext) firstHolder(sym *symbol, file *inputFile) *inputFile {
+	for _, f := range ctx.files {
+		if f == file {
+			break
+		}
+		if slices.Contains(f.syms, sym) {
+			return f
+		}
+	}
+	return sym.file
 }
 
 // checkDataDefinitions applies nvlink's rules for a second definition of a

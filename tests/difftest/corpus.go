@@ -493,26 +493,28 @@ func UndefinedOrder(messages string) []string {
 }
 
 // nvlinkDuplicate matches nvlink's report of a symbol defined twice, with
-// the file of the second definition.
-var nvlinkDuplicate = regexp.MustCompile(`(?m)Multiple definition of '([^']*)' in '([^']*)'`)
+// the file of the second definition and the file it names first.
+var nvlinkDuplicate = regexp.MustCompile(`(?m)Multiple definition of '([^']*)' in '([^']*)', first defined in '([^']*)'`)
 
-// cudalinkDuplicate matches cudalink's, with the ">>> in <file>" line after it.
-var cudalinkDuplicate = regexp.MustCompile(`(?m)duplicate definition of device symbol[^:]*: (.*)\n>>> in (.*)$`)
+// cudalinkDuplicate matches cudalink's, with the ">>> in <file>" and
+// ">>> first defined in <file>" lines after it.
+var cudalinkDuplicate = regexp.MustCompile(`(?m)duplicate definition of device symbol[^:]*: (.*)\n>>> in (.*)\n>>> first defined in (.*)$`)
 
 // Duplicates lists the duplicate definitions nvlink's (or cudalink's)
-// messages report, as "mangled name in file", sorted (nvlink names a
-// file's functions before its variables, cudalink in symbol-table order).
+// messages report, as "mangled name in file, first defined in file",
+// sorted (nvlink names a file's functions before its variables, cudalink
+// in symbol-table order).
 func Duplicates(messages string) []string {
 	var out []string
 	for _, m := range nvlinkDuplicate.FindAllStringSubmatch(messages, -1) {
-		out = append(out, m[1]+" in "+m[2])
+		out = append(out, m[1]+" in "+m[2]+", first defined in "+m[3])
 	}
 	for _, m := range cudalinkDuplicate.FindAllStringSubmatch(messages, -1) {
 		name := m[1]
 		if i := strings.LastIndex(name, " ("); i >= 0 && strings.HasSuffix(name, ")") {
 			name = name[i+2 : len(name)-1]
 		}
-		out = append(out, name+" in "+m[2])
+		out = append(out, name+" in "+m[2]+", first defined in "+m[3])
 	}
 	sort.Strings(out)
 	return out
