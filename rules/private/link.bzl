@@ -205,14 +205,16 @@ cuda_device_link_rule = rule(
     toolchains = [str(TOOLCHAIN_TYPE)],
 )
 
-def cuda_device_link(name, arch, srcs = [], deps = [], **kwargs):
+def cuda_device_link(name, arch = None, srcs = [], deps = [], **kwargs):
     """Links device objects into executable cubin(s) for arch.
 
     Args:
       name: the target; its default output is <name>.cubin for a single
         architecture, <name>.fatbin (with <name>.sm_NN.cubin for each one
         and <name>.fatbin.c) for several.
-      arch: "sm_80", or a list such as ["sm_80", "sm_86"].
+      arch: "sm_80", or a list such as ["sm_80", "sm_86"]. Required: the
+        default None only lets the rule report it missing, beside any
+        misspelt attribute, rather than the macro.
       srcs: device objects (.cubin, nvcc -dc .o, .a).
       deps: targets providing CudaDeviceObjectsInfo or CcInfo.
       **kwargs: the other attributes of cuda_device_link_rule (kernels_used,
@@ -221,9 +223,13 @@ def cuda_device_link(name, arch, srcs = [], deps = [], **kwargs):
     """
     if type(arch) == type(""):
         arch = [arch]
+    if arch != None:
+        kwargs["arch"] = arch
+
+    # Without arch, the rule itself says it is missing, next to any
+    # misspelt attribute (arhc = "sm_80") it names.
     cuda_device_link_rule(
         name = name,
-        arch = arch,
         srcs = srcs,
         deps = deps,
         **kwargs

@@ -343,6 +343,34 @@ else
   fail "analysis tests"
 fi
 
+# --- a misspelt attribute -----------------------------------------------------
+section "a misspelt attribute"
+# arch misspelt: Bazel names the attribute it does not know and the one
+# missing, at the user's line, with no Starlark traceback (the macro does
+# not require arch itself). The package is gone before the checks that
+# load //...
+mkdir -p "$one/ws/misspelt"
+cat >"$one/ws/misspelt/BUILD.bazel" <<'EOF'
+load("@cudalink//rules:defs.bzl", "cuda_device_link")
+
+cuda_device_link(
+    name = "kernels",
+    srcs = ["a.cubin"],
+    arhc = "sm_80",
+)
+EOF
+if bz "$one" build //misspelt:kernels >"$log/misspelt.txt" 2>&1; then
+  fail "a misspelt attribute: bazel build //misspelt:kernels succeeded"
+elif grep -q "BUILD.bazel:3:.*no such attribute 'arhc' in 'cuda_device_link_rule' rule" "$log/misspelt.txt" &&
+  grep -q "BUILD.bazel:3:.*missing value for mandatory attribute 'arch' in 'cuda_device_link_rule' rule" "$log/misspelt.txt" &&
+  ! grep -q Traceback "$log/misspelt.txt"; then
+  pass "a misspelt attribute (arhc): Bazel names it and the missing arch at the target's line, no traceback"
+else
+  cat "$log/misspelt.txt"
+  fail "a misspelt attribute: want Bazel's no such attribute 'arhc' and missing value for mandatory attribute 'arch' at line 3, no traceback"
+fi
+rm -rf "$one/ws/misspelt"
+
 # --- end to end ---------------------------------------------------------------
 section "end to end"
 # targets are built in both workspaces (repro, cache); register_cubins,
