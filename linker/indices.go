@@ -88,11 +88,17 @@ func newOutputTables(n int) (outputTables, []*outputSection) {
 // in nvlink's creation order (sections it never named come after, in
 // cudalink's creation order).
 func (ctx *linkContext) sectionRank(osec *outputSection) uint64 {
+	return uint64(osec.group())<<32 | ctx.sectionCreated(osec)
+}
+
+// sectionCreated is osec's place in nvlink's creation order (sections it
+// never named come after, in cudalink's creation order).
+func (ctx *linkContext) sectionCreated(osec *outputSection) uint64 {
 	order := ctx.names.secOrder.index(osec.key())
 	if order < 0 {
 		order = ctx.names.secOrder.len() + int(osec.index)
 	}
-	return uint64(osec.group())<<32 | uint64(order)
+	return uint64(order)
 }
 
 func sortOutputSections(ctx *linkContext) {

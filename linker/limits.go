@@ -1,6 +1,10 @@
 package linker
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // Hardware limits nvlink checks once the layout is fixed. ptxas checks each
 // file on its own; only the link sees what several files add up to.
@@ -50,7 +54,11 @@ func checkLimitsAfterCallgraph(ctx *linkContext) {
 
 // checkLimits reports what exceeds a hardware limit, in nvlink's words and
 // order: every kernel's static shared memory (without sm_90's reserved KiB,
-// as nvlink counts it), then the module's constant bank 3. nvlink reports
+// as nvlink counts it), the output's .nv_debug.shared and the module's
+// constant bank 3, in the order nvlink made their output sections (it
+// walks them so: a weak template kernel's section is made where its first
+// copy is met, a -r output's kernels keep its order, bank 3 comes after the
+// first input's kernels; the hunt44 and hunt45 sweeps). nvlink reports
 // these as errors rather than fatal ones, so alone they exit 255 as undefined
 // references do. Every release reports them after the stack size warnings
 // (computeResources); 11.8 after the --dump-callgraph graph and the register
@@ -58,37 +66,42 @@ func checkLimitsAfterCallgraph(ctx *linkContext) {
 // undefined references.
 func checkLimits(ctx *linkContext) {
 	limit := ctx.staticSharedLimit()
-	// -g and -preserve-relocs: nvlink checks the output's .nv_debug.shared
-	// as one more kernel's shared section, named by what follows
-	// ".nv.shared." in the section's name: 'hared' (11.8, 12.4, 12.5). Its
-	// error comes where the section sits among the kernels' .nv.shared.<k>.
-	debug := ctx.outByName.get(".nv_debug.shared")
-	if debug != nil && sharedWithoutReserve(ctx, debug.size) <= limit {
-		debug = nil
+	type check struct {
+		rank uint64 // when nvlink made the output section
+		err  *linkError
 	}
-	reportDebug := func() {
-		ctx.report(&linkError{section: debug.name, symbol: "hared", nonFatal: true,
-			msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", sharedWithoutReserve(ctx, debug.size), limit)})
-		debug = nil
+	var errs []check
+	at := func(osec *outputSection) uint64 {
+		if osec == nil {
+			return 1 << 63 // after the others, in function order
+		}
+		return ctx.sectionCreated(osec)
 	}
 	for _, k := range ctx.funcs {
 		if !ctx.isEntry(k.sym) && !ctx.demoted(k) {
 			continue // a demoted kernel (-preserve-relocs) is checked as a kernel
 		}
 		if size := k.staticShared(ctx); size > limit {
-			if own := ctx.outByName.get(".nv.shared." + k.sym.name); debug != nil && own != nil && ctx.sectionRank(debug) < ctx.sectionRank(own) {
-				reportDebug()
-			}
-			ctx.report(&linkError{file: k.text.file.Name, symbol: k.sym.name, nonFatal: true,
-				msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, limit)})
+			errs = append(errs, check{at(ctx.outByName.get(".nv.shared." + k.sym.name)), &linkError{file: k.text.file.Name, symbol: k.sym.name, nonFatal: true,
+				msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, limit)}})
 		}
 	}
-	if debug != nil {
-		reportDebug()
+	// -g and -preserve-relocs: nvlink checks the output's .nv_debug.shared
+	// as one more kernel's shared section, named by what follows
+	// ".nv.shared." in the section's name: 'hared' (11.8, 12.4, 12.5).
+	if debug := ctx.outByName.get(".nv_debug.shared"); debug != nil && sharedWithoutReserve(ctx, debug.size) > limit {
+		errs = append(errs, check{at(debug), &linkError{section: debug.name, symbol: "hared", nonFatal: true,
+			msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", sharedWithoutReserve(ctx, debug.size), limit)}})
 	}
 	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.size > maxConstantBank3 {
-		ctx.report(&linkError{section: osec.name, nonFatal: true,
-			msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.size, maxConstantBank3)})
+		errs = append(errs, check{at(osec), &linkError{section: osec.name, nonFatal: true,
+			msg: fmt.Sprintf("File uses too much global constant data (0x%x bytes, 0x%x max)", osec.size, maxConstantBank3)}})
+	}
+	// nvlink walks its output sections in the order it made them (not
+	// grouped as it writes them): each error comes where its section does.
+	slices.SortStableFunc(errs, func(a, b check) int { return cmp.Compare(a.rank, b.rank) })
+	for _, e := range errs {
+		ctx.report(e.err)
 	}
 }
 
