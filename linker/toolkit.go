@@ -88,16 +88,11 @@ type toolkit struct {
 	// minSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
 	minSM90Version uint32
-	// keepRegisterFile: a --register-link-binaries file that exists as a
-	// regular file is left as it is, stale or not (11.8: once the cubin
-	// is written, nvlink stats the path and writes only when it finds no
-	// regular file there; not for a compute_NN link). 12.x rewrites it.
-	keepRegisterFile bool
 }
 
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
-	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true, keepRegisterFile: true},
+	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
 	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
 	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
 }
