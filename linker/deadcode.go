@@ -386,16 +386,29 @@ func globMatch(pattern, name string) bool {
 
 // warnUncalledAddressTaken gives nvlink's -extra-warnings warning for every
 // kept function (not a kernel) whose address is taken but that no kept
-// function calls, directly or through an indirect call of its prototype,
-// in call graph node order, after the stack-size warnings.
+// kernel reaches, directly or through indirect calls of its prototype, in
+// call graph node order, after the stack-size warnings. Calls from
+// functions only their taken address keeps do not count, nor a function's
+// calls of itself: with -kernels-used leaving one kernel, nvlink 11.8
+// warns for a recursive address-taken function no kept kernel reaches and
+// for the address-taken function only it calls (hunt46: 11.8 p4607).
 func warnUncalledAddressTaken(ctx *linkContext) {
 	if !ctx.config.ExtraWarnings {
 		return
 	}
 	called := map[*function]bool{}
-	for _, fn := range ctx.funcs {
+	var reach func(fn *function)
+	reach = func(fn *function) {
 		for _, c := range fn.callees {
-			called[c] = true
+			if !called[c] {
+				called[c] = true
+				reach(c)
+			}
+		}
+	}
+	for _, fn := range ctx.funcs {
+		if ctx.isEntry(fn.sym) {
+			reach(fn)
 		}
 	}
 	for _, sym := range ctx.names.nodes {
