@@ -170,7 +170,11 @@ cuda_device_link_rule = rule(
         "linkopts": attr.string_list(
             doc = "More linker options, placed after the ones the rule " +
                   "writes and before the input files, one argument per " +
-                  "entry (e.g. [\"-w\"] or [\"-maxrregcount=64\"]).",
+                  "entry (e.g. [\"-w\"] or [\"-maxrregcount=64\"]). " +
+                  "-l and -L are passed on, but a library they find is " +
+                  "no declared input (not in the cache key, absent on a " +
+                  "remote executor): put an archive such as " +
+                  "libcudadevrt.a in srcs instead.",
         ),
         "register_link_binaries": attr.bool(
             doc = "Also write <name>.reg.c with --register-link-binaries " +
