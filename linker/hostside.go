@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,24 +13,17 @@ import (
 // besides the cubin: --register-link-binaries, the list of modules the
 // host's link.stub registers. It runs only once the cubin is written, so a
 // failed link leaves neither file (nvlink writes this one even when the
-// link fails). As nvlink 11.8, 12.4 and 12.5, a link that was given
-// libcudadevrt and did not take it leaves a regular file already at the
-// path as it is, stale or not: once the cubin is written, nvlink stats the
-// path and writes only when it finds no regular file there. Without
-// libcudadevrt, or with its module listed, it rewrites the file, as a
-// compute_NN link does.
+// link fails). A file already at the path is replaced. nvlink (11.8,
+// 12.4, 12.5), given libcudadevrt that it does not take, leaves a regular
+// file there as it is, stale; cudalink deliberately does not copy that
+// (docs/toolkits.md): the host would register another link's modules.
 func writeHostSide(ctx *linkContext) error {
 	path := ctx.config.RegisterLinkBinaries
 	if path == "" {
 		return nil
 	}
 	var b bytes.Buffer
-	ids, devrt := hostSideModules(ctx)
-	if !ctx.config.Virtual && !devrt && devrtGiven(ctx) {
-		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-			return nil
-		}
-	}
+	ids := hostSideModules(ctx)
 	fmt.Fprintf(&b, "#define NUM_PRELINKED_OBJECTS %d\n", len(ids))
 	for _, id := range ids {
 		fmt.Fprintf(&b, "DEFINE_REGISTER_FUNC(%s)\n", id)
@@ -52,11 +44,10 @@ func writeHostSide(ctx *linkContext) error {
 // IR went to libnvvm is listed at its own place, not the cubin made of
 // them; when ptxas linked the whole program (the LTO inputs and
 // libcudadevrt alone, which nvlink drops), nvlink lists the LTO inputs in
-// reverse command-line order (measured with 11.8, 12.4 and 12.5). devrt
-// says whether libcudadevrt's module is among them.
-func hostSideModules(ctx *linkContext) (ids []string, devrt bool) {
+// reverse command-line order (measured with 11.8, 12.4 and 12.5).
+func hostSideModules(ctx *linkContext) (ids []string) {
 	if ctx.config.Virtual {
-		return ctx.virtualModules, false
+		return ctx.virtualModules
 	}
 	moduleID := func(u *unit, name string) string {
 		if u.host != nil {
@@ -69,7 +60,7 @@ func hostSideModules(ctx *linkContext) (ids []string, devrt bool) {
 		for i := len(ir) - 1; i >= 0; i-- {
 			ids = append(ids, moduleID(ir[i].u, ir[i].name))
 		}
-		return ids, false
+		return ids
 	}
 	// Each unit has its place among the units loaded (seq): the three
 	// lists, each in that order, interleave by it.
@@ -81,13 +72,11 @@ func hostSideModules(ctx *linkContext) (ids []string, devrt bool) {
 	for _, f := range ctx.files {
 		if !slices.Contains(ctx.lto.objs, f.Object) {
 			all = append(all, placed{f.seq, moduleID(f.unit, f.Name)})
-			devrt = devrt || f.unit.system
 		}
 	}
 	for _, u := range ctx.unlinked {
 		if u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0) {
 			all = append(all, placed{u.seq, u.host.moduleID})
-			devrt = devrt || u.system
 		}
 	}
 	for _, p := range ctx.lto.listed {
@@ -97,26 +86,7 @@ func hostSideModules(ctx *linkContext) (ids []string, devrt bool) {
 	for _, p := range all {
 		ids = append(ids, p.id)
 	}
-	return ids, devrt
-}
-
-// devrtGiven says whether the inputs held libcudadevrt (or an object
-// nvlink takes for it by its name), taken or not.
-func devrtGiven(ctx *linkContext) bool {
-	if len(ctx.devrt) > 0 {
-		return true
-	}
-	for _, f := range ctx.files {
-		if f.unit.system {
-			return true
-		}
-	}
-	for _, u := range ctx.unlinked {
-		if u.system {
-			return true
-		}
-	}
-	return false
+	return ids
 }
 
 // cubinModuleID is the module id nvlink makes up for a plain cubin: its
