@@ -848,27 +848,47 @@ func anyDynamic(ctx *linkContext) bool {
 
 // checkUnreachedDynamic refuses what nvlink 11.8, 12.4 and 12.5 stop on
 // with "Internal error: reference to deleted symbol" (exit status 1): under
-// -preserve-relocs without -g, a function no live kernel reaches uses
-// dynamic (extern __shared__) memory while a module-wide .nv_debug.shared
-// stays (a shared variable no live kernel or several reach). nvlink then
-// keeps the resolution of that reference against the array, whose symbol
-// it deleted; sm_90, which defines the array in .nv_debug.shared, links.
-// The first such function, in function order, is reported.
+// -preserve-relocs without -g, while a module-wide .nv_debug.shared stays
+// (a shared variable no live kernel or several reach), a reference to an
+// extern __shared__ array that nvlink resolves and keeps: from a function
+// no live kernel reaches, or from debug information (nvcc -G objects:
+// .debug_info names the array). The array's symbol is deleted; sm_90,
+// which defines it in .nv_debug.shared, links. The first such reference,
+// the functions' before the debug sections', in input order, is reported.
 func checkUnreachedDynamic(ctx *linkContext) {
-	if len(ctx.sharedVars.unreachedDynamic) == 0 || !ctx.sharedVars.moduleKept || ctx.debugSymbols() {
+	if !ctx.config.PreserveRelocs || !ctx.sharedVars.moduleKept || ctx.debugSymbols() {
 		return
 	}
+	deleted := func(sym *symbol) bool {
+		return sym != nil && !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED && ctx.debugLayout.of(sym) != publishedDynamic
+	}
 	for _, fn := range ctx.allFuncs {
-		sym := ctx.sharedVars.unreachedDynamic[fn]
-		if sym == nil || ctx.debugLayout.of(sym) == publishedDynamic {
-			continue
+		if sym := ctx.sharedVars.unreachedDynamic[fn]; sym != nil && deleted(sym) {
+			ctx.report(&linkError{
+				file:    fn.text.file.nvlinkName(),
+				section: fn.text.name(),
+				symbol:  fn.sym.name,
+				msg:     "-preserve-relocs keeps a function no kernel reaches that uses dynamic shared memory (" + sym.name + ") while .nv_debug.shared holds shared variables, which nvlink cannot relocate (Internal error: reference to deleted symbol)",
+			})
+			return
 		}
-		ctx.report(&linkError{
-			file:    fn.text.file.nvlinkName(),
-			section: fn.text.name(),
-			symbol:  fn.sym.name,
-			msg:     "-preserve-relocs keeps a function no kernel reaches that uses dynamic shared memory (" + sym.name + ") while .nv_debug.shared holds shared variables, which nvlink cannot relocate (Internal error: reference to deleted symbol)",
-		})
-		return
+	}
+	for _, file := range ctx.files {
+		for _, isec := range file.sections {
+			if isec == nil || isec.out == nil || isec.fn != nil || isec.sec.Flags&cubin.SHF_ALLOC != 0 || !isec.hasRelocs() {
+				continue
+			}
+			for r := range isec.relocs() {
+				if int(r.Sym) < len(file.syms) && deleted(file.syms[r.Sym]) {
+					ctx.report(&linkError{
+						file:    file.nvlinkName(),
+						section: isec.name(),
+						symbol:  file.syms[r.Sym].name,
+						msg:     "-preserve-relocs keeps debug information naming dynamic shared memory while .nv_debug.shared holds shared variables, which nvlink cannot relocate (Internal error: reference to deleted symbol)",
+					})
+					return
+				}
+			}
+		}
 	}
 }
