@@ -389,11 +389,13 @@ func globMatch(pattern, name string) bool {
 // kernel reaches, directly or through indirect calls of its prototype, in
 // call graph node order, after the stack-size warnings. Calls from
 // functions only their taken address keeps do not count, nor a function's
-// calls of itself: with -kernels-used leaving one kernel, nvlink 11.8
-// warns for a recursive address-taken function no kept kernel reaches and
-// for the address-taken function only it calls (hunt46: 11.8 p4607).
+// calls of itself: with -kernels-used leaving one kernel, nvlink warns for
+// a recursive address-taken function no kept kernel reaches and for the
+// address-taken function only it calls (hunt46: 11.8 p4607). With -g or
+// -preserve-relocs, which keep every function, nvlink warns for none
+// (hunt46: 12.5 p4024 -preserve-relocs).
 func warnUncalledAddressTaken(ctx *linkContext) {
-	if !ctx.config.ExtraWarnings {
+	if !ctx.config.ExtraWarnings || ctx.keepsAll() {
 		return
 	}
 	called := map[*function]bool{}
