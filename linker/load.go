@@ -209,24 +209,14 @@ func addInputs(ctx *linkContext) {
 // warning, one that could not be read is reported; an archive cut short
 // keeps the members before the cut, with a warning.
 func (ctx *linkContext) inputReadable(path string, err error) bool {
-	switch err {
-	case nil:
+	if err == nil {
 		return true
-	case errSkipped:
-		ctx.ownWarnf("ignoring input %s: it is not a cubin, host object or archive", path)
-		return false
-	case errSkippedName:
-		ctx.ownWarnf("ignoring input %s: nvlink skips an input named without an extension or .so", path)
-		return false
-	case errSkippedELF:
-		ctx.ownWarnf("ignoring input %s: an ELF file not named .cubin that is not relocatable, which nvlink skips", path)
-		return false
-	case errSkippedFatbin:
-		ctx.ownWarnf("ignoring input %s: a fatbinary is linked only from a file named *.fatbin, as nvlink does", path)
-		return false
-	case errSkippedExec:
-		ctx.ownWarnf("ignoring input %s: an executable cubin (whole-program code), which nvlink skips; compile it with nvcc -dc to link its device code", path)
-		return false
+	}
+	for _, skip := range skipReasons {
+		if err == skip.err {
+			ctx.ownWarnf("ignoring input %s: %s", path, skip.why)
+			return false
+		}
 	}
 	if cut, ok := err.(*archiveCutError); ok {
 		ctx.ownWarnf("ignoring input %s:%v", path, cut)
@@ -234,6 +224,20 @@ func (ctx *linkContext) inputReadable(path string, err error) bool {
 	}
 	ctx.report(err)
 	return false
+}
+
+// skipReasons says why cudalink warns of each kind of input nvlink skips
+// without a word (parseInput). A list, not a map: an error of a type that
+// is not comparable cannot be a map key.
+var skipReasons = []struct {
+	err error
+	why string
+}{
+	{errSkipped, "it is not a cubin, host object or archive"},
+	{errSkippedName, "nvlink skips an input named without an extension or .so"},
+	{errSkippedELF, "an ELF file not named .cubin that is not relocatable, which nvlink skips"},
+	{errSkippedFatbin, "a fatbinary is linked only from a file named *.fatbin, as nvlink does"},
+	{errSkippedExec, "an executable cubin (whole-program code), which nvlink skips; compile it with nvcc -dc to link its device code"},
 }
 
 // newerThanForced says whether one of files was written by a newer CUDA
