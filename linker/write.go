@@ -855,6 +855,15 @@ func (cfg *Config) writeFileAtomic(path string, data []byte) error {
 	})
 }
 
+// WriteOutputFile writes data to path as a link writes its outputs
+// (writeFileAtomic): a temporary file in path's directory renamed into
+// place, with nvlink's mode, through a symbolic link, in place for a
+// device; nothing is left on failure. linker/cli writes -ghls's host
+// linker script with it.
+func WriteOutputFile(path string, data []byte) error {
+	return (&Config{}).writeFileAtomic(path, data)
+}
+
 // writeFileAtomicWith is writeFileAtomic for contents that write
 // produces.
 // The file is recorded in cfg.written, so that a link that panics later

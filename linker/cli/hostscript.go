@@ -3,12 +3,12 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
+
+	"github.com/cudalink/cudalink/linker"
 )
 
 // HostLinkerScript is nvlink's -ghls (--gen-host-linker-script), which nvcc
@@ -39,43 +39,58 @@ const augScript = "SECTIONS\n{\n\t.nvFatBinSegment : { *(.nvFatBinSegment) }\n\t
 // not be made or ld does not take it.
 var errScriptFailed = errors.New("host linker script creation failed: ld would not read the script the host linker's default made (nvlink: \"Host linker script creation failed.\")")
 
-// writeHostLinkerScript writes s: to a temporary file beside Output,
-// renamed into place only once complete, so a failure leaves no file.
+// writeHostLinkerScript writes s to Output as the link's outputs are
+// written (linker.WriteOutputFile: renamed into place only once complete,
+// so a failure leaves no file), or lcs-aug to stdout without -o.
 func writeHostLinkerScript(s *HostLinkerScript, stdout, stderr io.Writer) error {
-	if s.Kind == "lcs-aug" {
-		if s.Output == "" {
-			_, err := io.WriteString(stdout, augScript)
-			return err
-		}
-		return writeAtomic(s.Output, func(path string) error { return os.WriteFile(path, []byte(augScript), 0o644) })
-	}
-	return writeAtomic(s.Output, func(path string) error {
-		// nvlink runs these two shell commands, spelt so: the host
-		// compiler's link options (-pie, -z ..., -m ..., -r, -shared, as
-		// its driver would give collect2) choose ld's default script,
-		// which ld --verbose prints between its version line and two
-		// lines of '=' (removed); then ld must read the script, failing
-		// only for want of input files.
-		q := shellQuote(path)
-		cmd := "ld --verbose $(" + s.compilerDriver() + " 2>&1 | grep collect2  | grep -wo -e -pie -e \"-z [^[:space:]]*\" -e \"-m [^[:space:]]*\" -e -r -e -shared  | tr \"\\n\" \" \" ) | grep -Fvx -e \"$(ld -V)\" | sed '1,2d;$d' > " + q
-		check := "ld -T " + q + " 2>&1 | grep 'no input files' > /dev/null"
-		for _, c := range []string{cmd, check} {
-			sh := exec.Command("sh", "-c", c)
-			sh.Stdout, sh.Stderr = stderr, stderr
-			if err := sh.Run(); err != nil {
-				return errScriptFailed
-			}
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	script := []byte(augScript)
+	if s.Kind == "lcs-abs" {
+		def, err := s.defaultScript(stderr)
 		if err != nil {
 			return err
 		}
-		if _, err := io.WriteString(f, augScript); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	})
+		script = append(def, script...)
+	}
+	if s.Output == "" {
+		_, err := stdout.Write(script)
+		return err
+	}
+	return linker.WriteOutputFile(s.Output, script)
+}
+
+// defaultScript is the host linker's default script as nvlink gets it,
+// with the two shell commands it runs, spelt so: the host compiler's link
+// options (-pie, -z ..., -m ..., -r, -shared, as its driver would give
+// collect2) choose ld's default script, which ld --verbose prints between
+// its version line and two lines of '=' (removed); then ld must read the
+// script, failing only for want of input files. nvlink redirects the first
+// into its output file and gives ld that file; cudalink reads the script
+// from the command's output and gives ld a temporary copy.
+func (s *HostLinkerScript) defaultScript(stderr io.Writer) ([]byte, error) {
+	var script bytes.Buffer
+	sh := exec.Command("sh", "-c", "ld --verbose $("+s.compilerDriver()+" 2>&1 | grep collect2  | grep -wo -e -pie -e \"-z [^[:space:]]*\" -e \"-m [^[:space:]]*\" -e -r -e -shared  | tr \"\\n\" \" \" ) | grep -Fvx -e \"$(ld -V)\" | sed '1,2d;$d'")
+	sh.Stdout, sh.Stderr = &script, stderr
+	if sh.Run() != nil {
+		return nil, errScriptFailed
+	}
+	f, err := os.CreateTemp("", "cudalink-*.lds")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(script.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	check := exec.Command("sh", "-c", "ld -T "+shellQuote(f.Name())+" 2>&1 | grep 'no input files' > /dev/null")
+	check.Stdout, check.Stderr = stderr, stderr
+	if check.Run() != nil {
+		return nil, errScriptFailed
+	}
+	return script.Bytes(), nil
 }
 
 // compilerDriver is the host compiler's dry run as nvlink spells it: one
@@ -110,28 +125,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// writeAtomic has write fill a temporary file in path's directory and
-// renames it to path once write succeeds; on failure nothing is left.
-func writeAtomic(path string, write func(tmp string) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("could not open output file '%s'", path)
-	}
-	tmp := f.Name()
-	f.Close()
-	if err := write(tmp); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
