@@ -398,19 +398,16 @@ func warnUncalledAddressTaken(ctx *linkContext) {
 	if !ctx.config.ExtraWarnings || ctx.keepsAll() {
 		return
 	}
+	// What the kept kernels' call trees hold (a kernel's own tree holds
+	// it, which the warning leaves out anyway).
 	called := map[*function]bool{}
-	var reach func(fn *function)
-	reach = func(fn *function) {
-		for _, c := range fn.callees {
-			if !called[c] {
-				called[c] = true
-				reach(c)
+	trees := treeWalkers.Get().(*treeWalker)
+	defer treeWalkers.Put(trees)
+	for _, k := range ctx.funcs {
+		if ctx.isEntry(k.sym) {
+			for _, fn := range trees.walk(k) {
+				called[fn] = true
 			}
-		}
-	}
-	for _, fn := range ctx.funcs {
-		if ctx.isEntry(fn.sym) {
-			reach(fn)
 		}
 	}
 	for _, sym := range ctx.names.nodes {

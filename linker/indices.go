@@ -82,15 +82,6 @@ func newOutputTables(n int) (outputTables, []*outputSection) {
 	return t, header
 }
 
-// sortOutputSections puts the output sections in nvlink's order: by group,
-// then by creation order, and numbers them.
-// sectionRank is where osec comes in the output: its group, then its place
-// in nvlink's creation order (sections it never named come after, in
-// cudalink's creation order).
-func (ctx *linkContext) sectionRank(osec *outputSection) uint64 {
-	return uint64(osec.group())<<32 | ctx.sectionCreated(osec)
-}
-
 // sectionCreated is osec's place in nvlink's creation order (sections it
 // never named come after, in cudalink's creation order).
 func (ctx *linkContext) sectionCreated(osec *outputSection) uint64 {
@@ -101,6 +92,8 @@ func (ctx *linkContext) sectionCreated(osec *outputSection) uint64 {
 	return uint64(order)
 }
 
+// sortOutputSections puts the output sections in nvlink's order: by group,
+// then by creation order, and numbers them.
 func sortOutputSections(ctx *linkContext) {
 	type keyed struct {
 		key  uint64 // group, then order
@@ -108,7 +101,7 @@ func sortOutputSections(ctx *linkContext) {
 	}
 	keys := make([]keyed, len(ctx.outSections))
 	for i, osec := range ctx.outSections {
-		keys[i] = keyed{ctx.sectionRank(osec), osec}
+		keys[i] = keyed{uint64(osec.group())<<32 | ctx.sectionCreated(osec), osec}
 	}
 	slices.SortStableFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
 	for i, k := range keys {

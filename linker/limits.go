@@ -89,9 +89,11 @@ func checkLimits(ctx *linkContext) {
 	// -g and -preserve-relocs: nvlink checks the output's .nv_debug.shared
 	// as one more kernel's shared section, named by what follows
 	// ".nv.shared." in the section's name: 'hared' (11.8, 12.4, 12.5).
-	if debug := ctx.outByName.get(".nv_debug.shared"); debug != nil && sharedWithoutReserve(ctx, debug.size) > limit {
-		errs = append(errs, check{at(debug), &linkError{section: debug.name, symbol: "hared", nonFatal: true,
-			msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", sharedWithoutReserve(ctx, debug.size), limit)}})
+	if debug := ctx.outByName.get(".nv_debug.shared"); debug != nil {
+		if size := sharedWithoutReserve(ctx, debug.size); size > limit {
+			errs = append(errs, check{at(debug), &linkError{section: debug.name, symbol: "hared", nonFatal: true,
+				msg: fmt.Sprintf("entry function uses too much shared data (0x%x bytes, 0x%x max)", size, limit)}})
+		}
 	}
 	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.size > maxConstantBank3 {
 		errs = append(errs, check{at(osec), &linkError{section: osec.name, nonFatal: true,
