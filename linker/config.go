@@ -30,7 +30,9 @@ type Config struct {
 	// --register-link-binaries (every input with device code, and
 	// libcudadevrt), and leaves Output unwritten: nvcc -dlink runs it so
 	// for PTX-only builds (-gencode arch=compute_NN,code=compute_NN,
-	// CMake's NN-virtual). See listVirtualModules.
+	// CMake's NN-virtual). See listVirtualModules. Fatbin and
+	// EmbeddedFatbin then hold no image, as nvcc's fatbinary command
+	// after such a link writes them.
 	Virtual bool
 	// Output is the path of the file to write. The file is written to a
 	// temporary name in the same directory and renamed only on success.

@@ -50,7 +50,9 @@ func Run(cfg *Config) (err error) {
 		if err != nil {
 			return err
 		}
-		images = []archImage{{cfg.Arch, img}}
+		if !cfg.Virtual { // a virtual target's fatbinary holds no image
+			images = []archImage{{cfg.Arch, img}}
+		}
 	}
 	return writeFatbins(cfg, images)
 }

@@ -77,7 +77,7 @@ var options = []*option{
 			return v, nil
 		}},
 	{long: "arch", short: "arch", arg: "<gpu architecture name>",
-		help:    "Specify the 'sm_' name of the target architecture ('compute_' links nothing and writes only --register-link-binaries, as nvlink does).",
+		help:    "Specify the 'sm_' name of the target architecture ('compute_' links nothing and writes only --register-link-binaries, as nvlink does; with --fatbin or --embedded-fatbin, several values are nvcc -dlink's targets: the 'sm_' ones are linked, 'compute_' ones alone give a fatbinary with no image).",
 		allowed: append(smNames(), "sm_90a"),
 		refused: []string{"lto_<N>"},
 		set:     setArch},
@@ -432,6 +432,7 @@ func setArch(p *parser, name, v string) (string, error) {
 		if prefix == "sm_" && digits == "90a" {
 			// CUDA 12's arch-specific Hopper target (wgmma, setmaxnreg).
 			p.arch, p.cfg.Arch, p.cfg.ArchSpecific, p.cfg.Virtual = v, 90, true, false
+			p.smArch, p.smNum = v, 90
 			if !slices.Contains(p.archs, 90) {
 				p.archs = append(p.archs, 90)
 			}
@@ -446,6 +447,7 @@ func setArch(p *parser, name, v string) (string, error) {
 					// A virtual target links nothing (linkVirtual).
 					return v, nil
 				}
+				p.smArch, p.smNum = v, sm
 				if !slices.Contains(p.archs, sm) {
 					p.archs = append(p.archs, sm)
 				}

@@ -49,6 +49,8 @@ type parser struct {
 	help, version bool
 	arch          string // the -arch value as given; "" when absent
 	archs         []int  // every distinct -arch SM, in order
+	smArch        string // the last sm_ -arch value as given; "" when none
+	smNum         int    // its SM number
 	haveOutput    bool   // -o was given (its value may be empty)
 	machine       int    // -m; 0 when absent
 	lto           bool   // -lto or -dlto
@@ -109,10 +111,13 @@ func Parse(args []string) (*Command, error) {
 	}
 	p.cfg.Inputs = append(p.files, p.libs...)
 	if p.multiArch() {
-		// Several -arch values with a fatbinary output: link each; drop
-		// nvlink's "incompatible redefinition" warning, which does not
-		// apply.
+		// Several -arch values with a fatbinary output: link each.
 		p.cfg.Archs = p.archs
+	}
+	if p.fatbinOutput() {
+		// Several -arch values are nvcc's targets then (nvccTargets,
+		// multiArch): nvlink's "incompatible redefinition" warning does
+		// not apply.
 		cmd.Warnings = slices.DeleteFunc(cmd.Warnings, func(w string) bool {
 			return strings.Contains(w, "redefinition for option '") && strings.Contains(w, "arch")
 		})
@@ -125,6 +130,7 @@ func Parse(args []string) (*Command, error) {
 // check applies nvlink's checks after the arguments are read, in its order.
 func (p *parser) check() error {
 	cfg := &p.cfg
+	p.nvccTargets()
 	switch {
 	case cfg.SuppressDebugInfo && !cfg.Debug:
 		return errors.New("conflicting options '-suppress-debug-info' and 'no -g'")
@@ -168,10 +174,14 @@ func (p *parser) check() error {
 		return errors.New("-r (--relocatable) with -dlto is not supported: cudalink's -r is a partial link, which does not optimize at link time; make the partial link without -dlto, or, for nvlink's -r (nvcc -r passes it as --host-relocatable-link, which changes nothing), write --host-relocatable-link")
 	case p.notYet != "":
 		return fmt.Errorf("option '%s' is not supported yet", p.notYet)
-	case cfg.Virtual && (cfg.Fatbin != "" || cfg.EmbeddedFatbin != "" || cfg.Relocatable || p.lto || len(p.archs) > 0):
+	case cfg.Virtual && (cfg.Relocatable || p.lto):
 		// nvlink links nothing for a virtual target (linkVirtual); what it
 		// does with these is not measured.
-		return fmt.Errorf("-arch=%s is not supported yet with -arch=sm_NN, --fatbin, --embedded-fatbin, -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)", p.arch)
+		return fmt.Errorf("-arch=%s is not supported yet with -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)", p.arch)
+	case cfg.Virtual && len(p.archs) > 0 && !p.fatbinOutput():
+		// nvlink's last -arch decides; a link for both is cudalink's
+		// multi-architecture link, which needs a fatbinary output.
+		return fmt.Errorf("-arch=%s with -arch=%s links only one of them, as nvlink does: give the one you mean, or add --fatbin or --embedded-fatbin to link as nvcc -dlink does for both (the sm_ targets; compute_ ones link no device code)", p.arch, p.smArch)
 	case p.machine == 32:
 		// nvlink refuses every 64-bit input ("size does not match target
 		// '-m32'"), and CUDA 11.8 makes no other.
@@ -195,7 +205,30 @@ var errNoNVVMPath = errors.New("-nvvmpath should be specified with -lto")
 // multiArch says whether this run links several architectures: more than
 // one -arch value, with a fatbinary output to hold them.
 func (p *parser) multiArch() bool {
-	return len(p.archs) > 1 && (p.cfg.Fatbin != "" || p.cfg.EmbeddedFatbin != "")
+	return len(p.archs) > 1 && p.fatbinOutput()
+}
+
+// fatbinOutput says whether --fatbin or --embedded-fatbin was given: then
+// this run stands in for nvcc -dlink's nvlink commands and its fatbinary
+// command together, and its -arch values are nvcc's targets.
+func (p *parser) fatbinOutput() bool {
+	return p.cfg.Fatbin != "" || p.cfg.EmbeddedFatbin != ""
+}
+
+// nvccTargets gives -arch values the meaning nvcc -dlink gives its targets
+// when a fatbinary output stands in for its fatbinary command: nvcc runs
+// nvlink for each sm_ target and none for a compute_ one (the driver
+// JIT-links the objects' PTX for it), and, when every target is compute_,
+// one nvlink for the first (a virtual link: --register-link-binaries only)
+// and fatbinary with no image (measured with 11.8, 12.4 and 12.5). So
+// compute_ values beside an sm_ one are dropped; compute_ values alone
+// leave a virtual link, whose fatbinary outputs hold no image.
+func (p *parser) nvccTargets() {
+	if !p.fatbinOutput() || !p.cfg.Virtual || len(p.archs) == 0 {
+		return
+	}
+	p.cfg.Virtual = false
+	p.arch, p.cfg.Arch = p.smArch, p.smNum
 }
 
 // parseArgs reads one argument list: the command line or an options file.

@@ -321,8 +321,9 @@ func TestErrors(t *testing.T) {
 		{"-arch=sm_80 -o out -dlto", "no input files; use --help for more information"},
 		{"-arch=compute_80 -o out a.o -dlto", "-nvvmpath should be specified with -lto"},
 		{"-arch=sm_80 -o out a.o -r -dlto -nvvmpath=/x", "-r (--relocatable) with -dlto is not supported: cudalink's -r is a partial link, which does not optimize at link time; make the partial link without -dlto, or, for nvlink's -r (nvcc -r passes it as --host-relocatable-link, which changes nothing), write --host-relocatable-link"},
-		{"-arch=compute_80 --fatbin x.fatbin a.o", "-arch=compute_80 is not supported yet with -arch=sm_NN, --fatbin, --embedded-fatbin, -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)"},
-		{"-arch=sm_86 -arch=compute_80 -o out a.o", "-arch=compute_80 is not supported yet with -arch=sm_NN, --fatbin, --embedded-fatbin, -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)"},
+		{"-arch=compute_80 -r -o out a.o", "-arch=compute_80 is not supported yet with -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)"},
+		{"-arch=compute_80 --fatbin x.fatbin -dlto -nvvmpath=/x a.o", "-arch=compute_80 is not supported yet with -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)"},
+		{"-arch=sm_86 -arch=compute_80 -o out a.o", "-arch=compute_80 with -arch=sm_86 links only one of them, as nvlink does: give the one you mean, or add --fatbin or --embedded-fatbin to link as nvcc -dlink does for both (the sm_ targets; compute_ ones link no device code)"},
 		{"-arch=sm_80 -o out a.o -m32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -m 64 --machine=32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -cpu-arch=AARCH64", "-cpu-arch=AARCH64 is not supported yet: cudalink supports X86_64 and unknown"},
@@ -532,24 +533,37 @@ func TestNVVMOptions(t *testing.T) {
 // TestVirtualTarget: -arch=compute_NN, as nvcc -dlink passes it for
 // PTX-only objects (no -o), is a virtual target: Config.Virtual, the SM
 // number in Arch; a later sm_ value takes it back, as nvlink's last -arch
-// wins.
+// wins. With a fatbinary output the -arch values are nvcc's targets: a
+// compute_ one beside sm_ ones is dropped, as nvcc -dlink runs no nvlink
+// for it, and compute_ ones alone are a virtual link; then no warning
+// says a value was redefined.
 func TestVirtualTarget(t *testing.T) {
 	for _, tc := range []struct {
 		args    string
 		virtual bool
 		arch    int
+		archs   []int
 	}{
-		{"-m64 --arch=compute_80 --register-link-binaries=r.c a.o -lcudadevrt", true, 80},
-		{"-arch=compute_75 -o out a.o", true, 75},
-		{"-arch=compute_75 -arch=sm_80 -o out a.o", false, 80},
+		{"-m64 --arch=compute_80 --register-link-binaries=r.c a.o -lcudadevrt", true, 80, nil},
+		{"-arch=compute_75 -o out a.o", true, 75, nil},
+		{"-arch=compute_75 -arch=sm_80 -o out a.o", false, 80, nil},
+		{"--arch=compute_80 --register-link-binaries=r.c a.o --embedded-fatbin=f.c", true, 80, nil},
+		{"-arch=compute_80 -arch=compute_90 --fatbin=f a.o", true, 90, nil},
+		{"-arch=sm_80 -arch=compute_90 --embedded-fatbin=f.c -o out a.o", false, 80, nil},
+		{"-arch=compute_90 -arch=sm_80 -arch=compute_75 --fatbin=f a.o", false, 80, nil},
+		{"-arch=sm_80 -arch=compute_90 -arch=sm_86 --fatbin=f a.o", false, 86, []int{80, 86}},
+		{"-arch=sm_90a -arch=compute_80 --fatbin=f a.o", false, 90, nil},
 	} {
 		cmd, err := Parse(strings.Fields(tc.args))
 		if err != nil {
 			t.Errorf("%s: %v", tc.args, err)
 			continue
 		}
-		if cmd.Config.Virtual != tc.virtual || cmd.Config.Arch != tc.arch {
-			t.Errorf("%s: Virtual %v, Arch %d; want %v, %d", tc.args, cmd.Config.Virtual, cmd.Config.Arch, tc.virtual, tc.arch)
+		if cmd.Config.Virtual != tc.virtual || cmd.Config.Arch != tc.arch || !slices.Equal(cmd.Config.Archs, tc.archs) {
+			t.Errorf("%s: Virtual %v, Arch %d, Archs %v; want %v, %d, %v", tc.args, cmd.Config.Virtual, cmd.Config.Arch, cmd.Config.Archs, tc.virtual, tc.arch, tc.archs)
+		}
+		if strings.Contains(tc.args, "fatbin") && len(cmd.Warnings) > 0 {
+			t.Errorf("%s: warnings %q, want none", tc.args, cmd.Warnings)
 		}
 	}
 }

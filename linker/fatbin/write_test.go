@@ -246,6 +246,31 @@ func TestAgainstInstalledToolkit(t *testing.T) {
 		}
 	}
 
+	// No image: what nvcc -dlink's fatbinary command writes after a
+	// virtual target's link (-arch=compute_NN).
+	for _, v := range []struct {
+		args []string
+		opts EmbedOptions
+	}{
+		{nil, EmbedOptions{}},
+		{[]string{"-link"}, EmbedOptions{Link: true}},
+	} {
+		out, create := filepath.Join(dir, "none.fatbin.c"), filepath.Join(dir, "none.fatbin")
+		args := append([]string{"-64", `--cmdline=--compile-only `, "--embedded-fatbin=" + out, "--create=" + create}, v.args...)
+		if msg, err := exec.Command(fatbinary, args...).CombinedOutput(); err != nil {
+			t.Fatalf("fatbinary %v: %v\n%s", args, err, msg)
+		}
+		wantC, _ := os.ReadFile(out)
+		wantFb, _ := os.ReadFile(create)
+		fb := mustWrite(t, nil)
+		if !bytes.Equal(fb, wantFb) {
+			t.Errorf("no image %v: container % x differs from fatbinary --create's % x", v.args, fb, wantFb)
+		}
+		if got := embedded(t, fb, v.opts); !bytes.Equal(got, wantC) {
+			t.Errorf("no image %v: C source differs:\n%s", v.args, firstDiff(got, wantC))
+		}
+	}
+
 	fb := mustWrite(t, []Image{{Kind: KindELF, SM: 80, Data: cubin80, Ident: "a.o b.o "}, {Kind: KindELF, SM: 86, Data: cubin86}})
 	path := filepath.Join(dir, "mine.fatbin")
 	if err := os.WriteFile(path, fb, 0o644); err != nil {

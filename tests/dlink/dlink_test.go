@@ -105,7 +105,11 @@ type build struct {
 	tk    toolkit
 	name  string
 	flags []string
-	archs []string // sm_NN, in the order nvcc links them
+	// archs are the sm_NN nvcc links, in its order: its sm_ targets.
+	// None when every target is compute_NN (virtual): nvcc then runs one
+	// nvlink --arch=compute_NN with no -o, which only writes the .reg.c,
+	// and fatbinary with no image; the driver JIT-links the objects' PTX.
+	archs []string
 }
 
 // A toolkit is a CUDA release and where its tools are.
@@ -124,18 +128,34 @@ func (tk toolkit) tool(name string) string {
 	return filepath.Join(tk.bin, name)
 }
 
+// virtualBuilds have compute_NN targets (PTX only), as
+// -gencode arch=compute_NN,code=compute_NN and CMake's NN-virtual give:
+// alone, nvcc -dlink runs nvlink for the first as a virtual target; beside
+// an sm_ target, it runs none for them.
+var virtualBuilds = []build{
+	{name: "compute_80", flags: []string{"-gencode", "arch=compute_80,code=compute_80"}},
+	{name: "compute_80+compute_90", flags: []string{
+		"-gencode", "arch=compute_80,code=compute_80",
+		"-gencode", "arch=compute_90,code=compute_90",
+	}},
+	{name: "sm_80+compute_90", flags: []string{
+		"-gencode", "arch=compute_80,code=sm_80",
+		"-gencode", "arch=compute_90,code=compute_90",
+	}, archs: []string{"sm_80"}},
+}
+
 func TestNvccDlinkDropIn(t *testing.T) {
 	toolkits := []struct {
 		tk     toolkit
 		builds []build
 	}{
-		{toolkit{version: "11.8"}, []build{
+		{toolkit{version: "11.8"}, slices.Concat([]build{
 			{name: "sm_80", flags: []string{"-arch=sm_80"}, archs: []string{"sm_80"}},
 			{name: "sm_80+sm_86", flags: []string{
 				"-gencode", "arch=compute_80,code=sm_80",
 				"-gencode", "arch=compute_86,code=sm_86",
 			}, archs: []string{"sm_80", "sm_86"}},
-		}},
+		}, virtualBuilds)},
 	}
 	for _, v := range []string{"12.4", "12.5"} {
 		// sm_90 code of 12.x has the unified tables (__UFT, __UDT); with
@@ -143,13 +163,13 @@ func TestNvccDlinkDropIn(t *testing.T) {
 		toolkits = append(toolkits, struct {
 			tk     toolkit
 			builds []build
-		}{toolkit{version: v, bin: "/opt/cuda-" + v + "/usr/bin"}, []build{
+		}{toolkit{version: v, bin: "/opt/cuda-" + v + "/usr/bin"}, slices.Concat([]build{
 			{name: "sm_90", flags: []string{"-arch=sm_90"}, archs: []string{"sm_90"}},
 			{name: "sm_80+sm_90", flags: []string{
 				"-gencode", "arch=compute_80,code=sm_80",
 				"-gencode", "arch=compute_90,code=sm_90",
 			}, archs: []string{"sm_80", "sm_90"}},
-		}})
+		}, virtualBuilds)})
 	}
 	for _, tb := range toolkits {
 		t.Run("cuda-"+tb.tk.version, func(t *testing.T) {
@@ -451,7 +471,7 @@ func testBuild(t *testing.T, b build) {
 	// C: one cudalink for every nvlink step, writing fatbinary's
 	// --embedded-fatbin file itself; no fatbinary.
 	c := newVariant("C-cudalink-no-fatbinary")
-	cline := cudalinkForFatbinary(t, dl, func(s step) step { return relocate(s, c.dir) }, cudalink)
+	cline := cudalinkForFatbinary(t, dl, func(s step) step { return relocate(s, c.dir) }, cudalink, nvccTargets(t, b.flags))
 	first := true
 	replay(c, func(s step) string {
 		switch {
@@ -503,7 +523,7 @@ func testBuild(t *testing.T, b build) {
 	}
 	// The linked cubins of B (C writes its own names: NAME.sm_NN.cubin).
 	for _, s := range dl.steps {
-		if isTool(s, "nvlink") {
+		if isTool(s, "nvlink") && !isVirtualLink(t, s) {
 			out := filepath.Base(argAfter(t, s, "-o"))
 			requireIdentical(t, "B: "+out, readFile(t, filepath.Join(a.dir, out)), readFile(t, filepath.Join(bv.dir, out)))
 		}
@@ -588,16 +608,37 @@ func checkSequence(t *testing.T, d *dryrun, b build) {
 			fatbins++
 		}
 	}
-	if links != len(b.archs) || fatbins != 1 {
-		t.Fatalf("nvcc -dlink --dryrun: want %d nvlink and 1 fatbinary command, got %d and %d", len(b.archs), links, fatbins)
+	want := max(len(b.archs), 1) // a virtual link when there is no sm_ target
+	if links != want || fatbins != 1 {
+		t.Fatalf("nvcc -dlink --dryrun: want %d nvlink and 1 fatbinary command, got %d and %d", want, links, fatbins)
 	}
+	for _, s := range d.steps {
+		if isTool(s, "nvlink") && isVirtualLink(t, s) != (len(b.archs) == 0) {
+			t.Fatalf("nvcc -dlink --dryrun: nvlink --arch=%s for sm_ targets %q", argPrefixed(t, s, "--arch="), b.archs)
+		}
+	}
+}
+
+// isVirtualLink says whether an nvlink command links a virtual target
+// (--arch=compute_NN), which writes no cubin: it must have no -o then.
+func isVirtualLink(t *testing.T, s step) bool {
+	t.Helper()
+	if !strings.HasPrefix(argPrefixed(t, s, "--arch="), "compute_") {
+		return false
+	}
+	if slices.Contains(s.args, "-o") {
+		t.Fatalf("a virtual link with -o: %s", s.line)
+	}
+	return true
 }
 
 // cudalinkForFatbinary is variant C's command: the first nvlink command with
 // the other nvlink commands' architectures added (they must otherwise be the
-// same but for -o) and --embedded-fatbin, after checking that fatbinary packs
-// exactly those cubins, as ELF, in that order.
-func cudalinkForFatbinary(t *testing.T, d *dryrun, relocate func(step) step, cudalink string) string {
+// same but for -o), then the rest of nvcc's targets (compute_NN, for which
+// nvcc runs no nvlink beside an sm_ target and cudalink links nothing), and
+// --embedded-fatbin, after checking that fatbinary packs exactly those
+// cubins, as ELF, in that order.
+func cudalinkForFatbinary(t *testing.T, d *dryrun, relocate func(step) step, cudalink string, targets []string) string {
 	t.Helper()
 	var links []step
 	var fb step
@@ -615,6 +656,13 @@ func cudalinkForFatbinary(t *testing.T, d *dryrun, relocate func(step) step, cud
 		if v, ok := strings.CutPrefix(a, "--image3="); ok {
 			images = append(images, v)
 		}
+	}
+	if len(links) == 1 && isVirtualLink(t, links[0]) {
+		if len(images) != 0 {
+			t.Fatalf("fatbinary packs %d images after a virtual link: %s", len(images), fb.line)
+		}
+		// A virtual target: the .reg.c and a fatbinary with no image.
+		return cudalinkLine(cudalink, links[0].args[1:], nil, targets, fb)
 	}
 	if len(images) != len(links) {
 		t.Fatalf("fatbinary packs %d images, there are %d nvlink commands: %s", len(images), len(links), fb.line)
@@ -646,11 +694,51 @@ func cudalinkForFatbinary(t *testing.T, d *dryrun, relocate func(step) step, cud
 			extra = append(extra, "--arch="+arch)
 		}
 	}
-	args := slices.Clone(links[0].args[1:])
+	return cudalinkLine(cudalink, links[0].args[1:], extra, targets, fb)
+}
+
+// cudalinkLine is an nvlink command's arguments with more --arch= values
+// after its own (extra, then each of targets not given yet) and fatbinary
+// fb's --embedded-fatbin, run by cudalink.
+func cudalinkLine(cudalink string, nvlinkArgs, extra, targets []string, fb step) string {
+	args := slices.Clone(nvlinkArgs)
 	at := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "--arch=") }) + 1
+	for _, target := range targets {
+		if a := "--arch=" + target; !slices.Contains(args, a) && !slices.Contains(extra, a) {
+			extra = append(extra, a)
+		}
+	}
 	args = slices.Insert(args, at, extra...)
-	args = append(args, "--embedded-fatbin="+argPrefixed(t, fb, "--embedded-fatbin="))
+	for _, a := range fb.args {
+		if strings.HasPrefix(a, "--embedded-fatbin=") {
+			args = append(args, a)
+		}
+	}
 	return shellLine(slices.Concat([]string{cudalink}, args))
+}
+
+// nvccTargets are the code targets of nvcc's architecture flags, in
+// order: -arch=sm_NN is sm_NN and compute_NN, -arch=compute_NN itself,
+// -gencode arch=...,code=X (or code=[X,Y]) X (and Y).
+func nvccTargets(t *testing.T, flags []string) []string {
+	t.Helper()
+	var targets []string
+	for i, f := range flags {
+		switch {
+		case strings.HasPrefix(f, "-arch=sm_"):
+			sm := strings.TrimPrefix(f, "-arch=sm_")
+			targets = append(targets, "sm_"+sm, "compute_"+sm)
+		case strings.HasPrefix(f, "-arch=compute_"):
+			targets = append(targets, strings.TrimPrefix(f, "-arch="))
+		case f == "-gencode" && i+1 < len(flags):
+			_, code, ok := strings.Cut(flags[i+1], "code=")
+			if !ok {
+				t.Fatalf("-gencode %s: no code=", flags[i+1])
+			}
+			targets = append(targets, strings.Split(strings.Trim(code, "[]"), ",")...)
+		}
+	}
+	return targets
 }
 
 // wrapperOnPath is variant D: the real `nvcc -dlink` with a directory
@@ -710,7 +798,7 @@ func deviceImages(t *testing.T, tk toolkit, v *variant, archs int) map[string][]
 	if n := strings.Count(out, "Fatbin elf code:"); n != archs {
 		t.Errorf("%s: cuobjdump -elf exe shows %d ELF images, want %d", v.name, n, archs)
 	}
-	if !strings.Contains(out, "type=2,") { // ET_EXEC
+	if archs > 0 && !strings.Contains(out, "type=2,") { // ET_EXEC
 		t.Errorf("%s: cuobjdump -elf exe shows no executable device ELF:\n%.2000s", v.name, out)
 	}
 	x := mkdir(t, v.dir, "xelf")
