@@ -3,6 +3,8 @@ package linker
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -52,10 +54,9 @@ func chooseXptxas(ctx *linkContext) {
 // xptxasList says whether the link's release takes -Xptxas as a list
 // (toolkit.xptxasList). Before the inputs are added, the release is
 // --cuda-version's, else the newest an input read was written by, else
-// that of the ptxas that compiles the link's PTX (its cubins then tell
-// the release to chooseToolkit). The PTX compiler library (--ptx-compiler)
-// does not say its release: with it, an input must tell, or
-// --cuda-version.
+// that of the compiler of the link's PTX, the PTX compiler
+// (--ptx-compiler) or ptxas (its cubins then tell the release to
+// chooseToolkit).
 func (ctx *linkContext) xptxasList() bool {
 	cfg := ctx.config
 	if cfg.CUDAVersion != 0 {
@@ -67,7 +68,11 @@ func (ctx *linkContext) xptxasList() bool {
 			v = newestRelease(v, objs)
 		}
 	}
-	if v == 0 && cfg.PTXCompiler == "" {
+	switch {
+	case v != 0:
+	case cfg.PTXCompiler != "":
+		v = ptxCompilerRelease(cfg.PTXCompiler)
+	default:
 		if ptxas, err := findPtxas(cfg.Ptxas); err == nil {
 			v = ptxasRelease(ptxas)
 		}
@@ -94,6 +99,62 @@ func ptxasRelease(path string) uint32 {
 	}
 	ptxasReleases.Store(path, v)
 	return v
+}
+
+// ptxCompilerBanner starts the version text that the PTX compiler library
+// holds, ptxas's own ("Cuda compilation tools, release 12.4, V12.4.131"),
+// in libnvptxcompiler_static.a and so in cudalink-ptxc and
+// libnvptxcompiler.so.
+var ptxCompilerBanner = []byte("Cuda compilation tools, release ")
+
+// ptxCompilerRelease is the release of the PTX compiler at path (the
+// program cudalink-ptxc or the shared library, --ptx-compiler) as
+// major*10+minor, read from the version text the compiler holds, the one
+// its ptxas prints; 0 if that cannot be told. The file is read in 1 MiB
+// pieces (cudalink-ptxc is 30 MB) until the text is found; it is read
+// only for a link whose inputs do not tell their release and that gives
+// -Xptxas so that 11.8 and 12.x would differ.
+func ptxCompilerRelease(path string) uint32 {
+	key := "ptx-compiler:" + path
+	if v, ok := ptxasReleases.Load(key); ok {
+		return v.(uint32)
+	}
+	v := scanRelease(path)
+	ptxasReleases.Store(key, v)
+	return v
+}
+
+// scanRelease finds ptxCompilerBanner in the file at path and reads the
+// release after it (releaseOf); 0 if it is not there.
+func scanRelease(path string) uint32 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	const piece = 1 << 20
+	// A banner cut at a piece's end is found whole in the next one,
+	// which starts with the previous piece's last keep bytes.
+	const keep = 64
+	buf := make([]byte, keep+piece)
+	have := 0
+	for {
+		n, err := io.ReadFull(f, buf[have:])
+		data := buf[:have+n]
+		if i := bytes.Index(data, ptxCompilerBanner); i >= 0 {
+			rest := data[i+len(ptxCompilerBanner):]
+			if len(rest) < 8 && err == nil {
+				// The version may run into the next piece.
+				have = copy(buf, data[i:])
+				continue
+			}
+			return releaseOf(data[i+len(ptxCompilerBanner)-len("release "):])
+		}
+		if err != nil {
+			return 0
+		}
+		have = copy(buf, data[len(data)-keep:])
+	}
 }
 
 // releaseOf reads "release MM.N" out of a toolkit tool's --version as

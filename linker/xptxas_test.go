@@ -2,6 +2,9 @@ package linker
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -67,6 +70,59 @@ func TestReleaseOf(t *testing.T) {
 	} {
 		if got := releaseOf([]byte(text)); got != want {
 			t.Errorf("releaseOf(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+// TestPTXCompilerRelease reads the release of a PTX compiler from the
+// version text it holds: in files made to put the text at the start, across
+// the 1 MiB pieces the file is read in, with its version in the next piece,
+// and nowhere; and in the compilers scripts/setup.sh builds, where they are.
+func TestPTXCompilerRelease(t *testing.T) {
+	dir := t.TempDir()
+	banner := "Cuda compilation tools, release 12.4, V12.4.131\x00"
+	for name, tc := range map[string]struct {
+		at   int
+		text string
+		want uint32
+	}{
+		"start":          {0, banner, 124},
+		"across":         {1<<20 - 10, banner, 124},
+		"version-across": {1<<20 - len("Cuda compilation tools, release 1"), banner, 124},
+		"late":           {3<<20 + 5, "Cuda compilation tools, release 11.8, V11.8.89", 118},
+		"none":           {100, "Cuda compilation tools, V12.4", 0},
+		"cut":            {200, "Cuda compilation tools, release 12", 0},
+	} {
+		b := make([]byte, tc.at+len(tc.text)+1000)
+		if name == "cut" {
+			b = b[:tc.at+len(tc.text)]
+		}
+		copy(b[tc.at:], tc.text)
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := ptxCompilerRelease(path); got != tc.want {
+			t.Errorf("%s: ptxCompilerRelease = %d, want %d", name, got, tc.want)
+		}
+	}
+	if got := ptxCompilerRelease(filepath.Join(dir, "missing")); got != 0 {
+		t.Errorf("a missing compiler: %d, want 0", got)
+	}
+	cache := os.Getenv("CUDALINK_CACHE")
+	if cache == "" {
+		cache = "/var/cache/cudalink"
+	}
+	for _, v := range []uint32{118, 124, 125} {
+		for _, name := range []string{"cudalink-ptxc", "libnvptxcompiler.so"} {
+			path := filepath.Join(cache, fmt.Sprintf("cuda-%d.%d", v/10, v%10), name)
+			if _, err := os.Stat(path); err != nil {
+				t.Logf("SKIP %s: not built (scripts/setup.sh)", path)
+				continue
+			}
+			if got := ptxCompilerRelease(path); got != v {
+				t.Errorf("ptxCompilerRelease(%s) = %d, want %d", path, got, v)
+			}
 		}
 	}
 }
