@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Unpacks Debian's CUDA 12.x toolkit into /opt/cuda-<version>, next to the
 # system's CUDA 11.8, without installing it (its packages would pull a newer
-# libc). Idempotent: does nothing when /opt/cuda-<version>/.complete exists.
+# libc). Idempotent: does nothing when /opt/cuda-<version>/.complete exists
+# with everything kept below (a prefix unpacked before libnvJitLink and the
+# PTX compiler archive were kept gets them added).
 #
 #   bash scripts/setup-cuda12.sh 12.4     # trixie/sid's 12.4.131
 #   bash scripts/setup-cuda12.sh 12.5     # experimental's 12.5.40
@@ -10,8 +12,10 @@
 # lists and cache under /var/cache/cudalink-apt) whose mirror is the one the
 # system's own Debian sources name, read at run time. What is kept from
 # nvidia-cuda-dev: headers, libcudadevrt.a, libcudart_static.a, libculibos.a,
-# the stubs, libnvvm and libdevice; and libnvJitLink (libnvjitlink12), which
-# reads the IR of 12.x -dlto objects. See ../shared/notes/toolkits.md.
+# libnvptxcompiler_static.a (the PTX compiler, 60 MB, which
+# setup-ptxcompiler.sh builds cudalink-ptxc from), the stubs, libnvvm and
+# libdevice; and libnvJitLink (libnvjitlink12), which reads the IR of 12.x
+# -dlto objects. See ../shared/notes/toolkits.md.
 #
 # CUDALINK_CUDA12_ROOT (default /opt) and CUDALINK_APT_DIR (default
 # /var/cache/cudalink-apt) put the toolkit and the apt cache elsewhere, e.g.
@@ -21,10 +25,13 @@ set -euo pipefail
 version=${1:?usage: setup-cuda12.sh 12.4|12.5}
 cuda12_root=${CUDALINK_CUDA12_ROOT:-/opt}
 prefix=$cuda12_root/cuda-$version
-# libnvJitLink reads 12.x -dlto IR (docs/ptx-and-lto.md); a prefix unpacked
-# before it was kept gets it added.
+# libnvJitLink reads 12.x -dlto IR, and libnvptxcompiler_static.a is the
+# PTX compiler that setup-ptxcompiler.sh builds cudalink-ptxc from
+# (docs/ptx-and-lto.md); a prefix unpacked before they were kept gets them
+# added.
 jitlink=$prefix/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12
-if [ -f "$prefix/.complete" ] && [ -e "$jitlink" ]; then
+ptxcompiler=$prefix/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a
+if [ -f "$prefix/.complete" ] && [ -e "$jitlink" ] && [ -e "$ptxcompiler" ]; then
   echo "setup: CUDA $version already in $prefix"
   exit 0
 fi
@@ -73,14 +80,33 @@ echo "setup: CUDA $version: nvidia-cuda-toolkit $tk, nvidia-cuda-dev $dev${nvvm:
 debs=$apt_dir/debs/$version
 mkdir -p "$debs"
 if [ -f "$prefix/.complete" ]; then
-  # Unpacked before libnvJitLink was kept: add it alone.
-  [ -n "$nvjitlink" ] || { echo "setup: no libnvjitlink12 $version in the mirror" >&2; exit 1; }
-  (cd "$debs" && apt-get "${apt_opts[@]}" download -q "libnvjitlink12=$nvjitlink" >/dev/null)
+  # Unpacked before libnvJitLink or the PTX compiler archive was kept: add
+  # what is missing alone.
   tmp=$(mktemp -d "$cuda12_root/.cuda-$version.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
-  dpkg-deb -x "$debs"/libnvjitlink12_*.deb "$tmp"
-  cp -a "$tmp"/usr/lib/x86_64-linux-gnu/libnvJitLink.so.* "$prefix/usr/lib/x86_64-linux-gnu/"
-  echo "setup: CUDA $version: libnvJitLink added to $prefix"
+  if [ ! -e "$jitlink" ]; then
+    [ -n "$nvjitlink" ] || { echo "setup: no libnvjitlink12 $version in the mirror" >&2; exit 1; }
+    (cd "$debs" && apt-get "${apt_opts[@]}" download -q "libnvjitlink12=$nvjitlink" >/dev/null)
+    dpkg-deb -x "$debs"/libnvjitlink12_*.deb "$tmp"
+    cp -a "$tmp"/usr/lib/x86_64-linux-gnu/libnvJitLink.so.* "$prefix/usr/lib/x86_64-linux-gnu/"
+    echo "setup: CUDA $version: libnvJitLink added to $prefix"
+  fi
+  if [ ! -e "$ptxcompiler" ]; then
+    # nvidia-cuda-dev is 0.9 GB: the copy the first setup downloaded is
+    # used when it is still there. Taking the one file out of it reads
+    # the whole package (about 45 s).
+    deb=
+    for f in "$debs"/nvidia-cuda-dev_*.deb; do
+      [ -f "$f" ] && [ "$(dpkg-deb -f "$f" Version)" = "$dev" ] && deb=$f
+    done
+    if [ -z "$deb" ]; then
+      (cd "$debs" && apt-get "${apt_opts[@]}" download -q "nvidia-cuda-dev=$dev" >/dev/null)
+      deb=$(ls "$debs"/nvidia-cuda-dev_*.deb | head -1)
+    fi
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" ./usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a
+    mv "$tmp"/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a "$ptxcompiler"
+    echo "setup: CUDA $version: libnvptxcompiler_static.a added to $prefix"
+  fi
   exit 0
 fi
 pkgs=("nvidia-cuda-toolkit=$tk" "nvidia-cuda-dev=$dev")
@@ -97,7 +123,7 @@ done
 # the bulk of its 0.9 GB (static math libraries).
 lib=$tmp/usr/lib/x86_64-linux-gnu
 find "$lib" -maxdepth 1 -type f -name '*.a' \
-  ! -name libcudadevrt.a ! -name libcudart_static.a ! -name libculibos.a -delete
+  ! -name libcudadevrt.a ! -name libcudart_static.a ! -name libculibos.a ! -name libnvptxcompiler_static.a -delete
 find "$lib" -maxdepth 1 \( -name 'libcu*.so*' -o -name 'libnpp*' -o -name 'libnv*' \) \
   ! -name 'libnvvm*' ! -name 'libnvJitLink.so*' -delete
 # nvcc.profile beside nvcc is a link to the system's 11.8 profile: write

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the CUDA 11.8 toolkit's PTX compiler library (the ptxas that nvlink
+# Builds a CUDA toolkit's PTX compiler library (the ptxas that nvlink
 # has built in), which the toolkit ships only as a static archive, into the
 # shared library that cudalink's --ptx-compiler loads in its helper
 # cudalink-nvvm (docs/ptx-and-lto.md):
@@ -12,13 +12,16 @@
 # the PLT and GOT: 12% less user time per compile than exporting them all
 # (docs/benchmarks.md, perf9p).
 #
-# Usage: setup-ptxcompiler.sh [ARCHIVE [OUTPUT]]; by default Debian's
+# Usage: setup-ptxcompiler.sh [ARCHIVE [OUTPUT]]; by default CUDA 11.8's, Debian's
 # /usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a (package nvidia-cuda-dev,
 # which nvidia-cuda-toolkit installs) into
 # ${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-11.8/libnvptxcompiler.so, where the
 # tests and tests/bench look for it, and beside it the program cudalink-ptxc
 # (toolchain/cudalink-ptxc.c with the archive linked in), which --ptx-compiler
-# also takes. Idempotent: it builds again only when the
+# also takes. scripts/setup.sh runs it so for 11.8, and for 12.4 and 12.5 with
+# /opt/cuda-<version>/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a into
+# .../cuda-<version>/libnvptxcompiler.so (about 2.5 s of wall time and 1 s of
+# CPU each). Idempotent: it builds again only when the
 # archive (or this script) is newer than the library. The library is never
 # committed. Without the archive it says so and exits 0: PTX is then compiled
 # with ptxas.

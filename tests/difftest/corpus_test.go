@@ -594,9 +594,9 @@ func TestArchivedKernels(t *testing.T) {
 // scripts/setup-cuda12.sh unpacks it; 11.8's ptxas refuses 12.x PTX), as
 // nvlink 12.x uses its built-in one. Every other case gets a --ptxas that
 // cannot run, so a case that compiles PTX without saying so fails rather
-// than depending on the machine. Under TestCorpusPTXCompiler, a CUDA 11.8
-// case that compiles PTX gets the PTX compiler library too
-// (--ptx-compiler), which then compiles instead of ptxas.
+// than depending on the machine. Under TestCorpusPTXCompiler, a case of
+// the toolkit under test that compiles PTX gets that toolkit's PTX compiler
+// too (--ptx-compiler), which then compiles instead of ptxas.
 func cudalinkArgs(t *testing.T, c *Case, inputs []string, out string) []string {
 	t.Helper()
 	args := c.Args(inputs, out)
@@ -624,7 +624,7 @@ func cudalinkArgs(t *testing.T, c *Case, inputs []string, out string) []string {
 		dir := nvvmDir(t, c, path)
 		args = append(args[:2:2], append([]string{"-nvvmpath=" + dir}, args[2:]...)...)
 	}
-	if ptxCompilerLib != "" && (c.Toolkit == "" || c.Toolkit == DefaultToolkit) {
+	if tk := c.Toolkit; ptxCompilerLib != "" && (tk == ptxCompilerToolkit || tk == "" && ptxCompilerToolkit == DefaultToolkit) {
 		args = append([]string{"--ptx-compiler=" + ptxCompilerLib}, args...)
 	}
 	return args

@@ -15,67 +15,110 @@ import (
 )
 
 // ptxCompilerLib is the --ptx-compiler (library or program) that
-// cudalinkArgs gives the cases that compile PTX (TestCorpusPTXCompiler);
-// "" runs ptxas, as TestCorpus does.
-var ptxCompilerLib string
+// cudalinkArgs gives the cases of toolkit ptxCompilerToolkit that compile
+// PTX (TestCorpusPTXCompiler); "" runs ptxas, as TestCorpus does.
+var ptxCompilerLib, ptxCompilerToolkit string
 
-// ptxCompilerArchive is where Debian's CUDA 11.8 (nvidia-cuda-dev) puts the
-// PTX compiler library, which scripts/setup-ptxcompiler.sh makes a shared
-// library.
-const ptxCompilerArchive = "/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a"
+// ptxCompilerArchive is where a toolkit keeps the PTX compiler library,
+// which scripts/setup-ptxcompiler.sh makes a shared library and a program:
+// Debian's CUDA 11.8 (nvidia-cuda-dev) at the system's path, CUDA 12.4 and
+// 12.5 in the same place under /opt/cuda-<version>
+// (scripts/setup-cuda12.sh).
+func ptxCompilerArchive(toolkit string) string {
+	const lib = "/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a"
+	if toolkit == DefaultToolkit {
+		return lib
+	}
+	return "/opt/cuda-" + toolkit + lib
+}
 
-// findPTXCompilers returns the CUDA 11.8 PTX compilers that
-// scripts/setup.sh builds in ${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-11.8:
+// findPTXCompilers returns a toolkit's PTX compilers that scripts/setup.sh
+// builds in ${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-<version>:
 // "library", libnvptxcompiler.so (loaded in the helper), and "program",
 // cudalink-ptxc (the library linked into a C program). The test is skipped
 // loudly when the toolkit has no PTX compiler archive, and fails when it
 // has one that setup did not build.
-func findPTXCompilers(t *testing.T) map[string]string {
+func findPTXCompilers(t *testing.T, toolkit string) map[string]string {
 	t.Helper()
 	cache := os.Getenv("CUDALINK_CACHE")
 	if cache == "" {
 		cache = "/var/cache/cudalink"
 	}
-	dir := filepath.Join(cache, "cuda-11.8")
+	dir := filepath.Join(cache, "cuda-"+toolkit)
 	found := map[string]string{
 		"library": filepath.Join(dir, "libnvptxcompiler.so"),
 		"program": filepath.Join(dir, "cudalink-ptxc"),
 	}
+	archive := ptxCompilerArchive(toolkit)
 	for _, p := range found {
 		if exists(p) {
 			continue
 		}
-		if exists(ptxCompilerArchive) {
-			t.Fatalf("CUDA 11.8's %s is installed but %s is missing: run scripts/setup.sh (scripts/setup-ptxcompiler.sh builds it)", ptxCompilerArchive, p)
+		if exists(archive) {
+			t.Fatalf("CUDA %s's %s is installed but %s is missing: run scripts/setup.sh (scripts/setup-ptxcompiler.sh builds it)", toolkit, archive, p)
 		}
-		t.Skipf("SKIP: no CUDA 11.8 PTX compiler library (%s, package nvidia-cuda-dev)", ptxCompilerArchive)
+		t.Skipf("SKIP: no CUDA %s PTX compiler library (%s; scripts/setup.sh installs it)", toolkit, archive)
 	}
 	return found
 }
 
-// TestCorpusPTXCompiler links the CUDA 11.8 cases that compile PTX (PTX
-// inputs, and the PTX libnvvm makes under -dlto) as TestCorpus does, but
-// with the PTX compiler (--ptx-compiler: the library in the helper, and
-// the program cudalink-ptxc) instead of ptxas processes: same bytes as
-// nvlink's, same exit status, messages naming the same files and symbols.
-func TestCorpusPTXCompiler(t *testing.T) {
-	compilers := findPTXCompilers(t)
+// usePTXCompiler makes cudalinkArgs give the cases of toolkit that compile
+// PTX the compiler lib, until the test ends.
+func usePTXCompiler(t *testing.T, toolkit, lib string) {
+	ptxCompilerLib, ptxCompilerToolkit = lib, toolkit
+	t.Cleanup(func() { ptxCompilerLib, ptxCompilerToolkit = "", "" })
+}
+
+// ptxCases are a toolkit's cases that compile PTX (`ptxas: yes`, implied by
+// `nvvm: yes`).
+func ptxCases(t *testing.T, toolkit string) []*Case {
+	t.Helper()
+	all := loadCorpus(t)
+	if toolkit != DefaultToolkit {
+		var err error
+		if all, err = LoadToolkitCases(corpusDir, toolkit); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var cases []*Case
-	for _, c := range loadCorpus(t) {
+	for _, c := range all {
 		if c.Ptxas {
 			cases = append(cases, c)
 		}
 	}
 	if len(cases) == 0 {
-		t.Fatal("no case of the corpus compiles PTX (ptxas: yes)")
+		t.Fatalf("no CUDA %s case of the corpus compiles PTX (ptxas: yes)", toolkit)
 	}
-	for _, kind := range []string{"library", "program"} {
-		t.Run(kind, func(t *testing.T) {
-			ptxCompilerLib = compilers[kind]
-			defer func() { ptxCompilerLib = "" }()
-			runCorpus(t, cases, DefaultToolkit)
-		})
+	return cases
+}
+
+// ptxToolkits are the toolkits whose PTX compilers the tests run: 11.8's
+// cases as TestX/<compiler>/<name>, the others' as
+// TestX/cuda-<version>/<compiler>/<name>.
+func ptxToolkits(t *testing.T, run func(t *testing.T, toolkit string)) {
+	run(t, DefaultToolkit)
+	for _, tk := range otherToolkits {
+		t.Run("cuda-"+tk, func(t *testing.T) { run(t, tk) })
 	}
+}
+
+// TestCorpusPTXCompiler links the cases that compile PTX (PTX inputs, and
+// the PTX libnvvm or libnvJitLink makes under -dlto) of CUDA 11.8, 12.4 and
+// 12.5 as TestCorpus does, but with that toolkit's PTX compiler
+// (--ptx-compiler: the library in the helper, and the program
+// cudalink-ptxc) instead of ptxas processes: same bytes as nvlink's, same
+// exit status, messages naming the same files and symbols.
+func TestCorpusPTXCompiler(t *testing.T) {
+	ptxToolkits(t, func(t *testing.T, toolkit string) {
+		compilers := findPTXCompilers(t, toolkit)
+		cases := ptxCases(t, toolkit)
+		for _, kind := range []string{"library", "program"} {
+			t.Run(kind, func(t *testing.T) {
+				usePTXCompiler(t, toolkit, compilers[kind])
+				runCorpus(t, cases, toolkit)
+			})
+		}
+	})
 }
 
 // ptxasLineName is the input's name in a line of ptxas's messages:
@@ -95,52 +138,51 @@ func ptxasLines(msgs string) []string {
 	return lines
 }
 
-// TestPTXCompilerMessages: what is printed of the compiles of every CUDA
-// 11.8 case that compiles PTX is nvlink's lines, in nvlink's order, but for
-// the input's name: warnings, errors, and after the first PTX that fails
-// nothing (nvlink stops there), through the PTX compiler (the library and
-// the program) and through ptxas. ptxas alone adds "Ptx assembly aborted
-// due to errors" after "Unsupported .version", which nvlink's built-in
-// ptxas and the PTX compiler do not print.
+// TestPTXCompilerMessages: what is printed of the compiles of every case
+// of CUDA 11.8, 12.4 and 12.5 that compiles PTX is nvlink's lines, in
+// nvlink's order, but for the input's name: warnings, errors, and after the
+// first PTX that fails nothing (nvlink stops there), through the toolkit's
+// PTX compiler (the library and the program) and through its ptxas. ptxas
+// alone adds "Ptx assembly aborted due to errors" after "Unsupported
+// .version", which nvlink's built-in ptxas and the PTX compiler do not
+// print.
 func TestPTXCompilerMessages(t *testing.T) {
-	compilers := findPTXCompilers(t)
-	cases := loadCorpus(t)
-	for _, compiler := range []string{"library", "program", "ptxas"} {
-		t.Run(compiler, func(t *testing.T) {
-			if compiler != "ptxas" {
-				ptxCompilerLib = compilers[compiler]
-				defer func() { ptxCompilerLib = "" }()
-			}
-			checked := 0
-			for _, c := range cases {
-				if !c.Ptxas {
-					continue
+	ptxToolkits(t, func(t *testing.T, toolkit string) {
+		compilers := findPTXCompilers(t, toolkit)
+		cases := ptxCases(t, toolkit)
+		for _, compiler := range []string{"library", "program", "ptxas"} {
+			t.Run(compiler, func(t *testing.T) {
+				if compiler != "ptxas" {
+					usePTXCompiler(t, toolkit, compilers[compiler])
 				}
-				t.Run(c.Name, func(t *testing.T) {
-					t.Chdir(c.Dir)
-					_, _, stderr := link(t, cudalinkArgs(t, c, c.Inputs, filepath.Join(t.TempDir(), "out.cubin")))
-					want, got := ptxasLines(c.Messages), ptxasLines(stderr)
-					if compiler == "ptxas" {
-						for i := 1; i < len(got); i++ {
-							if got[i] == "ptxas fatal   : Ptx assembly aborted due to errors" && strings.Contains(got[i-1], "Unsupported .version") {
-								got = slices.Delete(got, i, i+1)
+				checked := 0
+				for _, c := range cases {
+					t.Run(c.Name, func(t *testing.T) {
+						t.Chdir(c.Dir)
+						_, _, stderr := link(t, cudalinkArgs(t, c, c.Inputs, filepath.Join(t.TempDir(), "out.cubin")))
+						want, got := ptxasLines(c.Messages), ptxasLines(stderr)
+						if compiler == "ptxas" {
+							for i := 1; i < len(got); i++ {
+								if got[i] == "ptxas fatal   : Ptx assembly aborted due to errors" && strings.Contains(got[i-1], "Unsupported .version") {
+									got = slices.Delete(got, i, i+1)
+								}
 							}
 						}
-					}
-					if !slices.Equal(got, want) {
-						t.Errorf("ptxas's lines:\n%s\nnvlink's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-					}
-					if len(want) > 0 {
-						checked++
-					}
-				})
-			}
-			if checked == 0 {
-				t.Error("no case of the corpus has ptxas messages to compare")
-			}
-			t.Logf("%d cases with ptxas messages", checked)
-		})
-	}
+						if !slices.Equal(got, want) {
+							t.Errorf("ptxas's lines:\n%s\nnvlink's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+						}
+						if len(want) > 0 {
+							checked++
+						}
+					})
+				}
+				if checked == 0 {
+					t.Errorf("no CUDA %s case of the corpus has ptxas messages to compare", toolkit)
+				}
+				t.Logf("%d CUDA %s cases with ptxas messages", checked, toolkit)
+			})
+		}
+	})
 }
 
 // countingCache is a linker.CompileCache that keeps every result and
@@ -174,7 +216,7 @@ func (c *countingCache) Compiled(key string, compile func() (*linker.Compiled, e
 // persistent worker's case); each compiler's results are other entries,
 // and the same bytes.
 func TestPTXCompilerCache(t *testing.T) {
-	compilers := findPTXCompilers(t)
+	compilers := findPTXCompilers(t, DefaultToolkit)
 	ptxas, err := exec.LookPath("ptxas")
 	if err != nil {
 		t.Skip("SKIP: ptxas (CUDA 11.8) not on PATH")
