@@ -53,7 +53,9 @@ def link_action(
     One linker run links every architecture: -arch once per entry of arches.
     For one architecture -o names its cubin; for several, the linker writes
     NAME.sm_NN.cubin beside -o NAME.cubin, and needs a fatbinary output
-    (--fatbin or --embedded-fatbin) to hold them.
+    (--fatbin or --embedded-fatbin) to hold them. compute_NN arches, with
+    no cubin, are a virtual link: no -o, and a fatbinary output with no
+    image.
 
     Every argument goes into a multiline param file (one argument per line,
     no quoting) passed as @file, the form a persistent worker receives its
@@ -77,7 +79,8 @@ def link_action(
       nvjitlink: File or None, libnvJitLink.so.12: an LTO link gets
         --nvjitlink and it as an input.
       lto: bool, -dlto -nvvmpath=nvvm_path (nvvm must be given).
-      arches: list of "sm_NN", at least one.
+      arches: list of "sm_NN", at least one; or of "compute_NN" only, for
+        a virtual link (cubins empty, fatbin or embedded_fatbin given).
       objects: depset of File, the inputs in link order.
       cubins: list of File, the linked cubin of each of arches; with several,
         each must be NAME.sm_NN.cubin in one directory.
@@ -90,9 +93,16 @@ def link_action(
       relocatable: bool, --host-relocatable-link.
       linkopts: list of string, given after every other option.
     """
-    if len(cubins) != len(arches):
+    virtual = not cubins
+    if virtual:
+        if not fatbin and not embedded_fatbin:
+            fail("internal error: a virtual link needs a fatbinary output")
+        for arch in arches:
+            if not arch.startswith("compute_"):
+                fail("internal error: no cubin for %s" % arch)
+    elif len(cubins) != len(arches):
         fail("internal error: %d cubins for %d architectures" % (len(cubins), len(arches)))
-    multi = len(arches) > 1
+    multi = len(arches) > 1 and not virtual
     if multi and not fatbin and not embedded_fatbin:
         fail("internal error: a multi-architecture link needs a fatbinary output")
     if lto and not nvvm_path:
@@ -125,7 +135,7 @@ def link_action(
         inputs = depset(extra, transitive = [objects, nvvm])
     if multi:
         args.add("-o", _multi_arch_output(arches, cubins))
-    else:
+    elif not virtual:
         args.add("-o", cubins[0])
     outputs = list(cubins)
     if fatbin:
@@ -144,7 +154,7 @@ def link_action(
         outputs.append(register_link_binaries)
     args.add_all(linkopts)
     args.add_all(objects)
-    shown = (fatbin or embedded_fatbin) if multi else cubins[0]
+    shown = (fatbin or embedded_fatbin) if multi or virtual else cubins[0]
     ctx.actions.run(
         executable = linker,
         tools = tools,

@@ -15,7 +15,9 @@ def cuda_binary(name, arch, deps, srcs = [], dlink_attrs = {}, **kwargs):
 
     Args:
       name: the cc_binary.
-      arch: "sm_80", or a list such as ["sm_80", "sm_86"].
+      arch: "sm_80", or a list such as ["sm_80", "sm_86"]; "compute_NN"
+        entries link nothing, as with nvcc -dlink (the CUDA driver
+        JIT-links the objects' PTX when the program starts).
       deps: C++ targets (CcInfo): cc_library targets whose srcs are
         nvcc -dc objects, and any other libraries of the program. Every
         object of them goes into the device link; objects without device

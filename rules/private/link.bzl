@@ -6,20 +6,44 @@ load(":objects.bzl", "DEVICE_OBJECT_EXTENSIONS", "collect_objects")
 load(":providers.bzl", "CudaDeviceLinkInfo", "CudaDeviceObjectsInfo")
 load(":toolchain.bzl", "TOOLCHAIN_TYPE")
 
-def _check_arches(arches):
+def _split_arches(arches):
+    """Checks arch and returns its sm_ targets and its compute_ ones.
+
+    As nvcc -dlink does with its targets, the rule links the sm_ ones, one
+    cubin each, and links nothing for a compute_ one (PTX the driver
+    JIT-links at run time): beside sm_ targets compute_ ones are dropped;
+    alone, the link is a virtual one, which writes the module list and a
+    fatbin with no image, as nvcc's nvlink --arch=compute_NN and
+    fatbinary do then.
+    """
     if not arches:
         fail("arch is empty: name the target architecture, e.g. arch = \"sm_80\"")
+    sm = []
+    virtual = []
     seen = {}
     for arch in arches:
-        digits = arch[len("sm_"):] if arch.startswith("sm_") else ""
-        if digits == "90a":
-            digits = "90"  # CUDA 12's arch-specific Hopper target
+        if arch.startswith("sm_"):
+            digits = arch[len("sm_"):]
+            if digits == "90a":
+                digits = "90"  # CUDA 12's arch-specific Hopper target
+            targets = sm
+        elif arch.startswith("compute_"):
+            digits = arch[len("compute_"):]
+            targets = virtual
+        else:
+            digits = ""
+            targets = None
         if not digits.isdigit():
-            fail("arch %r is not an sm_ architecture: write e.g. arch = \"sm_80\" " % arch +
-                 "or arch = [\"sm_80\", \"sm_86\"]")
+            fail("arch %r is not an sm_ or compute_ architecture: write e.g. " % arch +
+                 "arch = \"sm_80\" (SASS linked now), arch = [\"sm_80\", " +
+                 "\"sm_86\"], or \"compute_80\" among them (PTX the driver " +
+                 "JIT-links at run time, as nvcc -dlink links nothing for " +
+                 "code=compute_80)")
         if arch in seen:
             fail("arch lists %r twice: list each architecture once" % arch)
         seen[arch] = True
+        targets.append(arch)
+    return sm, virtual
 
 # Options the rule sets itself, by their name without dashes, and what to
 # write instead: in linkopts they would name architectures or outputs the
@@ -55,11 +79,15 @@ def _check_linkopts(linkopts):
                      (opt, _RULE_OPTIONS[name]))
 
 def _cuda_device_link_impl(ctx):
-    arches = ctx.attr.arch
-    _check_arches(arches)
+    sm_arches, virtual_arches = _split_arches(ctx.attr.arch)
     _check_linkopts(ctx.attr.linkopts)
     if not ctx.files.srcs and not ctx.attr.deps:
         fail("nothing to link: give device objects in srcs or targets in deps")
+    virtual = not sm_arches
+    if virtual and ctx.attr.lto:
+        fail("lto = True with only compute_ targets (arch = %r): " % ctx.attr.arch +
+             "a compute_ target links no device code, so there is nothing " +
+             "to optimize; add an sm_ target or drop lto")
     tools = ctx.toolchains[TOOLCHAIN_TYPE].cudalink
     nvvm_path = getattr(tools, "nvvm_path", "")
     if ctx.attr.lto and not nvvm_path:
@@ -67,17 +95,23 @@ def _cuda_device_link_impl(ctx):
              "ptxas) on the cuda_device_linker_toolchain that links it, " +
              "or drop lto")
     name = ctx.label.name
-    multi = len(arches) > 1
+    multi = len(sm_arches) > 1
 
     # One architecture: <name>.cubin. Several: <name>.sm_NN.cubin each, where
-    # the linker puts them beside -o <name>.cubin.
-    if multi:
+    # the linker puts them beside -o <name>.cubin. Only compute_ ones: no
+    # cubin; the link's -arch values are those.
+    if virtual:
+        arches = virtual_arches
+        cubins = []
+    elif multi:
+        arches = sm_arches
         cubins = [ctx.actions.declare_file("%s.%s.cubin" % (name, arch)) for arch in arches]
     else:
+        arches = sm_arches
         cubins = [ctx.actions.declare_file(name + ".cubin")]
     fatbin = None
     embedded_fatbin = None
-    if multi or ctx.attr.fatbin:
+    if multi or virtual or ctx.attr.fatbin:
         fatbin = ctx.actions.declare_file(name + ".fatbin")
         embedded_fatbin = ctx.actions.declare_file(name + ".fatbin.c")
     register = None
@@ -107,7 +141,7 @@ def _cuda_device_link_impl(ctx):
         linkopts = ctx.attr.linkopts,
     )
 
-    image = fatbin if multi else cubins[0]
+    image = fatbin if multi or virtual else cubins[0]
     output_groups = {"cubins": depset(cubins)}
     if fatbin:
         output_groups["fatbin"] = depset([fatbin])
@@ -118,8 +152,8 @@ def _cuda_device_link_impl(ctx):
         DefaultInfo(files = depset([image])),
         OutputGroupInfo(**output_groups),
         CudaDeviceLinkInfo(
-            arches = list(arches),
-            cubins = dict(zip(arches, cubins)),
+            arches = list(ctx.attr.arch),
+            cubins = dict(zip(sm_arches, cubins)),
             fatbin = fatbin,
             embedded_fatbin = embedded_fatbin,
             image = image,
@@ -132,14 +166,24 @@ cuda_device_link_rule = rule(
     doc = "Links device code into an executable cubin per architecture " +
           "(and a fatbin, with the C source that embeds it, when there " +
           "are several), as nvlink and fatbinary do for nvcc -dlink, in " +
-          "one CudaDeviceLink action. Use it through the cuda_device_link " +
-          "macro, which also takes a single arch string.",
+          "one CudaDeviceLink action. compute_NN targets link nothing, " +
+          "as with nvcc -dlink (the driver JIT-links the objects' PTX): " +
+          "beside sm_ ones they are dropped; alone they give the fatbin " +
+          "outputs with no image (and the module list). Use it through " +
+          "the cuda_device_link macro, which also takes a single arch " +
+          "string.",
     attrs = {
         "arch": attr.string_list(
             mandatory = True,
             doc = "The target architectures, \"sm_NN\" each: one linked " +
                   "cubin per entry, plus <name>.fatbin and " +
-                  "<name>.fatbin.c when there are several.",
+                  "<name>.fatbin.c when there are several. A " +
+                  "\"compute_NN\" entry (PTX only, CMake's NN-virtual) is " +
+                  "what nvcc -dlink -gencode arch=compute_NN,code=compute_NN " +
+                  "makes of it: nothing is linked for it; with no sm_ " +
+                  "entry, no cubin, and <name>.fatbin and <name>.fatbin.c " +
+                  "hold no image (the driver JIT-links the objects' PTX " +
+                  "when the program starts).",
         ),
         "debug": attr.bool(
             doc = "The inputs were compiled for debugging (nvcc -G): " +
@@ -214,11 +258,12 @@ def cuda_device_link(name, arch = None, srcs = [], deps = [], **kwargs):
 
     Args:
       name: the target; its default output is <name>.cubin for a single
-        architecture, <name>.fatbin (with <name>.sm_NN.cubin for each one
-        and <name>.fatbin.c) for several.
-      arch: "sm_80", or a list such as ["sm_80", "sm_86"]. Required: the
-        default None only lets the rule report it missing, beside any
-        misspelt attribute, rather than the macro.
+        sm_ architecture, <name>.fatbin (with <name>.sm_NN.cubin for each
+        one and <name>.fatbin.c) for several, or for compute_ ones only.
+      arch: "sm_80", or a list such as ["sm_80", "sm_86"]; "compute_NN"
+        entries link nothing, as with nvcc -dlink. Required: the default
+        None only lets the rule report it missing, beside any misspelt
+        attribute, rather than the macro.
       srcs: device objects (.cubin, nvcc -dc .o, .a).
       deps: targets providing CudaDeviceObjectsInfo or CcInfo.
       **kwargs: the other attributes of cuda_device_link_rule (kernels_used,

@@ -17,19 +17,22 @@ CudaDeviceLinkInfo = provider(
           "and what the host side needs to embed and register them.",
     fields = {
         "arches": "list of string: the target architectures, as given in " +
-                  "arch (\"sm_80\", ...), in that order.",
+                  "arch (\"sm_80\", \"compute_90\", ...), in that order.",
         "cubins": "dict of string to File: the linked executable cubin " +
-                  "for each architecture in arches.",
+                  "for each sm_ architecture in arches (none for a " +
+                  "compute_ one).",
         "embedded_fatbin": "File or None: <name>.fatbin.c, the C source " +
                            "fatbinary -link --embedded-fatbin writes for " +
                            "nvcc -dlink's link.stub (the fatbin as an " +
                            "assembler .nv_fatbin section). Made with fatbin.",
         "fatbin": "File or None: <name>.fatbin, a fatbinary holding every " +
                   "cubin (as fatbinary --create writes it), made when " +
-                  "arch lists more than one architecture or fatbin is " +
-                  "set; None otherwise.",
+                  "arch lists more than one sm_ architecture, or none " +
+                  "(compute_ ones only: then it holds no image), or " +
+                  "fatbin is set; None otherwise.",
         "image": "File: the image to embed in the host program: the " +
-                 "cubin for a single architecture, the fatbin otherwise.",
+                 "cubin for a single sm_ architecture, the fatbin " +
+                 "otherwise.",
         "register_link_binaries": "File or None: the " +
                                   "--register-link-binaries file nvcc " +
                                   "-dlink's link.stub includes to register " +

@@ -376,7 +376,7 @@ section "end to end"
 # targets are built in both workspaces (repro, cache); register_cubins,
 # whose module list names the cubins by absolute path, only here.
 targets=(//:two_file //:many_files //:kernels_used //:linkopts //:multi_arch //:host_objects //:host_multi_arch
-  //:two_file_cuda_12_4 //:two_file_cuda_12_5 //:from_rdc_objects //:from_rdc_library)
+  //:two_file_cuda_12_4 //:two_file_cuda_12_5 //:from_rdc_objects //:from_rdc_library //:ptx_virtual //:host_mixed)
 disk_cache=$scratch/disk_cache
 local_flags=(--spawn_strategy=local --strategy=CudaDeviceLink=local --disk_cache="$disk_cache")
 if bz "$one" build "${local_flags[@]}" "${targets[@]}" //:register_cubins >"$log/build-one.txt" 2>&1; then
@@ -411,6 +411,9 @@ execroot=$(bz "$one" info execution_root 2>/dev/null)
     "$linker" -arch=sm_80 -o "$ref/two_file_cuda_12_4.cubin" cuda-12.4/two-file-cross-calls/a.cubin cuda-12.4/two-file-cross-calls/b.cubin &&
     "$linker" -arch=sm_80 -o "$ref/two_file_cuda_12_5.cubin" cuda-12.5/two-file-cross-calls/a.cubin cuda-12.5/two-file-cross-calls/b.cubin &&
     "$linker" -arch=sm_80 -o "$ref/from_rdc_objects.cubin" "${ho[@]}" &&
+    "$linker" -arch=compute_80 --fatbin "$ref/ptx_virtual.fatbin" --embedded-fatbin "$ref/ptx_virtual.fatbin.c" \
+      --register-link-binaries "$ref/ptx_virtual.reg.c" ptx/a.o ptx/b.o &&
+    "$linker" -arch=sm_80 -o "$ref/host_mixed.cubin" --register-link-binaries "$ref/host_mixed.reg.c" "${ho[@]}" &&
     cp "$ref/from_rdc_objects.cubin" "$ref/from_rdc_library.cubin" &&
     cd "$execroot" &&
     "$linker" -arch=sm_80 -o "$ref/register_cubins.cubin" --register-link-binaries "$ref/register_cubins.reg.c" \
@@ -425,7 +428,8 @@ outputs=(two_file.cubin many_files.cubin kernels_used.cubin linkopts.cubin
   host_objects.cubin host_objects.fatbin host_objects.fatbin.c host_objects.reg.c
   host_multi_arch.sm_80.cubin host_multi_arch.sm_86.cubin host_multi_arch.fatbin
   host_multi_arch.fatbin.c host_multi_arch.reg.c two_file_cuda_12_4.cubin two_file_cuda_12_5.cubin
-  from_rdc_objects.cubin from_rdc_library.cubin)
+  from_rdc_objects.cubin from_rdc_library.cubin ptx_virtual.fatbin ptx_virtual.fatbin.c ptx_virtual.reg.c
+  host_mixed.cubin host_mixed.reg.c)
 differ=""
 for out in "${outputs[@]}" register_cubins.cubin register_cubins.reg.c; do
   cmp -s "$one/ws/bazel-bin/$out" "$ref/$out" || differ+=" $out"
@@ -489,6 +493,7 @@ if [ -n "$nvlink" ]; then
       "$nvlink" -arch=sm_86 -o "$nvidia/multi_arch.sm_86.cubin" "${mf[@]}" &&
       "$nvlink" -arch=sm_80 --register-link-binaries="$nvidia/host_objects.reg.c" -o "$nvidia/host_objects.cubin" "${ho[@]}" &&
       "$nvlink" -arch=sm_86 -o "$nvidia/host_multi_arch.sm_86.cubin" "${ho[@]}" &&
+      "$nvlink" -arch=compute_80 --register-link-binaries="$nvidia/ptx_virtual.reg.c" ptx/a.o ptx/b.o &&
       cd "$execroot" &&
       "$nvlink" -arch=sm_80 --register-link-binaries="$nvidia/register_cubins.reg.c" -o "$nvidia/register_cubins.cubin" \
         cases/two-file-cross-calls/a.cubin cases/two-file-cross-calls/b.cubin
@@ -502,6 +507,11 @@ if [ -n "$nvlink" ]; then
   done
   nv host_multi_arch.sm_80.cubin "$nvidia/host_objects.cubin"
   nv host_multi_arch.reg.c "$nvidia/host_objects.reg.c"
+  # nvcc -dlink -gencode arch=compute_80,code=compute_80 runs nvlink so;
+  # beside code=sm_80 it runs none for compute_90.
+  nv ptx_virtual.reg.c "$nvidia/ptx_virtual.reg.c"
+  nv host_mixed.cubin "$nvidia/host_objects.cubin"
+  nv host_mixed.reg.c "$nvidia/host_objects.reg.c"
 fi
 if [ -n "$fatbinary" ]; then
   # As nvcc -dlink runs it, on the rule's own cubins.
@@ -522,6 +532,16 @@ if [ -n "$fatbinary" ]; then
       fail "reference fatbinary for $t"
     fi
   done
+  # After a virtual link nvcc runs fatbinary with no image.
+  if "$fatbinary" -64 --create="$nvidia/ptx_virtual.fatbin" >>"$log/fatbinary.txt" 2>&1 &&
+    "$fatbinary" -64 --cmdline="--compile-only " -link --embedded-fatbin="$nvidia/ptx_virtual.fatbin.c" \
+      >>"$log/fatbinary.txt" 2>&1; then
+    nv ptx_virtual.fatbin "$nvidia/ptx_virtual.fatbin"
+    nv ptx_virtual.fatbin.c "$nvidia/ptx_virtual.fatbin.c"
+  else
+    cat "$log/fatbinary.txt"
+    fail "reference fatbinary for ptx_virtual"
+  fi
 fi
 # The host side of host_multi_arch, as nvcc -dlink builds it: link.stub
 # compiled with the .fatbin.c and .reg.c. Its .nv_fatbin must be nvcc
@@ -1061,6 +1081,33 @@ for v in $toolkit_versions; do
     else
       tail -n 40 "$log/app-rdc.txt"
       problems+=" bazel build $flag //:app_rdc failed;"
+    fi
+    # //:app_virtual, for compute_80 only: no cubin; the .nv_fatbin (no
+    # image) of the program nvcc -dlink -arch=compute_80 makes, and it runs.
+    # (nvcc's virtual link lists libcudadevrt, which its program then needs:
+    # -lcudadevrt, from /usr/lib/x86_64-linux-gnu, as nvcc's host link.)
+    if bz "$one" build "$flag" //:app_virtual >"$log/app-virtual.txt" 2>&1; then
+      vapp=$one/ws/bazel-bin/app_virtual
+      [ ! -e "$one/ws/bazel-bin/app_virtual_dlink.cubin" ] || problems+=" //:app_virtual_dlink wrote a cubin;"
+      if [ -x "$vnvcc" ] && [ -n "$cxx" ]; then
+        (
+          cd "$nx" &&
+            "$vnvcc" -dlink -arch=compute_80 "$hostobj/a.o" "$hostobj/b.o" -o dlink_virtual.o &&
+            "$cxx" "$here/workspace/app/main.cc" dlink_virtual.o "$hostobj/a.o" "$hostobj/b.o" \
+              "$tk/lib64/libcudart_static.a" -lcudadevrt -ldl -lpthread -lrt -o app_virtual &&
+            objcopy -O binary --only-section=.nv_fatbin app_virtual nvcc_virtual.nv_fatbin &&
+            objcopy -O binary --only-section=.nv_fatbin "$vapp" bazel_virtual.nv_fatbin &&
+            cmp nvcc_virtual.nv_fatbin bazel_virtual.nv_fatbin
+        ) >"$log/app-virtual-nvcc.txt" 2>&1 || {
+          cat "$log/app-virtual-nvcc.txt"
+          problems+=" //:app_virtual's .nv_fatbin is not that of nvcc -dlink -arch=compute_80's program;"
+        }
+      fi
+      out=$(run_built "$vapp" 2>&1) && [ "$out" = "app: launched k_scale" ] || problems+=" //:app_virtual did not run ($out);"
+      rdc_same+="; //:app_virtual, for compute_80 alone, links no cubin, has the .nv_fatbin of nvcc -dlink -arch=compute_80's program, and runs"
+    else
+      tail -n 40 "$log/app-virtual.txt"
+      problems+=" bazel build $flag //:app_virtual failed;"
     fi
   fi
   whose="the command line's"

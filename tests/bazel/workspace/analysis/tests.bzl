@@ -102,6 +102,70 @@ def _single_fatbin_test_impl(ctx):
 
 single_fatbin_test = analysistest.make(_single_fatbin_test_impl)
 
+def _virtual_arch_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    target = analysistest.target_under_test(env)
+    links = _actions(env, "CudaDeviceLink")
+    asserts.equals(env, 1, len(links))
+    fatbin = _bin(env, "virtual.fatbin")
+    fatbin_c = _bin(env, "virtual.fatbin.c")
+    reg = _bin(env, "virtual.reg.c")
+
+    # No -o and no cubin: a virtual link writes the module list and, for
+    # nvcc's fatbinary command, the fatbin outputs with no image.
+    _check_link(
+        env,
+        links[0],
+        argv = [
+            "-arch=compute_80",
+            "--fatbin",
+            fatbin,
+            "--embedded-fatbin",
+            fatbin_c,
+            "--register-link-binaries",
+            reg,
+            "analysis/b.o",
+        ],
+        inputs = ["analysis/b.o"],
+        outputs = [fatbin, fatbin_c, reg],
+    )
+    asserts.equals(env, [fatbin], _paths(target[DefaultInfo].files))
+    info = target[CudaDeviceLinkInfo]
+    asserts.equals(env, ["compute_80"], info.arches)
+    asserts.equals(env, {}, info.cubins)
+    asserts.equals(env, fatbin, info.image.path)
+    asserts.equals(env, fatbin_c, info.embedded_fatbin.path)
+    asserts.equals(env, reg, info.register_link_binaries.path)
+    asserts.equals(env, [], _paths(target[OutputGroupInfo].cubins))
+    return analysistest.end(env)
+
+virtual_arch_test = analysistest.make(_virtual_arch_test_impl)
+
+def _mixed_arch_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    target = analysistest.target_under_test(env)
+    links = _actions(env, "CudaDeviceLink")
+    asserts.equals(env, 1, len(links))
+    out = _bin(env, "mixed.cubin")
+
+    # The sm_80 link alone, as for arch = "sm_80".
+    _check_link(
+        env,
+        links[0],
+        argv = ["-arch=sm_80", "-o", out, "analysis/b.o"],
+        inputs = ["analysis/b.o"],
+        outputs = [out],
+    )
+    asserts.equals(env, [out], _paths(target[DefaultInfo].files))
+    info = target[CudaDeviceLinkInfo]
+    asserts.equals(env, ["sm_80", "compute_90"], info.arches)
+    asserts.equals(env, ["sm_80"], info.cubins.keys())
+    asserts.equals(env, out, info.image.path)
+    asserts.equals(env, None, info.fatbin)
+    return analysistest.end(env)
+
+mixed_arch_test = analysistest.make(_mixed_arch_test_impl)
+
 def _options_test_impl(ctx):
     env = analysistest.begin(ctx)
     target = analysistest.target_under_test(env)
