@@ -66,6 +66,16 @@ _RULE_OPTIONS = {
     "register-link-binaries": "set register_link_binaries = True",
 }
 
+def _is_library_search(opt):
+    """Says whether a linkopts entry is -l/-L (--library, --library-path).
+
+    Spelt -lNAME, -l NAME, --library=NAME and so on; -lto is not one.
+    """
+    name = opt.lstrip("-").split("=", 1)[0]
+    if name in ("library", "library-path", "l", "L"):
+        return True
+    return not opt.startswith("--") and opt[:2] in ("-l", "-L") and name not in _RULE_OPTIONS
+
 def _check_linkopts(linkopts):
     for opt in linkopts:
         if "\n" in opt or "\r" in opt:
@@ -77,6 +87,17 @@ def _check_linkopts(linkopts):
             if name in _RULE_OPTIONS:
                 fail("linkopts entry %r sets an option the rule sets itself: %s" %
                      (opt, _RULE_OPTIONS[name]))
+            if _is_library_search(opt):
+                # What -l finds through -L is read from outside the
+                # action's inputs: not in its cache key (a changed library
+                # does not relink), absent on a remote executor.
+                fail("linkopts entry %r makes the linker search directories " % opt +
+                     "for a library, which the action does not declare as an " +
+                     "input (not in its cache key, absent on a remote " +
+                     "executor): " +
+                     "give the archive itself in srcs, or in a " +
+                     "cuda_device_objects target in deps (for -lcudadevrt, " +
+                     "the toolkit's libcudadevrt.a, last)")
 
 def _cuda_device_link_impl(ctx):
     sm_arches, virtual_arches = _split_arches(ctx.attr.arch)
@@ -215,10 +236,12 @@ cuda_device_link_rule = rule(
             doc = "More linker options, placed after the ones the rule " +
                   "writes and before the input files, one argument per " +
                   "entry (e.g. [\"-w\"] or [\"-maxrregcount=64\"]). " +
-                  "-l and -L are passed on, but a library they find is " +
-                  "no declared input (not in the cache key, absent on a " +
-                  "remote executor): put an archive such as " +
-                  "libcudadevrt.a in srcs instead.",
+                  "-l and -L (--library, --library-path) are refused: a " +
+                  "library they find would be no declared input (not in " +
+                  "the cache key, absent on a remote executor); put the " +
+                  "archive, such as the toolkit's " +
+                  "libcudadevrt.a, in srcs or in a cuda_device_objects " +
+                  "in deps instead.",
         ),
         "register_link_binaries": attr.bool(
             doc = "Also write <name>.reg.c with --register-link-binaries " +
