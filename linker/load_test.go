@@ -2,8 +2,11 @@ package linker
 
 import (
 	"bytes"
+	"cmp"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -109,6 +112,27 @@ func TestLibrarySOInAnyDirectory(t *testing.T) {
 		if err == nil || !strings.Contains(msgs, "undefined device symbol: scale(int)") ||
 			!strings.Contains(msgs, "library -ldev is "+filepath.Join(b, "libdev.so")+" for nvlink") {
 			t.Errorf("-L %v -ldev: err %v, want the .so taken and scale undefined:\n%s", dirs, err, msgs)
+		}
+	}
+}
+
+// TestByInput: byInput orders items by their input's index and keeps the
+// items of one input in their order, as a stable sort by that index does,
+// for random lists with inputs that have no item, one or many.
+func TestByInput(t *testing.T) {
+	type item struct{ input, seq int }
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 7, 100, 1000} {
+		for _, inputs := range []int{1, 3, 50} {
+			xs := make([]item, n)
+			for i := range xs {
+				xs[i] = item{rng.IntN(inputs), i}
+			}
+			want := slices.Clone(xs)
+			slices.SortStableFunc(want, func(a, b item) int { return cmp.Compare(a.input, b.input) })
+			if got := byInput(slices.Clone(xs), inputs, func(x item) int { return x.input }); !slices.Equal(got, want) {
+				t.Errorf("%d items of %d inputs: got %v, want %v", n, inputs, got, want)
+			}
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package linker
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -70,7 +69,7 @@ func applyRelocations(ctx *linkContext) {
 		ctx.useParallelism()
 	}
 	scratch := make([]relocScratch, workers) // each goroutine's own
-	slices.SortStableFunc(later, func(a, b member) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
+	later = byInput(later, len(ctx.files), func(m member) int { return m.isec.file.index })
 	laterLogs := make([]relocLog, len(later))
 	early := make([]bool, len(later)) // relocated during the walk of the tasks
 	if workers == 1 {

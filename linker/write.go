@@ -448,7 +448,7 @@ func (img *image) newComposer(file io.WriterAt, later []laterSection, walk *inpu
 			}
 		}
 	}
-	slices.SortStableFunc(c.pieces, func(a, b composedPiece) int { return cmp.Compare(a.isec.file.index, b.isec.file.index) })
+	c.pieces = byInput(c.pieces, len(img.ctx.files), func(p composedPiece) int { return p.isec.file.index })
 	return c
 }
 
