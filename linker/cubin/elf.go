@@ -802,13 +802,17 @@ func (t *nameTable) add(dst *string, b []byte, in int) int {
 	return len(t.names) - 1
 }
 
-// set stores the names.
+// set stores the names. Whether a name is the end of its in is decided
+// once, first (in is -1 where it is not).
 func (t *nameTable) set() {
 	names := t.names
-	shared := func(n pendingName) bool { return n.in >= 0 && bytes.HasSuffix(names[n.in].b, n.b) }
 	size := 0
-	for _, n := range names {
-		if !shared(n) {
+	for k := range names {
+		n := &names[k]
+		if n.in >= 0 && !bytes.HasSuffix(names[n.in].b, n.b) {
+			n.in = -1
+		}
+		if n.in < 0 {
 			size += len(n.b)
 		}
 	}
@@ -817,7 +821,7 @@ func (t *nameTable) set() {
 	end := slices.Grow(t.end[:0], len(names))[:len(names)]
 	t.end = end
 	for k, n := range names {
-		if !shared(n) {
+		if n.in < 0 {
 			sb.Write(n.b)
 			end[k] = int32(sb.Len())
 		}
@@ -825,7 +829,7 @@ func (t *nameTable) set() {
 	all := sb.String()
 	for k, n := range names {
 		r := k
-		for shared(names[r]) {
+		for names[r].in >= 0 {
 			r = int(names[r].in) // n ends names[r], which ends ...
 		}
 		e := int(end[r])
