@@ -23,8 +23,11 @@ import (
 // if its address is taken, its name as nvlink's demangler spells it, its
 // own register count, and the nodes it calls in the order .nv.callgraph
 // lists them (indirect calls materialised; removed ones too, which a
-// kernel kept without its callees calls). An undefined function that
-// kept code calls shows only its name; a removed function, one only
+// kernel kept without its callees calls). An undefined function whose
+// address an input takes shows '&' and its name (kept, as every
+// address-taken function is, and called by every indirect call site of
+// its prototype); one that kept code calls shows only its name; a
+// removed function, one only
 // removed code calls and the nameless nodes are blank (" ->" under -g and
 // -preserve-relocs, which keep the nameless functions). A function an
 // -ewp image copied into a kernel ($kernel$function) follows its kernel,
@@ -92,6 +95,9 @@ func (ctx *linkContext) nodeLine(sym *symbol, calledLive map[*symbol]bool) strin
 	}
 	fn := ctx.liveFunc(sym)
 	if fn == nil {
+		if sym != nil && !sym.defined() && ctx.undefAddrTaken.has(sym) {
+			return "&" + edgName(sym.name) + " ->"
+		}
 		if sym != nil && !sym.defined() && calledLive[sym] {
 			return edgName(sym.name) + " ->"
 		}

@@ -151,6 +151,13 @@ type linkContext struct {
 	// in the order the inputs list them: the targets of an indirect call
 	// site of that prototype (buildFunctions; buildCallEdges reads them).
 	addrTakenByProto map[string][]*function
+	// undefAddrTakenByProto are, the same way, the functions whose address
+	// is taken that no input defines (buildFunctions): indirect call sites
+	// call them too. undefAddrTaken holds them all: nvlink keeps them as
+	// it keeps every address-taken function, so each is an undefined
+	// reference, and --dump-callgraph marks it '&'.
+	undefAddrTakenByProto map[string][]*symbol
+	undefAddrTaken        symbolSet
 	// edgeCounts is, by function.order, how many call graph edges the
 	// function has (buildFunctions), so that buildCallEdges makes them
 	// all in one allocation.

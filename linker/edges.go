@@ -61,6 +61,7 @@ func buildCallEdges(ctx *linkContext) {
 			for _, fn := range ctx.addrTakenByProto[file.protoStrings[site[1]]] {
 				*list = append(*list, fn.sym)
 			}
+			*list = append(*list, ctx.undefAddrTakenByProto[file.protoStrings[site[1]]]...)
 			if len(*list)-start > 1 {
 				slices.SortStableFunc((*list)[start:], func(x, y *symbol) int {
 					return cmp.Compare(ctx.names.createdAt(x), ctx.names.createdAt(y))

@@ -188,16 +188,31 @@ func (ctx *linkContext) funcIn(sym *symbol, file *inputFile) *function {
 // prototype, as nvlink materialises them.
 func linkCallGraph(ctx *linkContext) {
 	byProto := map[string][]*function{}
+	undefByProto := map[string][]*symbol{}
 	for _, file := range ctx.files {
 		// nvlink takes each file's address-taken functions by symbol index.
 		addrTaken := slices.Clone(file.addrTaken)
 		slices.SortStableFunc(addrTaken, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
 		for _, at := range addrTaken {
-			fn := ctx.funcOf(file.syms[at[0]])
-			if fn == nil || file.skippedCopy(at[0]) {
+			if file.skippedCopy(at[0]) {
 				// nvlink drops what a file says of a weak copy it skipped:
 				// its address is not taken (a copy replaced by a later one
 				// with fewer registers keeps its record).
+				continue
+			}
+			fn := ctx.funcOf(file.syms[at[0]])
+			if sym := file.syms[at[0]]; fn == nil && sym != nil && !sym.defined() {
+				// A function whose address is taken but that no input
+				// defines: nvlink keeps it as it keeps every address-taken
+				// function (so it is an undefined reference, whatever
+				// removed the code taking its address), and an indirect
+				// call site of its prototype calls it too.
+				ctx.undefAddrTaken.add(sym)
+				p := file.protoStrings[at[1]]
+				undefByProto[p] = appendSymOnce(undefByProto[p], sym)
+				continue
+			}
+			if fn == nil {
 				continue
 			}
 			if !fn.addrTaken {
@@ -261,7 +276,7 @@ func linkCallGraph(ctx *linkContext) {
 			caller.indirectProtos = append(caller.indirectProtos, file.protoStrings[site[1]])
 			targets := byProto[file.protoStrings[site[1]]]
 			if ctx.toolkit.indirectEdges {
-				edges[caller.order] += int32(len(targets))
+				edges[caller.order] += int32(len(targets) + len(undefByProto[file.protoStrings[site[1]]]))
 			}
 			// 12.x does not write these edges (the inputs' group -4
 			// lists the targets their compiler knows); buildCallEdges
@@ -271,7 +286,7 @@ func linkCallGraph(ctx *linkContext) {
 			}
 		}
 	}
-	ctx.addrTakenByProto, ctx.edgeCounts = byProto, edges
+	ctx.addrTakenByProto, ctx.undefAddrTakenByProto, ctx.edgeCounts = byProto, undefByProto, edges
 }
 
 // replacedCaller returns the function that the caller of a call graph

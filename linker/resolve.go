@@ -479,6 +479,9 @@ func reportUndefined(ctx *linkContext) {
 				use(c)
 			}
 		}
+		for sym := range ctx.undefAddrTaken {
+			use(sym) // kept as every address-taken function is
+		}
 		var walk inputWalk // relocations are read from the inputs
 		for _, file := range ctx.files {
 			walk.visit(ctx, file)
