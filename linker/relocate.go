@@ -657,14 +657,21 @@ func (ctx *linkContext) symbolValue(sym *symbol, isec *inputSection) (uint64, bo
 				return ctx.sharedOf(fn).dynOffset, true
 			}
 			var off uint64
+			reached := false
 			for _, k := range ctx.funcs {
 				if mem := ctx.sharedOf(k); ctx.isEntry(k.sym) && mem.usesDynamic {
 					for _, f := range callTree(k) {
 						if f == fn {
-							off = max(off, mem.dynOffset)
+							off, reached = max(off, mem.dynOffset), true
 						}
 					}
 				}
+			}
+			if !reached && ctx.debugSymbols() && ctx.debugLayout.of(sym) == publishedDynamic {
+				// A function -g keeps though no kernel using dynamic
+				// memory reaches it: nvlink resolves against the array's
+				// published symbol (11.8, 12.4, 12.5).
+				return ctx.placed(sym).value, true
 			}
 			return off, true
 		}
