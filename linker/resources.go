@@ -448,7 +448,7 @@ func reportResources(ctx *linkContext) {
 		case ".nv.global", ".nv.global.init":
 			gmem += osec.size
 		case ".nv.constant3":
-			cmem3 = osec.size
+			cmem3 = ctx.constantBankSize(osec) // after the second merge, also when a limit error stopped the link before it
 		}
 	}
 	line := fmt.Sprintf("%d bytes gmem", gmem)
