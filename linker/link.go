@@ -79,7 +79,7 @@ func link(ctx *linkContext) error {
 	ctx.run("check undefined", reportUndefinedAfterCallgraph)     // every reference kept code makes must be defined, but for what the driver provides
 	ctx.run("check LTO inputs", reportUnreadableIR)               // -dlto: IR that could not be read explains undefined references
 	ctx.run("check removed -ewp kernels", checkRemovedEWPKernels) // a removed -ewp kernel's copied functions would point nowhere (after the undefined references, as nvlink)
-	ctx.run("check unreached dynamic", checkUnreachedDynamic)     // -preserve-relocs: extern __shared__ in code no kernel reaches (nvlink: reference to deleted symbol)
+	ctx.run("check unreached dynamic", checkUnreachedDynamic)     // -preserve-relocs: extern __shared__ no kernel starts, deleted shared variables -G names (nvlink: reference to deleted symbol)
 	if ctx.checkpoint() {
 		if ctx.onlyNonFatal() {
 			ctx.run("report resources", reportResources) // -v: nvlink reports after its non-fatal errors too

@@ -848,22 +848,25 @@ func anyDynamic(ctx *linkContext) bool {
 
 // checkUnreachedDynamic refuses what nvlink 11.8, 12.4 and 12.5 stop on
 // with "Internal error: reference to deleted symbol" (exit status 1): under
-// -preserve-relocs without -g, while a module-wide .nv_debug.shared stays
-// (a shared variable no live kernel or several reach), a reference to an
-// extern __shared__ array that nvlink resolves and keeps: from a function
-// no live kernel reaches, or from debug information (nvcc -G objects:
-// .debug_info names the array). The array's symbol is deleted; sm_90,
-// which defines it in .nv_debug.shared, links. The first such reference,
-// the functions' before the debug sections', in input order, is reported.
+// -preserve-relocs, while a module-wide .nv_debug.shared stays (a shared
+// variable no live kernel or several reach), a reference that nvlink
+// resolves and keeps to a symbol it deleted. Without -g, an extern
+// __shared__ array: from a function no live kernel reaches, or from debug
+// information (nvcc -G objects: .debug_info names the array); sm_90,
+// which defines it in .nv_debug.shared, links. With or without -g (and
+// -suppress-debug-info), on every architecture, a shared variable no code
+// uses, which debug information names (the hunt50 sweep). The first such
+// reference, the functions' before the debug sections', in input order,
+// is reported.
 func checkUnreachedDynamic(ctx *linkContext) {
-	if !ctx.config.PreserveRelocs || !ctx.sharedVars.moduleKept || ctx.debugSymbols() {
+	if !ctx.config.PreserveRelocs || !ctx.sharedVars.moduleKept {
 		return
 	}
-	deleted := func(sym *symbol) bool {
-		return sym != nil && !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED && ctx.debugLayout.of(sym) != publishedDynamic
+	deletedDynamic := func(sym *symbol) bool {
+		return !ctx.debugSymbols() && sym != nil && !sym.defined() && sym.space() == cubin.STO_CUDA_SHARED && ctx.debugLayout.of(sym) != publishedDynamic
 	}
 	for _, fn := range ctx.allFuncs {
-		if sym := ctx.sharedVars.unreachedDynamic[fn]; sym != nil && deleted(sym) {
+		if sym := ctx.sharedVars.unreachedDynamic[fn]; sym != nil && deletedDynamic(sym) {
 			ctx.report(&linkError{
 				file:    fn.text.file.nvlinkName(),
 				section: fn.text.name(),
@@ -875,19 +878,28 @@ func checkUnreachedDynamic(ctx *linkContext) {
 	}
 	for _, file := range ctx.files {
 		for _, isec := range file.sections {
-			if isec == nil || isec.out == nil || isec.fn != nil || isec.sec.Flags&cubin.SHF_ALLOC != 0 || !isec.hasRelocs() {
+			if isec == nil || isec.fn != nil || isec.sec.Flags&cubin.SHF_ALLOC != 0 || !isec.hasRelocs() {
 				continue
 			}
 			for r := range isec.relocs() {
-				if int(r.Sym) < len(file.syms) && deleted(file.syms[r.Sym]) {
-					ctx.report(&linkError{
-						file:    file.nvlinkName(),
-						section: isec.name(),
-						symbol:  file.syms[r.Sym].name,
-						msg:     "-preserve-relocs keeps debug information naming dynamic shared memory while .nv_debug.shared holds shared variables, which nvlink cannot relocate (Internal error: reference to deleted symbol)",
-					})
-					return
+				if int(r.Sym) >= len(file.syms) {
+					continue
 				}
+				sym := file.syms[r.Sym]
+				var msg string
+				switch {
+				case isec.out != nil && deletedDynamic(sym):
+					msg = "-preserve-relocs keeps debug information naming dynamic shared memory while .nv_debug.shared holds shared variables, which nvlink cannot relocate (Internal error: reference to deleted symbol)"
+				case sym != nil && ctx.sharedVars.deleted[sym]:
+					// Also when -suppress-debug-info leaves the
+					// section out of the output: nvlink stops all the
+					// same.
+					msg = "-preserve-relocs keeps debug information naming a shared variable no code uses, which nvlink deleted, while .nv_debug.shared holds shared variables (Internal error: reference to deleted symbol)"
+				default:
+					continue
+				}
+				ctx.report(&linkError{file: file.nvlinkName(), section: isec.name(), symbol: sym.name, msg: msg})
+				return
 			}
 		}
 	}
