@@ -1408,14 +1408,15 @@ if [ $bazel7 = yes ]; then
   # not for 11.8's toolchain), link in the worker by the cudalink rules_go
   # builds, byte-identical to the command line.
   mkdir -p "$docsws/e2e"
-  cp -R "$one/ws/BUILD.bazel" "$one/ws/rdc.bzl" "$one/ws/cases" "$one/ws/hostobj" "$docsws/e2e/"
-  default_targets=(//e2e:two_file //e2e:many_files //e2e:multi_arch //e2e:host_objects)
+  cp -R "$one/ws/BUILD.bazel" "$one/ws/rdc.bzl" "$one/ws/cases" "$one/ws/hostobj" "$one/ws/ptx" "$docsws/e2e/"
+  default_targets=(//e2e:two_file //e2e:many_files //e2e:multi_arch //e2e:host_objects //e2e:ptx_virtual //e2e:host_mixed)
   if bu build --color=no --curses=no --noshow_progress --disk_cache="$bazel7_cache/disk" \
     --modify_execution_info=CudaDeviceLink=+no-cache --strategy=CudaDeviceLink=worker \
     --execution_log_json_file="$scratch/default.json" "${default_targets[@]}" >"$log/default.txt" 2>&1; then
     differ=""
     for out in two_file.cubin many_files.cubin multi_arch.sm_80.cubin multi_arch.sm_86.cubin multi_arch.fatbin \
-      multi_arch.fatbin.c host_objects.cubin host_objects.fatbin host_objects.fatbin.c host_objects.reg.c; do
+      multi_arch.fatbin.c host_objects.cubin host_objects.fatbin host_objects.fatbin.c host_objects.reg.c \
+      ptx_virtual.fatbin ptx_virtual.fatbin.c ptx_virtual.reg.c host_mixed.cubin host_mixed.reg.c; do
       cmp -s "$docsws/bazel-bin/e2e/$out" "$ref/$out" || differ+=" $out"
     done
     links=$(spawns "$scratch/default.json" | awk '$1 == "CudaDeviceLink"')
