@@ -546,13 +546,14 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	}
 	if !sym.defined() && isec.fn != nil && ctx.sharedVars.unreachedDynamic[isec.fn] != nil && !ctx.debugSymbols() &&
 		sym.space() == cubin.STO_CUDA_SHARED {
-		// Dynamic shared memory of a function -preserve-relocs keeps
-		// though no kernel reaches it: nvlink takes its start as unknown
+		// Dynamic shared memory of a function -preserve-relocs (or -g
+		// -suppress-debug-info) keeps though no kernel reaches it: nvlink
+		// takes its start as unknown
 		// (all ones plus the addend). With a module-wide .nv_debug.shared
 		// it keeps the resolution, which only sm_90 can (it publishes the
 		// array there; elsewhere checkUnreachedDynamic refused the link).
 		debugUnknown(osec, p, r.Type, a)
-		if ctx.sharedVars.moduleKept && ctx.debugLayout.of(sym) == publishedDynamic {
+		if ctx.config.PreserveRelocs && ctx.sharedVars.moduleKept && ctx.debugLayout.of(sym) == publishedDynamic {
 			rp.preserve(outReloc{offset: uint32(p), typ: r.Type, sym: sym, addend: a})
 		}
 		return

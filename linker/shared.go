@@ -72,7 +72,7 @@ func layoutShared(ctx *linkContext) {
 	s.placeGlobals(ctx)         // objects several kernels reach: one module-wide offset each
 	s.placeKernels(ctx)         // each kernel's own and private objects, then dynamic memory
 	s.unifyDynamic(ctx)         // kernels sharing dynamic memory start it together
-	s.findUnreachedDynamic(ctx) // -preserve-relocs: functions no kernel reaches that use dynamic memory
+	s.findUnreachedDynamic(ctx) // -preserve-relocs, -g -suppress-debug-info: functions no kernel reaches that use dynamic memory
 	s.sizeSections(ctx)         // each kernel's .nv.shared section, with sm_90's reserve
 	s.addEmptyDebugSection(ctx) // the empty .nv_debug.shared nvlink writes for dynamic memory
 }
@@ -290,14 +290,15 @@ func (s *sharedLayout) keepModuleSection(ctx *linkContext) {
 	ctx.sharedVars.moduleKept = s.kept
 }
 
-// findUnreachedDynamic finds the functions -preserve-relocs keeps (no
-// dead-code elimination) that no live kernel reaches and whose code uses
-// dynamic shared memory: their dynamic memory starts nowhere, and nvlink
-// 11.8, 12.4 and 12.5 write all ones for it (applyRelocations). A
-// kernel -kernels-used or the host objects' lists demote does not count
-// as reaching them.
+// findUnreachedDynamic finds the functions -preserve-relocs, or -g with
+// -suppress-debug-info, keeps (no dead-code elimination) that no live
+// kernel reaches and whose code uses dynamic shared memory: their dynamic
+// memory starts nowhere, and nvlink 11.8, 12.4 and 12.5 write all ones
+// for it (applyRelocations). A kernel -kernels-used or the host objects'
+// lists demote does not count as reaching them. (-g alone publishes the
+// array, whose offset they take: symbolValue.)
 func (s *sharedLayout) findUnreachedDynamic(ctx *linkContext) {
-	if !ctx.config.PreserveRelocs {
+	if !ctx.config.PreserveRelocs && !(ctx.config.Debug && ctx.config.SuppressDebugInfo) {
 		return
 	}
 	reached := map[*function]bool{}
