@@ -178,10 +178,6 @@ func (p *parser) check() error {
 		// nvlink links nothing for a virtual target (linkVirtual); what it
 		// does with these is not measured.
 		return fmt.Errorf("-arch=%s is not supported yet with -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)", p.arch)
-	case cfg.Virtual && len(p.archs) > 0 && !p.fatbinOutput():
-		// nvlink's last -arch decides; a link for both is cudalink's
-		// multi-architecture link, which needs a fatbinary output.
-		return fmt.Errorf("-arch=%s with -arch=%s links only one of them, as nvlink does: give the one you mean, or add --fatbin or --embedded-fatbin to link as nvcc -dlink does for both (the sm_ targets; compute_ ones link no device code)", p.arch, p.smArch)
 	case p.machine == 32:
 		// nvlink refuses every 64-bit input ("size does not match target
 		// '-m32'"), and CUDA 11.8 makes no other.

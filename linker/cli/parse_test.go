@@ -323,7 +323,6 @@ func TestErrors(t *testing.T) {
 		{"-arch=sm_80 -o out a.o -r -dlto -nvvmpath=/x", "-r (--relocatable) with -dlto is not supported: cudalink's -r is a partial link, which does not optimize at link time; make the partial link without -dlto, or, for nvlink's -r (nvcc -r passes it as --host-relocatable-link, which changes nothing), write --host-relocatable-link"},
 		{"-arch=compute_80 -r -o out a.o", "-arch=compute_80 is not supported yet with -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)"},
 		{"-arch=compute_80 --fatbin x.fatbin -dlto -nvvmpath=/x a.o", "-arch=compute_80 is not supported yet with -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)"},
-		{"-arch=sm_86 -arch=compute_80 -o out a.o", "-arch=compute_80 with -arch=sm_86 links only one of them, as nvlink does: give the one you mean, or add --fatbin or --embedded-fatbin to link as nvcc -dlink does for both (the sm_ targets; compute_ ones link no device code)"},
 		{"-arch=sm_80 -o out a.o -m32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -m 64 --machine=32", "-m32 is not supported: cudalink links 64-bit device code only"},
 		{"-arch=sm_80 -o out a.o -cpu-arch=AARCH64", "-cpu-arch=AARCH64 is not supported yet: cudalink supports X86_64 and unknown"},
@@ -547,6 +546,7 @@ func TestVirtualTarget(t *testing.T) {
 		{"-m64 --arch=compute_80 --register-link-binaries=r.c a.o -lcudadevrt", true, 80, nil},
 		{"-arch=compute_75 -o out a.o", true, 75, nil},
 		{"-arch=compute_75 -arch=sm_80 -o out a.o", false, 80, nil},
+		{"-arch=sm_86 -arch=compute_80 -o out a.o", true, 80, nil}, // nvlink's last -arch: a virtual link
 		{"--arch=compute_80 --register-link-binaries=r.c a.o --embedded-fatbin=f.c", true, 80, nil},
 		{"-arch=compute_80 -arch=compute_90 --fatbin=f a.o", true, 90, nil},
 		{"-arch=sm_80 -arch=compute_90 --embedded-fatbin=f.c -o out a.o", false, 80, nil},

@@ -81,9 +81,23 @@ func (c *Case) LTO() bool {
 }
 
 // Virtual says whether the case links for a virtual target
-// (-arch=compute_NN): nvlink links nothing and writes only the
+// (-arch=compute_NN, as the last -arch of the command line: nvlink's last
+// value wins): nvlink links nothing and writes only the
 // --register-link-binaries file, so the case has no expected.cubin.
-func (c *Case) Virtual() bool { return strings.HasPrefix(c.Arch, "compute_") }
+func (c *Case) Virtual() bool { return strings.HasPrefix(LastArch(c.Arch, c.Flags), "compute_") }
+
+// LastArch is the -arch value nvlink links for: the last of arch (the
+// case's arch:) and the -arch=/--arch= values among flags (its nvlink:).
+func LastArch(arch string, flags []string) string {
+	for _, f := range flags {
+		if v, ok := strings.CutPrefix(f, "-arch="); ok {
+			arch = v
+		} else if v, ok := strings.CutPrefix(f, "--arch="); ok {
+			arch = v
+		}
+	}
+	return arch
+}
 
 // Args returns the cudalink/nvlink command line of the case (without
 // argv[0]) with inputs spelt as given and the output written to out.

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_04928bce_7_walk_cu_fb01dc6a)
+DEFINE_REGISTER_FUNC(_29ce8e1a_7_step_cu_2898b9cd)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)

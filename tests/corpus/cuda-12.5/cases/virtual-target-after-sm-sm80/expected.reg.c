@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_35d3af19_7_walk_cu_fb01dc6a)
+DEFINE_REGISTER_FUNC(_188faacd_7_step_cu_2898b9cd)
+DEFINE_REGISTER_FUNC(_4de9223b_22_cuda_device_runtime_cu_4c5e1c2f_12961)
