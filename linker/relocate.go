@@ -564,7 +564,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	v := how.Select(s + uint64(a))
-	if !how.Fits(v) {
+	if !how.Fits(v) && !ctx.foldedPastBank3(sym, s) {
 		bad(fmt.Sprintf("value 0x%x does not fit the field", v))
 		return
 	}
@@ -574,6 +574,17 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		// unless -g publishes it.
 		rp.preserve(outReloc{offset: uint32(p), typ: r.Type, sym: sym, addend: a})
 	}
+}
+
+// foldedPastBank3 says whether sym, at value s, is a __constant__
+// variable past bank 3's 64 KiB: only a link whose second merge folds the
+// bank under the limit has one (remergeConstants keeps the first merge's
+// offsets). nvlink 11.8, 12.4 and 12.5 write the offset's low bits into
+// the code's 16-bit field and link (the code then reads other data, a
+// defect copied for byte-identity); every other value that does not fit
+// its field stays an error.
+func (ctx *linkContext) foldedPastBank3(sym *symbol, s uint64) bool {
+	return s >= maxConstantBank3 && sym.constantBank() == 3 && ctx.remergesConstants()
 }
 
 // linkerResolves says whether the linker applies a relocation (rather than
