@@ -6,6 +6,15 @@ import (
 	"strconv"
 )
 
+// An ArchTarget is one target of a multi-architecture link: the SM, and
+// Specific for the arch-specific sm_90a.
+type ArchTarget struct {
+	// SM is the SM number: 90 for sm_90 and sm_90a.
+	SM int
+	// Specific is sm_90a, CUDA 12's arch-specific target.
+	Specific bool
+}
+
 // archName is the target as -arch names it and nvlink's messages spell it:
 // sm_80, or sm_90a for the arch-specific target.
 func (cfg *Config) archName() string {
@@ -60,10 +69,17 @@ type Config struct {
 	// EmbeddedFatbin is --embedded-fatbin: also write the C source
 	// 'fatbinary -link --embedded-fatbin' makes of that fatbinary.
 	EmbeddedFatbin string
-	// Archs, when it holds more than one SM, links each of them (Arch is
-	// ignored): the cubins go to Output with ".sm_NN" before its extension
-	// (if Output is set) and all of them into the fatbinary outputs.
-	Archs []int
+	// Archs, when it holds more than one target, links each of them (Arch
+	// is ignored): the cubins go to Output with ".sm_NN" (".sm_90a")
+	// before its extension (if Output is set) and all of them into the
+	// fatbinary outputs.
+	Archs []ArchTarget
+	// FatbinArchSpecific: the image of this link is, in the fatbinary
+	// outputs, nvcc -dlink's sm_90a target, which nvcc links with
+	// nvlink --arch=sm_90 (ArchSpecific false: sm_90's e_flags) and
+	// fatbinary marks arch-specific (--image3=...,sm=90a; measured with
+	// 12.4 and 12.5).
+	FatbinArchSpecific bool
 	// ArchiveMode is --archive-mode: "" or "whole" links every archive
 	// member, as nvlink 11.8 does; "on-demand" links only the members that
 	// define a symbol the link needs.

@@ -12,8 +12,9 @@ import (
 
 // An archImage is the linked cubin for one architecture.
 type archImage struct {
-	sm   int
-	data []byte
+	sm       int
+	specific bool // marked arch-specific in the fatbinary (FatbinArchSpecific)
+	data     []byte
 }
 
 // runArchs links each of cfg.Archs in turn with the same inputs, writing
@@ -21,31 +22,38 @@ type archImage struct {
 // set, and returns the images for the fatbinary outputs.
 func runArchs(cfg *Config) ([]archImage, error) {
 	var images []archImage
-	for i, sm := range cfg.Archs {
+	for i, target := range cfg.Archs {
 		one := *cfg
-		one.Arch, one.Archs = sm, nil
+		one.Arch, one.Archs = target.SM, nil
+		// nvcc -dlink links an sm_90a target with nvlink --arch=sm_90
+		// and has fatbinary mark its image.
+		one.ArchSpecific, one.FatbinArchSpecific = false, target.Specific
 		if i > 0 {
 			one.XptxasRedefined = nil // a command-line warning: the first link gave it
 		}
 		one.Fatbin, one.EmbeddedFatbin = "", ""
 		one.forFatbin = cfg.Fatbin != "" || cfg.EmbeddedFatbin != ""
 		if cfg.Output != "" {
-			one.Output = archOutput(cfg.Output, sm)
+			one.Output = archOutput(cfg.Output, target)
 		}
 		img, err := linkOnce(&one, false)
 		if err != nil {
 			return nil, err
 		}
-		images = append(images, archImage{sm, img})
+		images = append(images, archImage{target.SM, target.Specific, img})
 	}
 	return images, nil
 }
 
 // archOutput is the cubin path for one architecture of a multi-arch link:
-// out.cubin becomes out.sm_80.cubin.
-func archOutput(out string, sm int) string {
+// out.cubin becomes out.sm_80.cubin (out.sm_90a.cubin for sm_90a).
+func archOutput(out string, target ArchTarget) string {
 	ext := filepath.Ext(out)
-	return fmt.Sprintf("%s.sm_%d%s", strings.TrimSuffix(out, ext), sm, ext)
+	a := ""
+	if target.Specific {
+		a = "a"
+	}
+	return fmt.Sprintf("%s.sm_%d%s%s", strings.TrimSuffix(out, ext), target.SM, a, ext)
 }
 
 // writeFatbins writes --fatbin and --embedded-fatbin: the container
@@ -73,7 +81,7 @@ func writeFatbins(cfg *Config, images []archImage) error {
 			tk = toolkitFor(le.Uint32(img.data[20:]))
 		}
 		list = append(list, fatbin.Image{Kind: fatbin.KindELF, SM: img.sm, Data: img.data, Debug: cfg.Debug,
-			HeaderPad: tk != nil && tk.fatbinHeaderPad})
+			HeaderPad: tk != nil && tk.fatbinHeaderPad, ArchSpecific: img.specific})
 	}
 	if err := fatbin.Write(&fb, list); err != nil {
 		return fail(cfg.Fatbin, fmt.Errorf("cannot make the fatbinary: %w", err))

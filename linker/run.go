@@ -51,7 +51,7 @@ func Run(cfg *Config) (err error) {
 			return err
 		}
 		if !cfg.Virtual { // a virtual target's fatbinary holds no image
-			images = []archImage{{cfg.Arch, img}}
+			images = []archImage{{cfg.Arch, cfg.FatbinArchSpecific, img}}
 		}
 	}
 	return writeFatbins(cfg, images)

@@ -53,7 +53,7 @@ func TestFailedLinkRemovesItsOutputs(t *testing.T) {
 	inputs := []Input{{Path: "../examples/saxpy/kernel.cubin"}, {Path: "../examples/saxpy/math.cubin"}}
 	for name, set := range map[string]func(cfg *Config, dir string){
 		"second architecture fails": func(cfg *Config, dir string) {
-			cfg.Archs = []int{80, 90}
+			cfg.Archs = []ArchTarget{{SM: 80}, {SM: 90}}
 			cfg.Fatbin = filepath.Join(dir, "out.fatbin")
 		},
 		"map not written": func(cfg *Config, dir string) {

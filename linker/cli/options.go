@@ -433,14 +433,14 @@ func setArch(p *parser, name, v string) (string, error) {
 			// CUDA 12's arch-specific Hopper target (wgmma, setmaxnreg).
 			p.arch, p.cfg.Arch, p.cfg.ArchSpecific, p.cfg.Virtual = v, 90, true, false
 			p.smArch, p.smNum = v, 90
-			if !slices.Contains(p.archs, 90) {
-				p.archs = append(p.archs, 90)
+			if t := (linker.ArchTarget{SM: 90, Specific: true}); !slices.Contains(p.archs, t) {
+				p.archs = append(p.archs, t)
 			}
 			return v, nil
 		}
 		for _, sm := range smVersions {
 			if digits == strconv.Itoa(sm) {
-				p.arch, p.cfg.Arch = v, sm
+				p.arch, p.cfg.Arch, p.cfg.ArchSpecific = v, sm, false
 				// The last -arch decides (nvlink's redefinition rule).
 				p.cfg.Virtual = prefix == "compute_"
 				if prefix == "compute_" {
@@ -448,8 +448,8 @@ func setArch(p *parser, name, v string) (string, error) {
 					return v, nil
 				}
 				p.smArch, p.smNum = v, sm
-				if !slices.Contains(p.archs, sm) {
-					p.archs = append(p.archs, sm)
+				if t := (linker.ArchTarget{SM: sm}); !slices.Contains(p.archs, t) {
+					p.archs = append(p.archs, t)
 				}
 				return v, nil
 			}

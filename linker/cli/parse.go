@@ -47,13 +47,13 @@ type parser struct {
 	libs  []linker.Input // -l libraries, in command-line order
 
 	help, version bool
-	arch          string // the -arch value as given; "" when absent
-	archs         []int  // every distinct -arch SM, in order
-	smArch        string // the last sm_ -arch value as given; "" when none
-	smNum         int    // its SM number
-	haveOutput    bool   // -o was given (its value may be empty)
-	machine       int    // -m; 0 when absent
-	lto           bool   // -lto or -dlto
+	arch          string              // the -arch value as given; "" when absent
+	archs         []linker.ArchTarget // every distinct -arch target (SM, sm_90a), in order
+	smArch        string              // the last sm_ -arch value as given; "" when none
+	smNum         int                 // its SM number
+	haveOutput    bool                // -o was given (its value may be empty)
+	machine       int                 // -m; 0 when absent
+	lto           bool                // -lto or -dlto
 	emitPTX       bool
 	nvvmpath      bool   // -nvvmpath was given (its value may be empty)
 	ghls          string // the -ghls option as spelt; "" when absent
@@ -113,6 +113,12 @@ func Parse(args []string) (*Command, error) {
 	if p.multiArch() {
 		// Several -arch values with a fatbinary output: link each.
 		p.cfg.Archs = p.archs
+	}
+	if p.fatbinOutput() && !p.multiArch() && p.cfg.ArchSpecific {
+		// nvcc -dlink's sm_90a target alone: nvlink --arch=sm_90, the
+		// image marked arch-specific by fatbinary (runArchs does the
+		// same for each sm_90a of several).
+		p.cfg.ArchSpecific, p.cfg.FatbinArchSpecific = false, true
 	}
 	if p.fatbinOutput() {
 		// Several -arch values are nvcc's targets then (nvccTargets,
@@ -224,7 +230,7 @@ func (p *parser) nvccTargets() {
 		return
 	}
 	p.cfg.Virtual = false
-	p.arch, p.cfg.Arch = p.smArch, p.smNum
+	p.arch, p.cfg.Arch, p.cfg.ArchSpecific = p.smArch, p.smNum, p.smArch == "sm_90a"
 }
 
 // parseArgs reads one argument list: the command line or an options file.

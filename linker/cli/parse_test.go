@@ -529,6 +529,39 @@ func TestNVVMOptions(t *testing.T) {
 	}
 }
 
+// TestArchSpecificTarget: -arch=sm_90a links for sm_90a (e_flags
+// EF_CUDA_ARCH_SPECIFIC) unless a later -arch replaces it; with a
+// fatbinary output it is nvcc -dlink's sm_90a target, which nvcc links
+// with nvlink --arch=sm_90 and fatbinary marks arch-specific, beside an
+// sm_90 target too (two images).
+func TestArchSpecificTarget(t *testing.T) {
+	for _, tc := range []struct {
+		args           string
+		arch           int
+		specific, mark bool
+		archs          []linker.ArchTarget
+	}{
+		{"-arch=sm_90a -o out a.o", 90, true, false, nil},
+		{"-arch=sm_90a -arch=sm_80 -o out a.o", 80, false, false, nil},
+		{"-arch=sm_80 -arch=sm_90a -o out a.o", 90, true, false, nil},
+		{"-arch=sm_90a --embedded-fatbin=f.c -o out a.o", 90, false, true, nil},
+		{"-arch=sm_90a -arch=compute_90 --fatbin=f a.o", 90, false, true, nil},
+		{"-arch=sm_90 -arch=sm_90a --embedded-fatbin=f.c -o out a.o", 90, true, false, []linker.ArchTarget{{SM: 90}, {SM: 90, Specific: true}}},
+		{"-arch=sm_90a -arch=sm_80 -arch=sm_90a --fatbin=f a.o", 90, true, false, []linker.ArchTarget{{SM: 90, Specific: true}, {SM: 80}}},
+	} {
+		cmd, err := Parse(strings.Fields(tc.args))
+		if err != nil {
+			t.Errorf("%s: %v", tc.args, err)
+			continue
+		}
+		cfg := cmd.Config
+		if cfg.Arch != tc.arch || cfg.ArchSpecific != tc.specific || cfg.FatbinArchSpecific != tc.mark || !slices.Equal(cfg.Archs, tc.archs) {
+			t.Errorf("%s: Arch %d, ArchSpecific %v, FatbinArchSpecific %v, Archs %v; want %d, %v, %v, %v", tc.args,
+				cfg.Arch, cfg.ArchSpecific, cfg.FatbinArchSpecific, cfg.Archs, tc.arch, tc.specific, tc.mark, tc.archs)
+		}
+	}
+}
+
 // TestVirtualTarget: -arch=compute_NN, as nvcc -dlink passes it for
 // PTX-only objects (no -o), is a virtual target: Config.Virtual, the SM
 // number in Arch; a later sm_ value takes it back, as nvlink's last -arch
@@ -541,7 +574,7 @@ func TestVirtualTarget(t *testing.T) {
 		args    string
 		virtual bool
 		arch    int
-		archs   []int
+		archs   []linker.ArchTarget
 	}{
 		{"-m64 --arch=compute_80 --register-link-binaries=r.c a.o -lcudadevrt", true, 80, nil},
 		{"-arch=compute_75 -o out a.o", true, 75, nil},
@@ -551,7 +584,7 @@ func TestVirtualTarget(t *testing.T) {
 		{"-arch=compute_80 -arch=compute_90 --fatbin=f a.o", true, 90, nil},
 		{"-arch=sm_80 -arch=compute_90 --embedded-fatbin=f.c -o out a.o", false, 80, nil},
 		{"-arch=compute_90 -arch=sm_80 -arch=compute_75 --fatbin=f a.o", false, 80, nil},
-		{"-arch=sm_80 -arch=compute_90 -arch=sm_86 --fatbin=f a.o", false, 86, []int{80, 86}},
+		{"-arch=sm_80 -arch=compute_90 -arch=sm_86 --fatbin=f a.o", false, 86, []linker.ArchTarget{{SM: 80}, {SM: 86}}},
 		{"-arch=sm_90a -arch=compute_80 --fatbin=f a.o", false, 90, nil},
 	} {
 		cmd, err := Parse(strings.Fields(tc.args))

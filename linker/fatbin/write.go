@@ -31,6 +31,11 @@ type Image struct {
 	// entry without identifier has a 0x48-byte header, the fixed part
 	// followed by 8 zero bytes (11.8's and 12.5's write 0x40).
 	HeaderPad bool
+	// ArchSpecific marks the entry arch-specific, as fatbinary does for
+	// --image3=...,sm=90a whatever the cubin's e_flags (nvcc -dlink's
+	// sm_90a image is linked with nvlink --arch=sm_90). A cubin whose
+	// e_flags say sm_90a is marked either way.
+	ArchSpecific bool
 }
 
 // Write writes one container holding images, in order, byte-identical to
@@ -112,7 +117,7 @@ func appendEntry(buf *bytes.Buffer, img Image) error {
 	if img.Debug {
 		flags |= FlagDebug
 	}
-	if img.Kind == KindELF && len(img.Data) >= 52 && binary.LittleEndian.Uint32(img.Data[48:])&0x800 != 0 {
+	if img.ArchSpecific || img.Kind == KindELF && len(img.Data) >= 52 && binary.LittleEndian.Uint32(img.Data[48:])&0x800 != 0 {
 		flags |= FlagArchSpecific // e_flags EF_CUDA_ARCH_SPECIFIC: sm_90a
 	}
 	payload := align8(uint64(len(img.Data)))

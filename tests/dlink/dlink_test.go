@@ -159,7 +159,9 @@ func TestNvccDlinkDropIn(t *testing.T) {
 	}
 	for _, v := range []string{"12.4", "12.5"} {
 		// sm_90 code of 12.x has the unified tables (__UFT, __UDT); with
-		// sm_80 beside it, fatbinary packs two images.
+		// sm_80 beside it, fatbinary packs two images. For the
+		// arch-specific sm_90a nvcc runs nvlink --arch=sm_90 and has
+		// fatbinary mark the image (sm=90a).
 		toolkits = append(toolkits, struct {
 			tk     toolkit
 			builds []build
@@ -169,6 +171,10 @@ func TestNvccDlinkDropIn(t *testing.T) {
 				"-gencode", "arch=compute_80,code=sm_80",
 				"-gencode", "arch=compute_90,code=sm_90",
 			}, archs: []string{"sm_80", "sm_90"}},
+			{name: "sm_90+sm_90a", flags: []string{
+				"-gencode", "arch=compute_90,code=sm_90",
+				"-gencode", "arch=compute_90a,code=sm_90a",
+			}, archs: []string{"sm_90", "sm_90a"}},
 		}, virtualBuilds)})
 	}
 	for _, tb := range toolkits {
@@ -633,11 +639,13 @@ func isVirtualLink(t *testing.T, s step) bool {
 }
 
 // cudalinkForFatbinary is variant C's command: the first nvlink command with
-// the other nvlink commands' architectures added (they must otherwise be the
-// same but for -o), then the rest of nvcc's targets (compute_NN, for which
-// nvcc runs no nvlink beside an sm_ target and cudalink links nothing), and
-// --embedded-fatbin, after checking that fatbinary packs exactly those
-// cubins, as ELF, in that order.
+// the targets of fatbinary's images (sm=NN, sm=90a) as its --arch values
+// (the nvlink commands must be the same but for --arch and -o), then the
+// rest of nvcc's targets (compute_NN, for which nvcc runs no nvlink beside
+// an sm_ target and cudalink links nothing), and --embedded-fatbin, after
+// checking that fatbinary packs exactly those cubins, as ELF, in that
+// order. An image's target is the nvlink command's --arch but for sm_90a,
+// which nvcc links with --arch=sm_90.
 func cudalinkForFatbinary(t *testing.T, d *dryrun, relocate func(step) step, cudalink string, targets []string) string {
 	t.Helper()
 	var links []step
@@ -680,21 +688,23 @@ func cudalinkForFatbinary(t *testing.T, d *dryrun, relocate func(step) step, cud
 		}
 		return out
 	}
-	var extra []string
+	var archs []string
 	for i, s := range links {
-		arch := argPrefixed(t, s, "--arch=")
-		want := fmt.Sprintf("kind=elf,sm=%s,file=%s", strings.TrimPrefix(arch, "sm_"), argAfter(t, s, "-o"))
+		arch := strings.TrimPrefix(argPrefixed(t, s, "--arch="), "sm_")
+		want := fmt.Sprintf("kind=elf,sm=%s,file=%s", arch, argAfter(t, s, "-o"))
+		if arch == "90" && images[i] == fmt.Sprintf("kind=elf,sm=90a,file=%s", argAfter(t, s, "-o")) {
+			arch, want = "90a", images[i]
+		}
 		if images[i] != want {
 			t.Fatalf("fatbinary image %d is %q, want %q", i+1, images[i], want)
 		}
-		if i > 0 {
-			if !slices.Equal(strip(s), strip(links[0])) {
-				t.Fatalf("nvlink commands differ beyond --arch and -o:\n%s\n%s", links[0].line, s.line)
-			}
-			extra = append(extra, "--arch="+arch)
+		if i > 0 && !slices.Equal(strip(s), strip(links[0])) {
+			t.Fatalf("nvlink commands differ beyond --arch and -o:\n%s\n%s", links[0].line, s.line)
 		}
+		archs = append(archs, "--arch=sm_"+arch)
 	}
-	return cudalinkLine(cudalink, links[0].args[1:], extra, targets, fb)
+	args := slices.DeleteFunc(slices.Clone(links[0].args[1:]), func(a string) bool { return strings.HasPrefix(a, "--arch=") })
+	return cudalinkLine(cudalink, slices.Concat(archs[:1], args), archs[1:], targets, fb)
 }
 
 // cudalinkLine is an nvlink command's arguments with more --arch= values
