@@ -158,6 +158,9 @@ type linkContext struct {
 	// reference, and --dump-callgraph marks it '&'.
 	undefAddrTakenByProto map[string][]*symbol
 	undefAddrTaken        symbolSet
+	// warnedPastBank3 are the __constant__ variables warnPastBank3 has
+	// warned of (relocation logs are replayed in order, one at a time).
+	warnedPastBank3 []string
 	// edgeCounts is, by function.order, how many call graph edges the
 	// function has (buildFunctions), so that buildCallEdges makes them
 	// all in one allocation.

@@ -352,6 +352,7 @@ type relocLog struct {
 // section's .rel or .rela section (relocFor).
 type relocStep struct {
 	err      *linkError
+	warn     *linkError // cudalink's own warning (ownWarnf), once per symbol
 	preserve bool
 	rela     bool
 	r        outReloc
@@ -363,6 +364,8 @@ func (log *relocLog) replay(ctx *linkContext, osec *outputSection) {
 		switch {
 		case st.err != nil:
 			ctx.report(st.err)
+		case st.warn != nil:
+			ctx.warnPastBank3(st.warn)
 		case st.preserve:
 			osec.preserve(ctx, st.r)
 		default:
@@ -564,9 +567,14 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		return
 	}
 	v := how.Select(s + uint64(a))
-	if !how.Fits(v) && !ctx.foldedPastBank3(sym, s) {
-		bad(fmt.Sprintf("value 0x%x does not fit the field", v))
-		return
+	if !how.Fits(v) {
+		if !ctx.foldedPastBank3(sym, s) {
+			bad(fmt.Sprintf("value 0x%x does not fit the field", v))
+			return
+		}
+		rp.log.steps = append(rp.log.steps, relocStep{warn: &linkError{
+			file: isec.file.Name, section: isec.name(), symbol: sym.name,
+			msg: fmt.Sprintf("__constant__ variable past bank 3's 64 KiB (at 0x%x, kept there when the second merge folded the bank under the limit): the code's %v field at offset 0x%x keeps only its low bits, so the code reads other data; nvlink links this without a word, and cudalink writes the same bytes", s, r.Type, r.Offset)}})
 	}
 	osec.patch(p, r.Type, v, sym.constantBank())
 	if ctx.config.PreserveRelocs && (sym.defined() || ctx.debugLayout.of(sym) == publishedDynamic && ctx.debugSymbols()) {
@@ -576,13 +584,25 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 	}
 }
 
+// warnPastBank3 gives cudalink's own warning (ownWarnf) for a relocation
+// foldedPastBank3 let through, once per variable: the link is nvlink's,
+// byte for byte, but the code it writes reads other data.
+func (ctx *linkContext) warnPastBank3(w *linkError) {
+	if slices.Contains(ctx.warnedPastBank3, w.symbol) {
+		return
+	}
+	ctx.warnedPastBank3 = append(ctx.warnedPastBank3, w.symbol)
+	ctx.ownWarnf("%s", w.Error())
+}
+
 // foldedPastBank3 says whether sym, at value s, is a __constant__
 // variable past bank 3's 64 KiB: only a link whose second merge folds the
 // bank under the limit has one (remergeConstants keeps the first merge's
 // offsets). nvlink 11.8, 12.4 and 12.5 write the offset's low bits into
 // the code's 16-bit field and link (the code then reads other data, a
-// defect copied for byte-identity); every other value that does not fit
-// its field stays an error.
+// defect copied for byte-identity, with a warning of cudalink's own:
+// warnPastBank3); every other value that does not fit its field stays an
+// error.
 func (ctx *linkContext) foldedPastBank3(sym *symbol, s uint64) bool {
 	return s >= maxConstantBank3 && sym.constantBank() == 3 && ctx.remergesConstants()
 }

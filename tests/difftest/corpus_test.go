@@ -426,10 +426,12 @@ func runError(t *testing.T, c *Case) {
 
 // ownWarnings are the starts of cudalink's own warnings, where nvlink says
 // nothing (docs/errors.md): inputs nvlink skips without a word (files of
-// no known kind, whole-program objects) and -l libraries it does not find.
+// no known kind, whole-program objects), -l libraries it does not find,
+// and a folded __constant__ variable whose offset the code cannot hold.
 var ownWarnings = []string{
 	"cudalink: warning: ignoring input ",
 	"cudalink: warning: library -l",
+	"cudalink: warning: __constant__ variable past bank 3's 64 KiB",
 }
 
 // checkMessages requires cudalink's stderr to mention every quoted token
@@ -438,8 +440,13 @@ var ownWarnings = []string{
 func checkMessages(t *testing.T, c *Case, stderr string) {
 	t.Helper()
 	if strings.TrimSpace(c.Messages) == "" {
+		own := false // the line continues one of cudalink's own warnings (">>> in file")
 		for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
-			if line != "" && !slices.ContainsFunc(ownWarnings, func(w string) bool { return strings.HasPrefix(line, w) }) {
+			if own && strings.HasPrefix(line, ">>> ") {
+				continue
+			}
+			own = slices.ContainsFunc(ownWarnings, func(w string) bool { return strings.HasPrefix(line, w) })
+			if line != "" && !own {
 				t.Errorf("cudalink printed messages where nvlink printed none:\n%s", stderr)
 				break
 			}
@@ -760,5 +767,35 @@ func TestOwnWarningForWholeProgramCode(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Fatal("no whole-program-object-ignored case in the corpus")
+	}
+}
+
+// TestOwnWarningForFoldedConstantPastBank3: a folded __constant__ variable
+// that kept code reads past bank 3's 64 KiB links with nvlink's bytes (the
+// corpus test) and one warning of cudalink's own naming the variable, the
+// file and the section of the code that reads it; -w silences it.
+func TestOwnWarningForFoldedConstantPastBank3(t *testing.T) {
+	ran := 0
+	for _, c := range loadEveryToolkit(t) {
+		if c.Name != "constant-bank3-folded-variable-past-64k-kernels-used-sm80" {
+			continue
+		}
+		ran++
+		t.Run(c.Toolkit+"/"+c.Name, func(t *testing.T) {
+			t.Chdir(c.Dir)
+			args := cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin")
+			status, _, stderr := link(t, args)
+			if status != 0 || strings.Count(stderr, "warning: __constant__ variable past bank 3's 64 KiB") != 1 ||
+				!strings.Contains(stderr, ": weights\n>>> in c.cubin:(.text._Z2kcPx)") {
+				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant one warning naming weights in c.cubin:(.text._Z2kcPx)", strings.Join(args, " "), status, stderr)
+			}
+			status, _, stderr = link(t, append([]string{"-w"}, args...))
+			if status != 0 || stderr != "" {
+				t.Errorf("cudalink -w %s: exit status %d, messages:\n%s\nwant none", strings.Join(args, " "), status, stderr)
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatal("no constant-bank3-folded-variable-past-64k-kernels-used-sm80 case in the corpus")
 	}
 }
