@@ -429,6 +429,13 @@ func setArch(p *parser, name, v string) (string, error) {
 		if !ok {
 			continue
 		}
+		if prefix == "compute_" && digits == "90a" {
+			// nvcc -dlink's PTX-only sm_90a target (code=compute_90a,
+			// CMake's 90a-virtual): nvlink 12.4 and 12.5 make the
+			// virtual link (linkVirtual), as for compute_90.
+			p.arch, p.cfg.Arch, p.cfg.ArchSpecific, p.cfg.Virtual = v, 90, false, true
+			return v, nil
+		}
 		if prefix == "sm_" && digits == "90a" {
 			// CUDA 12's arch-specific Hopper target (wgmma, setmaxnreg).
 			p.arch, p.cfg.Arch, p.cfg.ArchSpecific, p.cfg.Virtual = v, 90, true, false

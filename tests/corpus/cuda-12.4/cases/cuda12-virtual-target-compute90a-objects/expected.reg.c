@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_e88b9be4_8_tiles_cu_d53bfce0)
+DEFINE_REGISTER_FUNC(_09410407_9_reduce_cu_afbe4523)
+DEFINE_REGISTER_FUNC(_a5feb29a_22_cuda_device_runtime_cu_f9e4211a_18603)

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_22b56877_8_tiles_cu_d53bfce0)
+DEFINE_REGISTER_FUNC(_608df80a_9_reduce_cu_afbe4523)
+DEFINE_REGISTER_FUNC(_4de9223b_22_cuda_device_runtime_cu_4c5e1c2f_12961)
