@@ -749,24 +749,32 @@ func TestNoOwnWarningWithoutDeviceCode(t *testing.T) {
 // fatbinary holds device code is ignored with cudalink's own warning
 // (nvlink says nothing), which tells the user to compile it with -rdc.
 func TestOwnWarningForWholeProgramCode(t *testing.T) {
+	runNamedCase(t, "whole-program-object-ignored", func(t *testing.T, args []string) {
+		status, _, stderr := link(t, args)
+		want := ": it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)"
+		if status != 0 || strings.Count(stderr, want) != 1 {
+			t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant one warning ending %q", strings.Join(args, " "), status, stderr, want)
+		}
+	})
+}
+
+// runNamedCase runs f, in the case's directory, on every toolkit's case of
+// that name, with cudalink's command line for it; a corpus without the case
+// fails the test.
+func runNamedCase(t *testing.T, name string, f func(t *testing.T, args []string)) {
 	ran := 0
 	for _, c := range loadEveryToolkit(t) {
-		if c.Name != "whole-program-object-ignored" {
+		if c.Name != name {
 			continue
 		}
 		ran++
 		t.Run(c.Toolkit+"/"+c.Name, func(t *testing.T) {
 			t.Chdir(c.Dir)
-			args := cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin")
-			status, _, stderr := link(t, args)
-			want := ": it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)"
-			if status != 0 || strings.Count(stderr, want) != 1 {
-				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant one warning ending %q", strings.Join(args, " "), status, stderr, want)
-			}
+			f(t, cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin"))
 		})
 	}
 	if ran == 0 {
-		t.Fatal("no whole-program-object-ignored case in the corpus")
+		t.Fatalf("no %s case in the corpus", name)
 	}
 }
 
@@ -775,27 +783,15 @@ func TestOwnWarningForWholeProgramCode(t *testing.T) {
 // corpus test) and one warning of cudalink's own naming the variable, the
 // file and the section of the code that reads it; -w silences it.
 func TestOwnWarningForFoldedConstantPastBank3(t *testing.T) {
-	ran := 0
-	for _, c := range loadEveryToolkit(t) {
-		if c.Name != "constant-bank3-folded-variable-past-64k-kernels-used-sm80" {
-			continue
+	runNamedCase(t, "constant-bank3-folded-variable-past-64k-kernels-used-sm80", func(t *testing.T, args []string) {
+		status, _, stderr := link(t, args)
+		if status != 0 || strings.Count(stderr, "warning: __constant__ variable past bank 3's 64 KiB") != 1 ||
+			!strings.Contains(stderr, ": weights\n>>> in c.cubin:(.text._Z2kcPx)") {
+			t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant one warning naming weights in c.cubin:(.text._Z2kcPx)", strings.Join(args, " "), status, stderr)
 		}
-		ran++
-		t.Run(c.Toolkit+"/"+c.Name, func(t *testing.T) {
-			t.Chdir(c.Dir)
-			args := cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin")
-			status, _, stderr := link(t, args)
-			if status != 0 || strings.Count(stderr, "warning: __constant__ variable past bank 3's 64 KiB") != 1 ||
-				!strings.Contains(stderr, ": weights\n>>> in c.cubin:(.text._Z2kcPx)") {
-				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant one warning naming weights in c.cubin:(.text._Z2kcPx)", strings.Join(args, " "), status, stderr)
-			}
-			status, _, stderr = link(t, append([]string{"-w"}, args...))
-			if status != 0 || stderr != "" {
-				t.Errorf("cudalink -w %s: exit status %d, messages:\n%s\nwant none", strings.Join(args, " "), status, stderr)
-			}
-		})
-	}
-	if ran == 0 {
-		t.Fatal("no constant-bank3-folded-variable-past-64k-kernels-used-sm80 case in the corpus")
-	}
+		status, _, stderr = link(t, append([]string{"-w"}, args...))
+		if status != 0 || stderr != "" {
+			t.Errorf("cudalink -w %s: exit status %d, messages:\n%s\nwant none", strings.Join(args, " "), status, stderr)
+		}
+	})
 }
