@@ -15,13 +15,18 @@ type ArchTarget struct {
 	Specific bool
 }
 
-// archName is the target as -arch names it and nvlink's messages spell it:
+// String is the target as -arch names it and nvlink's messages spell it:
 // sm_80, or sm_90a for the arch-specific target.
-func (cfg *Config) archName() string {
-	if cfg.ArchSpecific {
-		return "sm_" + strconv.Itoa(cfg.Arch) + "a"
+func (t ArchTarget) String() string {
+	if t.Specific {
+		return "sm_" + strconv.Itoa(t.SM) + "a"
 	}
-	return "sm_" + strconv.Itoa(cfg.Arch)
+	return "sm_" + strconv.Itoa(t.SM)
+}
+
+// archName is the link's target as ArchTarget.String spells it.
+func (cfg *Config) archName() string {
+	return ArchTarget{cfg.Arch, cfg.ArchSpecific}.String()
 }
 
 // Config is everything one link needs, as the command line (or a worker

@@ -49,11 +49,7 @@ func runArchs(cfg *Config) ([]archImage, error) {
 // out.cubin becomes out.sm_80.cubin (out.sm_90a.cubin for sm_90a).
 func archOutput(out string, target ArchTarget) string {
 	ext := filepath.Ext(out)
-	a := ""
-	if target.Specific {
-		a = "a"
-	}
-	return fmt.Sprintf("%s.sm_%d%s%s", strings.TrimSuffix(out, ext), target.SM, a, ext)
+	return strings.TrimSuffix(out, ext) + "." + target.String() + ext
 }
 
 // writeFatbins writes --fatbin and --embedded-fatbin: the container

@@ -429,37 +429,31 @@ func setArch(p *parser, name, v string) (string, error) {
 		if !ok {
 			continue
 		}
-		if prefix == "compute_" && digits == "90a" {
-			// nvcc -dlink's PTX-only sm_90a target (code=compute_90a,
-			// CMake's 90a-virtual): nvlink 12.4 and 12.5 make the
-			// virtual link (linkVirtual), as for compute_90.
-			p.arch, p.cfg.Arch, p.cfg.ArchSpecific, p.cfg.Virtual = v, 90, false, true
-			return v, nil
+		// sm_90a is CUDA 12's arch-specific Hopper target (wgmma,
+		// setmaxnreg); compute_90a, nvcc -dlink's PTX-only sm_90a target
+		// (code=compute_90a, CMake's 90a-virtual), is a virtual link as
+		// compute_90 is (nvlink 12.4 and 12.5). lto_90a is not defined.
+		specific := prefix != "lto_" && digits == "90a"
+		if specific {
+			digits = "90"
 		}
-		if prefix == "sm_" && digits == "90a" {
-			// CUDA 12's arch-specific Hopper target (wgmma, setmaxnreg).
-			p.arch, p.cfg.Arch, p.cfg.ArchSpecific, p.cfg.Virtual = v, 90, true, false
-			p.smArch, p.smNum = v, 90
-			if t := (linker.ArchTarget{SM: 90, Specific: true}); !slices.Contains(p.archs, t) {
+		for _, sm := range smVersions {
+			if digits != strconv.Itoa(sm) {
+				continue
+			}
+			p.arch, p.cfg.Arch = v, sm
+			// The last -arch decides (nvlink's redefinition rule).
+			p.cfg.Virtual = prefix == "compute_"
+			p.cfg.ArchSpecific = specific && !p.cfg.Virtual
+			if p.cfg.Virtual {
+				// A virtual target links nothing (linkVirtual).
+				return v, nil
+			}
+			p.smArch, p.smNum = v, sm
+			if t := (linker.ArchTarget{SM: sm, Specific: specific}); !slices.Contains(p.archs, t) {
 				p.archs = append(p.archs, t)
 			}
 			return v, nil
-		}
-		for _, sm := range smVersions {
-			if digits == strconv.Itoa(sm) {
-				p.arch, p.cfg.Arch, p.cfg.ArchSpecific = v, sm, false
-				// The last -arch decides (nvlink's redefinition rule).
-				p.cfg.Virtual = prefix == "compute_"
-				if prefix == "compute_" {
-					// A virtual target links nothing (linkVirtual).
-					return v, nil
-				}
-				p.smArch, p.smNum = v, sm
-				if t := (linker.ArchTarget{SM: sm}); !slices.Contains(p.archs, t) {
-					p.archs = append(p.archs, t)
-				}
-				return v, nil
-			}
 		}
 	}
 	return "", notDefined(v, name, append(smNames(), "sm_90a"))
