@@ -62,7 +62,8 @@ func mergeSections(ctx *linkContext) {
 			}
 			// The output relocation section is created in input order, even
 			// if all its entries are resolved later; the writer drops empty ones.
-			ctx.relSection(rs.Section.Name, target.out, rs.Rela)
+			out := ctx.relSection(rs.Section.Name, target.out, rs.Rela)
+			target.out.noteRelocSection(rs.Section.Name, rs.Rela, out)
 		}
 	}
 	// What is not in the output: the functions dead-code elimination
