@@ -505,7 +505,7 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		osec.patch(p, r.Type, how.Select(uint64(a)), 0)
 		return
 	}
-	if !linkerResolves(r, sym) {
+	if !linkerResolves(how, sym) {
 		// 12.x inputs reach functions through the unified table; the
 		// driver gets the plain type (R_CUDA_UNIFIED -> R_CUDA_64).
 		out := outReloc{offset: uint32(p), typ: cubin.UnifiedBase(r.Type), sym: sym, addend: r.Addend}
@@ -610,11 +610,11 @@ func (ctx *linkContext) foldedPastBank3(sym *symbol, s uint64) bool {
 	return s >= maxConstantBank3 && sym.constantBank() == 3 && ctx.remergesConstants()
 }
 
-// linkerResolves says whether the linker applies a relocation (rather than
-// keeping it for the driver): every linker-only type, and the either-side
-// types whose symbol lives in shared memory or in a non-allocated section.
-func linkerResolves(r cubin.Reloc, sym *symbol) bool {
-	how := cubin.HowToRelocate(r.Type)
+// linkerResolves says whether the linker applies a relocation of type how
+// against sym (rather than keeping it for the driver): every linker-only
+// type, and the either-side types whose symbol lives in shared memory or
+// in a non-allocated section. relocate has the type's how already.
+func linkerResolves(how cubin.RelocHow, sym *symbol) bool {
 	if how.Who == cubin.ByLinker {
 		return true
 	}
