@@ -721,14 +721,17 @@ func (f *File) parseRelocs(bad badFunc) error {
 			return bad(f.Offset(s), "%s: target section %d out of range", s.Name, s.Info)
 		}
 		// Every entry is checked now, so that reading one later (At)
-		// cannot fail.
+		// cannot fail: its symbol, r_info's high word, and its place,
+		// r_offset, read where they are rather than through At (a
+		// large link has a hundred thousand entries).
 		target := f.Sections[s.Info]
-		for i, n := 0, rs.Len(); i < n; i++ {
-			r := rs.At(i)
-			if r.Sym >= uint32(len(f.Symbols)) {
-				return bad(f.Offset(s)+uint64(i)*size+8, "%s: relocation %d names symbol %d, out of range", s.Name, i, r.Sym)
+		nsym := uint64(len(f.Symbols))
+		e := s.Data
+		for i, n := 0, rs.Len(); i < n; i, e = i+1, e[size:] {
+			if sym := uint64(le.Uint32(e[12:16])); sym >= nsym {
+				return bad(f.Offset(s)+uint64(i)*size+8, "%s: relocation %d names symbol %d, out of range", s.Name, i, sym)
 			}
-			if off := le.Uint64(s.Data[uint64(i)*size:]); target.Size < 4 || off > target.Size-4 || off > math.MaxUint32 {
+			if off := le.Uint64(e[:8]); target.Size < 4 || off > target.Size-4 || off > math.MaxUint32 {
 				return bad(f.Offset(s)+uint64(i)*size, "%s: relocation %d at offset 0x%x is outside %s", s.Name, i, off, target.Name)
 			}
 		}
