@@ -17,6 +17,16 @@
 # libdevice; and libnvJitLink (libnvjitlink12), which reads the IR of 12.x
 # -dlto objects. See ../shared/notes/toolkits.md.
 #
+# Also the C++ libraries CUDA 12 programs include, which NVIDIA's toolkit
+# bundles and Debian packages apart: libcu++ (<cuda/std/...>, <cuda/barrier>,
+# <cuda/pipeline>), CUB and Thrust (libcu++-dev, libcub-dev, libthrust-dev),
+# each at the oldest version in the mirror that nvidia-cuda-dev's Depends
+# allows (2.3.2 for 12.4, the CCCL release 12.4 shipped; 2.5.0 for 12.5,
+# whose 2.4.0 the mirror does not have). Their headers go to the prefix's
+# usr/include, which the prefix's nvcc.profile puts before the system's
+# /usr/include (11.8's Thrust 1.17 and libcu++ 1.8), so
+# /opt/cuda-12.X/usr/bin/nvcc finds them with no -I.
+#
 # CUDALINK_CUDA12_ROOT (default /opt) and CUDALINK_APT_DIR (default
 # /var/cache/cudalink-apt) put the toolkit and the apt cache elsewhere, e.g.
 # to time a fresh setup without touching the ones in use.
@@ -31,7 +41,13 @@ prefix=$cuda12_root/cuda-$version
 # added.
 jitlink=$prefix/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12
 ptxcompiler=$prefix/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a
-if [ -f "$prefix/.complete" ] && [ -e "$jitlink" ] && [ -e "$ptxcompiler" ]; then
+# one header of each C++ library package (libcu++, CUB, Thrust)
+headers=("$prefix/usr/include/cuda/std/version" "$prefix/usr/include/cub/version.cuh" "$prefix/usr/include/thrust/version.h")
+have_headers() {
+  local h
+  for h in "${headers[@]}"; do [ -e "$h" ] || return 1; done
+}
+if [ -f "$prefix/.complete" ] && [ -e "$jitlink" ] && [ -e "$ptxcompiler" ] && have_headers; then
   echo "setup: CUDA $version already in $prefix"
   exit 0
 fi
@@ -75,7 +91,33 @@ dev=$(apt-cache "${apt_opts[@]}" show "nvidia-cuda-toolkit=$tk" |
   sed -n 's/^Depends:.*nvidia-cuda-dev (= \([^)]*\)).*/\1/p' | head -1)
 nvvm=$(pick libnvvm4 "$version." || true)
 nvjitlink=$(pick libnvjitlink12 "$version." || true)
-echo "setup: CUDA $version: nvidia-cuda-toolkit $tk, nvidia-cuda-dev $dev${nvvm:+, libnvvm4 $nvvm}${nvjitlink:+, libnvjitlink12 $nvjitlink}"
+# The oldest version of each header package in the private lists that
+# nvidia-cuda-dev's "PKG (>= MIN)" allows (two apt-cache runs, about 1 s each).
+hdr_pkgs=()
+dev_depends=$(apt-cache "${apt_opts[@]}" show "nvidia-cuda-dev=$dev" | sed -n 's/^Depends: //p' | head -1)
+hdr_versions=$(apt-cache "${apt_opts[@]}" madison libcu++-dev libcub-dev libthrust-dev)
+for p in libcu++-dev libcub-dev libthrust-dev; do
+  min=$(tr ',' '\n' <<<"$dev_depends" | awk -v p="$p" '$1 == p && $2 == "(>=" { sub(/\)$/, "", $3); print $3; exit }')
+  v=
+  if [ -n "$min" ]; then
+    v=$(awk -v p="$p" '$1 == p { print $3 }' <<<"$hdr_versions" | sort -u | while read -r c; do
+      if dpkg --compare-versions "$c" ge "$min"; then echo "$c"; fi
+    done | sort -V | head -1)
+  fi
+  [ -n "$v" ] || { echo "setup: no $p for nvidia-cuda-dev $dev in the mirror" >&2; exit 1; }
+  hdr_pkgs+=("$p=$v")
+done
+echo "setup: CUDA $version: nvidia-cuda-toolkit $tk, nvidia-cuda-dev $dev${nvvm:+, libnvvm4 $nvvm}${nvjitlink:+, libnvjitlink12 $nvjitlink}, ${hdr_pkgs[*]}"
+# Unpacks the header packages' usr/include into DIR/usr/include.
+unpack_headers() {
+  local p deb
+  (cd "$debs" && apt-get "${apt_opts[@]}" download -q "${hdr_pkgs[@]}" >/dev/null)
+  for p in "${hdr_pkgs[@]}"; do
+    deb=$(ls "$debs/${p%%=*}_${p#*=}"_*.deb 2>/dev/null | head -1)
+    [ -n "$deb" ] || { echo "setup: $p not downloaded" >&2; exit 1; }
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$1" ./usr/include
+  done
+}
 
 debs=$apt_dir/debs/$version
 mkdir -p "$debs"
@@ -84,6 +126,12 @@ if [ -f "$prefix/.complete" ]; then
   # what is missing alone.
   tmp=$(mktemp -d "$cuda12_root/.cuda-$version.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
+  if ! have_headers; then
+    unpack_headers "$tmp"
+    cp -a "$tmp/usr/include/." "$prefix/usr/include/"
+    rm -rf "$tmp/usr/include"
+    echo "setup: CUDA $version: ${hdr_pkgs[*]} added to $prefix/usr/include"
+  fi
   if [ ! -e "$jitlink" ]; then
     [ -n "$nvjitlink" ] || { echo "setup: no libnvjitlink12 $version in the mirror" >&2; exit 1; }
     (cd "$debs" && apt-get "${apt_opts[@]}" download -q "libnvjitlink12=$nvjitlink" >/dev/null)
@@ -117,8 +165,10 @@ pkgs=("nvidia-cuda-toolkit=$tk" "nvidia-cuda-dev=$dev")
 tmp=$(mktemp -d "$cuda12_root/.cuda-$version.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 for deb in "$debs"/*.deb; do
+  case $(basename "$deb") in libcu++-dev_* | libcub-dev_* | libthrust-dev_*) continue ;; esac
   dpkg-deb -x "$deb" "$tmp"
 done
+unpack_headers "$tmp"
 # Keep of nvidia-cuda-dev what links and compiles device code; the rest is
 # the bulk of its 0.9 GB (static math libraries).
 lib=$tmp/usr/lib/x86_64-linux-gnu

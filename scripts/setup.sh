@@ -30,7 +30,9 @@ cuda12() {
   for v in 12.4 12.5; do
     # What setup-cuda12.sh keeps beyond a first unpacking: it adds them.
     if [ -f "/opt/cuda-$v/.complete" ] && [ -e "/opt/cuda-$v/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12" ] &&
-      [ -e "/opt/cuda-$v/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a" ]; then
+      [ -e "/opt/cuda-$v/usr/lib/x86_64-linux-gnu/libnvptxcompiler_static.a" ] &&
+      [ -e "/opt/cuda-$v/usr/include/cuda/std/version" ] && [ -e "/opt/cuda-$v/usr/include/cub/version.cuh" ] &&
+      [ -e "/opt/cuda-$v/usr/include/thrust/version.h" ]; then
       echo "setup: CUDA $v already in /opt/cuda-$v"
     else
       need_root bash "$here/setup-cuda12.sh" "$v"
