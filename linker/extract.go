@@ -494,8 +494,8 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 // links the second, whichever virtual architecture it was compiled from;
 // fatbinary --create with two images of one profile alike), but that an
 // sm_90a image beats an sm_90 one in either order; among PTX images of
-// the same architecture the first wins (ptxFor; fatbinary --create with
-// two compute_75 images). A .ptx file's text is always compiled.
+// the same architecture the first wins, but for the target's own the last
+// (ptxFor). A .ptx file's text is always compiled.
 func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 	u := objs[0].unit
 	for _, obj := range objs {
@@ -558,11 +558,19 @@ func headerVersion(name string, e fatbin.Entry) uint32 {
 }
 
 // ptxFor returns the unit's PTX image of the highest architecture a
-// target can compile (the first of equals), or nil.
+// target can compile, or nil: of images for the target's own SM the last
+// in file order, of older ones the first of equals (measured with 11.8,
+// 12.4 and 12.5 on fatbinaries of two compute_80 images: sm_80 links the
+// second, sm_86 the first). compute_90 and compute_90a PTX are of one
+// SM: nvcc -dc -arch=compute_90a writes compute_90's, then compute_90a's,
+// so nvlink compiles the compute_90a PTX for sm_90 (and ptxas refuses it).
 func (u *unit) ptxFor(target int) *ptxImage {
 	var best *ptxImage
 	for i := range u.ptx {
-		if p := &u.ptx[i]; p.sm <= target && (best == nil || p.sm > best.sm) {
+		p := &u.ptx[i]
+		switch {
+		case p.sm > target:
+		case p.sm == target, best == nil, p.sm > best.sm:
 			best = p
 		}
 	}
