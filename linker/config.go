@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // An ArchTarget is one target of a multi-architecture link: the SM, and
@@ -24,8 +25,19 @@ func (t ArchTarget) String() string {
 	return "sm_" + strconv.Itoa(t.SM)
 }
 
-// archName is the link's target as ArchTarget.String spells it.
+// archName is the link's target as nvlink's messages spell it: as
+// ArchTarget.String does (sm_80, sm_90a), or compute_80 or compute_90a
+// for a virtual target.
 func (cfg *Config) archName() string {
+	if cfg.Virtual {
+		return "compute_" + strings.TrimPrefix(cfg.smName(), "sm_")
+	}
+	return cfg.smName()
+}
+
+// smName is the real architecture of the link's target, sm_80 or sm_90a,
+// also for a virtual target: the one ptxas compiles for.
+func (cfg *Config) smName() string {
 	return ArchTarget{cfg.Arch, cfg.ArchSpecific}.String()
 }
 
@@ -36,7 +48,7 @@ type Config struct {
 	// Arch is the target SM number: 80 for -arch=sm_80.
 	Arch int
 	// ArchSpecific is -arch=sm_90a (Arch 90): CUDA 12's arch-specific
-	// target. The output's e_flags carry EF_CUDA_ARCH_SPECIFIC, and a
+	// target (or compute_90a, with Virtual). The output's e_flags carry EF_CUDA_ARCH_SPECIFIC, and a
 	// host object's sm_90a image is taken over its sm_90 one.
 	ArchSpecific bool
 	// Virtual is -arch=compute_NN (Arch NN): a virtual target, which

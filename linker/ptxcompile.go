@@ -40,6 +40,15 @@ type ptxImage struct {
 	file    bool         // a .ptx file: compiled for any target, as nvlink does
 }
 
+// archName is the virtual architecture the PTX is for, compute_80, or
+// compute_90a for arch-specific PTX (nvcc -arch=compute_90a).
+func (p *ptxImage) archName() string {
+	if p.entry.Flags&fatbin.FlagArchSpecific != 0 {
+		return "compute_" + strconv.Itoa(p.sm) + "a"
+	}
+	return "compute_" + strconv.Itoa(p.sm)
+}
+
 // source returns the PTX text, without the NUL padding a fatbinary adds.
 func (p *ptxImage) source() ([]byte, error) {
 	if p.file {
@@ -226,7 +235,7 @@ func (ctx *linkContext) compiledObject(name string, u *unit, p *ptxImage) *Objec
 	job := ctx.ptxJobs[p]
 	what := "the PTX"
 	if !p.file {
-		what = fmt.Sprintf("the compute_%d PTX", p.sm)
+		what = "the " + p.archName() + " PTX"
 	}
 	if job == nil || job.err != nil {
 		var err error = errors.New("not compiled")
@@ -242,7 +251,7 @@ func (ctx *linkContext) compiledObject(name string, u *unit, p *ptxImage) *Objec
 			// compiler that cannot be run is reported for every input.
 			ctx.ptxFailed = true
 		}
-		ctx.report(&linkError{file: name, msg: fmt.Sprintf("cannot compile %s for %s: %v", what, ctx.config.archName(), err)})
+		ctx.report(&linkError{file: name, msg: fmt.Sprintf("cannot compile %s for %s: %v", what, ctx.config.smName(), err)})
 		return nil
 	}
 	ctx.writeMessages(job.res.Messages, name, p)
@@ -432,7 +441,7 @@ func findPtxas(given string) (string, error) {
 // fatbinary says. nvlink's -O, -v, -w and -Werror do not reach ptxas.
 // -Xptxas's options are those chooseXptxas took for the release.
 func ptxasArgs(cfg *Config, p *ptxImage) []string {
-	args := []string{"-arch=" + cfg.archName()} // sm_90a PTX needs -arch=sm_90a
+	args := []string{"-arch=" + cfg.smName()} // sm_90a PTX needs -arch=sm_90a
 	opts := strings.Fields(p.options)
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]

@@ -1,5 +1,11 @@
 package linker
 
+import (
+	"fmt"
+
+	"github.com/cudalink/cudalink/linker/fatbin"
+)
+
 // linkVirtual is the "link" for a virtual target (-arch=compute_NN): nvlink
 // 11.8, 12.4 and 12.5 link no device code for it. They read the inputs (an
 // input that cannot be read still fails), write --register-link-binaries,
@@ -25,6 +31,8 @@ func linkVirtual(ctx *linkContext) error {
 // finds it (a full link lists it only when it takes it), and an input
 // given twice twice. Whole-program objects (nvcc -c) and host objects
 // without device code are not listed (measured with 11.8, 12.4, 12.5).
+// Each unit's image for the target is checked on the way
+// (checkVirtualImage).
 func listVirtualModules(ctx *linkContext) {
 	read := ctx.read
 	ctx.read = nil
@@ -41,6 +49,9 @@ func listVirtualModules(ctx *linkContext) {
 		if path == "" && read.errs[i] == nil { // a -l library not found, an archive given again
 			continue
 		}
+		if ctx.mergeStopped() {
+			return
+		}
 		if !ctx.inputReadable(path, read.errs[i]) {
 			continue
 		}
@@ -49,6 +60,12 @@ func listVirtualModules(ctx *linkContext) {
 			if u == nil || !u.hasELF && len(u.ptx) == 0 && len(u.nvvm) == 0 {
 				continue
 			}
+			if !ctx.checkVirtualImage(group[0].Name, u) {
+				return
+			}
+			if ctx.mergeStopped() {
+				break
+			}
 			if u.host != nil {
 				ids = append(ids, u.host.moduleID)
 			} else {
@@ -56,5 +73,54 @@ func listVirtualModules(ctx *linkContext) {
 			}
 		}
 	}
+	// -Werror stopped the link at the last input: no input follows to
+	// fail on it.
+	ctx.lastInputStopped()
 	ctx.virtualModules = ids
+}
+
+// checkVirtualImage does what nvlink does with a unit's device code for a
+// virtual target compute_NN: it takes the unit's PTX of the highest
+// architecture not above NN (ptxFor; its SASS and NVVM IR do not count)
+// and compiles it for sm_NN, throwing the result away; a unit with no
+// such PTX gets nvlink's "SM Arch ('compute_NN') not found" warning (not
+// an archive member, nor with -suppress-arch-warning; measured with 11.8,
+// 12.4 and 12.5: an sm_80-only object or an -dlto one for compute_80, a
+// compute_90 one for compute_86). A plain cubin and a .ptx file are taken
+// without a word.
+//
+// cudalink does not compile that PTX: nvcc wrote it for this target, and
+// what nvlink's compile says (-Xptxas -v's lines) does not reach its
+// outputs. The one compile that fails for PTX nvcc wrote is arch-specific
+// PTX (code=compute_90a) for compute_90: ptxas refuses sm_90a PTX for
+// sm_90, and nvlink stops ("elfLink fatbinary error", exit status 1, no
+// --register-link-binaries file); so does this, reporting it (false).
+// The compile nvlink runs leaves -w and -Werror without effect on the
+// warnings after it, as in a full link (ptxasRan); a warning -Werror
+// makes an error stops the link there (mergeWarnf).
+func (ctx *linkContext) checkVirtualImage(name string, u *unit) bool {
+	cfg := ctx.config
+	if !u.container {
+		if len(u.ptx) > 0 { // a .ptx file
+			ctx.ptxasRan()
+		}
+		return true
+	}
+	p := u.ptxFor(cfg.Arch)
+	switch {
+	case p == nil:
+		if !cfg.SuppressArchWarning && !u.member {
+			ctx.mergeWarnf("SM Arch ('%s') not found in '%s'", cfg.archName(), name)
+		}
+		return true
+	case p.entry.Flags&fatbin.FlagArchSpecific != 0 && !cfg.ArchSpecific:
+		ctx.report(&linkError{file: name, msg: fmt.Sprintf(
+			"cannot compile the %s PTX for %s: PTX with .target 'sm_%da' cannot be compiled for architecture '%s' (nvlink compiles the PTX it would JIT for a virtual target, and ptxas refuses arch-specific PTX for any other architecture)",
+			p.archName(), cfg.smName(), p.sm, cfg.smName())})
+		return false
+	}
+	// nvlink's built-in ptxas has run: -w and -Werror no longer apply
+	// to its warnings (ptxasRan).
+	ctx.ptxasRan()
+	return true
 }

@@ -432,8 +432,9 @@ func setArch(p *parser, name, v string) (string, error) {
 		// sm_90a is CUDA 12's arch-specific Hopper target (wgmma,
 		// setmaxnreg); compute_90a, nvcc -dlink's PTX-only sm_90a target
 		// (code=compute_90a, CMake's 90a-virtual), is a virtual link as
-		// compute_90 is (nvlink 12.4 and 12.5). lto_90a is not defined.
-		specific := prefix != "lto_" && digits == "90a"
+		// compute_90 is (nvlink 12.4 and 12.5). lto_90a is refused as
+		// lto_90 is, as not JIT-able (12.4, 12.5; 11.8 knows no 90a).
+		specific := digits == "90a"
 		if specific {
 			digits = "90"
 		}
@@ -444,7 +445,7 @@ func setArch(p *parser, name, v string) (string, error) {
 			p.arch, p.cfg.Arch = v, sm
 			// The last -arch decides (nvlink's redefinition rule).
 			p.cfg.Virtual = prefix == "compute_"
-			p.cfg.ArchSpecific = specific && !p.cfg.Virtual
+			p.cfg.ArchSpecific = specific
 			if p.cfg.Virtual {
 				// A virtual target links nothing (linkVirtual).
 				return v, nil

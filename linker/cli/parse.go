@@ -114,7 +114,7 @@ func Parse(args []string) (*Command, error) {
 		// Several -arch values with a fatbinary output: link each.
 		p.cfg.Archs = p.archs
 	}
-	if p.fatbinOutput() && !p.multiArch() && p.cfg.ArchSpecific {
+	if p.fatbinOutput() && !p.multiArch() && p.cfg.ArchSpecific && !p.cfg.Virtual {
 		// nvcc -dlink's sm_90a target alone: nvlink --arch=sm_90, the
 		// image marked arch-specific by fatbinary (runArchs does the
 		// same for each sm_90a of several).
@@ -154,8 +154,15 @@ func (p *parser) check() error {
 		return nil
 	case p.arch == "":
 		return errors.New("no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80")
-	case !p.haveOutput && cfg.Fatbin == "" && cfg.EmbeddedFatbin == "" && !cfg.Virtual:
+	case !p.haveOutput && cfg.Fatbin == "" && cfg.EmbeddedFatbin == "" && !cfg.Virtual && !strings.HasPrefix(p.arch, "lto_"):
+		// nvlink asks for no -o for a virtual target, compute_ or lto_.
 		return errors.New("no output file: use -o <file>")
+	case len(p.files) == 0:
+		// Before the options that conflict with no -dlto, and before
+		// refusing lto_ (11.8, 12.4, 12.5).
+		return errors.New("no input files; use --help for more information")
+	case strings.HasPrefix(p.arch, "lto_"):
+		return fmt.Errorf("link target of '%s' is a virtual target that is not JIT-able; use an 'sm_' target instead", p.arch)
 
 	case cfg.ForcePartialLTO && !p.lto:
 		return errors.New("conflicting options '-force-partial-lto' and 'no -dlto'")
@@ -165,10 +172,6 @@ func (p *parser) check() error {
 		return errors.New("conflicting options '-emit-ptx' and 'no -dlto'")
 	case p.emitPTX && !p.nvvmpath:
 		return errNoNVVMPath
-	case len(p.files) == 0:
-		return errors.New("no input files; use --help for more information")
-	case strings.HasPrefix(p.arch, "lto_"):
-		return fmt.Errorf("link target of '%s' is a virtual target that is not JIT-able; use an 'sm_' target instead", p.arch)
 	case p.lto && !p.nvvmpath:
 		return errNoNVVMPath
 	case cfg.ForcePartialLTO && cfg.ForceWholeLTO:

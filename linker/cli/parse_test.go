@@ -313,6 +313,16 @@ func TestErrors(t *testing.T) {
 		{"-arch=lto_80 -o out", "no input files; use --help for more information"},
 		{"-arch=lto_80 -o out a.o", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
 		{"-arch=lto_80 -o out a.o -kernels-used=k", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
+		// nvlink asks no -o of lto_ (a virtual target), and its inputs
+		// come before the options that need -dlto (11.8, 12.4, 12.5).
+		{"-arch=lto_80 a.o", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
+		{"-arch=lto_80 -force-partial-lto a.o", "link target of 'lto_80' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
+		{"-arch=lto_80", "no input files; use --help for more information"},
+		{"-arch=sm_80 -o out -force-partial-lto", "no input files; use --help for more information"},
+		{"-arch=sm_80 -o out -emit-ptx", "no input files; use --help for more information"},
+		// lto_90a is refused as lto_90 is (12.4, 12.5).
+		{"-arch=lto_90a a.o", "link target of 'lto_90a' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
+		{"-arch=lto_90a -o out a.o", "link target of 'lto_90a' is a virtual target that is not JIT-able; use an 'sm_' target instead"},
 
 		// Refused because the output would differ from nvlink's.
 		{"-arch=sm_80 -o out a.o -lto", "-nvvmpath should be specified with -lto"},

@@ -1,0 +1,6 @@
+#define NUM_PRELINKED_OBJECTS 5
+DEFINE_REGISTER_FUNC(_af47babc_8_scale_cu_35004a26)
+DEFINE_REGISTER_FUNC(_3e7847ad_8_newer_cu__Z4biasi)
+DEFINE_REGISTER_FUNC(_d90d7ef3_11_sassonly_cu_627e0821)
+DEFINE_REGISTER_FUNC(_8ad3521d_9_member_cu_bfd667e0)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)

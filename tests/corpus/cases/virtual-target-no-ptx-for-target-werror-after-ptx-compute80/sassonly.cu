@@ -1,0 +1,1 @@
+__device__ float offset(float x) { return x + 1.0f; }
