@@ -580,6 +580,21 @@ func DiagnosticOrder(messages string) []string {
 	return out
 }
 
+// limitSize matches the sizes a limit error gives, in nvlink's words or
+// cudalink's: "uses too much global constant data (0x12024 bytes, 0x10000
+// max)", "uses too much shared data (...)".
+var limitSize = regexp.MustCompile(`uses too much [a-z ]*data \((0x[0-9a-f]+ bytes, 0x[0-9a-f]+ max)\)`)
+
+// LimitSizes lists the sizes of nvlink's (or cudalink's) limit errors in
+// the order printed: what it counted, and the limit.
+func LimitSizes(messages string) []string {
+	var out []string
+	for _, m := range limitSize.FindAllStringSubmatch(messages, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
 // stackSizeWarning matches the warning nvlink and cudalink give, in the same
 // words, for a kernel whose call graph recurses.
 var stackSizeWarning = regexp.MustCompile(`(?m)Stack size for entry function '([^']*)' cannot be statically determined$`)

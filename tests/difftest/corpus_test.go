@@ -435,8 +435,9 @@ var ownWarnings = []string{
 }
 
 // checkMessages requires cudalink's stderr to mention every quoted token
-// (file, symbol and arch names) of nvlink's messages, and to be empty when
-// nvlink printed nothing, but for cudalink's own warnings (ownWarnings).
+// (file, symbol and arch names) of nvlink's messages and the sizes of its
+// limit errors, and to be empty when nvlink printed nothing, but for
+// cudalink's own warnings (ownWarnings).
 func checkMessages(t *testing.T, c *Case, stderr string) {
 	t.Helper()
 	if strings.TrimSpace(c.Messages) == "" {
@@ -473,6 +474,9 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	}
 	if want, got := DiagnosticOrder(c.Messages), DiagnosticOrder(stderr); len(want) > 1 && !slices.Equal(got, want) {
 		t.Errorf("cudalink's warnings and errors come in the order %q, nvlink's in the order %q", got, want)
+	}
+	if want, got := LimitSizes(c.Messages), LimitSizes(stderr); !slices.Equal(got, want) {
+		t.Errorf("cudalink's limit errors give the sizes %q, nvlink's %q", got, want)
 	}
 }
 
