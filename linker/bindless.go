@@ -125,24 +125,40 @@ func (ctx *linkContext) bindlessSlotSize(sym *symbol) uint64 {
 	return 4
 }
 
-// nvlinkListSort returns refs in the order nvlink's list merge sort leaves
-// them when every key compares equal: it deals the list alternately into
-// two lists, each built by adding to its front (so each comes out
-// reversed), sorts both the same way and appends the second to the first
-// (an equal-keys merge takes the first list whole). For 0 1 2 3 this
-// gives 2 0 3 1; the order depends only on the list's length.
+// nvlinkListSort returns refs in the order nvlink's list merge sort
+// (nvlinkListSortFunc) leaves them when every key compares equal. For
+// 0 1 2 3 this gives 2 0 3 1; the order depends only on the list's length.
 func nvlinkListSort(refs []*symbol) []*symbol {
-	if len(refs) <= 1 {
-		return refs
+	return nvlinkListSortFunc(refs, func(a, b *symbol) bool { return false })
+}
+
+// nvlinkListSortFunc sorts list as nvlink's list merge sort does, which is
+// not stable: it deals the list alternately into two lists, each built by
+// adding to its front (so each comes out reversed), sorts both the same
+// way, then merges them, taking from the first list unless the second's
+// element is less. Bindless slots (all keys equal) and the rebuild of bank
+// 3 (rebuildConstantBank) come out in its order.
+func nvlinkListSortFunc[T any](list []T, less func(a, b T) bool) []T {
+	if len(list) <= 1 {
+		return list
 	}
 	// Element i goes to the front of half i%2, so it ends up at position
 	// len(half)-1-i/2.
-	halves := [2][]*symbol{make([]*symbol, (len(refs)+1)/2), make([]*symbol, len(refs)/2)}
-	for i, sym := range refs {
+	halves := [2][]T{make([]T, (len(list)+1)/2), make([]T, len(list)/2)}
+	for i, e := range list {
 		h := halves[i%2]
-		h[len(h)-1-i/2] = sym
+		h[len(h)-1-i/2] = e
 	}
-	return append(nvlinkListSort(halves[0]), nvlinkListSort(halves[1])...)
+	a, b := nvlinkListSortFunc(halves[0], less), nvlinkListSortFunc(halves[1], less)
+	out := make([]T, 0, len(list))
+	for len(a) > 0 && len(b) > 0 {
+		if less(b[0], a[0]) {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // bindlessKernels returns the kernels that get the bindless slots: those

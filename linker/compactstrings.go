@@ -235,6 +235,10 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 	for _, name := range []string{"TEMP_MERGED_CONSTANTS", "TEMP_OCG_CONSTANTS", ".nv.constant2"} {
 		drop[name] = !live[name]
 	}
+	// Nor does a rebuilt bank 3 left with no variable (bank3Dropped).
+	if ctx.bank3 != nil && ctx.bank3.dropped {
+		drop[ctx.bank3.osec.name] = true
+	}
 	// The kernel banks made for a function's emptied constants, left
 	// empty, and the emptied constants' own name, are not written.
 	for osec := range ctx.bank2.emptied {

@@ -158,6 +158,10 @@ type linkContext struct {
 	// reference, and --dump-callgraph marks it '&'.
 	undefAddrTakenByProto map[string][]*symbol
 	undefAddrTaken        symbolSet
+	// bank3 is 12.x's layout of a bank 3 whose first merge passes 64 KiB
+	// (rebuildConstantBank; moveRebuiltConstants moves the bytes), nil when
+	// the link keeps the first merge's.
+	bank3 *bank3Rebuild
 	// warnedPastBank3 are the __constant__ variables warnPastBank3 has
 	// warned of (relocation logs are replayed in order, one at a time).
 	warnedPastBank3 []string

@@ -97,7 +97,8 @@ func checkLimits(ctx *linkContext) {
 	}
 	// Bank 3 as the second merge leaves it, when there is one: what it
 	// folds does not count (it never makes the bank larger, so a bank
-	// within the limit is not merged again here).
+	// within the limit is not merged again here); 12.x's rebuild past 64
+	// KiB (rebuildConstantBank) counts instead.
 	if osec := ctx.outByName.get(".nv.constant3"); osec != nil && osec.size > maxConstantBank3 {
 		if size := ctx.constantBankSize(osec); size > maxConstantBank3 {
 			errs = append(errs, check{at(osec), &linkError{section: osec.name, nonFatal: true,

@@ -61,13 +61,17 @@ func link(ctx *linkContext) error {
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("merge sections", mergeSections)                      // classify by memory space, build per-kernel and merged sections
-	ctx.run("release unused code", releaseUnusedCode)             // the pages of decompressed images that hold only code the output does not take
-	ctx.run("lay out sections", layoutSections)                   // offsets of every contribution are fixed from here on
-	ctx.run("lay out shared memory", layoutShared)                // each kernel's variables, the shared ones, dynamic memory
-	ctx.run("lay out debug information", layoutDebugInfo)         // -g: shared memory as the debugger sees it
-	ctx.run("keep lost parameters", keepLostParams)               // -preserve-relocs: a losing weak kernel's _param moves to the winner
-	ctx.run("place symbols", placeSymbols)                        // each symbol's output value and section (placements) from here on
+	ctx.run("merge sections", mergeSections)                     // classify by memory space, build per-kernel and merged sections
+	ctx.run("release unused code", releaseUnusedCode)            // the pages of decompressed images that hold only code the output does not take
+	ctx.run("lay out sections", layoutSections)                  // offsets of every contribution are fixed from here on
+	ctx.run("lay out shared memory", layoutShared)               // each kernel's variables, the shared ones, dynamic memory
+	ctx.run("lay out debug information", layoutDebugInfo)        // -g: shared memory as the debugger sees it
+	ctx.run("keep lost parameters", keepLostParams)              // -preserve-relocs: a losing weak kernel's _param moves to the winner
+	ctx.run("place symbols", placeSymbols)                       // each symbol's output value and section (placements) from here on
+	ctx.run("rebuild constant bank (12.x)", rebuildConstantBank) // 12.x: bank 3 past 64 KiB laid out again variable by variable
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
 	ctx.run("assign bindless slots", assignBindlessSlots)         // texture and surface header slots in each kernel's bank 0
 	ctx.run("compute resources", computeResources)                // registers, barriers and stack through the call graph
 	ctx.run("extra warnings", warnUncalledAddressTaken)           // -extrawarn: address-taken functions nothing calls
@@ -88,6 +92,7 @@ func link(ctx *linkContext) error {
 	}
 	ctx.run("apply relocations", applyRelocations)              // resolve what the linker resolves, keep the rest for the driver
 	ctx.run("merge constants again", remergeConstants)          // after pruning, nvlink's second merge of bank 3 folds repeated data
+	ctx.run("move rebuilt constants", moveRebuiltConstants)     // 12.x: bank 3's bytes to rebuildConstantBank's layout
 	ctx.run("fill constant bank sizes", fillConstantBankSizes)  // device functions' .nv.ptx.const0.size fields get bank 3's final size
 	ctx.run("fill dangling debug labels", fillDanglingLabels)   // debug fields naming labels ptxas left undefined get the null symbol's value
 	ctx.run("gather sections", gatherSections)                  // merged sections keep only the bytes relocation changed

@@ -29,8 +29,8 @@ import (
 // constant-remerge-* corpus cases.
 func remergeConstants(ctx *linkContext) {
 	c3 := ctx.outByName.get(".nv.constant3")
-	if !ctx.remergesConstants() || c3 == nil || len(c3.members) == 0 {
-		return
+	if !ctx.remergesConstants() || c3 == nil || len(c3.members) == 0 || ctx.bank3 != nil {
+		return // no second merge, or 12.x rebuilt the bank instead (rebuildConstantBank)
 	}
 	var walk inputWalk // the folds compare the inputs' bytes
 	offs, folded, size, last := remergeLayout(ctx, &walk, c3)
@@ -61,6 +61,9 @@ func remergeConstants(ctx *linkContext) {
 // 16 link with -kernels-used, and 0x10030 of which it folds 16 are
 // reported as 0x10020 (the hunt50 sweep).
 func (ctx *linkContext) constantBankSize(c3 *outputSection) uint64 {
+	if ctx.bank3 != nil {
+		return ctx.bank3.size // 12.x's rebuild past 64 KiB (rebuildConstantBank)
+	}
 	if ctx.null.remerged || !ctx.remergesConstants() || len(c3.members) == 0 {
 		return c3.size
 	}

@@ -75,6 +75,12 @@ type toolkit struct {
 	// "incompatible redefinition" warning (12.x); 11.8 keeps the last
 	// and warns (chooseXptxas).
 	xptxasList bool
+	// rebuildsBank3: a bank 3 whose first merge passes 64 KiB is laid out
+	// again variable by variable, pruned links keeping only the variables
+	// something kept uses, before the limit is checked
+	// (rebuildConstantBank; 12.x). 11.8 checks the first merge, or the
+	// second when it prunes (remergeConstants).
+	rebuildsBank3 bool
 	// undefinedBeforeCallgraph: the undefined references are reported
 	// before the call graph is printed (--dump-callgraph) and before the
 	// register limit errors (12.x); 11.8 reports them after both. All go
@@ -93,8 +99,8 @@ type toolkit struct {
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
-	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
-	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
+	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
+	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".

@@ -793,6 +793,9 @@ func (ctx *linkContext) outSymbol(e outSym, name uint32) elfSym {
 			// -preserve-relocs; those -g publishes anyway keep 0.
 			s.other = 1
 		}
+		if ctx.unusedConstant(sym) {
+			s.other = 1 // a variable the rebuild of bank 3 left out (rebuildConstantBank)
+		}
 		at := ctx.placed(sym)
 		if how == publishedDynamic {
 			s.shndx, s.value = uint32(ctx.outByName.get(".nv_debug.shared").index), at.value+ctx.debugLayout.dynamicShift

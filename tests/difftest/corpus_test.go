@@ -782,6 +782,37 @@ func runNamedCase(t *testing.T, name string, f func(t *testing.T, args []string)
 	}
 }
 
+// TestBank3RebuildRefusals: where nvlink 12.x crashes rebuilding a bank 3
+// past 64 KiB for pruned kernels, cudalink refuses the link (exit status
+// 1, no output) naming the variable and its file. The corpus case links
+// with -kernels-used=ka; with ka,kst kept code keeps a static __constant__
+// variable (nvlink 12.4 and 12.5: SIGFPE, exit 136), with ka2 the pointer
+// cp, which only ka reads, is left out though a relocation patches it
+// (SIGSEGV, 139).
+func TestBank3RebuildRefusals(t *testing.T) {
+	runNamedCase(t, "cuda12-constant-bank3-rebuild-kernels-used-sm80", func(t *testing.T, args []string) {
+		for _, tc := range []struct{ kernels, want string }{
+			{"-kernels-used=ka,kst", "error: static __constant__ variable kept in a bank 3 that nvlink 12.x rebuilds past 64 KiB (0x100ac bytes) for pruned kernels, which it cannot do (nvlink crashes: SIGFPE): __nv_static_"},
+			{"-kernels-used=ka2", "error: __constant__ variable that holds an address and that no kept code uses, left out of a bank 3 that nvlink 12.x rebuilds past 64 KiB (0x100ac bytes) for pruned kernels, which it cannot do (nvlink crashes: SIGSEGV): cp\n>>> in a.cubin:(.nv.constant3)"},
+		} {
+			a := slices.Clone(args)
+			i := slices.Index(a, "-kernels-used=ka")
+			if i < 0 {
+				t.Fatalf("the case's link has no -kernels-used=ka: %q", args)
+			}
+			a[i] = tc.kernels
+			out := a[slices.Index(a, "-o")+1]
+			status, _, stderr := link(t, a)
+			if status != 1 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 1 and %q", strings.Join(a, " "), status, stderr, tc.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("cudalink %s wrote %s", strings.Join(a, " "), out)
+			}
+		}
+	})
+}
+
 // TestOwnWarningForFoldedConstantPastBank3: a folded __constant__ variable
 // that kept code reads past bank 3's 64 KiB links with nvlink's bytes (the
 // corpus test) and one warning of cudalink's own naming the variable, the
