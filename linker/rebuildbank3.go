@@ -26,8 +26,8 @@ import (
 // (locals, then globals as nvlink created them), sorted by nvlink's list
 // merge sort (nvlinkListSort, which is not stable) on the key alignment
 // (descending), then size (ascending), where a global's alignment is
-// min(size, 8) and a local's (a static variable's) 0, so the locals come
-// last. Each is placed at the next multiple of min(size, 8) (not a power
+// min(size, 8) and a local's (a static variable's, or a weak one's: see
+// withLocals) 0, so the locals come last. Each is placed at the next multiple of min(size, 8) (not a power
 // of two for sizes 3, 5, 6 and 7: a 7-byte array after 0x6000 bytes goes
 // to 0x6001), the bank ends where the last ends, and its alignment is the
 // largest min(size, 8) among the globals (5 for one 5-byte array), 1
@@ -40,7 +40,7 @@ import (
 // cases).
 //
 // Where nvlink crashes, cudalink refuses the link (bank3Refusals): a
-// pruned link that keeps a static __constant__ variable (SIGFPE), or that
+// pruned link that keeps a static or weak __constant__ variable (SIGFPE), or that
 // drops a variable whose bytes hold a relocation (SIGSEGV).
 func rebuildConstantBank(ctx *linkContext) {
 	c3 := ctx.outByName.get(".nv.constant3")
@@ -141,7 +141,7 @@ func bank3Layout(vars []*symbol) (offs []uint64, size, align uint64) {
 			offs[i] = noOffset
 			continue
 		}
-		if !sym.local {
+		if !withLocals(sym) {
 			align = max(align, al)
 		}
 		size = alignUp(size, al)
@@ -152,13 +152,20 @@ func bank3Layout(vars []*symbol) (offs []uint64, size, align uint64) {
 }
 
 // bank3SortAlign is a variable's alignment as the rebuild of bank 3 sorts
-// it: min(size, 8) for a global, 0 for a local (whose place is still
-// aligned to min(size, 8)).
+// it: min(size, 8) for a global, 0 for one nvlink lists with the locals
+// (whose place is still aligned to min(size, 8)).
 func bank3SortAlign(sym *symbol) uint64 {
-	if sym.local {
+	if withLocals(sym) {
 		return 0
 	}
 	return min(sym.size, 8)
+}
+
+// withLocals says whether nvlink keeps sym in its list of locals: a local
+// (a static variable), or a global first seen weak (an inline or template
+// variable; see nameRegistry.addSymbol).
+func withLocals(sym *symbol) bool {
+	return sym.local || sym.firstBind != cubin.STB_GLOBAL
 }
 
 // bank3Variables returns the variables defined in bank 3 in the order of
@@ -171,7 +178,7 @@ func bank3Variables(ctx *linkContext, c3 *outputSection) []*symbol {
 	}
 	var vars []*symbol
 	for _, c := range ctx.names.local {
-		if !c.isSection && c.sym.local && in(c.sym) {
+		if !c.isSection && in(c.sym) {
 			vars = append(vars, c.sym)
 		}
 	}
@@ -272,6 +279,14 @@ func bank3Used(ctx *linkContext, c3 *outputSection, vars []*symbol) []bool {
 	return used
 }
 
+// bank3LocalKind says why nvlink lists sym with the locals (withLocals).
+func bank3LocalKind(sym *symbol) string {
+	if sym.local {
+		return "static"
+	}
+	return "weak (inline or template)"
+}
+
 // bank3Refusals reports the pruned links whose rebuild of bank 3 nvlink
 // 12.4 and 12.5 crash on, and says whether there was one: a kept static
 // (local) variable (SIGFPE, exit status 136), and a dropped variable whose
@@ -280,9 +295,9 @@ func bank3Used(ctx *linkContext, c3 *outputSection, vars []*symbol) []bool {
 func bank3Refusals(ctx *linkContext, c3 *outputSection, vars []*symbol, used []bool) bool {
 	refused := false
 	for i, sym := range vars {
-		if used[i] && sym.local {
+		if used[i] && withLocals(sym) {
 			ctx.report(&linkError{file: sym.file.Name, section: sym.section.name(), symbol: sym.name,
-				msg: fmt.Sprintf("static __constant__ variable kept in a bank 3 that nvlink 12.x rebuilds past 64 KiB (0x%x bytes) for pruned kernels, which it cannot do (nvlink crashes: SIGFPE)", c3.size)})
+				msg: fmt.Sprintf("%s __constant__ variable kept in a bank 3 that nvlink 12.x rebuilds past 64 KiB (0x%x bytes) for pruned kernels, which it cannot do (nvlink crashes: SIGFPE)", bank3LocalKind(sym), c3.size)})
 			refused = true
 		}
 		if used[i] {

@@ -5,15 +5,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cudalink/cudalink/linker/cubin"
 )
 
 // TestBank3RebuildLayout checks the order and places of the rebuild of
 // bank 3 (nvlinkListSortFunc with bank3Less, then bank3Layout) against
 // what nvlink 12.4 wrote for one-file programs (nvcc -dc -arch=sm_80,
 // linked with a second file's 0xa100-byte pad and -kernels-used naming the
-// first file's kernel, which uses every variable listed): the variables
-// in the order of the symbol table, each "name:size" (a trailing "s" for
-// a static one), and the output's layout, "name@offset" by offset.
+// first file's kernel, which uses every variable listed; the statics and
+// weak ones without pruning): the variables in the order of the symbol
+// table, each "name:size" (a trailing "s" for a static one, "w" for one
+// first seen weak), and the output's layout, "name@offset" by offset.
 func TestBank3RebuildLayout(t *testing.T) {
 	for _, tc := range []struct {
 		in, want    string
@@ -34,12 +37,20 @@ func TestBank3RebuildLayout(t *testing.T) {
 		{"g5:5", "g5@0x0", 5, 5},
 		// Statics (no pruning) last, by size; the globals' alignment.
 		{"a:32753s b4:16s b:32753s", "b4@0x0 b@0x10 a@0x8008", 0xfff9, 1},
+		// Inline variables of two files (w) sort as statics (the case
+		// cuda12-constant-bank3-rebuild-weak-and-statics-sm80).
+		{"wvv:6w wll:16w c1:4s h1:8s c3:3s h3:6s c5:2s h5:4s c7:1s h7:2s big:65216 q0:16 c0:1 h0:2 q1:16 q2:16 c2:7 h2:14 q3:16 q4:16 c4:6 h4:12 q5:16 q6:16 c6:5 h6:10 q7:16",
+			"h6@0x0 h4@0x10 h2@0x20 q7@0x30 q3@0x40 q5@0x50 q1@0x60 q4@0x70 q0@0x80 q6@0x90 q2@0xa0 big@0xb0 c2@0xff72 c4@0xff7e c6@0xff87 h0@0xff8c c0@0xff8e c7@0xff8f c5@0xff90 h7@0xff92 c3@0xff96 c1@0xff9c h5@0xffa0 wvv@0xffa8 h3@0xffae h1@0xffb8 wll@0xffc0",
+			0xffd0, 8},
 	} {
 		var syms []*symbol
 		for _, f := range strings.Fields(tc.in) {
 			name, size, _ := strings.Cut(f, ":")
-			sym := &symbol{name: name, local: strings.HasSuffix(size, "s")}
-			fmt.Sscan(strings.TrimSuffix(size, "s"), &sym.size)
+			sym := &symbol{name: name, local: strings.HasSuffix(size, "s"), firstBind: cubin.STB_GLOBAL}
+			if strings.HasSuffix(size, "w") {
+				sym.firstBind = cubin.STB_WEAK
+			}
+			fmt.Sscan(strings.TrimRight(size, "sw"), &sym.size)
 			syms = append(syms, sym)
 		}
 		sorted := nvlinkListSortFunc(slices.Clone(syms), bank3Less)
