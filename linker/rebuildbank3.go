@@ -197,11 +197,12 @@ func bank3Variables(ctx *linkContext, c3 *outputSection) []*symbol {
 
 // bank3Used says, for each of vars, whether a pruned link keeps it when
 // 12.x rebuilds bank 3: a relocation of a kept function's sections or of
-// kept module-wide data (.nv.global.init, ...) names it, or one in the
-// bytes of a kept variable of the bank itself (a __constant__ pointer to
-// another), or -variables-used (a part of its name) or, when they decide,
-// the host objects' lists of __constant__ variables (.nvHRCE, .nvHRCI)
-// name it. Debug sections keep nothing.
+// a kept module-wide section (.nv.global.init; an nvcc -G object's
+// .debug_info, which names every variable of its file) names it, or one
+// in the bytes of a kept variable of the bank itself (a __constant__
+// pointer to another), or -variables-used (a part of its name) or, when
+// they decide, the host objects' lists of __constant__ variables (.nvHRCE,
+// .nvHRCI) name it.
 func bank3Used(ctx *linkContext, c3 *outputSection, vars []*symbol) []bool {
 	at := make(map[*symbol]int, len(vars))
 	for i, sym := range vars {
@@ -230,7 +231,7 @@ func bank3Used(ctx *linkContext, c3 *outputSection, vars []*symbol) []bool {
 	}
 	for _, file := range ctx.files {
 		for _, isec := range file.sections {
-			if isec.fn == nil && isec.out != nil && isec.out != c3 && isec.sec.Flags&cubin.SHF_ALLOC != 0 {
+			if isec.fn == nil && isec.out != nil && isec.out != c3 {
 				markRelocs(isec)
 			}
 		}

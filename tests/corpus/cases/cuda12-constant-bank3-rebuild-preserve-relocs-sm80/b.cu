@@ -1,4 +1,4 @@
-__constant__ char padq[0xa100] = {7};
+__constant__ char padq[0x5000] = {7};
 __constant__ char padr[16] = {7};
 __constant__ char pads[3] = {7};
 static __constant__ char padt[5] = {7};
