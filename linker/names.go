@@ -280,6 +280,16 @@ func finishNames(ctx *linkContext) {
 	}
 	r.createSection(ctx, ".nv.callgraph")
 	r.createSection(ctx, ".nv.prototype")
+	if len(ctx.bindless) > 0 {
+		// nvlink makes a module bank-0 section (never written) and one
+		// symbol per texture slot (never in .symtab) when it assigns
+		// bindless slots: before the shared-memory and bank-2 names
+		// below (a texture reference and extern __shared__ in one link).
+		r.createSection(ctx, ".nv.constant0")
+		for _, sym := range ctx.bindlessRefs {
+			ctx.strtab.add("$NVLINKBINDLESSOFF_" + sym.name)
+		}
+	}
 	// A kernel -preserve-relocs keeps as a function, or one merged as an
 	// ordinary function, has no .nv.shared.<k> of its own until the
 	// shared-memory layout gives it one: for its variables, or else for
@@ -302,15 +312,6 @@ func finishNames(ctx *linkContext) {
 	}
 	made(ctx.sharedMade.dynamic)
 	r.createKernelBanks(ctx) // bank2.go
-	if len(ctx.bindless) > 0 {
-		// nvlink makes a module bank-0 section (never written) and one
-		// symbol per texture slot (never in .symtab) when it assigns
-		// bindless slots, before the scratch section below.
-		r.createSection(ctx, ".nv.constant0")
-		for _, sym := range ctx.bindlessRefs {
-			ctx.strtab.add("$NVLINKBINDLESSOFF_" + sym.name)
-		}
-	}
 	if ctx.remergesConstants() {
 		// nvlink's scratch section for re-merging __constant__ data after
 		// it prunes kernels; it is never written. With -g (unless
