@@ -329,8 +329,10 @@ func quoteList(list []string) string {
 }
 
 // explainVariable says whether a variable is kept: nvlink 11.8 removes no
-// __device__ or __constant__ variable, and which kept functions refer to
-// it by name.
+// __device__ or __constant__ variable; 12.x's rebuild of a bank 3 past 64
+// KiB (rebuildConstantBank) leaves out the __constant__ ones nothing kept
+// uses in a pruned link. It also says which kept functions refer to it by
+// name.
 func (ctx *linkContext) explainVariable(w io.Writer, t *explainTarget) {
 	sym := t.sym
 	head := fmt.Sprintf("cudalink: %s in %s", t.display(), t.file.Name)
@@ -338,11 +340,24 @@ func (ctx *linkContext) explainVariable(w io.Writer, t *explainTarget) {
 		fmt.Fprintf(w, "%s is a __shared__ variable: it is laid out in the shared memory of each kept kernel that reaches a function using it\n", head)
 		return
 	}
-	if sym.section != nil && ctx.placed(sym).out == nil {
+	rb := ctx.bank3
+	rebuilt := rb != nil && sym.section != nil && sym.section.out == rb.osec
+	switch {
+	case rebuilt && (ctx.isDeleted(sym) || ctx.unusedConstant(sym)):
+		fmt.Fprintf(w, "%s is not kept: bank 3 passed 64 KiB (0x%x bytes), and nvlink 12.x rebuilds it variable by variable with only what kept code and data use (no -variables-used string or host object's list names it)", head, rb.firstMerge)
+		if ctx.unusedConstant(sym) {
+			fmt.Fprint(w, "; -preserve-relocs keeps its symbol, at its old offset")
+		}
+		fmt.Fprintln(w)
+		return
+	case sym.section != nil && ctx.placed(sym).out == nil:
 		fmt.Fprintf(w, "%s is not kept: its section %s is not in the output\n", head, sym.section.sec.Name)
 		return
+	case rebuilt:
+		fmt.Fprintf(w, "%s is kept: bank 3 passed 64 KiB (0x%x bytes), and nvlink 12.x rebuilds it variable by variable with what kept code and data use, -variables-used and the host objects' lists name; it is at 0x%x\n", head, rb.firstMerge, ctx.placed(sym).value)
+	default:
+		fmt.Fprintf(w, "%s is kept: it is a variable, and nvlink 11.8 removes no variable (-variables-used only matters to link-time optimization)\n", head)
 	}
-	fmt.Fprintf(w, "%s is kept: it is a variable, and nvlink 11.8 removes no variable (-variables-used only matters to link-time optimization)\n", head)
 	for _, fn := range ctx.funcs {
 		for r := range fn.text.relocs() {
 			if int(r.Sym) < len(fn.text.file.syms) && fn.text.file.syms[r.Sym] == sym {

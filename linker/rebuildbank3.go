@@ -56,7 +56,7 @@ func rebuildConstantBank(ctx *linkContext) {
 			return
 		}
 	}
-	rb := &bank3Rebuild{osec: c3}
+	rb := &bank3Rebuild{osec: c3, firstMerge: c3.size}
 	var kept []*symbol
 	for i, sym := range vars {
 		if used != nil && !used[i] {
@@ -95,6 +95,7 @@ type bank3Rebuild struct {
 	osec        *outputSection
 	vars        []rebuiltVariable
 	size, align uint64
+	firstMerge  uint64 // the bank's size before the rebuild
 	// dropped: no variable is left, and the output has no bank 3
 	// (moveRebuiltConstants).
 	dropped bool

@@ -21,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var (
 	testdata, _ = filepath.Abs("testdata")
 	cases, _    = filepath.Abs(filepath.Join("..", "corpus", "cases"))
+	cases124, _ = filepath.Abs(filepath.Join("..", "corpus", "cuda-12.4", "cases"))
 )
 
 // golden compares got with testdata/name, or rewrites it under -update.
@@ -42,10 +43,14 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-// link runs cudalink from a corpus case directory and returns its stderr.
+// link runs cudalink from a corpus case directory (an 11.8 case's name, or
+// a directory's absolute path) and returns its stderr.
 func link(t *testing.T, caseName string, args ...string) string {
 	t.Helper()
-	t.Chdir(filepath.Join(cases, caseName))
+	if !filepath.IsAbs(caseName) {
+		caseName = filepath.Join(cases, caseName)
+	}
+	t.Chdir(caseName)
 	var stdout, stderr bytes.Buffer
 	if status := cli.Run(args, &stdout, &stderr); status != 0 {
 		t.Fatalf("cudalink %s: exit %d\n%s", strings.Join(args, " "), status, stderr.String())
@@ -103,6 +108,19 @@ func TestWhyLiveNames(t *testing.T) {
 		got := link(t, "overloads-templates-host-launch", append(cmd, "b.o", "a.o")...)
 		golden(t, tt.golden, []byte(got))
 	}
+}
+
+// TestWhyLiveBank3Rebuild: with 12.x objects whose __constant__ data
+// passes 64 KiB, --why-live says which variables nvlink's rebuild of bank
+// 3 leaves out in a pruned link (and that -preserve-relocs keeps their
+// symbols) and where it places those it keeps.
+func TestWhyLiveBank3Rebuild(t *testing.T) {
+	out := t.TempDir()
+	got := link(t, filepath.Join(cases124, "cuda12-constant-bank3-rebuild-kernels-used-sm80"), "-arch=sm_80", "-kernels-used=ka",
+		"-o", filepath.Join(out, "x.cubin"), "--why-live=pad", "--why-live=s7", "--why-live=ydev", "a.cubin", "b.cubin", "p.cubin")
+	got += link(t, filepath.Join(cases124, "cuda12-constant-bank3-rebuild-preserve-relocs-sm80"), "-arch=sm_80", "-kernels-used=ka", "-preserve-relocs",
+		"-o", filepath.Join(out, "y.cubin"), "--why-live=padq", "b.cubin", "a.cubin")
+	golden(t, "why-live-bank3-rebuild.txt", []byte(got))
 }
 
 // TestMap: the link map of a three-file link with dead code and merged
