@@ -94,13 +94,17 @@ type toolkit struct {
 	// minSM90Version: an sm_90 input older than this (12.0) must be
 	// recompiled; 0 for none.
 	minSM90Version uint32
+	// archSpecific: nvlink knows the arch-specific targets (sm_90a,
+	// compute_90a, lto_90a; 12.x); 11.8 refuses the value ("Value
+	// 'sm_90a' is not defined for option 'arch'").
+	archSpecific bool
 }
 
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
-	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
-	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true},
+	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true, archSpecific: true},
+	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true, archSpecific: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".
@@ -164,6 +168,11 @@ func chooseToolkit(ctx *linkContext) {
 		ctx.report(fmt.Errorf("unknown option '%s' for nvlink %s, the release this link reproduces: it is an option of nvlink 12.x; link CUDA 12 objects, or give --cuda-version=12.4 or later", opts[0], tk))
 		return
 	}
+	if cfg := ctx.config; (cfg.ArchSpecific || cfg.FatbinArchSpecific) && !tk.archSpecific && ctx.releaseTold() {
+		// nvlink 11.8 stops while it reads its command line.
+		ctx.report(fmt.Errorf("value '%s' is not defined for option 'arch' by nvlink %s, the release this link reproduces: it is a target of nvlink 12.x; link CUDA 12 objects, or give --cuda-version=12.4 or later", cfg.archName(), tk))
+		return
+	}
 	for _, file := range files {
 		if fv := file.ELF.Header.Version; fv > tk.version {
 			ctx.report(&linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})
@@ -175,6 +184,27 @@ func chooseToolkit(ctx *linkContext) {
 			ctx.report(&linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
 		}
 	}
+}
+
+// releaseTold says whether the link's release comes from somewhere:
+// --cuda-version, or an input that records the release that wrote it
+// (toolkitSoFar). Inputs that tell nothing are linked as 11.8 links them,
+// but are no reason to refuse what only 12.x knows.
+func (ctx *linkContext) releaseTold() bool {
+	if ctx.config.CUDAVersion != 0 {
+		return true
+	}
+	for _, file := range ctx.added {
+		if file.ELF.Header.Version != 0 {
+			return true
+		}
+	}
+	for _, un := range ctx.unlinked {
+		if un.version != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // isUnifiedTableName says whether name is one of the driver's unified
