@@ -1,7 +1,10 @@
 package linker
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -348,17 +351,20 @@ func moveRebuiltConstants(ctx *linkContext) {
 	} else {
 		c3.size = rb.size
 	}
+	// The variables by first-merge offset, to find the one a kept
+	// relocation patches (they do not overlap).
+	byFrom := slices.SortedFunc(slices.Values(rb.vars), func(a, b rebuiltVariable) int { return cmp.Compare(a.from, b.from) })
 	for _, osec := range ctx.made {
 		if osec.rel == nil || osec.rel.target != c3 {
 			continue
 		}
 		for i, r := range osec.rel.relocs {
 			off := uint64(r.offset)
-			for _, v := range rb.vars {
-				if off >= v.from && off < v.from+v.sym.size {
-					osec.rel.relocs[i].offset = uint32(off - v.from + v.to)
-					break
-				}
+			// The last variable that starts at or before off.
+			j := sort.Search(len(byFrom), func(k int) bool { return byFrom[k].from > off }) - 1
+			if j >= 0 && off < byFrom[j].from+byFrom[j].sym.size {
+				v := byFrom[j]
+				osec.rel.relocs[i].offset = uint32(off - v.from + v.to)
 			}
 		}
 	}
