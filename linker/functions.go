@@ -259,10 +259,16 @@ func linkCallGraph(ctx *linkContext) {
 		}
 		// CUDA 12's group -4: the functions whose address a function
 		// takes. They are not calls (no stack or register propagation);
-		// the targets are address-taken, so roots, anyway.
+		// the targets are address-taken, so roots, anyway. As with calls,
+		// a weak copy a later one replaced leaves its records, and the
+		// later copy's come again: nvlink merges no equal ones.
 		for _, r := range file.refs {
-			if caller := ctx.funcIn(file.syms[r[0]], file); caller != nil {
-				caller.refs = appendSymOnce(caller.refs, file.syms[r[1]])
+			caller := ctx.funcIn(file.syms[r[0]], file)
+			if caller == nil {
+				caller, _ = ctx.replacedCaller(file, r[0])
+			}
+			if caller != nil {
+				caller.refs = append(caller.refs, file.syms[r[1]])
 			}
 		}
 		// Indirect call sites materialise, each caller's last site first,
