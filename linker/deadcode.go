@@ -303,6 +303,19 @@ func (ctx *linkContext) usedLists() bool {
 // .nvHRKI); nil means every kernel is kept.
 type hostRefs []string
 
+// linkUnits returns every unit the link read: the linked files', then
+// those with no image for the target (ctx.unlinked), in that order.
+func (ctx *linkContext) linkUnits() []*unit {
+	units := make([]*unit, 0, len(ctx.files)+len(ctx.unlinked))
+	for _, file := range ctx.files {
+		units = append(units, file.unit)
+	}
+	for _, un := range ctx.unlinked {
+		units = append(units, un.unit)
+	}
+	return units
+}
+
 // hostKernelRefs returns the patterns when they decide which kernels stay:
 // every input is a host object with the host-reference sections (.nvHR*,
 // which nvcc -dc writes), the kernel lists of some input other than
@@ -321,14 +334,7 @@ func (ctx *linkContext) hostKernelRefs() hostRefs {
 		return nil
 	}
 	var refs, system hostRefs
-	units := make([]*unit, 0, len(ctx.files)+len(ctx.unlinked))
-	for _, file := range ctx.files {
-		units = append(units, file.unit)
-	}
-	for _, un := range ctx.unlinked {
-		units = append(units, un.unit)
-	}
-	for _, u := range units {
+	for _, u := range ctx.linkUnits() {
 		h := u.host
 		if h == nil || !h.hasRefSections {
 			// A plain cubin or .fatbin, or a host object with no lists:

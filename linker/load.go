@@ -326,15 +326,23 @@ func (ctx *linkContext) dropPrelinked(objs []*Object, prelinked map[string]strin
 func (ctx *linkContext) toolkitSoFar(objs []*Object) *toolkit {
 	v := ctx.config.CUDAVersion
 	if v == 0 {
-		for _, file := range ctx.added {
-			v = max(v, file.ELF.Header.Version)
-		}
-		for _, un := range ctx.unlinked {
-			v = max(v, un.version)
-		}
-		v = newestRelease(v, objs)
+		v = newestRelease(ctx.inputsRelease(), objs)
 	}
 	return toolkitFor(v)
+}
+
+// inputsRelease is the newest release the inputs read so far record (the
+// added cubins' e_version, what the unlinked units' containers said), 0
+// when none tells.
+func (ctx *linkContext) inputsRelease() uint32 {
+	var v uint32
+	for _, file := range ctx.added {
+		v = max(v, file.ELF.Header.Version)
+	}
+	for _, un := range ctx.unlinked {
+		v = max(v, un.version)
+	}
+	return v
 }
 
 // newestRelease is the newest of v and the releases objs were written by

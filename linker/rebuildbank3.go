@@ -243,14 +243,7 @@ func bank3Used(ctx *linkContext, c3 *outputSection, vars []*symbol) []bool {
 	patterns := ctx.config.VariablesUsed
 	var host []string
 	if !ctx.usedLists() && ctx.hostKernelRefs() != nil {
-		units := make([]*unit, 0, len(ctx.files)+len(ctx.unlinked))
-		for _, file := range ctx.files {
-			units = append(units, file.unit)
-		}
-		for _, un := range ctx.unlinked {
-			units = append(units, un.unit)
-		}
-		for _, u := range units {
+		for _, u := range ctx.linkUnits() {
 			if h := u.host; h != nil {
 				host = append(host, h.refs[hostobj.ConstantExtern]...)
 				host = append(host, h.refs[hostobj.ConstantIntern]...)

@@ -188,23 +188,10 @@ func chooseToolkit(ctx *linkContext) {
 
 // releaseTold says whether the link's release comes from somewhere:
 // --cuda-version, or an input that records the release that wrote it
-// (toolkitSoFar). Inputs that tell nothing are linked as 11.8 links them,
+// (inputsRelease). Inputs that tell nothing are linked as 11.8 links them,
 // but are no reason to refuse what only 12.x knows.
 func (ctx *linkContext) releaseTold() bool {
-	if ctx.config.CUDAVersion != 0 {
-		return true
-	}
-	for _, file := range ctx.added {
-		if file.ELF.Header.Version != 0 {
-			return true
-		}
-	}
-	for _, un := range ctx.unlinked {
-		if un.version != 0 {
-			return true
-		}
-	}
-	return false
+	return ctx.config.CUDAVersion != 0 || ctx.inputsRelease() != 0
 }
 
 // isUnifiedTableName says whether name is one of the driver's unified
