@@ -34,6 +34,7 @@ func resolveSymbols(ctx *linkContext) {
 		ef := file.ELF
 		file.syms = make([]*symbol, len(ef.Symbols))
 		local := make([]symbol, nlocal[fi]) // one allocation for the file's locals
+		var dataDups []*linkError
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			if esym.Bind() == cubin.STB_LOCAL {
@@ -50,7 +51,15 @@ func resolveSymbols(ctx *linkContext) {
 				sym.firstBind = esym.Bind()
 			}
 			file.syms[i] = sym
-			ctx.addDefinition(sym, file, i)
+			if dup := ctx.addDefinition(sym, file, i); dup != nil {
+				dataDups = append(dataDups, dup)
+			}
+		}
+		// nvlink reports a file's duplicate functions first, then its
+		// duplicate variables, each in symbol-table order (11.8, 12.4
+		// and 12.5).
+		for _, dup := range dataDups {
+			ctx.report(dup)
 		}
 	}
 	// One more id for each file, for the placeholder registerNames may
@@ -173,22 +182,24 @@ func rank(esym *cubin.Symbol) int {
 	return rankStrong
 }
 
-// addDefinition merges one file's view of a global name into sym.
-func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
+// addDefinition merges one file's view of a global name into sym. A second
+// strong definition of a variable is returned, for the caller to report
+// after the file's other errors; any other error it reports itself.
+func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) *linkError {
 	esym := &file.ELF.Symbols[idx]
 	newRank := rank(esym)
 	if newRank == rankUndefined {
 		if sym.file == nil && sym.info == 0 {
 			sym.info, sym.other, sym.size = esym.Info, esym.Other, esym.Size
 		}
-		return
+		return nil
 	}
 	oldRank := rankUndefined
 	if sym.file != nil {
 		oldRank = sym.defRank()
 	}
 	if oldRank != rankUndefined && esym.Type() != cubin.STT_FUNC && !ctx.checkDataDefinitions(sym, file, esym, newRank) {
-		return
+		return nil
 	}
 	take := false
 	switch {
@@ -196,20 +207,21 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 		take = true
 	case newRank < oldRank:
 	case newRank == rankStrong:
-		first := sym.file
 		if esym.Type() != cubin.STT_FUNC {
-			first = ctx.firstHolder(sym, file)
+			return &linkError{file: file.nvlinkName(), symbol: sym.name,
+				msg:  "duplicate definition of device symbol",
+				refs: []string{"first defined in " + ctx.firstHolder(sym, file).nvlinkName()}}
 		}
 		ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
 			msg:  "duplicate definition of device symbol",
-			refs: []string{"first defined in " + first.nvlinkName()}})
+			refs: []string{"first defined in " + sym.file.nvlinkName()}})
 	case newRank == rankWeak:
 		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.isEntry(sym) {
 			if a, b := file.paramBankSize(esym), sym.file.paramBankSize(&sym.file.ELF.Symbols[sym.esymIndex]); a != b {
 				ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
 					msg:  fmt.Sprintf("weak kernel defined again with a parameter bank of another size (0x%x bytes here, 0x%x first)", a, b),
 					refs: []string{"first defined in " + sym.file.nvlinkName()}})
-				return
+				return nil
 			}
 		}
 		if esym.Type() == cubin.STT_FUNC {
@@ -245,12 +257,13 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) {
 			}
 			file.skippedData[uint32(idx)] = true
 		}
-		return
+		return nil
 	}
 	sym.info, sym.other, sym.size = esym.Info, esym.Other, esym.Size
 	sym.file, sym.shndx = file, esym.Shndx
 	sym.section = file.sectionOf(esym.Shndx)
 	sym.esymIndex = int32(idx)
+	return nil
 }
 
 // firstHolder is the first input before file, in link order, whose symbol

@@ -516,9 +516,8 @@ var nvlinkDuplicate = regexp.MustCompile(`(?m)Multiple definition of '([^']*)' i
 var cudalinkDuplicate = regexp.MustCompile(`(?m)duplicate definition of device symbol[^:]*: (.*)\n>>> in (.*)\n>>> first defined in (.*)$`)
 
 // Duplicates lists the duplicate definitions nvlink's (or cudalink's)
-// messages report, as "mangled name in file, first defined in file",
-// sorted (nvlink names a file's functions before its variables, cudalink
-// in symbol-table order).
+// messages report, as "mangled name in file, first defined in file", in
+// the order printed (a file's functions before its variables).
 func Duplicates(messages string) []string {
 	var out []string
 	for _, m := range nvlinkDuplicate.FindAllStringSubmatch(messages, -1) {
@@ -531,7 +530,6 @@ func Duplicates(messages string) []string {
 		}
 		out = append(out, name+" in "+m[2]+", first defined in "+m[3])
 	}
-	sort.Strings(out)
 	return out
 }
 
