@@ -38,13 +38,19 @@ type Image struct {
 	ArchSpecific bool
 }
 
+// compressELFAbove is the size over which fatbinary compresses a cubin
+// that is not a debug compile: found with nvlink outputs of one large
+// initialized __device__ array (CUDA 11.8 and 12.4: 9,997,664 bytes stored
+// as they are, 10,000,736 compressed).
+const compressELFAbove = 10_000_000
+
 // Write writes one container holding images, in order, byte-identical to
-// what CUDA 11.8 `fatbinary -64 --compress=false` writes for them (and to
-// plain `fatbinary -64` for non-debug cubins, which it never compresses by
-// default). Payloads are stored uncompressed: fatbinary compresses PTX and
-// debug images by default with an LZ4 compressor whose exact output no
-// available encoder reproduces, and every consumer accepts uncompressed
-// entries.
+// what `fatbinary -64` writes for them with its default compression (CUDA
+// 11.8, 12.4 and 12.5): a cubin marked Debug (fatbinary -g), or one over
+// 10,000,000 bytes, is stored as one LZ4 block of LZ4's high-compression
+// encoder at level 1 (compressLZ4HC), any other stored as it is. PTX is
+// stored uncompressed, as `fatbinary --compress=false` stores it (fatbinary
+// compresses it by default).
 //
 // A cubin must be a little-endian ELF64 whose SM (e_flags bits 0–7) matches
 // the image's SM, as fatbinary checks; its code version is [1, EI_ABIVERSION].
@@ -120,7 +126,16 @@ func appendEntry(buf *bytes.Buffer, img Image) error {
 	if img.ArchSpecific || img.Kind == KindELF && len(img.Data) >= 52 && binary.LittleEndian.Uint32(img.Data[48:])&0x800 != 0 {
 		flags |= FlagArchSpecific // e_flags EF_CUDA_ARCH_SPECIFIC: sm_90a
 	}
-	payload := align8(uint64(len(img.Data)))
+	data := img.Data
+	if img.Kind == KindELF && (img.Debug || len(img.Data) > compressELFAbove) {
+		// fatbinary's defaults: it compresses a debug cubin, and any
+		// cubin over 10,000,000 bytes, as one LZ4 block.
+		data = compressLZ4HC(img.Data)
+		flags |= FlagCompressedLZ4
+		le.PutUint32(hdr[0x10:], uint32(len(data)))
+		le.PutUint64(hdr[0x38:], uint64(len(img.Data)))
+	}
+	payload := align8(uint64(len(data)))
 	le.PutUint16(hdr[0x00:], uint16(img.Kind))
 	le.PutUint16(hdr[0x02:], 0x0101)
 	le.PutUint32(hdr[0x04:], uint32(len(hdr)))
@@ -131,8 +146,8 @@ func appendEntry(buf *bytes.Buffer, img Image) error {
 	le.PutUint64(hdr[0x28:], uint64(flags))
 
 	buf.Write(hdr)
-	buf.Write(img.Data)
-	buf.Write(make([]byte, payload-uint64(len(img.Data))))
+	buf.Write(data)
+	buf.Write(make([]byte, payload-uint64(len(data))))
 	return nil
 }
 

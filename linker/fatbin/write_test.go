@@ -65,6 +65,41 @@ func TestWriteCUDA12(t *testing.T) {
 	}
 }
 
+// TestWriteCompressesAsFatbinary: fatbinary -64 compresses a debug cubin
+// (-g) and a cubin over 10,000,000 bytes as one LZ4 block, and Write gives
+// its bytes: debug.fatbin (a 3,200-byte cubin), large.fatbin and
+// cuda12_large.fatbin (CUDA 11.8's and 12.4's containers of an nvlink output
+// of 10,000,008 bytes, which the test takes back out of them; the same
+// cubin 8 bytes shorter is stored as it is).
+func TestWriteCompressesAsFatbinary(t *testing.T) {
+	debug := Image{Kind: KindELF, SM: 80, Data: readTestdata(t, "k_sm80.cubin"), Debug: true}
+	if got, want := mustWrite(t, []Image{debug}), readTestdata(t, "debug.fatbin"); !bytes.Equal(got, want) {
+		t.Errorf("debug.fatbin: Write output differs (%d vs %d bytes)", len(got), len(want))
+	}
+	for _, tc := range []struct {
+		golden    string
+		headerPad bool
+	}{{"large.fatbin", false}, {"cuda12_large.fatbin", true}} {
+		entries := mustParse(t, tc.golden)
+		if len(entries) != 1 || entries[0].Compression != CompressionLZ4 {
+			t.Fatalf("%s: want one LZ4-compressed entry, got %v", tc.golden, entries)
+		}
+		cubin := mustData(t, entries[0])
+		if len(cubin) != compressELFAbove+8 {
+			t.Fatalf("%s: the cubin has %d bytes, want %d", tc.golden, len(cubin), compressELFAbove+8)
+		}
+		got := mustWrite(t, []Image{{Kind: KindELF, SM: 80, Data: cubin, HeaderPad: tc.headerPad}})
+		if want := readTestdata(t, tc.golden); !bytes.Equal(got, want) {
+			t.Errorf("%s: Write output differs (%d vs %d bytes)", tc.golden, len(got), len(want))
+		}
+		// 8 bytes fewer (a cubin's size stays a multiple of 8): stored as it is.
+		short := mustWrite(t, []Image{{Kind: KindELF, SM: 80, Data: cubin[:compressELFAbove], HeaderPad: tc.headerPad}})
+		if e, err := Parse("short", short); err != nil || e[0].Compression != CompressionNone {
+			t.Errorf("%s: a cubin of %d bytes is compressed (%v)", tc.golden, compressELFAbove, err)
+		}
+	}
+}
+
 // TestWriteRoundTrip: for every uncompressed container fatbinary wrote,
 // writing back the parsed entries reproduces it, identifier and ptxas
 // options included.

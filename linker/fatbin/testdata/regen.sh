@@ -27,6 +27,20 @@ fatbinary -64 --compress-all --create=all.fatbin --image3=kind=elf,sm=80,file=k_
 	--image3=kind=ptx,sm=80,file="$T/k.ptx"
 # -g: debug images are compressed by default.
 fatbinary -64 -g --create=debug.fatbin --image3=kind=elf,sm=80,file=k_sm80.cubin
+# A cubin over 10,000,000 bytes is compressed by default: nvlink's output
+# for one initialized __device__ array (10,000,008 bytes with 11.8; with
+# CUDA 12.4's tools, from /opt/cuda-12.4, 256 bytes more of the array).
+big() { printf '__device__ unsigned char big[%d] = {1,2,3};\n__global__ void k(unsigned char* o){ o[threadIdx.x] = big[threadIdx.x * 4099 %% %d]; }\n' "$1" "$1" > "$T/big.cu"; }
+big 9996584
+nvcc -arch=sm_80 -dc "$T/big.cu" -o "$T/big.o"
+nvlink -arch=sm_80 "$T/big.o" -o "$T/big.cubin"
+fatbinary -64 --create=large.fatbin --image3=kind=elf,sm=80,file="$T/big.cubin"
+if [ -x /opt/cuda-12.4/usr/bin/nvcc ]; then
+	big 9996840
+	/opt/cuda-12.4/usr/bin/nvcc -arch=sm_80 -dc "$T/big.cu" -o "$T/big.o"
+	/opt/cuda-12.4/usr/bin/nvlink -arch=sm_80 "$T/big.o" -o "$T/big.cubin"
+	/opt/cuda-12.4/usr/bin/fatbinary -64 --create=cuda12_large.fatbin --image3=kind=elf,sm=80,file="$T/big.cubin"
+fi
 
 # What nvcc -dc embeds in a host object (compressed cubin + PTX): the
 # __nv_relfatbin section of k.o.
