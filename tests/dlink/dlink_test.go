@@ -155,6 +155,12 @@ func TestNvccDlinkDropIn(t *testing.T) {
 				"-gencode", "arch=compute_80,code=sm_80",
 				"-gencode", "arch=compute_86,code=sm_86",
 			}, archs: []string{"sm_80", "sm_86"}},
+			// nvcc keeps the -gencode order (no sorting): nvlink runs
+			// and fatbinary's images come newest first here.
+			{name: "sm_86+sm_80", flags: []string{
+				"-gencode", "arch=compute_86,code=sm_86",
+				"-gencode", "arch=compute_80,code=sm_80",
+			}, archs: []string{"sm_86", "sm_80"}},
 		}, virtualBuilds)},
 	}
 	for _, v := range []string{"12.4", "12.5"} {
@@ -171,6 +177,10 @@ func TestNvccDlinkDropIn(t *testing.T) {
 				"-gencode", "arch=compute_80,code=sm_80",
 				"-gencode", "arch=compute_90,code=sm_90",
 			}, archs: []string{"sm_80", "sm_90"}},
+			{name: "sm_90+sm_80", flags: []string{
+				"-gencode", "arch=compute_90,code=sm_90",
+				"-gencode", "arch=compute_80,code=sm_80",
+			}, archs: []string{"sm_90", "sm_80"}},
 			{name: "sm_90+sm_90a", flags: []string{
 				"-gencode", "arch=compute_90,code=sm_90",
 				"-gencode", "arch=compute_90a,code=sm_90a",
