@@ -1,3 +1,8 @@
+// The search below follows lz4hc.c of the LZ4 library 1.9.4
+// (LZ4HC_compress_hashChain, LZ4HC_InsertAndGetWiderMatch), Copyright (c)
+// 2011-2020 Yann Collet, BSD 2-Clause License: see LICENSE.lz4 beside this
+// file.
+
 package fatbin
 
 import "encoding/binary"
