@@ -367,6 +367,9 @@ type Object struct {
 	// Per-function .nv.info sections are decoded when read
 	// (appendFunctionInfo).
 	info []*cubin.Section
+	// The records of those sections that name a symbol, and the
+	// EIATTR_GEN_ERRBAR_AT_EXIT markers, in file order (checkGlobalInfo).
+	globalRecs []globalRec
 }
 
 // reportArch is the -report-arch suffix of messages.

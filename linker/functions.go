@@ -77,26 +77,26 @@ func buildFunctions(ctx *linkContext) {
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
 			markClones(ctx, file)
 		}
-		for r := range file.globalInfo() {
-			if !r.symWord() {
+		for _, r := range file.globalRecs {
+			if r.attr == cubin.EIATTR_GEN_ERRBAR_AT_EXIT && r.format == eifmtNVal {
 				continue
 			}
-			if sym := file.syms[r.sym()]; sym != nil && ctx.clones.has(sym) && r.attr == cubin.EIATTR_FRAME_SIZE {
+			if sym := file.syms[r.sym]; sym != nil && ctx.clones.has(sym) && r.attr == cubin.EIATTR_FRAME_SIZE {
 				owner := sym.section.fn
-				owner.clones = append(owner.clones, cloneFrame{sym: sym, frame: r.value()})
+				owner.clones = append(owner.clones, cloneFrame{sym: sym, frame: r.value})
 				continue
 			}
-			fn := ctx.funcIn(file.syms[r.sym()], file)
+			fn := ctx.funcIn(file.syms[r.sym], file)
 			if fn == nil {
 				continue
 			}
 			switch r.attr {
 			case cubin.EIATTR_REGCOUNT:
-				fn.regs = int(r.value())
+				fn.regs = int(r.value)
 			case cubin.EIATTR_FRAME_SIZE:
-				fn.frameSize = r.value()
+				fn.frameSize = r.value
 			case cubin.EIATTR_MIN_STACK_SIZE:
-				fn.stackUnknownIn = r.value() == stackUnknown
+				fn.stackUnknownIn = r.value == stackUnknown
 			}
 		}
 	}

@@ -116,18 +116,13 @@ func buildNVInfo(ctx *linkContext) {
 func infoOrder(ctx *linkContext) []*function {
 	seen := make([]bool, len(ctx.allFuncs)) // by function.order
 	order := make([]*function, 0, len(ctx.funcs))
-	var walk inputWalk // the records are read from the inputs
 	for _, file := range ctx.files {
-		walk.visit(ctx, file)
-		for r := range file.globalInfo() {
+		for _, r := range file.globalRecs { // kept at parse: the inputs are not read
 			if r.attr == cubin.EIATTR_GEN_ERRBAR_AT_EXIT && r.format == eifmtNVal {
 				order = append(order, nil)
 				continue
 			}
-			if !r.symWord() {
-				continue
-			}
-			if fn := ctx.funcIn(file.syms[r.sym()], file); fn != nil && ctx.isLive(fn) && !seen[fn.order] {
+			if fn := ctx.funcIn(file.syms[r.sym], file); fn != nil && ctx.isLive(fn) && !seen[fn.order] {
 				seen[fn.order] = true
 				order = append(order, fn)
 			}

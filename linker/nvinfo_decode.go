@@ -107,17 +107,45 @@ func (file *Object) appendFunctionInfo(dst []infoRecord, sec *cubin.Section) ([]
 	return dst, err
 }
 
+// globalRec is a record of a file's module-wide .nv.info that every link
+// reads: one naming a symbol in its first word (symWord), or an
+// EIATTR_GEN_ERRBAR_AT_EXIT marker (sym and value 0).
+type globalRec struct {
+	sym, value uint32 // value as infoRecord.value
+	attr       cubin.Attr
+	format     uint8
+}
+
 // checkGlobalInfo checks the records of the module-wide .nv.info sections
-// of a file, and notes the sections for globalInfo.
+// of a file, notes the sections for globalInfo, and keeps the records
+// buildFunctions and infoOrder read (Object.globalRecs), so that those
+// passes do not decode the sections again: 12 bytes a record, the size of
+// a symbol record in the section.
 func checkGlobalInfo(file *Object) error {
+	n := 0
 	for _, s := range file.ELF.Sections {
 		if s.Type == cubin.SHT_CUDA_INFO && s.Name == ".nv.info" {
-			if err := walkInfo(file, s, func(infoRecord) bool { return true }); err != nil {
+			n += len(s.Data) / 12 // a symbol record is 12 bytes
+		}
+	}
+	recs := make([]globalRec, 0, n)
+	for _, s := range file.ELF.Sections {
+		if s.Type == cubin.SHT_CUDA_INFO && s.Name == ".nv.info" {
+			if err := walkInfo(file, s, func(r infoRecord) bool {
+				switch {
+				case r.symWord():
+					recs = append(recs, globalRec{sym: r.sym(), value: r.value(), attr: r.attr, format: r.format})
+				case r.attr == cubin.EIATTR_GEN_ERRBAR_AT_EXIT && r.format == eifmtNVal:
+					recs = append(recs, globalRec{attr: r.attr, format: r.format})
+				}
+				return true
+			}); err != nil {
 				return err
 			}
 			file.info = append(file.info, s)
 		}
 	}
+	file.globalRecs = recs
 	return nil
 }
 
