@@ -83,7 +83,7 @@ func isDebugSection(name string) bool {
 //   - Small inputs (under smallInputBytes, not counting debug sections:
 //     heapInputBytes) and medium ones (under largeInputBytes, debug
 //     sections included): the collector is off, with a
-//     memory limit of smallLinkMemoryLimit as the safety net. Such a link
+//     memory limit of offCollectorLimit as the safety net. Such a link
 //     allocates a few times its inputs in all (5 MB for the 1.6 MB of the
 //     100-object flat benchmark program), under the collector's own 4 MB
 //     minimum target, so a collection frees nothing the process would
@@ -129,11 +129,11 @@ func tuneCollector(ctx *linkContext) {
 	if !ctx.config.OneShot || os.Getenv("GOGC") != "" {
 		return
 	}
-	total := inputBytes(ctx.added)
+	total, heap := inputBytes(ctx.added), heapInputBytes(ctx.added)
 	switch {
-	case heapInputBytes(ctx.added) < smallInputBytes || total < largeInputBytes:
+	case heap < smallInputBytes || total < largeInputBytes:
 		if os.Getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(smallLinkMemoryLimit)
+			debug.SetMemoryLimit(offCollectorLimit(heap))
 		}
 		debug.SetGCPercent(-1)
 		ctx.gc.off = true
@@ -144,6 +144,21 @@ func tuneCollector(ctx *linkContext) {
 		debug.SetGCPercent(largeInputGCPercent)
 		ctx.gc.early = true
 	}
+}
+
+// offCollectorLimit is the memory limit of a link that runs with the
+// collector off, whose inputs hold heap bytes (heapInputBytes):
+// smallLinkMemoryLimit, or offLimitPerInputByte times those bytes if that
+// is more (at most 128 MiB: such a link has less than largeInputBytes of
+// inputs, or less than smallInputBytes outside debug sections). A link of
+// many small files holds more heap per input byte than one of few large
+// ones: the flat 1,600-object benchmark program (26.6 MB of inputs)
+// reached 64 MiB, where the collector runs again and again near the
+// limit. With 4 times its inputs (101 MiB) it collects no more: CPU 443
+// -> 267 ms, wall 358 -> 246 ms, peak RSS 61.0 -> 70.6 MiB (nvlink 1,006
+// ms, 85.4 MiB; 7 interleaved runs, medians; docs/benchmarks.md, perf25).
+func offCollectorLimit(heap int) int64 {
+	return max(smallLinkMemoryLimit, offLimitPerInputByte*int64(heap))
 }
 
 // collectWhileReading sets the collector of a one-shot link whose files
@@ -177,7 +192,7 @@ func collectGarbage(ctx *linkContext) {
 // largeInputGCPercent heap growth, hugeInputGCPercent from hugeInputBytes
 // on; one whose inputs hold less than
 // largeInputBytes does not collect until the process holds
-// smallLinkMemoryLimit (see tuneCollector); while the inputs are read, a
+// offCollectorLimit (see tuneCollector); while the inputs are read, a
 // link collects at readingGCPercent (collectWhileReading).
 const (
 	readingGCPercent     = 400
@@ -187,4 +202,5 @@ const (
 	hugeInputGCPercent   = 100
 	smallInputBytes      = 4 << 20
 	smallLinkMemoryLimit = 64 << 20
+	offLimitPerInputByte = 4
 )
