@@ -169,8 +169,7 @@ func chooseToolkit(ctx *linkContext) {
 		return
 	}
 	if cfg := ctx.config; (cfg.ArchSpecific || cfg.FatbinArchSpecific) && !tk.archSpecific && ctx.releaseTold() {
-		// nvlink 11.8 stops while it reads its command line.
-		ctx.report(fmt.Errorf("value '%s' is not defined for option 'arch' by nvlink %s, the release this link reproduces: it is a target of nvlink 12.x; link CUDA 12 objects, or give --cuda-version=12.4 or later", cfg.archName(), tk))
+		ctx.refuseArchSpecific(tk)
 		return
 	}
 	for _, file := range files {
@@ -184,6 +183,14 @@ func chooseToolkit(ctx *linkContext) {
 			ctx.report(&linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
 		}
 	}
+}
+
+// refuseArchSpecific reports an arch-specific target (sm_90a, compute_90a)
+// of a link reproducing tk, a release that does not know it: nvlink 11.8
+// stops while it reads its command line ("Value 'compute_90a' is not
+// defined for option 'arch'").
+func (ctx *linkContext) refuseArchSpecific(tk *toolkit) {
+	ctx.report(fmt.Errorf("value '%s' is not defined for option 'arch' by nvlink %s, the release this link reproduces: it is a target of nvlink 12.x; link CUDA 12 objects, or give --cuda-version=12.4 or later", ctx.config.archName(), tk))
 }
 
 // releaseTold says whether the link's release comes from somewhere:

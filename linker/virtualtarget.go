@@ -15,12 +15,37 @@ import (
 // (-gencode arch=compute_NN,code=compute_NN, CMake's NN-virtual); the
 // driver JIT-links the PTX at run time.
 func linkVirtual(ctx *linkContext) error {
-	ctx.run("read inputs", readInputs)          // as a full link
+	ctx.run("read inputs", readInputs)                    // as a full link
+	ctx.run("check the target", checkVirtualArchSpecific) // compute_90a: a target of 12.x only
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
 	ctx.run("list modules", listVirtualModules) // every input with device code, in command-line order
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
 	return ctx.runErr("write host side", writeHostSide) // --register-link-binaries
+}
+
+// checkVirtualArchSpecific refuses compute_90a when the link reproduces
+// nvlink 11.8, which does not know the value (the error is all it prints:
+// it stops while it reads its command line, so no input's error comes
+// first). The release is --cuda-version's, else the newest the inputs
+// record; inputs that record none are no reason to refuse it, as for
+// sm_90a (chooseToolkit).
+func checkVirtualArchSpecific(ctx *linkContext) {
+	if !ctx.config.ArchSpecific || ctx.read == nil {
+		return
+	}
+	v := ctx.config.CUDAVersion
+	if v == 0 {
+		for _, objs := range ctx.read.objs {
+			v = newestRelease(v, objs)
+		}
+	}
+	if tk := toolkitFor(v); v != 0 && !tk.archSpecific {
+		ctx.refuseArchSpecific(tk)
+	}
 }
 
 // listVirtualModules lists, for a virtual target, the module ids

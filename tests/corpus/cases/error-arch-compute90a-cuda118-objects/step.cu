@@ -1,0 +1,1 @@
+__device__ int hop_step(int x) { return (x * 3 + 1) >> 1; }
