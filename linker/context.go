@@ -87,6 +87,10 @@ type linkContext struct {
 	// common than the first of its name, the first's st_value: the
 	// alignment nvlink keeps (resolveSymbols; see inputValue).
 	commonAlign map[*symbol]uint64
+	// weakFirstVSM is, for a weak function defined more than once, the
+	// virtual architecture of its first copy, which nvlink compares every
+	// later copy with (addDefinition, its one writer).
+	weakFirstVSM map[*symbol]int
 	// placements are, by symbol id, where each symbol lands in the output
 	// (placeSymbols, its one writer; read through placed).
 	placements []placement

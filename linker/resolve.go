@@ -225,9 +225,22 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) *li
 			}
 		}
 		if esym.Type() == cubin.STT_FUNC {
+			// nvlink compares the registers with the chosen copy's but
+			// the virtual architecture with the first copy's: after a
+			// copy from PTX for an older one (compiled by the link) lost
+			// to a later copy, every later copy of an equal count wins
+			// too (11.8, 12.4 and 12.5).
+			firstVSM, ok := ctx.weakFirstVSM[sym]
+			if !ok {
+				firstVSM = sym.file.ELF.Header.VirtualSM()
+				if ctx.weakFirstVSM == nil {
+					ctx.weakFirstVSM = map[*symbol]int{}
+				}
+				ctx.weakFirstVSM[sym] = firstVSM
+			}
 			newRegs, oldRegs := file.regCount(idx), sym.file.regCount(int(sym.esymIndex))
 			take = newRegs < oldRegs ||
-				newRegs == oldRegs && file.ELF.Header.VirtualSM() > sym.file.ELF.Header.VirtualSM()
+				newRegs == oldRegs && file.ELF.Header.VirtualSM() > firstVSM
 			if !take && sym.file != file {
 				// nvlink skips this copy's symbols (registerNames).
 				if file.weakSkipped == nil {
