@@ -15,10 +15,8 @@ import "encoding/binary"
 // The encoder is deterministic, so the same search gives the same block.
 func compressLZ4HC(src []byte) []byte {
 	const (
-		minMatch     = 4
 		mfLimit      = 12 // the last match starts at least 12 bytes before the end
 		lastLiterals = 5  // the last 5 bytes are literals
-		optimalML    = 18 // (ML_MASK-1)+MINMATCH
 		maxAttempts  = 2  // level 1
 	)
 	n := len(src)
@@ -62,18 +60,7 @@ func compressLZ4HC(src []byte) []byte {
 		}
 	search3:
 		if start2-ip < optimalML {
-			newML := ml
-			if newML > optimalML {
-				newML = optimalML
-			}
-			if ip+newML > start2+ml2-minMatch {
-				newML = start2 - ip + ml2 - minMatch
-			}
-			if c := newML - (start2 - ip); c > 0 {
-				start2 += c
-				ref2 += c
-				ml2 -= c
-			}
+			_, start2, ref2, ml2 = trimOverlap(ip, ml, start2, ref2, ml2)
 		}
 		if start2+ml2 <= mflimit {
 			ml3, ref3, start3 = m.widerMatch(start2+ml2-3, start2, matchlimit, ml2, maxAttempts)
@@ -111,17 +98,7 @@ func compressLZ4HC(src []byte) []byte {
 		// Three ascending matches: write the first.
 		if start2 < ip+ml {
 			if start2-ip < optimalML {
-				if ml > optimalML {
-					ml = optimalML
-				}
-				if ip+ml > start2+ml2-minMatch {
-					ml = start2 - ip + ml2 - minMatch
-				}
-				if c := ml - (start2 - ip); c > 0 {
-					start2 += c
-					ref2 += c
-					ml2 -= c
-				}
+				ml, start2, ref2, ml2 = trimOverlap(ip, ml, start2, ref2, ml2)
 			} else {
 				ml = start2 - ip
 			}
@@ -132,6 +109,32 @@ func compressLZ4HC(src []byte) []byte {
 		goto search3
 	}
 	return appendLastLiterals(out, src[anchor:])
+}
+
+// The shortest match LZ4 encodes, and the length over which lz4hc.c trims
+// a match that the next one overlaps ((ML_MASK-1)+MINMATCH).
+const (
+	minMatch  = 4
+	optimalML = 18
+)
+
+// trimOverlap settles the overlap of a match at ip (ml bytes) with the next
+// one at start2 (ref2, ml2 bytes) that starts less than optimalML after it,
+// as lz4hc.c does in both places it meets one: the first keeps at most
+// optimalML bytes, and the second at least minMatch; the second then
+// starts where the first ends. It returns the first's length and the
+// second match.
+func trimOverlap(ip, ml, start2, ref2, ml2 int) (int, int, int, int) {
+	ml = min(ml, optimalML)
+	if ip+ml > start2+ml2-minMatch {
+		ml = start2 - ip + ml2 - minMatch
+	}
+	if c := ml - (start2 - ip); c > 0 {
+		start2 += c
+		ref2 += c
+		ml2 -= c
+	}
+	return ml, start2, ref2, ml2
 }
 
 // hcMatcher is the search state of LZ4's HC encoder: a hash table of the
