@@ -331,6 +331,22 @@ func (ctx *linkContext) toolkitSoFar(objs []*Object) *toolkit {
 	return toolkitFor(v)
 }
 
+// readRelease is the release the inputs read so far tell before any is
+// added: --cuda-version's, else the newest an input read was written by
+// (ctx.read), else 0.
+func (ctx *linkContext) readRelease() uint32 {
+	if v := ctx.config.CUDAVersion; v != 0 {
+		return v
+	}
+	var v uint32
+	if read := ctx.read; read != nil {
+		for _, objs := range read.objs {
+			v = newestRelease(v, objs)
+		}
+	}
+	return v
+}
+
 // inputsRelease is the newest release the inputs read so far record (the
 // added cubins' e_version, what the unlinked units' containers said), 0
 // when none tells.

@@ -30,21 +30,16 @@ func linkVirtual(ctx *linkContext) error {
 // checkVirtualArchSpecific refuses compute_90a when the link reproduces
 // nvlink 11.8, which does not know the value (the error is all it prints:
 // it stops while it reads its command line, so no input's error comes
-// first). The release is --cuda-version's, else the newest the inputs
-// record; inputs that record none are no reason to refuse it, as for
-// sm_90a (chooseToolkit).
+// first). The release is readRelease's; inputs that record none are no
+// reason to refuse it, as for sm_90a (chooseToolkit).
 func checkVirtualArchSpecific(ctx *linkContext) {
 	if !ctx.config.ArchSpecific || ctx.read == nil {
 		return
 	}
-	v := ctx.config.CUDAVersion
-	if v == 0 {
-		for _, objs := range ctx.read.objs {
-			v = newestRelease(v, objs)
+	if v := ctx.readRelease(); v != 0 {
+		if tk := toolkitFor(v); !tk.archSpecific {
+			ctx.refuseArchSpecific(tk)
 		}
-	}
-	if tk := toolkitFor(v); v != 0 && !tk.archSpecific {
-		ctx.refuseArchSpecific(tk)
 	}
 }
 

@@ -53,21 +53,13 @@ func chooseXptxas(ctx *linkContext) {
 
 // xptxasList says whether the link's release takes -Xptxas as a list
 // (toolkit.xptxasList). Before the inputs are added, the release is
-// --cuda-version's, else the newest an input read was written by, else
-// that of the compiler of the link's PTX, the PTX compiler
+// readRelease's (--cuda-version's, else the newest an input read was
+// written by), else that of the compiler of the link's PTX, the PTX compiler
 // (--ptx-compiler) or ptxas (its cubins then tell the release to
 // chooseToolkit).
 func (ctx *linkContext) xptxasList() bool {
 	cfg := ctx.config
-	if cfg.CUDAVersion != 0 {
-		return toolkitFor(cfg.CUDAVersion).xptxasList
-	}
-	var v uint32
-	if read := ctx.read; read != nil {
-		for _, objs := range read.objs {
-			v = newestRelease(v, objs)
-		}
-	}
+	v := ctx.readRelease()
 	switch {
 	case v != 0:
 	case cfg.PTXCompiler != "":
