@@ -3,6 +3,7 @@ package difftest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
@@ -158,6 +159,11 @@ func TestCorpus(t *testing.T) {
 }
 
 // runCorpus runs one toolkit's cases as subtests and logs their summary.
+// Each case links in its directory, as nvlink was run for it, one case
+// after another; cuobjdump and nvdisasm, which take most of the time
+// (nvdisasm 0.1 to 0.6 s a file, most of it its start), then read the
+// outputs in parallel, when every case of the toolkit is linked
+// (validate).
 func runCorpus(t *testing.T, cases []*Case, toolkit string) {
 	tools := toolkitTools(toolkit)
 	switch {
@@ -174,19 +180,21 @@ func runCorpus(t *testing.T, cases []*Case, toolkit string) {
 			switch {
 			case c.Differs:
 				diffCases++
-				runDiffers(t, c, tools)
+				out := runDiffers(t, c)
 				if !t.Failed() {
 					diffMatch++
 				}
+				validate(t, tools, out)
 			case c.Expect == "ok":
 				okCases++
-				same, ident := runOK(t, c, tools)
+				same, ident, out := runOK(t, c)
 				if same {
 					okMatch++
 				}
 				if ident {
 					identical++
 				}
+				validate(t, tools, out)
 			case c.Expect == "error":
 				errCases++
 				runError(t, c)
@@ -211,14 +219,15 @@ func runCorpus(t *testing.T, cases []*Case, toolkit string) {
 }
 
 // runOK checks a case nvlink links successfully. It reports whether the
-// output has nvlink's normal form and whether it is byte-identical.
-func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
-	t.Chdir(c.Dir)
+// output has nvlink's normal form and whether it is byte-identical, and
+// returns the output's path for the validators ("" if there is none to
+// read).
+func runOK(t *testing.T, c *Case) (same, identical bool, out string) {
 	before := dirState(t, c.Dir)
 	tmp := t.TempDir()
-	out := filepath.Join(tmp, "out.cubin")
+	out = filepath.Join(tmp, "out.cubin")
 	args := cudalinkArgs(t, c, c.Inputs, out)
-	status, _, stderr := link(t, args)
+	status, _, stderr := linkIn(t, c.Dir, args)
 	defer checkUnchanged(t, c.Dir, before)
 
 	if status != 0 {
@@ -232,7 +241,7 @@ func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
 			t.Errorf("output directory holds %v, want %v", files, want)
 		}
 		ok := !t.Failed()
-		return ok, ok
+		return ok, ok, ""
 	}
 	wantFiles := []string{"out.cubin"}
 	if c.RegisterLinkBinaries {
@@ -258,7 +267,7 @@ func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
 			t.Errorf("cudalink's PTX differs from nvlink's (%d vs %d bytes); first difference at byte %d",
 				len(got), len(want), firstDiff(got, want))
 		}
-		return identical, identical
+		return identical, identical, ""
 	}
 	wantN, err := normalize.Normalize(want)
 	if err != nil {
@@ -278,11 +287,7 @@ func runOK(t *testing.T, c *Case, tools *validators) (same, identical bool) {
 		t.Errorf("same normal form as nvlink's output, but not byte-identical (%d vs %d bytes); first difference at byte %d",
 			len(got), len(want), firstDiff(got, want))
 	}
-
-	if tools != nil {
-		checkTools(t, tools, out)
-	}
-	return same, identical
+	return same, identical, out
 }
 
 // isPTX says whether an expected output is PTX text (-dlto -emit-ptx
@@ -323,8 +328,9 @@ func checkRegFile(t *testing.T, c *Case, path string) {
 // runDiffers checks a case where cudalink deliberately does not do what
 // nvlink does (`cudalink: differs`): nvlink ignores archives of cubins,
 // cudalink links their members. Whatever nvlink did, cudalink must succeed
-// and its output must define every kernel of the archived cubins.
-func runDiffers(t *testing.T, c *Case, tools *validators) {
+// and its output must define every kernel of the archived cubins. It
+// returns the output's path for the validators.
+func runDiffers(t *testing.T, c *Case) (out string) {
 	want, err := c.ArchivedKernels()
 	if err != nil {
 		t.Fatal(err)
@@ -332,12 +338,11 @@ func runDiffers(t *testing.T, c *Case, tools *validators) {
 	if len(want) == 0 {
 		t.Fatal("`cudalink: differs`, but no archive among the inputs holds a cubin with a kernel")
 	}
-	t.Chdir(c.Dir)
 	before := dirState(t, c.Dir)
 	tmp := t.TempDir()
-	out := filepath.Join(tmp, "out.cubin")
+	out = filepath.Join(tmp, "out.cubin")
 	args := cudalinkArgs(t, c, c.Inputs, out)
-	status, _, stderr := link(t, args)
+	status, _, stderr := linkIn(t, c.Dir, args)
 	defer checkUnchanged(t, c.Dir, before)
 
 	if status != 0 {
@@ -367,9 +372,56 @@ func runDiffers(t *testing.T, c *Case, tools *validators) {
 			t.Errorf("kernel %s of an archived cubin is not a kernel of cudalink's output", k)
 		}
 	}
-	if tools != nil {
-		checkTools(t, tools, out)
+	return out
+}
+
+// validated holds the outputs (the validators and the SHA-256 of the bytes)
+// cuobjdump and nvdisasm have read in this process: the same bytes are not
+// read again by the same programs (TestCorpusPTXCompiler makes the bytes
+// TestCorpus made).
+var validated sync.Map
+
+// validate has cuobjdump -elf and nvdisasm read the output at path (none
+// when tools is nil or path ""). It ends t's sequential part: t goes on in
+// parallel with its siblings once their parent has run them all.
+func validate(t *testing.T, tools *validators, path string) {
+	t.Helper()
+	if tools == nil || path == "" {
+		return
 	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := fmt.Sprintf("%s %s %x", tools.cuobjdump, tools.nvdisasm, sha256.Sum256(data))
+	if _, ok := validated.Load(key); ok {
+		return
+	}
+	t.Parallel()
+	checkTools(t, tools, path)
+	if !t.Failed() {
+		validated.Store(key, true)
+	}
+}
+
+// linkIn is link run in dir, the directory nvlink was run in (inputs and
+// messages name files relative to it). The working directory is back when
+// it returns, so that the test may go on in parallel (t.Chdir forbids it).
+func linkIn(t *testing.T, dir string, args []string) (status int, stdout, stderr string) {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.Chdir(wd); err != nil {
+			panic(err)
+		}
+	}()
+	return link(t, args)
 }
 
 // checkTools requires cuobjdump -elf and nvdisasm to accept a cubin (run
