@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cudalink/cudalink/linker/archive"
@@ -610,10 +611,29 @@ func partialTempDir(t *testing.T) string {
 	return tmp
 }
 
-// runCudalink runs cudalink in-process in dir; a panic fails the test.
+// cwd is held while cudalink runs in-process in a case's directory: the
+// working directory is the process's, and the round trips run in parallel.
+var cwd sync.Mutex
+
+// runCudalink runs cudalink in-process in dir; a panic fails the test. The
+// working directory is back when it returns (t.Chdir would forbid the test
+// to go on in parallel).
 func runCudalink(t *testing.T, dir string, args []string) (int, string) {
 	t.Helper()
-	t.Chdir(dir)
+	cwd.Lock()
+	defer cwd.Unlock()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.Chdir(wd); err != nil {
+			panic(err)
+		}
+	}()
 	var out bytes.Buffer
 	status := func() (status int) {
 		defer func() {
@@ -703,6 +723,9 @@ func roundTrips(t *testing.T, tk toolkit, cases []*difftest.Case) {
 	if nvlink == "" {
 		t.Logf("nvlink %s is not installed: the round trips through nvlink are skipped; those through cudalink still run", tk.version)
 	}
+	// The round trips run in parallel (cudalink's links one at a time,
+	// runCudalink); mu guards their counts.
+	var mu sync.Mutex
 	var tried, nvSame, nvBytes, cuSame, cuBytes int
 	triedBySplit, bytesBySplit := map[string]int{}, map[string]int{}
 	for _, c := range cases {
@@ -746,8 +769,11 @@ func roundTrips(t *testing.T, tk toolkit, cases []*difftest.Case) {
 		}
 		for _, sp := range splits(c.Dir, c.Inputs, archNumber(c.Arch)) {
 			t.Run(c.Name+"/"+sp.name, func(t *testing.T) {
+				t.Parallel()
+				mu.Lock()
 				tried++
 				triedBySplit[sp.name]++
+				mu.Unlock()
 				known := knownDifferences[c.Name+"/"+sp.name]
 				tmp := partialTempDir(t)
 				part := filepath.Join(tmp, "partial.cubin")
@@ -817,6 +843,8 @@ func roundTrips(t *testing.T, tk toolkit, cases []*difftest.Case) {
 				}
 				cudalinkRoundTrip := func(wantName, want string) {
 					same, identical := compare(t, "cudalink", wantName, want, viaPartial, known.maskFor("cudalink"))
+					mu.Lock()
+					defer mu.Unlock()
 					if same {
 						cuSame++
 					}
@@ -875,6 +903,8 @@ func roundTrips(t *testing.T, tk toolkit, cases []*difftest.Case) {
 					return
 				}
 				same, identical := compare(t, "nvlink", "the direct link", nvDirect, nvOut, known.maskFor("nvlink"))
+				mu.Lock()
+				defer mu.Unlock()
 				if same {
 					nvSame++
 				}
@@ -885,12 +915,15 @@ func roundTrips(t *testing.T, tk toolkit, cases []*difftest.Case) {
 			})
 		}
 	}
-	for _, name := range []string{"all", "prefix", "suffix", "nested"} {
-		t.Logf("split %s: %d round trips, byte-identical: cudalink %d, nvlink %d",
-			name, triedBySplit[name], bytesBySplit[name+" cudalink"], bytesBySplit[name+" nvlink"])
-	}
-	t.Logf("CUDA %s: %d round trips; cudalink: %d equal under normalize (%d byte-identical); nvlink: %d equal (%d byte-identical)",
-		tk.version, tried, cuSame, cuBytes, nvSame, nvBytes)
+	// The summary, once every round trip has run.
+	t.Cleanup(func() {
+		for _, name := range []string{"all", "prefix", "suffix", "nested"} {
+			t.Logf("split %s: %d round trips, byte-identical: cudalink %d, nvlink %d",
+				name, triedBySplit[name], bytesBySplit[name+" cudalink"], bytesBySplit[name+" nvlink"])
+		}
+		t.Logf("CUDA %s: %d round trips; cudalink: %d equal under normalize (%d byte-identical); nvlink: %d equal (%d byte-identical)",
+			tk.version, tried, cuSame, cuBytes, nvSame, nvBytes)
+	})
 }
 
 // compare checks that two cubins are the same link result; it reports
