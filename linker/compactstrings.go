@@ -1,9 +1,12 @@
 package linker
 
 import (
+	"bytes"
 	"cmp"
+	"iter"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/cudalink/cudalink/linker/cubin"
 )
@@ -31,7 +34,8 @@ import (
 // two sections hold to the new table.
 func compactStrings(ctx *linkContext) {
 	old := &ctx.strtab
-	group := map[string]int{}
+	// (Sized for the names of the symbols and sections, most of the names.)
+	group := make(map[string]int, len(ctx.symtab.entries)+len(ctx.outSections))
 	// Group 1: the prototype strings of every input, those of removed
 	// functions included.
 	for _, file := range ctx.files {
@@ -72,7 +76,7 @@ func compactStrings(ctx *linkContext) {
 		slices.SortStableFunc(again, func(a, b movedName) int { return cmp.Compare(a.at, b.at) })
 	}
 	compactSectionNames(ctx, movedSh)
-	for _, s := range splitStrings(ctx.names.shstrtab.buf) {
+	for s := range tableStrings(ctx.names.shstrtab.buf) {
 		set(s, 2)
 	}
 	keptPlaceholder := false
@@ -110,11 +114,18 @@ func compactStrings(ctx *linkContext) {
 		}
 	}
 	moved := map[uint32]uint32{}
-	strs := splitStrings(old.buf)
+	// Each string's group, looked up once for the three passes (0: not
+	// written).
+	var groups []int8
+	for s := range tableStrings(old.buf) {
+		groups = append(groups, int8(group[s]))
+	}
 	for g := 1; g <= 3; g++ {
 		off := uint32(1)
 		pending := again
-		for _, s := range strs {
+		i := -1
+		for s := range tableStrings(old.buf) {
+			i++
 			if g == 1 {
 				protoEmpty(off)
 			}
@@ -134,7 +145,7 @@ func compactStrings(ctx *linkContext) {
 				// local name of its own where it was created.
 				fresh.empty = uint32(len(fresh.buf))
 				fresh.buf = append(fresh.buf, 0)
-			case group[s] == g:
+			case int(groups[i]) == g:
 				fresh.add(s)
 			}
 			off += uint32(len(s)) + 1
@@ -225,7 +236,7 @@ func isMoved(moves []movedName, name string) bool {
 // names, as in 11.8. moved are the section names nvlink writes where a
 // kept duplicate function created them again (movedNames).
 func compactSectionNames(ctx *linkContext, moved []movedName) {
-	live := map[string]bool{}
+	live := make(map[string]bool, len(ctx.outSections))
 	for _, osec := range ctx.outSections {
 		live[osec.name] = true
 	}
@@ -252,20 +263,33 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 	// kept helper's .rel.text.<f> though every relocation in it is
 	// resolved (12.4 -kernels-used dropping the other file's copy). Made
 	// when the first removed function is met: a link that removes none
-	// need not name every kept section.
+	// need not name every kept section. keptName says whether name is
+	// one of those sections' or of their relocation sections'.
 	var kept map[string]bool
-	keptNames := func() map[string]bool {
+	keptName := func(name string) bool {
 		if kept == nil {
 			kept = map[string]bool{}
 			for _, fn := range ctx.funcs {
-				for _, isec := range append([]*inputSection{fn.text}, fn.sections...) {
-					if isec != nil {
-						kept[isec.sec.Name], kept[".rel"+isec.sec.Name], kept[".rela"+isec.sec.Name] = true, true, true
-					}
+				if fn.text != nil {
+					kept[fn.text.sec.Name] = true
+				}
+				for _, isec := range fn.sections {
+					kept[isec.sec.Name] = true
 				}
 			}
 		}
-		return kept
+		if kept[name] {
+			return true
+		}
+		rest, ok := strings.CutPrefix(name, ".rel")
+		if !ok {
+			return false
+		}
+		if kept[rest] {
+			return true
+		}
+		rest, ok = strings.CutPrefix(rest, "a")
+		return ok && kept[rest]
 	}
 	for _, fn := range ctx.allFuncs {
 		if name := ".nv.constant2." + fn.sym.name; ctx.bank2.emptiedFrom.has(fn) && !live[name] {
@@ -288,7 +312,7 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 				continue // a removed kernel's shared section keeps its name
 			}
 			for _, name := range []string{isec.sec.Name, ".rel" + isec.sec.Name, ".rela" + isec.sec.Name} {
-				if !live[name] && !keptNames()[name] {
+				if !live[name] && !keptName(name) {
 					drop[name] = true
 				}
 			}
@@ -299,7 +323,7 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 	fresh.reserve(len(old.buf))
 	pending := moved
 	off := uint32(1)
-	for _, s := range splitStrings(old.buf) {
+	for s := range tableStrings(old.buf) {
 		for len(pending) > 0 && pending[0].at <= off {
 			if !drop[pending[0].name] {
 				fresh.add(pending[0].name)
@@ -361,16 +385,26 @@ func forProtoWords(ctx *linkContext, f func(w []byte, listed bool)) {
 	}
 }
 
-// splitStrings returns the NUL-terminated strings of a string table after
-// the leading NUL, in order.
-func splitStrings(buf []byte) []string {
-	var out []string
-	start := 1
-	for i := 1; i < len(buf); i++ {
-		if buf[i] == 0 {
-			out = append(out, string(buf[start:i]))
-			start = i + 1
+// tableStrings yields the NUL-terminated strings of a string table after
+// the leading NUL, in order. Each shares buf's memory
+// (a table's strings are read, and those kept copied, once a link is
+// done making names): buf must not change while one is in use.
+func tableStrings(buf []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := 1
+		for start < len(buf) {
+			n := bytes.IndexByte(buf[start:], 0)
+			if n < 0 {
+				return
+			}
+			s := ""
+			if n > 0 {
+				s = unsafe.String(&buf[start], n)
+			}
+			if !yield(s) {
+				return
+			}
+			start += n + 1
 		}
 	}
-	return out
 }
