@@ -98,6 +98,7 @@ func compactStrings(ctx *linkContext) {
 	}
 	var fresh stringTable
 	fresh.reserve(len(old.buf))
+	fresh.rehash(old.n) // slots for every name at once, not doubled again and again
 	// An address-taken function a kept record lists without a prototype
 	// (a kernel device code launches, libcudadevrt's kernels) gets an
 	// empty string of its own, among the prototype strings where nvlink
@@ -321,6 +322,7 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 	old := &ctx.names.shstrtab
 	var fresh stringTable
 	fresh.reserve(len(old.buf))
+	fresh.rehash(old.n) // slots for every name at once, not doubled again and again
 	pending := moved
 	off := uint32(1)
 	for s := range tableStrings(old.buf) {
