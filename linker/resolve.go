@@ -229,7 +229,9 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) *li
 			// the virtual architecture with the first copy's: after a
 			// copy from PTX for an older one (compiled by the link) lost
 			// to a later copy, every later copy of an equal count wins
-			// too (11.8, 12.4 and 12.5).
+			// too (11.8, 12.4 and 12.5). A third copy with fewer registers
+			// than the first but more than the chosen one loses
+			// (weak-function-fewer-registers-compared-with-chosen-copy-sm80).
 			firstVSM, ok := ctx.weakFirstVSM[sym]
 			if !ok {
 				firstVSM = sym.file.ELF.Header.VirtualSM()
