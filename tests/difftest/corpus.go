@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Case is one link case: a directory under tests/corpus/cases with a
@@ -606,4 +607,31 @@ func StackSizeWarnings(messages string) []string {
 		out = append(out, m[1])
 	}
 	return out
+}
+
+// cwd is held while InDir runs.
+var cwd sync.Mutex
+
+// InDir runs f with the working directory dir, as nvlink was run for a case
+// (inputs and messages name files relative to it), one call at a time: the
+// working directory is the process's. The directory is back when InDir
+// returns, so a test may run it and then go on in parallel (t.Chdir forbids
+// it).
+func InDir(dir string, f func()) error {
+	cwd.Lock()
+	defer cwd.Unlock()
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if err := os.Chdir(dir); err != nil {
+		return err
+	}
+	defer func() {
+		if err := os.Chdir(wd); err != nil {
+			panic(err) // every later relative path would be wrong
+		}
+	}()
+	f()
+	return nil
 }

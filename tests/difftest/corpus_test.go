@@ -404,24 +404,13 @@ func validate(t *testing.T, tools *validators, path string) {
 	}
 }
 
-// linkIn is link run in dir, the directory nvlink was run in (inputs and
-// messages name files relative to it). The working directory is back when
-// it returns, so that the test may go on in parallel (t.Chdir forbids it).
+// linkIn is link run in dir, the directory nvlink was run in (InDir).
 func linkIn(t *testing.T, dir string, args []string) (status int, stdout, stderr string) {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
+	if err := InDir(dir, func() { status, stdout, stderr = link(t, args) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := os.Chdir(wd); err != nil {
-			panic(err)
-		}
-	}()
-	return link(t, args)
+	return status, stdout, stderr
 }
 
 // checkTools requires cuobjdump -elf and nvdisasm to accept a cubin (run

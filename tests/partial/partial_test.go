@@ -611,29 +611,20 @@ func partialTempDir(t *testing.T) string {
 	return tmp
 }
 
-// cwd is held while cudalink runs in-process in a case's directory: the
-// working directory is the process's, and the round trips run in parallel.
-var cwd sync.Mutex
-
-// runCudalink runs cudalink in-process in dir; a panic fails the test. The
-// working directory is back when it returns (t.Chdir would forbid the test
-// to go on in parallel).
-func runCudalink(t *testing.T, dir string, args []string) (int, string) {
+// runCudalink runs cudalink in-process in dir (difftest.InDir: one link
+// at a time, while the round trips' other work runs in parallel); a panic
+// fails the test.
+func runCudalink(t *testing.T, dir string, args []string) (status int, msgs string) {
 	t.Helper()
-	cwd.Lock()
-	defer cwd.Unlock()
-	wd, err := os.Getwd()
-	if err != nil {
+	if err := difftest.InDir(dir, func() { status, msgs = runCudalinkHere(t, args) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := os.Chdir(wd); err != nil {
-			panic(err)
-		}
-	}()
+	return status, msgs
+}
+
+// runCudalinkHere runs cudalink in-process in the working directory.
+func runCudalinkHere(t *testing.T, args []string) (int, string) {
+	t.Helper()
 	var out bytes.Buffer
 	status := func() (status int) {
 		defer func() {
