@@ -26,3 +26,10 @@ func (m *fileMaps) trimSlab([]byte, []*Object) {}
 func (m *fileMaps) imageBuffer(n int) []byte    { return make([]byte, n) }
 func (m *fileMaps) inArena([]byte) bool         { return false }
 func (m *fileMaps) releaseUnused(at, n uintptr) {}
+
+// fileID is unused where files are not mapped: see mapfile_unix.go.
+type fileID struct{}
+
+// sameFileID says that fi carries no identity dropRepeatedArchives can use
+// as a key: it compares files with os.SameFile instead.
+func sameFileID(os.FileInfo) (fileID, bool) { return fileID{}, false }

@@ -451,3 +451,16 @@ func (m *fileMaps) releaseUnused(at, n uintptr) {
 	}
 	m.released += int(hi - lo)
 }
+
+// fileID is what os.SameFile compares on this system: a file's device and
+// inode.
+type fileID struct{ dev, ino uint64 }
+
+// sameFileID returns fi's fileID, or false where fi does not carry one.
+func sameFileID(fi os.FileInfo) (fileID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st == nil {
+		return fileID{}, false
+	}
+	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
+}
