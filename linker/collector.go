@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -144,6 +145,12 @@ func tuneCollector(ctx *linkContext) {
 		debug.SetGCPercent(largeInputGCPercent)
 		ctx.gc.early = true
 	}
+	if ctx.gc.early && ctx.gc.readingLimit {
+		// Files of less than largeInputBytes that hold more (fatbinaries
+		// are compressed): the collector runs, without the limit it had
+		// while they were read (collectWhileReading).
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 }
 
 // offCollectorLimit is the memory limit of a link that runs with the
@@ -161,18 +168,26 @@ func offCollectorLimit(heap int) int64 {
 	return max(smallLinkMemoryLimit, offLimitPerInputByte*int64(heap))
 }
 
-// collectWhileReading sets the collector of a one-shot link whose files
-// hold less than largeInputBytes (fileBytes, their sizes on disk) for
-// reading them, before tuneCollector knows what they hold: at
-// readingGCPercent, so that the collections the default target would
-// start while the inputs are parsed (from 4 MiB of heap on) do not
-// happen before tuneCollector turns the collector off. With 400% set at
-// "add inputs" instead of before reading, flat 400 objects took 72.7 ms
-// of CPU and peaked at 24160 KiB, with it set before reading 65.7 ms and
-// 22396 KiB (9 runs each).
+// collectWhileReading turns the collector of a one-shot link whose files
+// hold less than largeInputBytes (fileBytes, their sizes on disk) off for
+// reading them, before tuneCollector knows what they hold, under the
+// memory limit tuneCollector would give inputs of that many heap bytes
+// (offCollectorLimit; at most 128 MiB). It used to set 400% heap growth
+// instead, so that the collections the default target would start
+// from 4 MiB of heap on did not happen before tuneCollector turned the
+// collector off (flat 400 objects: CPU 72.7 -> 65.7 ms, peak 24160 ->
+// 22396 KiB, 9 runs each). At 400% the flat 1,600-object program (26.6 MB)
+// still collected twice while it read: 60 M of its 658 M instructions
+// (callgrind), the reason its instructions grew 4.40 times from 400
+// objects; with the collector off, 597.6 M (4.01 times), the same peak
+// (70.6 -> 71.0 MiB; perf26, docs/benchmarks.md).
 func collectWhileReading(ctx *linkContext, fileBytes int64) {
 	if ctx.config.OneShot && os.Getenv("GOGC") == "" && fileBytes < largeInputBytes {
-		debug.SetGCPercent(readingGCPercent)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(offCollectorLimit(int(fileBytes)))
+			ctx.gc.readingLimit = true
+		}
+		debug.SetGCPercent(-1)
 	}
 }
 
@@ -192,10 +207,10 @@ func collectGarbage(ctx *linkContext) {
 // largeInputGCPercent heap growth, hugeInputGCPercent from hugeInputBytes
 // on; one whose inputs hold less than
 // largeInputBytes does not collect until the process holds
-// offCollectorLimit (see tuneCollector); while the inputs are read, a
-// link collects at readingGCPercent (collectWhileReading).
+// offCollectorLimit (see tuneCollector); while the inputs are read, one
+// whose files hold less than largeInputBytes does not collect either
+// (collectWhileReading).
 const (
-	readingGCPercent     = 400
 	largeInputBytes      = 32 << 20
 	largeInputGCPercent  = 25
 	hugeInputBytes       = 128 << 20

@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"math"
 	"os"
 	"runtime/debug"
 	"testing"
@@ -39,5 +40,51 @@ func TestOffCollectorLimit(t *testing.T) {
 		if got := debug.SetMemoryLimit(-1); got != c.limit {
 			t.Errorf("inputs %v: memory limit %d MiB, want %d MiB", c.inputs, got>>20, c.limit>>20)
 		}
+	}
+}
+
+// TestCollectorOffWhileReading checks that a one-shot link whose files hold
+// less than largeInputBytes reads them with the collector off, under the
+// memory limit offCollectorLimit gives their bytes (the flat 1,600-object
+// benchmark program collected twice while reading at 400% growth), that
+// larger files leave the collector as it is, and that the limit goes when
+// tuneCollector then turns the collector on.
+func TestCollectorOffWhileReading(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: collectWhileReading leaves the collector to them")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, c := range []struct {
+		fileBytes int64
+		percent   int
+		limit     int64
+	}{
+		{1 << 20, -1, 64 << 20},
+		{26 << 20, -1, 4 * 26 << 20},
+		{largeInputBytes, 100, math.MaxInt64},
+	} {
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+		ctx := &linkContext{config: &Config{OneShot: true}}
+		collectWhileReading(ctx, c.fileBytes)
+		if got := debug.SetGCPercent(100); got != c.percent {
+			t.Errorf("files of %d MiB: collector at %d%%, want %d%%", c.fileBytes>>20, got, c.percent)
+		}
+		if got := debug.SetMemoryLimit(math.MaxInt64); got != c.limit {
+			t.Errorf("files of %d MiB: memory limit %d MiB, want %d MiB", c.fileBytes>>20, got>>20, c.limit>>20)
+		}
+	}
+	// Files of 20 MiB that hold 40 MiB outside debug sections: the
+	// collector runs at largeInputGCPercent, with no memory limit.
+	ctx := &linkContext{config: &Config{OneShot: true}}
+	collectWhileReading(ctx, 20<<20)
+	ctx.added = append(ctx.added, &inputFile{Object: &Object{ELF: &cubin.File{Data: make([]byte, 40<<20)}}})
+	tuneCollector(ctx)
+	if got := debug.SetGCPercent(100); got != largeInputGCPercent {
+		t.Errorf("40 MiB held: collector at %d%%, want %d%%", got, largeInputGCPercent)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+		t.Errorf("40 MiB held: memory limit %d MiB, want none", got>>20)
 	}
 }

@@ -315,6 +315,9 @@ type collectorState struct {
 	// so what is let go is never reused: lists may as well be made at the
 	// size they will reach, and a copy that gives back room saves nothing.
 	off bool
+	// readingLimit: collectWhileReading set a memory limit (the collector
+	// was off while the inputs were read).
+	readingLimit bool
 }
 
 func newContext(cfg *Config) *linkContext {
