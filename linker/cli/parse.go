@@ -293,7 +293,101 @@ func unknown(name string) error {
 	if isUndocumented(name) {
 		return fmt.Errorf("option '%s' is an undocumented nvlink option that cudalink does not support", name)
 	}
+	if near := nearestOption(name); near != "" {
+		return fmt.Errorf("unknown option '%s', did you mean '%s'?", name, near)
+	}
 	return fmt.Errorf("unknown option '%s'", name)
+}
+
+// nearestOption returns the accepted spelling an unknown option name was
+// most likely meant to be, or "": the same name with the other number of
+// dashes (-why-live for --why-live, --g for -g, --lfoo for -lfoo), else
+// the one spelling
+// within two edits (a letter added, dropped, changed, or two swapped), when
+// only one is that near. Options refused as not yet supported are not
+// offered. nvlink says only "Unknown option"; the hint is cudalink's.
+func nearestOption(name string) string {
+	long := strings.HasPrefix(name, "--")
+	key := strings.TrimLeft(name, "-")
+	if key == "" {
+		return ""
+	}
+	var spellings []string
+	for _, o := range table {
+		if o.notYet {
+			continue
+		}
+		if o.long != "" {
+			spellings = append(spellings, "--"+o.long)
+		}
+		if o.short != "" {
+			spellings = append(spellings, "-"+o.short)
+		}
+	}
+	if o := optionNamed(key, !long); o != nil && !o.notYet {
+		if long {
+			return "-" + key
+		}
+		return "--" + key
+	}
+	if long {
+		for _, o := range table { // --lfoo for -lfoo, --m64 for -m64
+			v, ok := strings.CutPrefix(key, o.short)
+			if o.glue && ok && v != "" && (o.allowed == nil || slices.Contains(o.allowed, v)) {
+				return "-" + key
+			}
+		}
+	}
+	best, bestDist, ties := "", 3, 0
+	for _, sp := range spellings {
+		d := editDistance(key, strings.TrimLeft(sp, "-"))
+		if d == 0 { // the right name, the wrong dashes: found above
+			continue
+		}
+		switch {
+		case d < bestDist:
+			best, bestDist, ties = sp, d, 1
+		case d == bestDist && strings.TrimLeft(sp, "-") != strings.TrimLeft(best, "-"):
+			ties++
+		}
+	}
+	// A name of one or two letters is within two edits of every short
+	// option: no guess for those.
+	if ties != 1 || bestDist >= len(key) || len(key) <= 2 {
+		return ""
+	}
+	if sp := strings.TrimLeft(best, "-"); long && optionNamed(sp, true) != nil {
+		return "--" + sp // keep the user's dashes where that spelling exists
+	} else if !long && optionNamed(sp, false) != nil {
+		return "-" + sp
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and swaps of adjacent bytes.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 // apply stores one occurrence of an option.

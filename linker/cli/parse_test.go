@@ -224,35 +224,46 @@ func TestErrors(t *testing.T) {
 		// Unknown spellings: long names with one dash, short ones with two,
 		// nothing glued except to -L, -l and -m.
 		{"-foo -arch=sm_80 -o out a.o", "unknown option '-foo'"},
+		// A misspelling within two edits of one accepted spelling gets
+		// it as a hint; nothing near, near several, or a name of one or
+		// two letters gets none; options refused as not supported are
+		// not offered.
+		{"-arhc=sm_80 -o out a.o", "unknown option '-arhc', did you mean '-arch'?"},
+		{"-kernel-used k", "unknown option '-kernel-used', did you mean '-kernels-used'?"},
+		{"--why_live f", "unknown option '--why_live', did you mean '--why-live'?"},
+		{"-why-live f", "unknown option '-why-live', did you mean '--why-live'?"},
+		{"-nvvpath x", "unknown option '-nvvpath', did you mean '-nvvmpath'?"},
+		{"--m32", "unknown option '--m32'"},
+		{"-xx", "unknown option '-xx'"},
 		{"-foo=bar", "unknown option '-foo'"},
 		{"--foo", "unknown option '--foo'"},
 		{"--", "unknown option '--'"},
-		{"-help", "unknown option '-help'"},
-		{"--h", "unknown option '--h'"},
-		{"--V", "unknown option '--V'"},
-		{"-version", "unknown option '-version'"},
-		{"--Werror", "unknown option '--Werror'"},
-		{"-warning-as-error", "unknown option '-warning-as-error'"},
-		{"-debug", "unknown option '-debug'"},
-		{"--g", "unknown option '--g'"},
-		{"--m64", "unknown option '--m64'"},
-		{"--machine64", "unknown option '--machine64'"},
-		{"--optf x", "unknown option '--optf'"},
-		{"-options-file x", "unknown option '-options-file'"},
-		{"--lto", "unknown option '--lto'"},
-		{"--L.", "unknown option '--L.'"},
-		{"--lfoo", "unknown option '--lfoo'"},
-		{"--o out", "unknown option '--o'"},
+		{"-help", "unknown option '-help', did you mean '--help'?"},
+		{"--h", "unknown option '--h', did you mean '-h'?"},
+		{"--V", "unknown option '--V', did you mean '-V'?"},
+		{"-version", "unknown option '-version', did you mean '--version'?"},
+		{"--Werror", "unknown option '--Werror', did you mean '-Werror'?"},
+		{"-warning-as-error", "unknown option '-warning-as-error', did you mean '--warning-as-error'?"},
+		{"-debug", "unknown option '-debug', did you mean '--debug'?"},
+		{"--g", "unknown option '--g', did you mean '-g'?"},
+		{"--m64", "unknown option '--m64', did you mean '-m64'?"},
+		{"--machine64", "unknown option '--machine64', did you mean '--machine'?"},
+		{"--optf x", "unknown option '--optf', did you mean '-optf'?"},
+		{"-options-file x", "unknown option '-options-file', did you mean '--options-file'?"},
+		{"--lto", "unknown option '--lto', did you mean '-lto'?"},
+		{"--L.", "unknown option '--L.', did you mean '-L.'?"},
+		{"--lfoo", "unknown option '--lfoo', did you mean '-lfoo'?"},
+		{"--o out", "unknown option '--o', did you mean '-o'?"},
 		{"-oout", "unknown option '-oout'"},
 		{"-archsm_80", "unknown option '-archsm_80'"},
-		{"-optfx", "unknown option '-optfx'"},
+		{"-optfx", "unknown option '-optfx', did you mean '-optf'?"},
 		{"-vw", "unknown option '-vw'"},
-		{"-extra-warnings", "unknown option '-extra-warnings'"},
-		{"--extrawarn", "unknown option '--extrawarn'"},
-		{"--ghls=lcs-abs", "unknown option '--ghls'"},
-		{"-register-link-binaries=x", "unknown option '-register-link-binaries'"},
-		{"--r", "unknown option '--r'"},
-		{"-host-relocatable-link", "unknown option '-host-relocatable-link'"},
+		{"-extra-warnings", "unknown option '-extra-warnings', did you mean '--extra-warnings'?"},
+		{"--extrawarn", "unknown option '--extrawarn', did you mean '-extrawarn'?"},
+		{"--ghls=lcs-abs", "unknown option '--ghls', did you mean '-ghls'?"},
+		{"-register-link-binaries=x", "unknown option '-register-link-binaries', did you mean '--register-link-binaries'?"},
+		{"--r", "unknown option '--r', did you mean '-r'?"},
+		{"-host-relocatable-link", "unknown option '-host-relocatable-link', did you mean '--host-relocatable-link'?"},
 		{"--persistent_worker", "unknown option '--persistent_worker'"},
 		{"-Xlinker x", "option '-Xlinker' is an undocumented nvlink option that cudalink does not support"},
 		{"--dot-file=x", "option '--dot-file' is an undocumented nvlink option that cudalink does not support"},
@@ -621,5 +632,22 @@ func TestHostLinkerScriptOptions(t *testing.T) {
 	want := HostLinkerScript{Kind: "lcs-abs", Output: "x.lds", CCBin: "g++", Relocatable: true, Shared: true}
 	if cmd.Action != ActionHostLinkerScript || cmd.HostLinkerScript == nil || *cmd.HostLinkerScript != want {
 		t.Errorf("action %v, script %+v; want %v, %+v", cmd.Action, cmd.HostLinkerScript, ActionHostLinkerScript, want)
+	}
+}
+
+// TestEditDistance checks the distance the unknown-option hint uses: a swap
+// of neighbours is one edit.
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"arch", "arch", 0}, {"arhc", "arch", 1}, {"arc", "arch", 1},
+		{"archh", "arch", 1}, {"orch", "arch", 1}, {"", "abc", 3}, {"ca", "abc", 3},
+		{"kernel-used", "kernels-used", 1}, {"foo", "arch", 4},
+	} {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
 	}
 }
