@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 )
@@ -21,6 +23,10 @@ func expandParamFiles(args []string) ([]string, error) {
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
+			var perr *fs.PathError // the file is named once, as for -optf
+			if errors.As(err, &perr) {
+				err = perr.Err
+			}
 			return nil, fmt.Errorf("cannot read parameter file '%s': %v", path, err)
 		}
 		text := strings.TrimSuffix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -43,7 +42,13 @@ func TestParamFile(t *testing.T) {
 	if cmd, err := Parse([]string{"@" + params}); err != nil || cmd.Config.Output != "x" {
 		t.Errorf("CRLF parameter file: %v", err)
 	}
-	if _, err := Parse([]string{"@" + filepath.Join(dir, "missing")}); err == nil || !strings.Contains(err.Error(), "missing") {
-		t.Errorf("missing parameter file: got %v", err)
+	missing := filepath.Join(dir, "missing")
+	want := "cannot read parameter file '" + missing + "': no such file or directory"
+	if _, err := Parse([]string{"@" + missing}); err == nil || err.Error() != want {
+		t.Errorf("missing parameter file: got %v, want %q", err, want)
+	}
+	want = "cannot read parameter file '" + dir + "': is a directory"
+	if _, err := Parse([]string{"@" + dir}); err == nil || err.Error() != want {
+		t.Errorf("directory as parameter file: got %v, want %q", err, want)
 	}
 }
