@@ -171,7 +171,7 @@ func suggest(query string, targets []*explainTarget) []string {
 	var names []string
 	for _, t := range targets {
 		for _, s := range []string{t.plain, t.noParams, t.full, t.mangled} {
-			d := editDistance(query, s, best)
+			d := EditDistance(query, s, best)
 			if d > best {
 				continue
 			}
@@ -187,12 +187,15 @@ func suggest(query string, targets []*explainTarget) []string {
 	return names
 }
 
-// editDistance is the Levenshtein distance between a and b, or a value
-// above bound once it is sure to pass it.
-func editDistance(a, b string, bound int) int {
+// EditDistance is the optimal string alignment distance between a and b
+// (insertions, deletions, substitutions and swaps of two adjacent bytes,
+// each one edit), or a value above bound once it is sure to pass it. The
+// --why-live and the command line's "did you mean" both use it.
+func EditDistance(a, b string, bound int) int {
 	if d := len(a) - len(b); d > bound || -d > bound {
 		return bound + 1
 	}
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -207,12 +210,18 @@ func editDistance(a, b string, bound int) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 			rowMin = min(rowMin, cur[j])
 		}
+		// A swap reaches back two rows, but never below the row
+		// before's minimum (prev[j-1] <= prev2[j-2]+1): rows' minima
+		// do not fall.
 		if rowMin > bound {
 			return bound + 1
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

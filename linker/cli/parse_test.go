@@ -646,8 +646,12 @@ func TestEditDistance(t *testing.T) {
 		{"archh", "arch", 1}, {"orch", "arch", 1}, {"", "abc", 3}, {"ca", "abc", 3},
 		{"kernel-used", "kernels-used", 1}, {"foo", "arch", 4},
 	} {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := linker.EditDistance(tt.a, tt.b, 100); got != tt.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+	// Past the bound it stops and says bound+1.
+	if got := linker.EditDistance("foo", "arch", 2); got != 3 {
+		t.Errorf("EditDistance(foo, arch, bound 2) = %d, want 3", got)
 	}
 }
