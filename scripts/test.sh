@@ -117,7 +117,9 @@ run_go_tests() {
   # tests/difftest and tests/partial run their cuobjdump/nvdisasm and
   # nvlink processes in parallel subtests (their READMEs): alone on a
   # quiet machine 265 s and 181 s instead of ~740 s and ~450 s, and the
-  # whole suite took 11 min 22 s with other jobs running (29 Nov 2026).
+  # whole suite took 11 min 22 s on a quiet machine, its own parallel
+  # tests keeping the load at 3 to 5 (29 Nov 2026); the clean-clone run
+  # of 5e3e5d27 took 12 min 22 s.
   go test -p 3 -count=1 -timeout 40m -v "${args[@]}" >>"$logs/go-test.log" 2>&1 &
   local pid=$!
   tail -n +1 -f --pid="$pid" "$logs/go-test.log" |
