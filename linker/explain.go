@@ -163,20 +163,45 @@ func lookupTargets(query string, targets []*explainTarget) []*explainTarget {
 	return nil
 }
 
-// suggest returns the names closest to a question that names nothing, by
-// edit distance over every spelling of every target, for "did you mean".
+// maxSuggestions bounds the names one "did you mean" lists.
+const maxSuggestions = 10
+
+// suggest returns, for "did you mean", the names closest to a question
+// that names nothing. A question with a parameter list whose name without
+// it names functions ("bump(double*)" where bump(float*) and bump(int*)
+// exist) gets those functions spelt in full. Otherwise the spellings
+// nearest by edit distance, over every spelling of every target (plain,
+// without parameters, demangled in full, as --dump-callgraph spells it,
+// mangled, shown with its demangled name), with spaces left out and case
+// counting as one edit at most.
 func suggest(query string, targets []*explainTarget) []string {
-	limit := max(2, len(query)/4)
+	if name, ok := withoutParams(query); ok {
+		var names []string
+		for _, t := range lookupTargets(name, targets) {
+			if !slices.Contains(names, t.full) {
+				names = append(names, t.full)
+			}
+		}
+		if len(names) > 0 {
+			slices.Sort(names)
+			return names
+		}
+	}
+	q := squash(query)
+	limit := max(2, len(q)/4)
 	best := limit + 1
 	var names []string
 	for _, t := range targets {
-		for _, s := range []string{t.plain, t.noParams, t.full, t.mangled} {
-			d := EditDistance(query, s, best)
+		for _, s := range []string{t.plain, t.noParams, t.full, t.edg, t.mangled} {
+			d := nameDistance(q, squash(s), best)
 			if d > best {
 				continue
 			}
 			if d < best {
 				best, names = d, nil
+			}
+			if s == t.mangled && t.full != t.mangled {
+				s += " (" + t.full + ")" // a mangled name, readable beside
 			}
 			if !slices.Contains(names, s) {
 				names = append(names, s)
@@ -185,6 +210,54 @@ func suggest(query string, targets []*explainTarget) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// nameDistance is EditDistance with case set aside: names that differ
+// only in case are one edit apart.
+func nameDistance(a, b string, bound int) int {
+	la, lb := strings.ToLower(a), strings.ToLower(b)
+	d := EditDistance(la, lb, bound)
+	if d == 0 && a != b {
+		d = 1
+	}
+	return d
+}
+
+// withoutParams cuts a question's parameter list, and a return type before
+// its name ("float transform<float>(int)" gives "transform<float>"), and
+// says whether it had a parameter list.
+func withoutParams(query string) (string, bool) {
+	depth, open := 0, -1
+	for i, c := range query {
+		switch c {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '(':
+			if depth == 0 && open < 0 {
+				open = i
+			}
+		}
+	}
+	if open <= 0 {
+		return "", false
+	}
+	name := strings.TrimSpace(query[:open])
+	depth = 0
+	for i := len(name) - 1; i >= 0; i-- {
+		switch name[i] {
+		case '>':
+			depth++
+		case '<':
+			depth--
+		case ' ':
+			if depth == 0 {
+				return name[i+1:], true
+			}
+		}
+	}
+	return name, true
 }
 
 // EditDistance is the optimal string alignment distance between a and b
@@ -233,10 +306,20 @@ func (ctx *linkContext) whyLive(w io.Writer, query string, targets []*explainTar
 	switch {
 	case len(found) == 0:
 		fmt.Fprintf(w, "cudalink: --why-live: no device function or variable %s in the inputs", query)
-		if names := suggest(query, targets); len(names) > 0 {
-			fmt.Fprintf(w, "; did you mean %s?", strings.Join(names, ", "))
+		switch names := suggest(query, targets); {
+		case len(names) == 1:
+			fmt.Fprintf(w, "; did you mean %s?\n", names[0])
+		case len(names) > 1:
+			fmt.Fprintln(w, "; did you mean one of these?")
+			for _, name := range names[:min(len(names), maxSuggestions)] {
+				fmt.Fprintf(w, ">>> %s\n", name)
+			}
+			if len(names) > maxSuggestions {
+				fmt.Fprintf(w, ">>> and %d more\n", len(names)-maxSuggestions)
+			}
+		default:
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w)
 		return
 	case len(found) > 1:
 		fmt.Fprintf(w, "cudalink: --why-live: %s names %d symbols:\n", query, len(found))

@@ -75,7 +75,8 @@ func TestWhyLive(t *testing.T) {
 // TestWhyLiveNames: the names --why-live takes (plain, without
 // parameters, demangled with them, as --dump-callgraph spells them,
 // mangled), overloads and template instances (every match), variables
-// (global, __constant__, file-static), a near miss ("did you mean"), and
+// (global, __constant__, file-static), near misses ("did you mean": a
+// typo, a swap, a case slip, a mangled name, a wrong parameter list), and
 // the reason for each removal: host-reference pruning, -kernels-used,
 // -variables-used alone, unreachable; and -preserve-relocs, which keeps
 // what they would remove.
@@ -85,6 +86,7 @@ func TestWhyLiveNames(t *testing.T) {
 		"bump", "transform<float>", "T1 transform<int>(T1)", "bump(int *)", "_Z4bumpPf", "ns::f", "f",
 		"counter", "coeffs", "secret", "k_unlaunched", "only_unlaunched", "dead_helper",
 		"bunp", "tranform<flot>", "no_such_name",
+		"bump(double *)", "float transform<float>(int)", "ns::g()", "COUNTER", "secrte", "_Z4bumpPd",
 	}
 	var args []string
 	for _, q := range questions {
