@@ -252,14 +252,20 @@ func (s *Server) run(req *request) {
 // by its cancellation (which is answered with was_cancelled alone).
 var notRun = []byte("internal error: the worker stopped before running the request\n")
 
-// call runs the handler, turning a panic into exit code 1 with the panic and
-// its stack in the output.
+// InternalErrorCode is the exit code of a request whose handler panicked:
+// cudalink's exit status for an internal error (a bug), which its command
+// line gives a panic of the link too (linker/cli), so that one status
+// means "internal error" wherever the panic was caught.
+const InternalErrorCode = 3
+
+// call runs the handler, turning a panic into exit code InternalErrorCode
+// with the panic and its stack in the output.
 func (s *Server) call(req *request, out *syncBuffer) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(out, "internal error: panic while serving the request: %v\n%s", v, debug.Stack())
 			s.logf("request %d: panic: %v", req.ID, v)
-			code = 1
+			code = InternalErrorCode
 		}
 	}()
 	return s.Handler(req.ctx, req.Request, out)

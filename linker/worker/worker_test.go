@@ -379,12 +379,13 @@ func TestFailureThenSuccess(t *testing.T) {
 }
 
 // TestPanic: a panic in one request becomes that request's error response,
-// output so far kept; the others, and the worker, go on.
+// exit code 3 (an internal error, as linker/cli answers a panic of the
+// link), output so far kept; the others, and the worker, go on.
 func TestPanic(t *testing.T) {
 	h := start(t, Proto, &Server{Handler: newTestHandler().handle})
 	h.send(req{ID: 1, Args: []string{"echo:before\n", "panic:boom"}}, req{ID: 2, Args: []string{"echo:fine"}})
 	got := h.recvN(2)
-	if r := got[1]; r.ExitCode != 1 || !strings.HasPrefix(r.Output, "before\ninternal error: panic while serving the request: boom\n") || !strings.Contains(r.Output, "goroutine") {
+	if r := got[1]; r.ExitCode != 3 || !strings.HasPrefix(r.Output, "before\ninternal error: panic while serving the request: boom\n") || !strings.Contains(r.Output, "goroutine") {
 		t.Errorf("panicking request answered %v", r)
 	}
 	if r := got[2]; r != (resp{ID: 2, Output: "fine"}) {
