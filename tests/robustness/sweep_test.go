@@ -18,17 +18,33 @@ import (
 
 	"github.com/cudalink/cudalink/linker"
 	"github.com/cudalink/cudalink/linker/cli"
+	"github.com/cudalink/cudalink/linker/cubin"
 )
 
-// corpusInputs returns the input cubins of the corpus (not nvlink's outputs).
-func corpusInputs(t *testing.T) map[string][]byte {
+// corpusInput is one input file of the corpus (not nvlink's output) and
+// the architecture to link it for.
+type corpusInput struct {
+	data []byte
+	sm   int
+}
+
+// corpusInputs returns the corpus's cubins, linked for the architecture
+// of their ELF header, and its host objects (nvcc -dc), linked for the
+// architecture their case names: each trial links its input for an
+// architecture it holds code for, so the corruption reaches past the
+// architecture check (two thirds of the corpus is not sm_80).
+func corpusInputs(t *testing.T) map[string]corpusInput {
 	t.Helper()
-	paths, err := filepath.Glob("../corpus/cases/*/*.cubin")
-	if err != nil || len(paths) == 0 {
+	cubins, err := filepath.Glob("../corpus/cases/*/*.cubin")
+	if err != nil || len(cubins) == 0 {
 		t.Fatalf("no corpus cubins found: %v", err)
 	}
-	inputs := map[string][]byte{}
-	for _, p := range paths {
+	objects, err := filepath.Glob("../corpus/cases/*/*.o")
+	if err != nil || len(objects) == 0 {
+		t.Fatalf("no corpus host objects found: %v", err)
+	}
+	inputs := map[string]corpusInput{}
+	for _, p := range append(cubins, objects...) {
 		if filepath.Base(p) == "expected.cubin" {
 			continue
 		}
@@ -36,11 +52,39 @@ func corpusInputs(t *testing.T) map[string][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(b) >= 64 && string(b[:4]) == "\x7fELF" {
-			inputs[p] = b
+		if len(b) < 64 || string(b[:4]) != "\x7fELF" {
+			continue
 		}
+		in := corpusInput{data: b}
+		if strings.HasSuffix(p, ".cubin") {
+			h, err := cubin.ParseHeader(p, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.sm = h.SM()
+		} else if in.sm = caseArch(t, filepath.Dir(p)); in.sm == 0 {
+			continue // a case linking for a virtual architecture
+		}
+		inputs[p] = in
 	}
 	return inputs
+}
+
+// caseArch reads the target architecture of a corpus case (its case.txt's
+// "arch: sm_NN" line), 0 for a case that links for a virtual one.
+func caseArch(t *testing.T, dir string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "case.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		var sm int
+		if _, err := fmt.Sscanf(line, "arch: sm_%d", &sm); err == nil {
+			return sm
+		}
+	}
+	return 0
 }
 
 // mutate applies one seeded corruption: a truncation, random bytes, or a
@@ -110,6 +154,18 @@ func mutate(rng *rand.Rand, b []byte) ([]byte, string) {
 	}
 }
 
+// siblings returns the other inputs of src's corpus case linked for the
+// same architecture, in name order.
+func siblings(src string, names []string, inputs map[string]corpusInput) []string {
+	var out []string
+	for _, p := range names {
+		if p != src && filepath.Dir(p) == filepath.Dir(src) && inputs[p].sm == inputs[src].sm {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // maxOutput bounds what one trial of the sweep may write.
 const maxOutput = 64 << 20
 
@@ -139,8 +195,9 @@ func TestSectionContentsBeyondSize(t *testing.T) {
 	}
 }
 
-// TestMutationSweep links thousands of corrupted inputs, alone and next to
-// an intact one, with a fixed seed so any failure is reproducible
+// TestMutationSweep links thousands of corrupted inputs (the corpus's
+// cubins and host objects), alone and next to the intact other inputs of
+// their case, with a fixed seed so any failure is reproducible
 // (CUDALINK_SWEEP_SEED picks another). Each
 // trial must either succeed or fail with a non-zero exit, a message and no
 // output file (nor any temporary file) left behind; a panic fails the test.
@@ -152,6 +209,10 @@ func TestMutationSweep(t *testing.T) {
 	}
 	// Map iteration order is random; sort for reproducibility.
 	sort.Strings(names)
+	sameSM := map[int][]string{}
+	for _, p := range names {
+		sameSM[inputs[p].sm] = append(sameSM[inputs[p].sm], p)
+	}
 	trials := 3000
 	if testing.Short() {
 		trials = 300
@@ -170,8 +231,8 @@ func TestMutationSweep(t *testing.T) {
 	var ok, failed int
 	for trial := 0; trial < trials; trial++ {
 		src := names[rng.Intn(len(names))]
-		data, how := mutate(rng, inputs[src])
-		in := filepath.Join(dir, "mutated.cubin")
+		data, how := mutate(rng, inputs[src].data)
+		in := filepath.Join(dir, "mutated"+filepath.Ext(src))
 		if err := os.WriteFile(in, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -179,10 +240,19 @@ func TestMutationSweep(t *testing.T) {
 		if err := os.Mkdir(outDir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		args := []string{"-arch=sm_80", "-o", filepath.Join(outDir, "out.cubin"), in}
+		arch := fmt.Sprintf("-arch=sm_%d", inputs[src].sm)
+		args := []string{arch, "-o", filepath.Join(outDir, "out.cubin"), in}
 		if trial%2 == 1 {
 			// Beside an intact input, so resolution and merging see it too.
-			args = append(args, names[rng.Intn(len(names))])
+			// The other inputs of its corpus case where it has some
+			// (they define what it references, so more trials get through
+			// resolution to layout, relocation and the writer), else any.
+			if peers := siblings(src, names, inputs); len(peers) > 0 {
+				args = append(args, peers...)
+			} else {
+				peers := sameSM[inputs[src].sm]
+				args = append(args, peers[rng.Intn(len(peers))])
+			}
 		}
 		if trial%4 >= 2 {
 			args = append(args, "-r") // a partial link reads the same things differently
