@@ -360,7 +360,7 @@ var options = []*option{
 			return v, nil
 		}},
 	{long: "why-live", arg: "<symbol>", repeat: true,
-		help: "Print why a device function or variable is kept (the chain of calls from the kernel that keeps it) or what removed it. The name may be plain ('bump'), without parameters ('transform<float>'), demangled in full, as --dump-callgraph spells it, or mangled; every match of an ambiguous name is explained.",
+		help: "Print why a device function or variable is kept (the chain of calls from the kernel that keeps it) or what removed it. The name may be plain ('bump'), without parameters ('transform<float>'), demangled in full, as --dump-callgraph spells it, or mangled; every match of an ambiguous name is explained, and a name no input defines gets the nearest names (\"did you mean\"), leaving the exit status the link's.",
 		set:  appendTo(func(p *parser) *[]string { return &p.cfg.WhyLive })},
 }
 
