@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strconv"
@@ -256,6 +257,12 @@ type Config struct {
 	// forFatbin: this is one architecture's link of a multi-arch run whose
 	// images go into a fatbinary, so the image is kept in memory.
 	forFatbin bool
+	// In one architecture's link of a multi-arch run: archLabel is its
+	// target ("sm_80"), which heads its --why-live answers, and mapOut
+	// gets its link map, which runArchs writes to MapFile after every
+	// architecture's, in -arch order.
+	archLabel string
+	mapOut    *bytes.Buffer
 }
 
 // Input is one input on the command line: a file, or a library named with

@@ -20,12 +20,19 @@ import (
 // that caller (deadCodeRecord.keptBy), so both fall out of the link's state.
 func explainLink(ctx *linkContext) error {
 	if len(ctx.config.WhyLive) > 0 && ctx.config.Stdout != nil {
+		if ctx.config.archLabel != "" {
+			fmt.Fprintf(ctx.config.Stdout, "cudalink: --why-live in the %s link:\n", ctx.config.archLabel)
+		}
 		targets := ctx.explainTargets()
 		for _, query := range ctx.config.WhyLive {
 			ctx.whyLive(ctx.config.Stdout, query, targets)
 		}
 	}
 	if ctx.config.MapFile == "" {
+		return nil
+	}
+	if ctx.config.mapOut != nil {
+		ctx.writeMap(ctx.config.mapOut) // runArchs writes it with the others
 		return nil
 	}
 	var b bytes.Buffer

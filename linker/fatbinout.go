@@ -19,11 +19,18 @@ type archImage struct {
 
 // runArchs links each of cfg.Archs in turn with the same inputs, writing
 // each cubin beside Output (".sm_NN" before its extension) when Output is
-// set, and returns the images for the fatbinary outputs.
+// set, and returns the images for the fatbinary outputs. --why-live's
+// answers come under a line naming each architecture, and the --map file
+// holds every architecture's map, in -arch order (each says which it is).
 func runArchs(cfg *Config) ([]archImage, error) {
 	var images []archImage
+	var maps bytes.Buffer
 	for i, target := range cfg.Archs {
 		one := *cfg
+		one.archLabel, one.mapOut = target.String(), &maps
+		if maps.Len() > 0 {
+			maps.WriteByte('\n') // a blank line between two architectures' maps
+		}
 		one.Arch, one.Archs = target.SM, nil
 		// nvcc -dlink links an sm_90a target with nvlink --arch=sm_90
 		// and has fatbinary mark its image.
@@ -41,6 +48,12 @@ func runArchs(cfg *Config) ([]archImage, error) {
 			return nil, err
 		}
 		images = append(images, archImage{target.SM, target.Specific, img})
+	}
+	if cfg.MapFile != "" {
+		if err := cfg.writeFileAtomic(cfg.MapFile, maps.Bytes()); err != nil {
+			fmt.Fprintf(cfg.Stderr, "cudalink: error: %s\n", &linkError{file: cfg.MapFile, msg: "cannot write link map: " + err.Error()})
+			return nil, ErrFailed
+		}
 	}
 	return images, nil
 }

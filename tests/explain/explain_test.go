@@ -150,3 +150,46 @@ func TestMap(t *testing.T) {
 	got = bytes.ReplaceAll(got, []byte(filepath.Join(out, "y.cubin")), []byte("OUT/y.cubin"))
 	golden(t, "map-kernels-used-host-objects.txt", got)
 }
+
+// TestMultiArch: a link for several architectures (--fatbin) answers
+// --why-live under a line naming each architecture and writes every
+// architecture's map into the one --map file, in -arch order (each was
+// written over the one before).
+func TestMultiArch(t *testing.T) {
+	out := t.TempDir()
+	mapFile := filepath.Join(out, "x.map")
+	got := link(t, "call-chain-three-files", "-arch=sm_80", "-arch=sm_86", "--fatbin", filepath.Join(out, "x.fatbin"),
+		"-o", filepath.Join(out, "x.cubin"), "--map", mapFile, "--why-live=level2", "--why-live=levl3",
+		"a.cubin", "b.cubin", "c.cubin")
+	m, err := os.ReadFile(mapFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got += "--- map\n" + strings.ReplaceAll(string(m), out+string(filepath.Separator), "OUT/")
+	golden(t, "multi-arch.txt", []byte(got))
+}
+
+// TestMapCannotBeWritten: a --map file that cannot be written fails the
+// link (exit status 1, the file named) and leaves none of its outputs, for
+// one architecture and for several (whose map is written after every
+// architecture's link).
+func TestMapCannotBeWritten(t *testing.T) {
+	t.Chdir(filepath.Join(cases, "call-chain-three-files"))
+	for _, multi := range []bool{false, true} {
+		out := t.TempDir()
+		mapFile := filepath.Join(out, "missing", "x.map")
+		args := []string{"-arch=sm_80"}
+		if multi {
+			args = append(args, "-arch=sm_86", "--fatbin", filepath.Join(out, "x.fatbin"))
+		}
+		args = append(args, "-o", filepath.Join(out, "x.cubin"), "--map", mapFile, "a.cubin", "b.cubin", "c.cubin")
+		var stdout, stderr bytes.Buffer
+		status := cli.Run(args, &stdout, &stderr)
+		if status != 1 || !strings.Contains(stderr.String(), "cannot write link map") || !strings.Contains(stderr.String(), mapFile) {
+			t.Errorf("%v: exit %d, %q; want exit 1 and the map file named", args, status, stderr.String())
+		}
+		if ents, _ := os.ReadDir(out); len(ents) != 0 {
+			t.Errorf("%v: the link left %v", args, ents)
+		}
+	}
+}
