@@ -720,6 +720,16 @@ func (f *File) parseRelocs(bad badFunc) error {
 		if s.Info == 0 || s.Info >= uint32(len(f.Sections)) {
 			return bad(f.Offset(s), "%s: target section %d out of range", s.Name, s.Info)
 		}
+		// The linker names an output relocation section as its inputs'
+		// (.rel<target>, .rela<target>); by another name it could take the
+		// place of a section the linker makes (.nv.callgraph).
+		prefix := ".rel"
+		if rs.Rela {
+			prefix = ".rela"
+		}
+		if !strings.HasPrefix(s.Name, prefix) {
+			return bad(f.Offset(s), "%s: a relocation section whose name does not start with %s", s.Name, prefix)
+		}
 		// Every entry is checked now, so that reading one later (At)
 		// cannot fail: its symbol, r_info's high word, and its place,
 		// r_offset, read where they are rather than through At (a

@@ -195,6 +195,32 @@ func TestSectionContentsBeyondSize(t *testing.T) {
 	}
 }
 
+// TestRelocationSectionNamedAsMetadata links a cubin the sweep made (seed
+// 103), reduced to its one field that matters: the name of a kernel's
+// .rel.text section points at ".nv.callgraph". The output relocation
+// section took that name first, the linker's .nv.callgraph then found a
+// relocation section under it and the call graph's writer a nil section:
+// a panic. (nvlink, which goes by the section's type, links it.) The link
+// must fail and name the file and the section.
+func TestRelocationSectionNamedAsMetadata(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	var stdout, stderr bytes.Buffer
+	status := cli.Run([]string{"-arch=sm_80", "-o", out, "testdata/rel-section-named-callgraph.cubin",
+		"../corpus/cases/text-inputs-with-other-extensions-ignored/b.cubin"}, &stdout, &stderr)
+	if status != 1 {
+		t.Fatalf("exit %d, want 1; stderr: %q", status, stderr.String())
+	}
+	msg := stderr.String()
+	for _, want := range []string{"error", "rel-section-named-callgraph.cubin", "offset 0x450", ".nv.callgraph: a relocation section whose name does not start with .rel"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not contain %q", msg, want)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 0 {
+		t.Errorf("left %s behind", entries[0].Name())
+	}
+}
+
 // TestMutationSweep links thousands of corrupted inputs (the corpus's
 // cubins and host objects), alone and next to the intact other inputs of
 // their case, with a fixed seed so any failure is reproducible
