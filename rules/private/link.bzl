@@ -66,6 +66,36 @@ _RULE_OPTIONS = {
     "register-link-binaries": "set register_link_binaries = True",
 }
 
+# Options that name a file of their own, which the linker would read or
+# write beside the action's declared inputs and outputs, by their name
+# without dashes: such a file is in no cache key, absent on a remote
+# executor, dropped by the sandbox, and read from or left in the execution
+# root by the worker. --time=- (the times on the action's output) is fine.
+# tests/options checks that every option of cudalink --help that takes a
+# file is here or in _RULE_OPTIONS.
+_FILE_OPTIONS = {
+    "cpuprofile": "write",
+    "map": "write",
+    "memprofile": "write",
+    "optf": "read",
+    "options-file": "read",
+    "time": "write",
+}
+
+def _file_option_message(opt, value, what):
+    if what == "read":
+        return ("linkopts entry %r makes the linker read a file the action " % opt +
+                "does not declare as an input (not in its cache key, absent " +
+                "on a remote executor): give its options in linkopts themselves")
+    return ("linkopts entry %r makes the linker write %r, which the action " % (opt, value) +
+            "does not declare as an output (the sandbox drops it, the " +
+            "worker leaves it in the execution root): run the linker by " +
+            "hand on the action's parameter file, from the workspace " +
+            "directory after a build, e.g. cudalink " +
+            "@bazel-bin/<package>/<name>.cubin-0.params -o /tmp/x.cubin " +
+            "%s (for --time, --time=- prints the times in the build's " % opt +
+            "output)")
+
 def _is_library_search(opt):
     """Says whether a linkopts entry is -l/-L (--library, --library-path).
 
@@ -77,7 +107,7 @@ def _is_library_search(opt):
     return not opt.startswith("--") and opt[:2] in ("-l", "-L") and name not in _RULE_OPTIONS
 
 def _check_linkopts(linkopts):
-    for opt in linkopts:
+    for i, opt in enumerate(linkopts):
         if "\n" in opt or "\r" in opt:
             fail("linkopts entry %r holds a line break: give each option as its own list entry" % opt)
         if opt.startswith("@"):
@@ -87,6 +117,15 @@ def _check_linkopts(linkopts):
             if name in _RULE_OPTIONS:
                 fail("linkopts entry %r sets an option the rule sets itself: %s" %
                      (opt, _RULE_OPTIONS[name]))
+            if name in _FILE_OPTIONS:
+                if "=" in opt:
+                    value = opt.split("=", 1)[1]
+                elif i + 1 < len(linkopts):
+                    value = linkopts[i + 1]
+                else:
+                    value = ""
+                if not (name == "time" and value == "-"):
+                    fail(_file_option_message(opt, value, _FILE_OPTIONS[name]))
             if _is_library_search(opt):
                 # What -l finds through -L is read from outside the
                 # action's inputs: not in its cache key (a changed library
@@ -241,7 +280,11 @@ cuda_device_link_rule = rule(
                   "the cache key, absent on a remote executor); put the " +
                   "archive, such as the toolkit's " +
                   "libcudadevrt.a, in srcs or in a cuda_device_objects " +
-                  "in deps instead.",
+                  "in deps instead. So are the options that read or " +
+                  "write a file of their own (--options-file, --map, " +
+                  "--time but --time=-, -cpuprofile, -memprofile), " +
+                  "which the action would not declare. A misspelt option " +
+                  "fails the link action with the linker's message.",
         ),
         "register_link_binaries": attr.bool(
             doc = "Also write <name>.reg.c with --register-link-binaries " +

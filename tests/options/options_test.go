@@ -314,3 +314,47 @@ func known(opt string) bool {
 	_, err := cli.Parse([]string{"-arch=sm_80", "-o", "out.cubin", "a.o", opt, "x"})
 	return err == nil || !strings.Contains(err.Error(), "unknown option") && !strings.Contains(err.Error(), "undocumented nvlink option")
 }
+
+// bzlDictKeys are the keys of the Starlark dict assigned to name in text
+// ("_FILE_OPTIONS = {" up to its closing "}").
+func bzlDictKeys(t *testing.T, text, name string) []string {
+	t.Helper()
+	_, rest, ok := strings.Cut(text, "\n"+name+" = {\n")
+	body, _, ok2 := strings.Cut(rest, "\n}\n")
+	if !ok || !ok2 {
+		t.Fatalf("no dict %s in rules/private/link.bzl", name)
+	}
+	var keys []string
+	for _, m := range regexp.MustCompile(`(?m)^\s+"([^"]+)":`).FindAllStringSubmatch(body, -1) {
+		keys = append(keys, m[1])
+	}
+	return keys
+}
+
+// TestRuleRefusesFileOptions: every option of --help that names a file
+// (<file name>, <file>) is refused in cuda_device_link's linkopts, as an
+// option the rule sets itself (_RULE_OPTIONS: -o, --fatbin, ...) or as
+// one that reads or writes a file the action would not declare
+// (_FILE_OPTIONS: --map, --time, --options-file, ...), so that the rule's
+// lists follow the linker's options.
+func TestRuleRefusesFileOptions(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "rules", "private", "link.bzl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := append(bzlDictKeys(t, string(data), "_RULE_OPTIONS"), bzlDictKeys(t, string(data), "_FILE_OPTIONS")...)
+	opts, _, _ := help(t)
+	checked := 0
+	for _, e := range opts {
+		if e.arg != "<file name>" && e.arg != "<file>" {
+			continue
+		}
+		checked++
+		if !slices.Contains(refused, e.long) && (e.short == "" || !slices.Contains(refused, e.short)) {
+			t.Errorf("--%s %s names a file, but cuda_device_link's linkopts take it: add it to _FILE_OPTIONS (or _RULE_OPTIONS) in rules/private/link.bzl", e.long, e.arg)
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("only %d options of --help take a file: the test cannot read --help", checked)
+	}
+}

@@ -188,6 +188,8 @@ def _options_test_impl(ctx):
             reg,
             "-w",
             "-maxrregcount=64",
+            "-time",
+            "-",
             "analysis/a.cubin",
         ],
         inputs = ["analysis/a.cubin"],
