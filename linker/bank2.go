@@ -553,6 +553,11 @@ type weakCopies struct {
 	// firstHas: whether the first copy of each weak function nvlink met
 	// has bank-2 constants (see appendLostConstants).
 	firstHas map[*symbol]bool
+	// keptHas: whether a copy of each weak function that was the kept
+	// one when nvlink met it (the first, one a later copy replaced, the
+	// chosen one) has bank-2 constants: the losers met after such a copy
+	// append theirs to its bank (appendLostConstants).
+	keptHas map[*symbol]bool
 	// replaced are the weak copies with bank-2 constants that a later
 	// copy replaced (markEmptiedBank2).
 	replaced []*symbol
@@ -592,7 +597,21 @@ func (w *weakCopies) meet(sym *symbol, bank2 *codeBank2, i int) {
 			w.firstHas = map[*symbol]bool{}
 		}
 		w.firstHas[sym] = bank2.has(i)
+		w.kept(sym, bank2, i)
 	}
+}
+
+// kept notes that the code section i of bank2's file, sym's, was sym's
+// kept copy when nvlink met it (the first copy, the chosen one, or one a
+// later copy replaced).
+func (w *weakCopies) kept(sym *symbol, bank2 *codeBank2, i int) {
+	if sym == nil || sym.bind() != cubin.STB_WEAK || !bank2.has(i) {
+		return
+	}
+	if w.keptHas == nil {
+		w.keptHas = map[*symbol]bool{}
+	}
+	w.keptHas[sym] = true
 }
 
 // lose notes that the code section i of bank2's file, sym's (its symbol
@@ -600,6 +619,7 @@ func (w *weakCopies) meet(sym *symbol, bank2 *codeBank2, i int) {
 func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
 	if bank2.file.replacedCopy(idx) && bank2.has(i) {
 		w.replaced = append(w.replaced, sym)
+		w.kept(sym, bank2, i)
 	}
 }
 
@@ -633,7 +653,9 @@ func (b *codeBank2) has(text int) bool {
 // when a later one with fewer registers replaces it. When the first copy
 // nvlink met had no constants (alone), the losers' constants make a
 // .nv.constant2.<f> of the function's own, which no kernel's bank takes
-// in, and the null symbol is left alone.
+// in, and the null symbol is left alone. A copy with constants that
+// replaced such a first copy makes the function's bank as a first copy
+// with constants would: the losers met after it append theirs to it.
 func appendLostConstants(ctx *linkContext, fn *function, isec *inputSection, alone bool) {
 	var end uint64
 	for _, c := range fn.sections {

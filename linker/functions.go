@@ -54,6 +54,7 @@ func buildFunctions(ctx *linkContext) {
 				copies.lose(sym, symIdx, &bank2, i)
 				continue // a weak copy that lost, or a stray section
 			}
+			copies.kept(sym, &bank2, i)
 			fn := &function{sym: sym, text: isec, regs: int(s.Info >> 24), barriers: s.Barriers(), order: len(all), listKey: copies.listKey(sym, len(all))}
 			isec.fn = fn
 			ctx.symFuncs[sym.id] = fn
@@ -71,7 +72,7 @@ func buildFunctions(ctx *linkContext) {
 			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && (!ctx.isEntry(fn.sym) || copies.firstHas[fn.sym]) {
 				// (A weak kernel whose kept copy has no constants of
 				// its own is not known to take a losing copy's.)
-				appendLostConstants(ctx, fn, isec, !copies.firstHas[fn.sym]) // bank2.go
+				appendLostConstants(ctx, fn, isec, !copies.keptHas[fn.sym]) // bank2.go
 			}
 		}
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
