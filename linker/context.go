@@ -356,6 +356,10 @@ type Object struct {
 	// nothing of it is linked, but --register-link-binaries names it
 	// there (selectImages, writeHostSide).
 	ltoIR bool
+	// namedO marks a relocatable cubin named .o, which nvlink 12.x links
+	// as a cubin and 11.8 as a host object with no device code: addInputs
+	// turns it into the latter for a link reproducing 11.8.
+	namedO bool
 
 	// Call graph records from .nv.callgraph, in file symbol indices.
 	calls        [][2]uint32

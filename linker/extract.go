@@ -98,8 +98,9 @@ const minInputSize = 52
 // an archive (but one under 52 bytes that is not an archive is an error); an
 // archive by its contents, whatever its size and name; any other file under
 // 52 bytes (an empty one too) is an error; then an x86-64 host object by its
-// contents; any other ELF file is a cubin only when named .cubin (else see
-// below), and skipped if it is an executable one; a fatbinary by the name
+// contents; any other ELF file is a cubin only when named .cubin (or, for
+// 12.x, a relocatable one named .o; else see below), and skipped if it is
+// an executable one; a fatbinary by the name
 // .fatbin; a file of another kind is an error when named .cubin, .ptx or
 // .fatbin, and is skipped otherwise (nvlink says nothing; cudalink warns).
 func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Object, error) {
@@ -125,11 +126,24 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 		// Not an x86-64 host object, and not named .cubin: a cubin under
 		// another name, or an ELF file of another machine. nvlink links
 		// no device code from it, but takes a relocatable one (an
-		// aarch64 object, a cubin named .o) as a host object without
-		// host-reference lists, which makes it keep every kernel; it
-		// skips the others (executables, -ewp images) silently.
+		// aarch64 object, a cubin named .obj, or .o for 11.8) as a host
+		// object without host-reference lists, which makes it keep every
+		// kernel; it skips the others (executables, -ewp images)
+		// silently.
 		if len(data) >= 18 && le.Uint16(data[16:]) == hostobj.ET_REL {
-			return []*Object{{Name: path, unit: &unit{id: 1, host: &hostInfo{}}}}, nil
+			if filepath.Ext(path) == ".o" && cubin.IsCubin(data) {
+				// nvlink 12.4 and 12.5 link a relocatable cubin named
+				// .o (exactly: not .O, .obj, .bin) as a cubin; 11.8
+				// does as above. Which release links it is known once
+				// every input is read (addInputs). One that does not
+				// parse is what 11.8 makes of it.
+				if obj, err := parseObject(path, data); err == nil {
+					obj.unit = &unit{id: 1, hasELF: true}
+					obj.namedO = true
+					return []*Object{obj}, nil
+				}
+			}
+			return []*Object{hostLikeObject(path)}, nil
 		}
 		return nil, errSkippedELF
 	case isELF(data) && cubin.IsCubin(data) && len(data) >= 18 && le.Uint16(data[16:]) == cubin.ET_EXEC:
@@ -164,6 +178,13 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 	// nvlink skips inputs of other kinds without a word; cudalink says so,
 	// and goes on as nvlink does.
 	return nil, errSkipped
+}
+
+// hostLikeObject is what nvlink 11.8 makes of a relocatable ELF file that
+// is neither an x86-64 host object nor named .cubin: a host object with
+// no device code and no host-reference lists.
+func hostLikeObject(path string) *Object {
+	return &Object{Name: path, unit: &unit{id: 1, host: &hostInfo{}}}
 }
 
 // parseHostObject extracts the relocatable device code of an nvcc -dc host

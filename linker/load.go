@@ -124,6 +124,7 @@ func (ctx *linkContext) ltoTookLink() bool {
 // the target; a file that could not be read is reported here.
 func addInputs(ctx *linkContext) {
 	read := ctx.read
+	namedO := toolkitFor(ctx.readRelease()).cubinNamedO
 	ctx.read = nil
 	if read == nil || ctx.ltoTookLink() {
 		return
@@ -150,6 +151,9 @@ func addInputs(ctx *linkContext) {
 		}
 		system := isSystemLibrary(paths[i])
 		objs := ctx.selectImages(ctx.dropPrelinked(slots[i], prelinked))
+		if !namedO && len(objs) == 1 && objs[0].namedO {
+			objs = []*Object{hostLikeObject(objs[0].Name)}
+		}
 		linked := slices.ContainsFunc(objs, func(obj *Object) bool { return obj.ELF != nil })
 		if skippedDevrt && !system && linked {
 			ctx.report(&linkError{file: paths[i], msg: unexpectedAfterDevrt})

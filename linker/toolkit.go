@@ -98,13 +98,17 @@ type toolkit struct {
 	// compute_90a, lto_90a; 12.x); 11.8 refuses the value ("Value
 	// 'sm_90a' is not defined for option 'arch'").
 	archSpecific bool
+	// cubinNamedO: a relocatable cubin named .o is linked as a cubin
+	// (12.x); nvlink 11.8 takes it for a host object with no device code
+	// (parseInput, addInputs).
+	cubinNamedO bool
 }
 
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
 	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
-	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true, archSpecific: true},
-	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true, archSpecific: true},
+	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true, archSpecific: true, cubinNamedO: true},
+	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true, archSpecific: true, cubinNamedO: true},
 }
 
 // String gives the release as CUDA spells it: "12.4".

@@ -1,0 +1,1 @@
+__global__ void elsewhere(int *p) { p[threadIdx.x] = 7; }
