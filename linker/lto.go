@@ -562,12 +562,15 @@ func (ctx *linkContext) openNVJitLink() (*nvvm.Lib, error) {
 		">>> pass --nvjitlink=<CUDA toolkit>/lib64/libnvJitLink.so.12 (Debian: libnvjitlink12), of the release that built the objects", err)
 }
 
-// knownIRFlags are the fatbinary entry flags of CUDA 11.8's IR entries;
-// nvcc 12.4 and 12.5 add encodedIRFlag to theirs: the IR is stored
-// encoded (not a plain LZ4 block of the .ltoir file; nvlink 11.8 cannot
-// decompress it, and neither can cudalink yet).
+// knownIRFlags are the fatbinary entry flags of CUDA 11.8's IR entries,
+// and the arch-specific flag of 12.x's lto_90a entries, whose IR is a
+// plain LZ4 block as 11.8's (nvcc 12.4 and 12.5 do not encode it), read
+// by libnvvm as nvlink 12.x reads it (cuda12-lto90a-objects-sm90a); nvcc
+// 12.4 and 12.5 add encodedIRFlag to their other IR entries: the IR is
+// stored encoded (not a plain LZ4 block of the .ltoir file; nvlink 11.8
+// cannot decompress it, nvJitLink reads it).
 const (
-	knownIRFlags  = fatbin.Flags(0xffff)
+	knownIRFlags  = fatbin.Flags(0xffff) | fatbin.FlagArchSpecific
 	encodedIRFlag = fatbin.Flags(0x10000)
 )
 

@@ -1,0 +1,1 @@
+__device__ float finish(float x) { return x * 0.25f; }

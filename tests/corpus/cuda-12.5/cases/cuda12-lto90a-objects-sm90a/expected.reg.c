@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_a5f18aa1_8_weigh_cu_bias)
+DEFINE_REGISTER_FUNC(_a69bfcd3_7_ring_cu_9b4814a0)
