@@ -34,21 +34,21 @@ import (
 // two sections hold to the new table.
 func compactStrings(ctx *linkContext) {
 	old := &ctx.strtab
-	// (Sized for the names of the symbols and sections, most of the names.)
-	group := make(map[string]int, len(ctx.symtab.entries)+len(ctx.outSections))
+	// Each name's group (0: not written), kept in old's slots.
+	group := newNameMarks(old)
 	// Group 1: the prototype strings of every input, those of removed
 	// functions included.
 	for _, file := range ctx.files {
 		for _, list := range [][][2]uint32{file.addrTaken, file.indirect} {
 			for _, e := range list {
 				if p := file.protoStrings[e[1]]; p != "" {
-					group[p] = 1
+					group.set(p, 1)
 				}
 			}
 		}
 		for _, p := range file.protoList {
 			if p.sig != "" {
-				group[p.sig] = 1
+				group.set(p.sig, 1)
 			}
 		}
 	}
@@ -57,16 +57,16 @@ func compactStrings(ctx *linkContext) {
 	forProtoWords(ctx, func(w []byte, listed bool) {
 		switch off := le.Uint32(w); {
 		case off != 0 && len(old.at(off)) > 0:
-			group[string(old.at(off))] = 1
+			group.set(string(old.at(off)), 1)
 			protoWords = append(protoWords, w)
 		case listed:
 			// (A function known by a descriptor alone keeps offset 0.)
 			noProto = append(noProto, w)
 		}
 	})
-	set := func(name string, g int) {
-		if _, ok := group[name]; !ok && name != "" {
-			group[name] = g
+	set := func(name string, g uint8) {
+		if name != "" && group.get(name) == 0 {
+			group.set(name, g)
 		}
 	}
 	// Group 2: section names and the names of the local part of .symtab.
@@ -119,7 +119,7 @@ func compactStrings(ctx *linkContext) {
 	// written).
 	var groups []int8
 	for s := range tableStrings(old.buf) {
-		groups = append(groups, int8(group[s]))
+		groups = append(groups, int8(group.get(s)))
 	}
 	for g := 1; g <= 3; g++ {
 		off := uint32(1)
@@ -131,7 +131,7 @@ func compactStrings(ctx *linkContext) {
 				protoEmpty(off)
 			}
 			for len(pending) > 0 && pending[0].at <= off {
-				if group[pending[0].name] == g {
+				if int(group.get(pending[0].name)) == g {
 					fresh.add(pending[0].name)
 				}
 				pending = pending[1:]
@@ -152,7 +152,7 @@ func compactStrings(ctx *linkContext) {
 			off += uint32(len(s)) + 1
 		}
 		for _, m := range pending {
-			if group[m.name] == g {
+			if int(group.get(m.name)) == g {
 				fresh.add(m.name)
 			}
 		}
@@ -237,25 +237,32 @@ func isMoved(moves []movedName, name string) bool {
 // names, as in 11.8. moved are the section names nvlink writes where a
 // kept duplicate function created them again (movedNames).
 func compactSectionNames(ctx *linkContext, moved []movedName) {
-	live := make(map[string]bool, len(ctx.outSections))
+	old := &ctx.names.shstrtab
+	// The names of the sections written (live), of those whose names are
+	// not (drop: asked only of the names old holds), and of the kept
+	// functions' sections (kept, see below), kept in old's slots.
+	const live, drop, kept = 1, 2, 4
+	names := newNameMarks(old)
+	isLive := func(name string) bool { return names.has(name, live) }
 	for _, osec := range ctx.outSections {
-		live[osec.name] = true
+		names.mark(osec.name, live)
 	}
 	// nvlink's scratch sections (names.go) never survive, nor does the
 	// module bank 2 of orphan constants once they are in the kernels'.
-	drop := map[string]bool{}
 	for _, name := range []string{"TEMP_MERGED_CONSTANTS", "TEMP_OCG_CONSTANTS", ".nv.constant2"} {
-		drop[name] = !live[name]
+		if !isLive(name) {
+			names.markHeld(name, drop)
+		}
 	}
 	// Nor does a rebuilt bank 3 left with no variable (bank3Dropped).
 	if ctx.bank3 != nil && ctx.bank3.dropped {
-		drop[ctx.bank3.osec.name] = true
+		names.markHeld(ctx.bank3.osec.name, drop)
 	}
 	// The kernel banks made for a function's emptied constants, left
 	// empty, and the emptied constants' own name, are not written.
 	for osec := range ctx.bank2.emptied {
-		if !live[osec.name] {
-			drop[osec.name] = true
+		if !isLive(osec.name) {
+			names.markHeld(osec.name, drop)
 		}
 	}
 	// The names of a kept function's sections stay, whatever a removed
@@ -266,41 +273,41 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 	// when the first removed function is met: a link that removes none
 	// need not name every kept section. keptName says whether name is
 	// one of those sections' or of their relocation sections'.
-	var kept map[string]bool
+	keptMarked := false
 	keptName := func(name string) bool {
-		if kept == nil {
-			kept = map[string]bool{}
+		if !keptMarked {
+			keptMarked = true
 			for _, fn := range ctx.funcs {
 				if fn.text != nil {
-					kept[fn.text.sec.Name] = true
+					names.mark(fn.text.sec.Name, kept)
 				}
 				for _, isec := range fn.sections {
-					kept[isec.sec.Name] = true
+					names.mark(isec.sec.Name, kept)
 				}
 			}
 		}
-		if kept[name] {
+		if names.has(name, kept) {
 			return true
 		}
 		rest, ok := strings.CutPrefix(name, ".rel")
 		if !ok {
 			return false
 		}
-		if kept[rest] {
+		if names.has(rest, kept) {
 			return true
 		}
 		rest, ok = strings.CutPrefix(rest, "a")
-		return ok && kept[rest]
+		return ok && names.has(rest, kept)
 	}
 	for _, fn := range ctx.allFuncs {
-		if name := ".nv.constant2." + fn.sym.name; ctx.bank2.emptiedFrom.has(fn) && !live[name] {
-			drop[name] = true
+		if name := ".nv.constant2." + fn.sym.name; ctx.bank2.emptiedFrom.has(fn) && !isLive(name) {
+			names.markHeld(name, drop)
 		}
 		if ctx.isLive(fn) {
 			// A function's bank 2 folded into its kernels' is removed.
 			for _, isec := range fn.sections {
-				if name := isec.sec.Name; strings.HasPrefix(name, ".nv.constant2.") && !live[name] {
-					drop[name] = true
+				if name := isec.sec.Name; strings.HasPrefix(name, ".nv.constant2.") && !isLive(name) {
+					names.markHeld(name, drop)
 				}
 			}
 			continue
@@ -313,13 +320,13 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 				continue // a removed kernel's shared section keeps its name
 			}
 			for _, name := range []string{isec.sec.Name, ".rel" + isec.sec.Name, ".rela" + isec.sec.Name} {
-				if !live[name] && !keptName(name) {
-					drop[name] = true
+				if !isLive(name) && !keptName(name) {
+					names.markHeld(name, drop)
 				}
 			}
 		}
 	}
-	old := &ctx.names.shstrtab
+	dropped := func(name string) bool { return names.has(name, drop) }
 	var fresh stringTable
 	fresh.reserve(len(old.buf))
 	fresh.rehash(old.n) // slots for every name at once, not doubled again and again
@@ -327,18 +334,18 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 	off := uint32(1)
 	for s := range tableStrings(old.buf) {
 		for len(pending) > 0 && pending[0].at <= off {
-			if !drop[pending[0].name] {
+			if !dropped(pending[0].name) {
 				fresh.add(pending[0].name)
 			}
 			pending = pending[1:]
 		}
-		if !drop[s] && !isMoved(moved, s) {
+		if !dropped(s) && !isMoved(moved, s) {
 			fresh.add(s)
 		}
 		off += uint32(len(s)) + 1
 	}
 	for _, m := range pending {
-		if !drop[m.name] {
+		if !dropped(m.name) {
 			fresh.add(m.name)
 		}
 	}
