@@ -111,6 +111,16 @@ func isDebugSection(name string) bool {
 //     it the peak would go over half of nvlink's: the large program's 400
 //     files (38 MiB) off, CPU 319 -> 194 ms but 46504 -> 55212 KiB (nvlink
 //     about 96000; 5 runs each).
+//   - Inputs mostly debug sections (more than half of their bytes: a
+//     link of nvcc -G objects), of any size: the collector is off, under
+//     the limit offCollectorLimit gives the bytes outside them. Their
+//     debug sections never reach the heap, and nvlink holds them in its
+//     memory (the -G benchmark program of 1,600 objects, 101 MB of which
+//     42.6 outside debug sections: nvlink peaks at 183 MB). At 25% growth
+//     (below) that link collected 13 times, marking up to 55 MB each time:
+//     3,940 M of its instructions against 209 M at 400 objects (18.9
+//     times; callgrind); off, 1,041 M, peak RSS 84 -> 106 MB
+//     (docs/benchmarks.md, perf27).
 //   - Large inputs (largeInputBytes and more): the collector runs at 25%
 //     heap growth. Such a link's heap is nearly all live until the
 //     process exits, so the garbage that the default target lets pile up
@@ -132,7 +142,7 @@ func tuneCollector(ctx *linkContext) {
 	}
 	total, heap := inputBytes(ctx.added), heapInputBytes(ctx.added)
 	switch {
-	case heap < smallInputBytes || total < largeInputBytes:
+	case heap < smallInputBytes || total < largeInputBytes || 2*heap < total:
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(offCollectorLimit(heap))
 		}
@@ -156,8 +166,9 @@ func tuneCollector(ctx *linkContext) {
 // offCollectorLimit is the memory limit of a link that runs with the
 // collector off, whose inputs hold heap bytes (heapInputBytes):
 // smallLinkMemoryLimit, or offLimitPerInputByte times those bytes if that
-// is more (at most 128 MiB: such a link has less than largeInputBytes of
-// inputs, or less than smallInputBytes outside debug sections). A link of
+// is more (at most 128 MiB for a link of less than largeInputBytes of
+// inputs, or less than smallInputBytes outside debug sections; a link of
+// inputs mostly debug sections may have more, see tuneCollector). A link of
 // many small files holds more heap per input byte than one of few large
 // ones: the flat 1,600-object benchmark program (26.6 MB of inputs)
 // reached 64 MiB, where the collector runs again and again near the

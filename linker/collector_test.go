@@ -88,3 +88,49 @@ func TestCollectorOffWhileReading(t *testing.T) {
 		t.Errorf("40 MiB held: memory limit %d MiB, want none", got>>20)
 	}
 }
+
+// TestDebugLinkCollectorOff checks that a one-shot link of inputs that are
+// mostly debug sections (nvcc -G objects) runs with the collector off
+// whatever their size, under the limit offCollectorLimit gives the bytes
+// outside them, and that one whose debug sections are less than half of
+// its inputs collects as other large links do.
+func TestDebugLinkCollectorOff(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: tuneCollector leaves the collector to them")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, c := range []struct {
+		size, debug int // bytes of the input and of its debug section
+		off         bool
+		limit       int64
+	}{
+		{100 << 20, 58 << 20, true, 4 * 42 << 20},
+		{40 << 20, 30 << 20, true, 64 << 20},
+		{40 << 20, 19 << 20, false, math.MaxInt64},
+	} {
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+		data := make([]byte, c.size)
+		obj := &Object{ELF: &cubin.File{Data: data, Sections: []*cubin.Section{
+			{Name: ".text.k", Flags: cubin.SHF_ALLOC, Data: data[:1<<20]},
+			{Name: ".debug_info", Data: data[c.size-c.debug:]},
+		}}}
+		ctx := &linkContext{config: &Config{OneShot: true}}
+		ctx.added = append(ctx.added, &inputFile{Object: obj})
+		tuneCollector(ctx)
+		if ctx.gc.off != c.off {
+			t.Errorf("%d MiB, %d MiB of debug sections: collector off %v, want %v", c.size>>20, c.debug>>20, ctx.gc.off, c.off)
+		}
+		percent := -1
+		if !c.off {
+			percent = largeInputGCPercent
+		}
+		if got := debug.SetGCPercent(100); got != percent {
+			t.Errorf("%d MiB, %d MiB of debug sections: collector at %d%%, want %d%%", c.size>>20, c.debug>>20, got, percent)
+		}
+		if got := debug.SetMemoryLimit(math.MaxInt64); got != c.limit {
+			t.Errorf("%d MiB, %d MiB of debug sections: memory limit %d MiB, want %d MiB", c.size>>20, c.debug>>20, got>>20, c.limit>>20)
+		}
+	}
+}
