@@ -179,11 +179,17 @@ func offCollectorLimit(heap int) int64 {
 	return max(smallLinkMemoryLimit, offLimitPerInputByte*int64(heap))
 }
 
-// collectWhileReading turns the collector of a one-shot link whose files
-// hold less than largeInputBytes (fileBytes, their sizes on disk) off for
-// reading them, before tuneCollector knows what they hold, under the
-// memory limit tuneCollector would give inputs of that many heap bytes
-// (offCollectorLimit; at most 128 MiB). It used to set 400% heap growth
+// collectWhileReading turns the collector of a one-shot link off for
+// reading its files (fileBytes, their sizes on disk), before tuneCollector
+// knows what they hold, under the memory limit tuneCollector would give
+// inputs of that many heap bytes (offCollectorLimit). Reading makes little
+// garbage: what it allocates is the parsed inputs, which the link holds
+// to its end. Larger files than largeInputBytes were read with the
+// collector at its default, which collected three times while the -G
+// benchmark program of 1,600 objects (101 MB) was read: 214 M of its 1,041
+// M instructions; the large program's 400 and 1,600 objects peak as high
+// either way (46.8 and 46.9 MiB, 165.8 and 164.8 MiB; docs/benchmarks.md,
+// perf27). It used to set 400% heap growth
 // instead, so that the collections the default target would start
 // from 4 MiB of heap on did not happen before tuneCollector turned the
 // collector off (flat 400 objects: CPU 72.7 -> 65.7 ms, peak 24160 ->
@@ -193,7 +199,7 @@ func offCollectorLimit(heap int) int64 {
 // objects; with the collector off, 597.6 M (4.01 times), the same peak
 // (70.6 -> 71.0 MiB; perf26, docs/benchmarks.md).
 func collectWhileReading(ctx *linkContext, fileBytes int64) {
-	if ctx.config.OneShot && os.Getenv("GOGC") == "" && fileBytes < largeInputBytes {
+	if ctx.config.OneShot && os.Getenv("GOGC") == "" {
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(offCollectorLimit(int(fileBytes)))
 			ctx.gc.readingLimit = true

@@ -43,12 +43,12 @@ func TestOffCollectorLimit(t *testing.T) {
 	}
 }
 
-// TestCollectorOffWhileReading checks that a one-shot link whose files hold
-// less than largeInputBytes reads them with the collector off, under the
-// memory limit offCollectorLimit gives their bytes (the flat 1,600-object
-// benchmark program collected twice while reading at 400% growth), that
-// larger files leave the collector as it is, and that the limit goes when
-// tuneCollector then turns the collector on.
+// TestCollectorOffWhileReading checks that a one-shot link reads its files
+// with the collector off, under the memory limit offCollectorLimit gives
+// their bytes (the flat 1,600-object benchmark program collected twice
+// while reading at 400% growth, the -G one of 1,600 objects three times at
+// the default), and that the limit goes when tuneCollector then turns the
+// collector on.
 func TestCollectorOffWhileReading(t *testing.T) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		t.Skip("GOGC or GOMEMLIMIT set: collectWhileReading leaves the collector to them")
@@ -62,7 +62,8 @@ func TestCollectorOffWhileReading(t *testing.T) {
 	}{
 		{1 << 20, -1, 64 << 20},
 		{26 << 20, -1, 4 * 26 << 20},
-		{largeInputBytes, 100, math.MaxInt64},
+		{largeInputBytes, -1, 4 * largeInputBytes},
+		{100 << 20, -1, 4 * 100 << 20},
 	} {
 		debug.SetGCPercent(100)
 		debug.SetMemoryLimit(math.MaxInt64)
@@ -75,17 +76,20 @@ func TestCollectorOffWhileReading(t *testing.T) {
 			t.Errorf("files of %d MiB: memory limit %d MiB, want %d MiB", c.fileBytes>>20, got>>20, c.limit>>20)
 		}
 	}
-	// Files of 20 MiB that hold 40 MiB outside debug sections: the
-	// collector runs at largeInputGCPercent, with no memory limit.
-	ctx := &linkContext{config: &Config{OneShot: true}}
-	collectWhileReading(ctx, 20<<20)
-	ctx.added = append(ctx.added, &inputFile{Object: &Object{ELF: &cubin.File{Data: make([]byte, 40<<20)}}})
-	tuneCollector(ctx)
-	if got := debug.SetGCPercent(100); got != largeInputGCPercent {
-		t.Errorf("40 MiB held: collector at %d%%, want %d%%", got, largeInputGCPercent)
-	}
-	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
-		t.Errorf("40 MiB held: memory limit %d MiB, want none", got>>20)
+	// Files of 20 MiB that hold 40 MiB outside debug sections, and files
+	// of 40 MiB: the collector runs at largeInputGCPercent, with no
+	// memory limit.
+	for _, fileBytes := range []int64{20 << 20, 40 << 20} {
+		ctx := &linkContext{config: &Config{OneShot: true}}
+		collectWhileReading(ctx, fileBytes)
+		ctx.added = append(ctx.added, &inputFile{Object: &Object{ELF: &cubin.File{Data: make([]byte, 40<<20)}}})
+		tuneCollector(ctx)
+		if got := debug.SetGCPercent(100); got != largeInputGCPercent {
+			t.Errorf("files of %d MiB, 40 MiB held: collector at %d%%, want %d%%", fileBytes>>20, got, largeInputGCPercent)
+		}
+		if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+			t.Errorf("files of %d MiB, 40 MiB held: memory limit %d MiB, want none", fileBytes>>20, got>>20)
+		}
 	}
 }
 
