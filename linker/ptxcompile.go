@@ -424,7 +424,7 @@ func findPtxas(given string) (string, error) {
 	}
 	p, err := exec.LookPath("ptxas")
 	if err != nil {
-		return "", errors.New("ptxas was not found on PATH; install the CUDA toolkit's ptxas (the release the inputs were built with) or pass --ptxas=PATH")
+		return "", errors.New("ptxas was not found on PATH; install the CUDA toolkit's ptxas (the release the inputs were built with) or pass --ptxas=PATH (in Bazel, where the action has no PATH: set ptxas on the cuda_device_linker_toolchain)")
 	}
 	return filepath.Abs(p)
 }

@@ -38,14 +38,14 @@ func ptxLink(t *testing.T, edit func(*Config)) (string, []byte, error) {
 
 // TestPtxasMissing: PTX that must be compiled, with no ptxas on PATH,
 // fails the link with an error naming each input and saying what to
-// install or pass; nothing is written.
+// install or pass, and what to set in Bazel; nothing is written.
 func TestPtxasMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	msgs, out, err := ptxLink(t, func(*Config) {})
 	if err == nil || out != nil {
 		t.Fatalf("link succeeded without ptxas (err %v, %d output bytes)", err, len(out))
 	}
-	for _, want := range []string{"a.o", "b.o", "compute_80 PTX", "ptxas was not found on PATH", "--ptxas=PATH"} {
+	for _, want := range []string{"a.o", "b.o", "compute_80 PTX", "ptxas was not found on PATH", "--ptxas=PATH", "set ptxas on the cuda_device_linker_toolchain"} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("messages lack %q:\n%s", want, msgs)
 		}
