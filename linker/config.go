@@ -125,6 +125,11 @@ type Config struct {
 	// Stdout receives -v reports; Stderr receives diagnostics.
 	Stdout io.Writer
 	Stderr io.Writer
+	// TimeStdout receives the --time table when TimeFile is "-" (nil:
+	// Stdout). nvlink writes that table on its standard output and its -v
+	// report on standard error, so the command line gives the process's
+	// stdout here and its stderr as Stdout.
+	TimeStdout io.Writer
 
 	// The fields below hold nvlink's other options. linker/cli refuses a
 	// link that sets an option the linker does not act on yet (its notYet

@@ -25,7 +25,10 @@ func writeTimes(ctx *linkContext) error {
 		fmt.Fprintf(&b, "%s , %s , %s , %s , sm_%d , cudalink, %.3f , ms\n",
 			cfg.Output, t.name, strings.Join(inputs, " "), cfg.Output, cfg.Arch, float64(t.took.Microseconds())/1000)
 	}
-	var w io.Writer = cfg.Stdout
+	w := cfg.TimeStdout
+	if w == nil {
+		w = cfg.Stdout
+	}
 	if cfg.TimeFile != "-" {
 		f, err := os.OpenFile(cfg.TimeFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {

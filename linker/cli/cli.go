@@ -107,7 +107,8 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer, ca
 	}
 	cfg := cmd.Config
 	inputs = cfg.InputNames()
-	cfg.Stdout = stderr // nvlink prints its -v report on stderr
+	cfg.Stdout = stderr     // nvlink prints its -v report on stderr
+	cfg.TimeStdout = stdout // and --time=- on stdout
 	cfg.Stderr = stderr
 	cfg.Cache = cache
 	cfg.Context = ctx

@@ -203,7 +203,7 @@ var options = []*option{
 		help: "Suppress the warning that otherwise is printed when stack size cannot be determined.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.SuppressStackSizeWarning })},
 	{long: "time", short: "time", arg: "<file name>",
-		help: "Append a comma separated value table of the time taken to the file ('-' for stdout): nvlink's header, then one row per cudalink pass.",
+		help: "Append a comma separated value table of the time taken to the file ('-' for stdout): nvlink's header, then one row per cudalink pass (nvlink writes one per PTX or LTO compile).",
 		set: func(p *parser, _, v string) (string, error) {
 			p.cfg.TimeFile = v
 			return v, nil

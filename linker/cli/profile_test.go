@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,31 @@ func TestProfiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tmp, "no.cubin")); err == nil {
 		t.Errorf("unwritable -cpuprofile: the link ran")
+	}
+}
+
+// TestTimeToStdout: --time=- writes the table on standard output, as
+// nvlink does (measured with nvlink 11.8, 12.4 and 12.5: the header on
+// stdout, nothing on stderr), while the -v report stays on standard error.
+func TestTimeToStdout(t *testing.T) {
+	dir := filepath.Join("..", "..", "tests", "corpus", "cases", "call-chain-three-files")
+	if _, err := os.Stat(filepath.Join(dir, "expected.cubin")); err != nil {
+		t.Skipf("corpus case missing: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	status, stdout, stderr := run("-arch=sm_80", "-o", out, "-v", "-time", "-",
+		filepath.Join(dir, "a.cubin"), filepath.Join(dir, "b.cubin"), filepath.Join(dir, "c.cubin"))
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	const header = "source file name , phase name , phase input files , phase output file , arch , tool, metric , unit\n"
+	if !strings.HasPrefix(stdout, header) {
+		t.Errorf("stdout does not start with the --time header:\n%s", stdout)
+	}
+	if strings.Contains(stderr, "phase name") {
+		t.Errorf("the --time table went to stderr:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, "Function properties for") || strings.Contains(stdout, "Function properties for") {
+		t.Errorf("the -v report is not on stderr alone:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 }
