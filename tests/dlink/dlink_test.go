@@ -545,16 +545,12 @@ func testBuild(t *testing.T, b build) {
 		}
 	}
 
-	// D: the real nvcc -dlink, with a wrapper named nvlink first on PATH.
-	// (12.x's nvcc.profile puts the toolkit's own bin, nvlink's directory,
-	// before the PATH it is given: no wrapper can come first there.)
-	if b.tk.bin == "" {
-		d := newVariant("D-nvcc-with-nvlink-on-PATH")
-		if wrapperOnPath(t, d, b, objs, cudalink, hl, env, relocate) {
-			variants = append(variants, d)
-		}
-	} else {
-		t.Logf("D: not run: nvcc %s puts %s before any nvlink on PATH", b.tk.version, b.tk.bin)
+	// D: the real nvcc -dlink, with a wrapper named nvlink first on PATH
+	// (12.x: first on the PATH of a copy of its nvcc.profile, see
+	// profiledNvcc).
+	d := newVariant("D-nvcc-with-nvlink-on-PATH")
+	if wrapperOnPath(t, d, b, objs, cudalink, hl, env, relocate) {
+		variants = append(variants, d)
 	}
 
 	// The device images in the executables.
@@ -764,8 +760,10 @@ func nvccTargets(t *testing.T, flags []string) []string {
 // wrapperOnPath is variant D: the real `nvcc -dlink` with a directory
 // holding a script named nvlink (which logs its arguments and runs cudalink)
 // first on PATH, then the host link, under hostEnv as the other variants'
-// (the dryrun's PATH, which picks the g++ nvcc runs). It reports whether D
-// produced an executable.
+// (the dryrun's PATH, which picks the g++ nvcc runs). A build of several
+// architectures runs `nvcc -t 2`, which runs their nvlink commands in
+// parallel (and no longer prints them under --dryrun, so A to C cannot
+// replay it). It reports whether D produced an executable.
 func wrapperOnPath(t *testing.T, d *variant, b build, objs []string, cudalink string, hl *dryrun, hostEnv []string, relocate func(step, string) step) bool {
 	t.Helper()
 	bin := mkdir(t, d.dir, "bin")
@@ -773,12 +771,22 @@ func wrapperOnPath(t *testing.T, d *variant, b build, objs []string, cudalink st
 	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " + shellLine([]string{log}) + "\nexec " + shellLine([]string{cudalink}) + " \"$@\"\n"
 	must(t, os.WriteFile(filepath.Join(bin, "nvlink"), []byte(script), 0o755))
 	env := withEnv("PATH="+bin+":"+os.Getenv("PATH"), "TMPDIR="+mkdir(t, d.dir, "tmp"))
-	r := run(t, d.dir, env, shellLine(slices.Concat([]string{b.tk.tool("nvcc"), "-dlink"}, b.flags, objs, []string{"-o", "dl.o"})))
+	nvcc := b.tk.tool("nvcc")
+	if b.tk.bin != "" {
+		nvcc = profiledNvcc(t, b.tk, d.dir, bin)
+	}
+	cmd := []string{nvcc, "-dlink"}
+	if len(b.archs) > 1 {
+		cmd = append(cmd, "-t", "2")
+	}
+	r := run(t, d.dir, env, shellLine(slices.Concat(cmd, b.flags, objs, []string{"-o", "dl.o"})))
 	calls, _ := os.ReadFile(log)
 	if len(calls) == 0 {
 		t.Errorf("%s: nvcc -dlink did not run the nvlink on PATH (%s)", d.name, bin)
+	} else if n, want := bytes.Count(calls, []byte("\n")), max(len(b.archs), 1); n != want {
+		t.Errorf("%s: nvcc ran %s/nvlink %d time(s), want %d (one per architecture):\n%s", d.name, bin, n, want, calls)
 	} else {
-		t.Logf("%s: nvcc ran %s/nvlink %d time(s)", d.name, bin, bytes.Count(calls, []byte("\n")))
+		t.Logf("%s: nvcc ran %s/nvlink %d time(s)", d.name, bin, n)
 	}
 	if r.err != nil {
 		t.Errorf("%s: nvcc -dlink with cudalink as nvlink failed: %v\n%s", d.name, r.err, r.out)
@@ -786,6 +794,52 @@ func wrapperOnPath(t *testing.T, d *variant, b build, objs []string, cudalink st
 	}
 	mustRun(t, d.dir, hostEnv, relocate(hl.steps[0], d.dir).line)
 	return true
+}
+
+// profiledNvcc returns an nvcc of tk that runs the nvlink in wrapperBin.
+// 12.x's nvcc.profile puts the toolkit's own bin, where its nvlink is,
+// before the PATH nvcc is given, so a wrapper first on PATH is not run.
+// nvcc reads the nvcc.profile (and crt/) beside the file it was run as, a
+// hard link too: dir/nvcc-bin gets a hard link (else a copy) of the
+// toolkit's nvcc, its crt/ linked, and the profile with wrapperBin first on
+// its PATH. The toolkit's nvcc is the one beside its nvcc.profile: the
+// tool itself, or, when it is Debian's script (/opt/cuda-<v>/usr/bin/nvcc),
+// lib/nvidia-cuda-toolkit/bin/nvcc.
+func profiledNvcc(t *testing.T, tk toolkit, dir, wrapperBin string) string {
+	t.Helper()
+	var real string
+	for _, c := range []string{tk.tool("nvcc"), filepath.Join(tk.bin, "..", "lib", "nvidia-cuda-toolkit", "bin", "nvcc")} {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(c), "nvcc.profile")); err == nil {
+			real = c
+			break
+		}
+	}
+	if real == "" {
+		t.Fatalf("D: no nvcc.profile beside %s or Debian's lib/nvidia-cuda-toolkit/bin/nvcc", tk.tool("nvcc"))
+	}
+	realDir := filepath.Dir(real)
+	profile := strings.ReplaceAll(string(readFile(t, filepath.Join(realDir, "nvcc.profile"))), "$(_HERE_)", realDir)
+	var text strings.Builder
+	found := false
+	for line := range strings.Lines(profile) {
+		if rest, ok := strings.CutPrefix(line, "PATH"); ok && !found {
+			if rest, ok = strings.CutPrefix(strings.TrimLeft(rest, " \t"), "+="); ok {
+				line, found = "PATH += "+wrapperBin+":"+strings.TrimLeft(rest, " \t"), true
+			}
+		}
+		text.WriteString(line)
+	}
+	if !found {
+		t.Fatalf("D: %s has no PATH += line to put %s first on", filepath.Join(realDir, "nvcc.profile"), wrapperBin)
+	}
+	bin := mkdir(t, dir, "nvcc-bin")
+	nvcc := filepath.Join(bin, "nvcc")
+	if err := os.Link(real, nvcc); err != nil {
+		must(t, os.WriteFile(nvcc, readFile(t, real), 0o755))
+	}
+	must(t, os.Symlink(filepath.Join(realDir, "crt"), filepath.Join(bin, "crt")))
+	must(t, os.WriteFile(filepath.Join(bin, "nvcc.profile"), []byte(text.String()), 0o644))
+	return nvcc
 }
 
 // retryUnsupported handles cudalink refusing an option nvcc passes ("option

@@ -203,7 +203,7 @@ func TestHelpOptionsAccepted(t *testing.T) {
 // tools, with the tool: they are not checked against cudalink's parser.
 var foreign = map[string]string{
 	"-dc": "nvcc", "-rdc": "nvcc", "-dlink": "nvcc", "-gencode": "nvcc", "--generate-code": "nvcc", "-lineinfo": "nvcc",
-	"-Xnvlink": "nvcc", "-G": "nvcc", "--dryrun": "nvcc", "-nodlink": "nvcc", "-lib": "nvcc",
+	"-Xnvlink": "nvcc", "-G": "nvcc", "--dryrun": "nvcc", "-nodlink": "nvcc", "-lib": "nvcc", "-t": "nvcc", "-keep": "nvcc",
 	"--image3": "fatbinary", "--ident": "fatbinary", "--cmdline": "fatbinary", "--create": "fatbinary",
 	"--compress": "fatbinary", "-link": "fatbinary", "-64": "fatbinary",
 	"--strategy": "bazel", "--worker_max_instances": "bazel", "--worker_extra_flag": "bazel",
