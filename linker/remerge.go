@@ -2,7 +2,10 @@ package linker
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
+
+	"github.com/cudalink/cudalink/linker/cubin"
 )
 
 // remergeConstants replays nvlink's second merge of the __constant__ data
@@ -35,6 +38,7 @@ func remergeConstants(ctx *linkContext) {
 	var walk inputWalk // the folds compare the inputs' bytes
 	offs, folded, size, last := remergeLayout(ctx, &walk, c3)
 	ctx.null.lastConstant, ctx.null.remerged = last, true
+	checkRelocsPastBank(ctx, c3, size)
 	moved := size != c3.size
 	for i, isec := range c3.members {
 		moved = moved || folded[i] || offs[i] != isec.outOff
@@ -51,6 +55,59 @@ func remergeConstants(ctx *linkContext) {
 		copy(data[offs[i]:], old[isec.outOff:isec.outOff+isec.sec.Size])
 	}
 	c3.setBytes(data)
+}
+
+// checkRelocsPastBank refuses what nvlink 11.8, 12.4 and 12.5 stop on with
+// "Internal error: relocation is past end of offset" (exit status 1): a
+// relocation kept for the driver in bank 3 (an address in a __constant__
+// table) keeps its first-merge offset, and the second merge left the bank
+// no longer than that offset (the hunt60 sweep's s321, 12.5: inline
+// __constant__ copies folded ahead of a table of function pointers).
+// nvlink compares the offset alone: a relocation whose 8 bytes run past
+// the end but whose offset is inside the bank links (a bank of 0x21 bytes,
+// a relocation at 0x20). The relocation of lowest offset past the end is
+// reported, with the input and the variable that hold it.
+func checkRelocsPastBank(ctx *linkContext, c3 *outputSection, size uint64) {
+	if c3.ext == nil {
+		return
+	}
+	var past *outReloc
+	for _, rs := range []*outputSection{c3.ext.relOut, c3.ext.relaOut} {
+		if rs == nil || rs.rel == nil {
+			continue
+		}
+		for i, r := range rs.rel.relocs {
+			if uint64(r.offset) >= size && (past == nil || r.offset < past.offset) {
+				past = &rs.rel.relocs[i]
+			}
+		}
+	}
+	if past == nil {
+		return
+	}
+	off := uint64(past.offset)
+	e := &linkError{section: c3.name}
+	for _, isec := range c3.members {
+		if off < isec.outOff || off >= isec.outOff+isec.sec.Size {
+			continue
+		}
+		e.file, e.section = isec.file.nvlinkName(), isec.name()
+		for _, sym := range isec.file.syms {
+			if sym != nil && sym.section == isec && sym.typ() != cubin.STT_SECTION && sym.defined() {
+				if v := ctx.placed(sym).value; v <= off && off < v+max(sym.size, 1) {
+					e.symbol = sym.name
+					break
+				}
+			}
+		}
+		break
+	}
+	target := "no symbol"
+	if past.sym != nil {
+		target = displayName(past.sym.name)
+	}
+	e.msg = fmt.Sprintf("relocation kept for the driver past the end of the __constant__ bank that nvlink's second merge makes for pruned kernels (%s against %s at 0x%x, the bank 0x%x bytes long; nvlink: Internal error: relocation is past end of offset)", past.typ, target, off, size)
+	ctx.report(e)
 }
 
 // constantBankSize is the size of bank 3 (c3) as nvlink measures it for
