@@ -142,7 +142,7 @@ type ltoProgram struct {
 	lib    *nvvm.Lib  // libnvvm, or nvJitLink for CUDA 12.x IR
 	inputs []ltoInput // every unit with device code, in command-line order
 	// devrtFuncs are the functions libcudadevrt's image for the target
-	// defines (callsDevrt).
+	// defines (callsOut).
 	devrtFuncs set[string]
 	ir         []ltoInput    // those with IR for the target
 	modules    []nvvm.Module // the IR of those that could be read
@@ -422,12 +422,16 @@ func optimizeLinkTime(ctx *linkContext) {
 	if cfg.EmitPTX {
 		return
 	}
-	if whole && callsDevrt(ptx, p.devrtFuncs) {
+	if whole && callsOut(ptx, p.devrtFuncs) {
 		// Measured (11.8, 12.4, 12.5): a program that calls libcudadevrt
 		// (a kernel launching a kernel) is compiled as relocatable code
 		// and linked with the library, as in a partial LTO; printf and
 		// malloc, which the driver provides, keep the whole program
-		// (lto-devrt-device-launch-linked-sm80).
+		// (lto-devrt-device-launch-linked-sm80). So does a call of a
+		// function no input defines: the link reports it undefined
+		// (exit 255), where ptxas would have stopped on it
+		// (lto-devrt-undefined-function-linked-sm80); an undefined
+		// variable keeps the whole program (ptxas warns).
 		whole, ctx.lto.devrtLinked = false, true
 		early.abort()
 		early = nil
@@ -476,10 +480,10 @@ func optimizeLinkTime(ctx *linkContext) {
 	}
 }
 
-// callsDevrt says whether ptx declares an extern function that funcs (what
-// libcudadevrt defines) holds: ".extern .func (.param .b64 func_retval0)
-// cudaGetParameterBufferV2".
-func callsDevrt(ptx []byte, funcs set[string]) bool {
+// callsOut says whether ptx declares an extern function (".extern .func
+// (.param .b64 func_retval0) cudaGetParameterBufferV2") that funcs (what
+// libcudadevrt defines) holds, or that the driver does not provide.
+func callsOut(ptx []byte, funcs set[string]) bool {
 	for line := range bytes.Lines(ptx) {
 		rest, ok := bytes.CutPrefix(line, []byte(".extern .func"))
 		if !ok {
@@ -488,8 +492,9 @@ func callsDevrt(ptx []byte, funcs set[string]) bool {
 		if i := bytes.LastIndexByte(rest, ')'); i >= 0 {
 			rest = rest[i+1:]
 		}
-		name, _, _ := bytes.Cut(bytes.TrimSpace(rest), []byte("("))
-		if funcs.has(string(bytes.TrimSpace(name))) {
+		bare, _, _ := bytes.Cut(bytes.TrimSpace(rest), []byte("("))
+		name := string(bytes.TrimSpace(bare))
+		if funcs.has(name) || !isDriverSyscall(name) && !isDeviceGraphFunction(name) {
 			return true
 		}
 	}
