@@ -575,6 +575,11 @@ func Parse(name string, data []byte) (*File, error) {
 			Info:      le.Uint32(b[44:]),
 			Addralign: le.Uint64(b[48:]),
 		}
+		if i == 0 && s.Type != SHT_NULL {
+			// The null section: no pass looks at its other fields (a
+			// large file keeps its section count in sh_size).
+			return nil, bad(off+4, "section 0: type 0x%x, want SHT_NULL", s.Type)
+		}
 		if s.Addralign > MaxAlign || s.Addralign&(s.Addralign-1) != 0 {
 			return nil, bad(off+48, "section %d: alignment 0x%x is not a power of two up to 0x%x", i, s.Addralign, MaxAlign)
 		}

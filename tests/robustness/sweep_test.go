@@ -195,29 +195,50 @@ func TestSectionContentsBeyondSize(t *testing.T) {
 	}
 }
 
-// TestRelocationSectionNamedAsMetadata links a cubin the sweep made (seed
-// 103), reduced to its one field that matters: the name of a kernel's
-// .rel.text section points at ".nv.callgraph". The output relocation
-// section took that name first, the linker's .nv.callgraph then found a
-// relocation section under it and the call graph's writer a nil section:
-// a panic. (nvlink, which goes by the section's type, links it.) The link
-// must fail and name the file and the section.
-func TestRelocationSectionNamedAsMetadata(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out.cubin")
-	var stdout, stderr bytes.Buffer
-	status := cli.Run([]string{"-arch=sm_80", "-o", out, "testdata/rel-section-named-callgraph.cubin",
-		"../corpus/cases/text-inputs-with-other-extensions-ignored/b.cubin"}, &stdout, &stderr)
-	if status != 1 {
-		t.Fatalf("exit %d, want 1; stderr: %q", status, stderr.String())
-	}
-	msg := stderr.String()
-	for _, want := range []string{"error", "rel-section-named-callgraph.cubin", "offset 0x450", ".nv.callgraph: a relocation section whose name does not start with .rel"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message %q does not contain %q", msg, want)
-		}
-	}
-	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 0 {
-		t.Errorf("left %s behind", entries[0].Name())
+// TestSweepFindings links cubins the sweep made, each reduced to the
+// fields that matter, beside the intact inputs of its corpus case. Each
+// panicked the link once; each must now fail with exit 1, a message naming
+// the file, the place and what is wrong, and no output.
+//   - seed 103: the name of a kernel's .rel.text section points at
+//     ".nv.callgraph". The output relocation section took that name first,
+//     the linker's .nv.callgraph then found a relocation section under it
+//     and the call graph's writer a nil section. (nvlink, which goes by
+//     the section's type, links it.)
+//   - seed 132: the null section (index 0) has a type and a size of 2^63
+//     and more: it was merged as data, and the layout allocated its size.
+//     (nvlink ignores it.)
+func TestSweepFindings(t *testing.T) {
+	for _, c := range []struct {
+		name, arch string
+		peers      []string // of the corpus case, after the mutated input
+		want       string
+	}{
+		{"rel-section-named-callgraph.cubin", "sm_80",
+			[]string{"text-inputs-with-other-extensions-ignored/b.cubin"},
+			"malformed cubin at offset 0x450: .nv.callgraph: a relocation section whose name does not start with .rel"},
+		{"null-section-with-type-and-size.cubin", "sm_75",
+			[]string{"error-maxrregcount-weak-copy-place-callgraph-dump-sm75/k.cubin", "error-maxrregcount-weak-copy-place-callgraph-dump-sm75/w1.cubin", "error-maxrregcount-weak-copy-place-callgraph-dump-sm75/w2.cubin"},
+			"malformed cubin at offset 0xc04: section 0: type 0x73000000, want SHT_NULL"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.cubin")
+			args := []string{"-arch=" + c.arch, "-o", out, "testdata/" + c.name}
+			for _, p := range c.peers {
+				args = append(args, "../corpus/cases/"+p)
+			}
+			var stdout, stderr bytes.Buffer
+			if status := cli.Run(args, &stdout, &stderr); status != 1 {
+				t.Fatalf("exit %d, want 1; stderr: %q", status, stderr.String())
+			}
+			for _, want := range []string{"error", c.name, c.want} {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("message %q does not contain %q", stderr.String(), want)
+				}
+			}
+			if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 0 {
+				t.Errorf("left %s behind", entries[0].Name())
+			}
+		})
 	}
 }
 
