@@ -501,7 +501,8 @@ func overlayConstant2(ctx *linkContext) {
 // sortLastFunctionFirst orders functions' sections the reverse of the
 // order the inputs define the functions in, as nvlink's list of functions
 // holds them: a weak function a later file's copy replaced keeps the place
-// of the first copy met (function.listKey).
+// of the first copy with constants that was kept when met
+// (function.listKey).
 func sortLastFunctionFirst(secs []*inputSection) {
 	sort.SliceStable(secs, func(a, b int) bool { return secs[a].fn.listKey > secs[b].fn.listKey })
 }
@@ -562,12 +563,17 @@ type weakCopies struct {
 	// copy replaced (markEmptiedBank2).
 	replaced []*symbol
 	// placeOf: the place in nvlink's function list (function.listKey) of
-	// the weak functions whose first copy met a later file's replaced.
+	// the weak functions whose first copy with bank-2 constants that was
+	// the kept one when met a later file's copy replaced.
 	placeOf map[*symbol]int
 }
 
 // firstAt notes key as sym's place in nvlink's list of functions, if no
-// copy of sym was met before.
+// copy of sym was noted before: the first copy with bank-2 constants that
+// was the kept one when met. A kept copy without constants leaves no
+// place: the function's constants take the place of the copy that brings
+// them (a -G first copy replaced by a lighter one with constants: the
+// lighter one's place).
 func (w *weakCopies) firstAt(sym *symbol, key int) {
 	if _, met := w.placeOf[sym]; met {
 		return

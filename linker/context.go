@@ -643,11 +643,11 @@ type function struct {
 
 	order int // index in linkContext.allFuncs: creation order
 	// listKey is the function's place in nvlink's list of functions:
-	// 2*order, but for a weak function whose first copy met (in an earlier
-	// file) a later file's copy replaced, which keeps the first copy's
-	// place, between the functions made before and after it was met
-	// (2*n-1 with n functions made then). Bank 2's overlay orders by it
-	// (sortLastFunctionFirst).
+	// 2*order, but for a weak function whose first copy with bank-2
+	// constants kept when met (in an earlier file) a later file's copy
+	// replaced, which keeps that copy's place, between the functions made
+	// before and after it was met (2*n-1 with n functions made then).
+	// Bank 2's overlay orders by it (sortLastFunctionFirst).
 	listKey int
 
 	// The flags, together so that a large link's thousands of Functions

@@ -44,7 +44,7 @@ func buildFunctions(ctx *linkContext) {
 			}
 			sym := file.syms[symIdx]
 			copies.meet(sym, &bank2, i)
-			if sym != nil && sym.bind() == cubin.STB_WEAK && sym.file != nil && sym.file.index > file.index {
+			if sym != nil && sym.bind() == cubin.STB_WEAK && sym.file != nil && sym.file.index > file.index && file.replacedCopy(symIdx) && bank2.has(i) {
 				copies.firstAt(sym, 2*len(all)-1)
 			}
 			if sym.file != file || sym.section != isec {
