@@ -241,6 +241,11 @@ type bank2Overlay struct {
 	// the bank-2 section of every kernel that reaches the function (never
 	// written: only its name stays in the string tables; makeKernelBanks).
 	emptiedFrom functionSet
+	// emptiedAlign is the alignment of the emptied constants of each
+	// function of emptiedFrom (the first replaced copy's): nvlink puts the
+	// constants of the copy that replaced them in the same section, so at
+	// that alignment if it is larger than their own (overlayConstant2).
+	emptiedAlign map[*function]uint64
 }
 
 func isConstant2(s *cubin.Section) bool {
@@ -464,6 +469,9 @@ func overlayConstant2(ctx *linkContext) {
 		// aligned __cuda_sm20_div_f64_slowpath_v2 block at 0x44 after
 		// the first at 0x30, not at 0x48).
 		appended := i > 0 && callees[i-1].fn == isec.fn
+		if !appended {
+			align = max(align, ctx.bank2.emptiedAlign[isec.fn])
+		}
 		for _, k := range reachers[isec] {
 			off = max(off, ends[k])
 			if !appended {
@@ -539,10 +547,16 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 // replaced are those copies' symbols, as buildFunctions met their code
 // sections. Their records exist only once every file's are made, the
 // replacing copy's being in a later file.
-func markEmptiedBank2(ctx *linkContext, replaced []*symbol) {
-	for _, sym := range replaced {
+func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
+	for _, sym := range copies.replaced {
 		if fn := ctx.funcOf(sym); fn != nil && !ctx.isEntry(fn.sym) {
 			ctx.bank2.emptiedFrom.add(fn)
+			if _, ok := ctx.bank2.emptiedAlign[fn]; !ok {
+				if ctx.bank2.emptiedAlign == nil {
+					ctx.bank2.emptiedAlign = map[*function]uint64{}
+				}
+				ctx.bank2.emptiedAlign[fn] = copies.replacedAlign[sym]
+			}
 		}
 	}
 }
@@ -560,8 +574,10 @@ type weakCopies struct {
 	// append theirs to its bank (appendLostConstants).
 	keptHas map[*symbol]bool
 	// replaced are the weak copies with bank-2 constants that a later
-	// copy replaced (markEmptiedBank2).
-	replaced []*symbol
+	// copy replaced (markEmptiedBank2), and replacedAlign the alignment
+	// of the first such copy's constants of each function.
+	replaced      []*symbol
+	replacedAlign map[*symbol]uint64
 	// placeOf: the place in nvlink's function list (function.listKey) of
 	// the weak functions whose first copy with bank-2 constants that was
 	// the kept one when met a later file's copy replaced.
@@ -625,6 +641,12 @@ func (w *weakCopies) kept(sym *symbol, bank2 *codeBank2, i int) {
 func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
 	if bank2.file.replacedCopy(idx) && bank2.has(i) {
 		w.replaced = append(w.replaced, sym)
+		if _, ok := w.replacedAlign[sym]; !ok {
+			if w.replacedAlign == nil {
+				w.replacedAlign = map[*symbol]uint64{}
+			}
+			w.replacedAlign[sym] = bank2.align(i)
+		}
 		w.kept(sym, bank2, i)
 	}
 }
@@ -633,16 +655,20 @@ func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
 // (a .nv.constant2.<f> whose sh_info names them), on first use.
 type codeBank2 struct {
 	file *inputFile
-	of   map[uint32]bool
+	of   map[uint32]uint64 // code section -> its constants' alignment (at least 1)
 }
 
 // has says whether the file's code section text has bank-2 constants.
-func (b *codeBank2) has(text int) bool {
+func (b *codeBank2) has(text int) bool { return b.align(text) > 0 }
+
+// align is the alignment of the bank-2 constants of the file's code
+// section text, 0 for none.
+func (b *codeBank2) align(text int) uint64 {
 	if b.of == nil {
-		b.of = map[uint32]bool{}
+		b.of = map[uint32]uint64{}
 		for _, c := range b.file.sections {
 			if isConstant2(c.sec) {
-				b.of[c.sec.Info] = true
+				b.of[c.sec.Info] = max(b.of[c.sec.Info], c.sec.Addralign, 1)
 			}
 		}
 	}

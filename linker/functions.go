@@ -101,7 +101,7 @@ func buildFunctions(ctx *linkContext) {
 			}
 		}
 	}
-	markEmptiedBank2(ctx, copies.replaced) // bank2.go
+	markEmptiedBank2(ctx, &copies) // bank2.go
 	var recs []infoRecord
 	for _, fn := range all {
 		for _, isec := range fn.sections {
