@@ -332,7 +332,8 @@ func foldConstant2(ctx *linkContext) {
 
 // makeKernelBanks makes the bank-2 sections of the kernels that have no
 // constants of their own but reach a function's, in nvlink's order: it
-// meets the functions' constants last function first, and makes the
+// meets the functions' constants last function first (in its list of
+// functions, sortLastFunctionFirst's order), and makes the
 // section of each kernel reaching them, last call graph node first, when
 // it meets the first.
 func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
@@ -357,8 +358,11 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 			reaching[fn] = append(reaching[fn], k)
 		}
 	}
-	for i := len(ctx.funcs) - 1; i >= 0; i-- {
-		fn := ctx.funcs[i]
+	// The functions last first as nvlink lists them: a weak function a
+	// later copy replaced at its first copy's place (function.listKey).
+	funcs := slices.Clone(ctx.funcs)
+	slices.SortStableFunc(funcs, func(a, b *function) int { return cmp.Compare(b.listKey, a.listKey) })
+	for _, fn := range funcs {
 		if !bank2Source(ctx, fn) {
 			continue
 		}
