@@ -87,13 +87,21 @@ func mergeRelocatable(ctx *linkContext) {
 	// its own with the same names, as nvcc's and nvlink's outputs do: ELF
 	// ties a function's sections together by index (sh_info, sh_link),
 	// and nvlink links such an input as it links the files apart.
+	// A local met first gives its names up to a global function of the
+	// same name met after it (a file's local __cuda_sm20_div_f64_slowpath_v2
+	// beside another's global one, from nvcc -G).
 	textOwner := map[string]*function{}
 	for _, fn := range ctx.allFuncs { // a partial link keeps every function
 		name := fn.text.sec.Name
-		if _, taken := textOwner[name]; !taken {
+		owner, taken := textOwner[name]
+		switch {
+		case !taken:
 			textOwner[name] = fn
-		} else if fn.sym.local {
+		case fn.sym.local:
 			ctx.names.markDuplicate(fn)
+		case owner.sym.local:
+			ctx.names.markDuplicate(owner)
+			textOwner[name] = fn
 		}
 	}
 	var relAction *inputSection

@@ -319,14 +319,24 @@ var knownDifferences = map[string]knownDifference{
 	"weak-light-copy-replaces-heavy-bank2-overlay-order-G-sm35/prefix": weakFunctionHistory,
 	"weak-light-copy-replaces-heavy-bank2-overlay-order-G-sm35/suffix": weakFunctionHistory,
 	"weak-light-copy-replaces-heavy-bank2-overlay-order-G-sm35/nested": weakFunctionHistory,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/all":    constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/prefix": constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/suffix": constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/nested": constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/all":         constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/prefix":      constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/suffix":      constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/nested":      constantsUnfolded,
+	// hunt62: a first copy with constants replaced by a lighter one
+	// without (the kernels' bank-2 sections made in the order of
+	// nvlink's list of functions), and one with 8-byte aligned constants
+	// replaced by a -G copy whose constants take that alignment: a
+	// partial output holds only the kept copies.
+	"bank2-kernel-sections-order-replaced-weak-function-place-sm61/all":    weakFunctionHistory,
+	"bank2-kernel-sections-order-replaced-weak-function-place-sm61/prefix": weakFunctionHistory,
+	"bank2-kernel-sections-order-replaced-weak-function-place-sm61/nested": weakFunctionHistory,
+	"weak-function-replacing-constants-take-emptied-alignment-sm61/all":    weakFunctionHistory,
+	"weak-function-replacing-constants-take-emptied-alignment-sm61/nested": weakFunctionHistory,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/all":        constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/prefix":     constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/suffix":     constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/nested":     constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/all":             constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/prefix":          constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/suffix":          constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/nested":          constantsUnfolded,
 	// nvlink's own round trips of these differ the same way: see
 	// constantsRealigned and constantsRemerged.
 	"constant-remerge-block-sizes-sm80/suffix":                                  constantsRealigned,
