@@ -263,6 +263,7 @@ func isConstant2(s *cubin.Section) bool {
 // its "too much data for compiler-generated constants" error.
 func foldConstant2(ctx *linkContext) {
 	made := makeKernelBanks(ctx)
+	reaches := reachingBank2(ctx)
 	var trees treeWalker
 	for i := len(ctx.funcs) - 1; i >= 0; i-- {
 		k := ctx.funcs[i]
@@ -285,7 +286,11 @@ func foldConstant2(ctx *linkContext) {
 			osec = own.out
 		}
 		var callees []*inputSection
-		for _, fn := range trees.walk(k)[1:] {
+		var tree []*function
+		if reaches[k.order] { // else no callee has constants to fold
+			tree = trees.walk(k)[1:]
+		}
+		for _, fn := range tree {
 			if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) {
 				continue
 			}
@@ -328,6 +333,34 @@ func foldConstant2(ctx *linkContext) {
 		}
 	}
 	overlayConstant2(ctx)
+}
+
+// reachingBank2 marks, by function order, the functions whose calls reach
+// a non-kernel function with bank-2 constants (not a losing copy's alone):
+// the kernels whose call trees foldConstant2 must walk. It goes up the
+// callers from those functions once, so a link whose kernels reach long
+// call chains without such constants (the deep-chain benchmark program)
+// does not walk each kernel's tree.
+func reachingBank2(ctx *linkContext) []bool {
+	marks := make([]bool, len(ctx.allFuncs)+1)
+	var stack []*function
+	for _, fn := range ctx.allFuncs {
+		if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) || !slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) }) {
+			continue
+		}
+		stack = append(stack, fn)
+	}
+	for len(stack) > 0 {
+		fn := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range fn.callers {
+			if !marks[c.order] {
+				marks[c.order] = true
+				stack = append(stack, c)
+			}
+		}
+	}
+	return marks
 }
 
 // makeKernelBanks makes the bank-2 sections of the kernels that have no
