@@ -63,7 +63,7 @@ func buildFunctions(ctx *linkContext) {
 		}
 		for _, isec := range file.sections {
 			s := isec.sec
-			if s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA || isec.fn != nil || s.Info == 0 {
+			if isRelocType(s.Type) || isec.fn != nil || s.Info == 0 {
 				continue
 			}
 			if fn := byText[int(s.Info)]; fn != nil && strings.HasPrefix(s.Name, ".nv.") {
