@@ -345,7 +345,7 @@ func reachingBank2(ctx *linkContext) []bool {
 	marks := make([]bool, len(ctx.allFuncs)+1)
 	var stack []*function
 	for _, fn := range ctx.allFuncs {
-		if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) || !slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) }) {
+		if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) || !hasBank2(fn) {
 			continue
 		}
 		stack = append(stack, fn)
@@ -400,7 +400,7 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 			continue
 		}
 		banks := fn.sections
-		if ctx.bank2.emptiedFrom.has(fn) && !slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) }) {
+		if ctx.bank2.emptiedFrom.has(fn) && !hasBank2(fn) {
 			// The emptied constants of a replaced copy: the banks are
 			// made (and stay empty, so unwritten) all the same.
 			banks = []*inputSection{{sec: &cubin.Section{Type: cubin.SHT_CUDA_CONSTANT_B0 + 2, Flags: cubin.SHF_ALLOC}}}
@@ -410,7 +410,7 @@ func makeKernelBanks(ctx *linkContext) map[*function]*outputSection {
 				continue
 			}
 			for _, k := range reaching[fn] {
-				if made[k] != nil || slices.ContainsFunc(k.sections, func(own *inputSection) bool { return isConstant2(own.sec) }) {
+				if made[k] != nil || hasBank2(k) {
 					continue
 				}
 				osec := ctx.outSection(ctx.names.funcKey(k, ".nv.constant2."+k.sym.name), cubin.SHT_PROGBITS, isec.sec.Flags)
@@ -435,7 +435,13 @@ func bank2Source(ctx *linkContext, fn *function) bool {
 	if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) {
 		return false
 	}
-	return ctx.bank2.emptiedFrom.has(fn) || slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) })
+	return ctx.bank2.emptiedFrom.has(fn) || hasBank2(fn)
+}
+
+// hasBank2 says whether one of fn's own sections is a bank-2 constant
+// section.
+func hasBank2(fn *function) bool {
+	return slices.ContainsFunc(fn.sections, func(isec *inputSection) bool { return isConstant2(isec.sec) })
 }
 
 // overlayConstant2 gives each non-kernel function's bank-2 constants one
