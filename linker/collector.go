@@ -156,9 +156,8 @@ func tuneCollector(ctx *linkContext) {
 		ctx.gc.early = true
 	}
 	if ctx.gc.early && ctx.gc.readingLimit {
-		// Files of less than largeInputBytes that hold more (fatbinaries
-		// are compressed): the collector runs, without the limit it had
-		// while they were read (collectWhileReading).
+		// The collector runs from here on, without the limit it had
+		// while the files were read (collectWhileReading).
 		debug.SetMemoryLimit(math.MaxInt64)
 	}
 }
@@ -224,8 +223,8 @@ func collectGarbage(ctx *linkContext) {
 // largeInputGCPercent heap growth, hugeInputGCPercent from hugeInputBytes
 // on; one whose inputs hold less than
 // largeInputBytes does not collect until the process holds
-// offCollectorLimit (see tuneCollector); while the inputs are read, one
-// whose files hold less than largeInputBytes does not collect either
+// offCollectorLimit (see tuneCollector); while the inputs are read, a
+// one-shot link does not collect, whatever its files hold
 // (collectWhileReading).
 const (
 	largeInputBytes      = 32 << 20
