@@ -676,6 +676,25 @@ func runToolkitCudalink(t *testing.T, tk toolkit, dir string, args []string) (in
 	return runCudalink(t, dir, args)
 }
 
+// nvlinkFinal runs tk's nvlink on a final link's arguments in dir,
+// writing out in place of the last argument (cudalink's output): its exit
+// status and messages; ok is false without an nvlink to run.
+func nvlinkFinal(tk toolkit, dir string, args []string, out string) (status int, msgs []byte, ok bool) {
+	nvlink := tk.tool("nvlink")
+	if nvlink == "" {
+		return 0, nil, false
+	}
+	args = slices.Clone(args)
+	args[len(args)-1] = out
+	cmd := exec.Command(nvlink, args...)
+	cmd.Dir = dir
+	msgs, err := cmd.CombinedOutput()
+	if cmd.ProcessState == nil { // it did not start
+		return -1, []byte(err.Error()), true
+	}
+	return cmd.ProcessState.ExitCode(), msgs, true
+}
+
 // finalOnly are the case flags only a final link takes (-r refuses them):
 // those that remove code or print the final call graph.
 var finalOnly = []string{"kernels-used", "variables-used", "dump-callgraph", "dump-callgraph-no-demangle"}
@@ -1180,16 +1199,12 @@ func partialErrors(t *testing.T, tk toolkit, cases []*difftest.Case) {
 				if finalStatus != 0 {
 					t.Fatalf("cudalink -r, then the final link of its output: exit %d, want 0 (%s)\n%s", finalStatus, why, finalMsgs)
 				}
-				nvlink := tk.tool("nvlink")
-				if nvlink == "" {
+				nvStatus, out, ok := nvlinkFinal(tk, c.Dir, finalArgs, filepath.Join(tmp, "nvlink.cubin"))
+				if !ok {
 					return
 				}
-				nvArgs := slices.Clone(finalArgs)
-				nvArgs[len(nvArgs)-1] = filepath.Join(tmp, "nvlink.cubin")
-				cmd := exec.Command(nvlink, nvArgs...)
-				cmd.Dir = c.Dir
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("nvlink's final link of the partial output failed where cudalink's links (%s): %v\n%s", why, err, out)
+				if nvStatus != 0 {
+					t.Fatalf("nvlink's final link of the partial output failed where cudalink's links (%s): exit %d\n%s", why, nvStatus, out)
 				}
 				got, err1 := os.ReadFile(filepath.Join(tmp, "final.cubin"))
 				want, err2 := os.ReadFile(filepath.Join(tmp, "nvlink.cubin"))
@@ -1205,17 +1220,12 @@ func partialErrors(t *testing.T, tk toolkit, cases []*difftest.Case) {
 				if finalStatus != fullStatus {
 					t.Fatalf("cudalink -r, then the final link of its output: exit %d, the full link's %d (%s)\n%s", finalStatus, fullStatus, why, finalMsgs)
 				}
-				nvlink := tk.tool("nvlink")
-				if nvlink == "" {
+				nvStatus, nvMsgs, ok := nvlinkFinal(tk, c.Dir, finalArgs, filepath.Join(tmp, "nvlink.cubin"))
+				if !ok {
 					return
 				}
-				nvArgs := slices.Clone(finalArgs)
-				nvArgs[len(nvArgs)-1] = filepath.Join(tmp, "nvlink.cubin")
-				cmd := exec.Command(nvlink, nvArgs...)
-				cmd.Dir = c.Dir
-				nvMsgs, _ := cmd.CombinedOutput()
-				if want, got := difftest.DiagnosticOrder(string(nvMsgs)), difftest.DiagnosticOrder(finalMsgs); cmd.ProcessState.ExitCode() != finalStatus || !slices.Equal(got, want) {
-					t.Errorf("the final link of the partial output: exit %d, %v; nvlink's of the same output: exit %d, %v (%s)\n%s\n%s", finalStatus, got, cmd.ProcessState.ExitCode(), want, why, finalMsgs, nvMsgs)
+				if want, got := difftest.DiagnosticOrder(string(nvMsgs)), difftest.DiagnosticOrder(finalMsgs); nvStatus != finalStatus || !slices.Equal(got, want) {
+					t.Errorf("the final link of the partial output: exit %d, %v; nvlink's of the same output: exit %d, %v (%s)\n%s\n%s", finalStatus, got, nvStatus, want, why, finalMsgs, nvMsgs)
 				}
 				return
 			}
