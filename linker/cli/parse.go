@@ -312,18 +312,6 @@ func nearestOption(name string) string {
 	if key == "" {
 		return ""
 	}
-	var spellings []string
-	for _, o := range table {
-		if o.notYet {
-			continue
-		}
-		if o.long != "" {
-			spellings = append(spellings, "--"+o.long)
-		}
-		if o.short != "" {
-			spellings = append(spellings, "-"+o.short)
-		}
-	}
 	if o := optionNamed(key, !long); o != nil && !o.notYet {
 		if long {
 			return "-" + key
@@ -336,6 +324,18 @@ func nearestOption(name string) string {
 			if o.glue && ok && v != "" && (o.allowed == nil || slices.Contains(o.allowed, v)) {
 				return "-" + key
 			}
+		}
+	}
+	var spellings []string
+	for _, o := range table {
+		if o.notYet {
+			continue
+		}
+		if o.long != "" {
+			spellings = append(spellings, "--"+o.long)
+		}
+		if o.short != "" {
+			spellings = append(spellings, "-"+o.short)
 		}
 	}
 	best, bestDist, ties := "", 3, 0
