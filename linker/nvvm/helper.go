@@ -11,7 +11,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // HelperName is the helper's file name. Open looks for it (unless
@@ -54,6 +56,9 @@ type helper struct {
 	// released: Release ended it after what was to be its last compile;
 	// another compile starts another helper, as for a one-shot one.
 	released bool
+	// ended: its input is closed and a goroutine waits for its exit
+	// (endInBackground); StopHelpers waits for that goroutine.
+	ended bool
 }
 
 // OneShot is what a Compiler implements when its library must not serve
@@ -160,7 +165,10 @@ func (h *helper) Compile(modules []Module, options []string) ([]byte, string, er
 		return nil, "", errors.New(h.name() + " has stopped")
 	}
 	if h.oneShot {
-		defer func() { h.broken = true; h.stop() }()
+		// The helper exits once it has answered: the answer goes back
+		// while it does, not after (a helper that loaded libnvvm takes 2
+		// to 5 ms to exit, on the way from libnvvm's PTX to ptxas).
+		defer func() { h.broken = true; h.endInBackground() }()
 	}
 	w := &writer{w: h.in}
 	w.uint(uint64(len(options)))
@@ -217,15 +225,64 @@ func (h *helper) fail(err error) error {
 	return fmt.Errorf("%s: %v", h.name(), err)
 }
 
+// running says whether the helper is neither waited for (stop) nor
+// ending (endInBackground).
+func (h *helper) running() bool { return !h.ended && h.cmd.ProcessState == nil }
+
 // stop ends the helper: its input ends, and it exits. A helper already
-// waited for (a one-shot helper after its request, then StopHelpers) is
-// left alone.
+// waited for, or ending in the background, is left alone.
 func (h *helper) stop() {
-	if h.cmd.ProcessState != nil {
+	if !h.running() {
 		return
 	}
 	h.stdin.Close()
 	h.cmd.Wait()
+}
+
+// ending are the exits of helpers ended in the background, for
+// StopHelpers to wait for; each is closed once its helper has exited.
+var (
+	endingMu sync.Mutex
+	ending   []chan struct{}
+)
+
+// endInBackground ends the helper as stop does, but a goroutine waits for
+// its exit, and StopHelpers for the goroutine: the caller goes on while the
+// process frees its memory. Exits already waited for leave the list, so a
+// worker's list holds only the helpers still ending.
+func (h *helper) endInBackground() {
+	if !h.running() {
+		return
+	}
+	h.ended = true
+	h.stdin.Close()
+	done := make(chan struct{})
+	cmd := h.cmd
+	go func() {
+		cmd.Wait()
+		close(done)
+	}()
+	endingMu.Lock()
+	defer endingMu.Unlock()
+	ending = slices.DeleteFunc(ending, func(c chan struct{}) bool {
+		select {
+		case <-c:
+			return true
+		default:
+			return false
+		}
+	})
+	ending = append(ending, done)
+}
+
+// waitEnding waits for every helper ended in the background.
+func waitEnding() {
+	endingMu.Lock()
+	defer endingMu.Unlock()
+	for _, c := range ending {
+		<-c
+	}
+	ending = nil
 }
 
 // Serve is the helper's side: it loads the library at path with open and

@@ -18,7 +18,7 @@ import (
 // open.
 func TestMain(m *testing.M) {
 	if os.Getenv("NVVM_TEST_SERVE") != "" {
-		os.Exit(Serve(os.Args[1], os.Stdin, os.Stdout, func(path string) (Compiler, error) {
+		status := Serve(os.Args[1], os.Stdin, os.Stdout, func(path string) (Compiler, error) {
 			if strings.HasPrefix(filepath.Base(path), "bad") {
 				return nil, errors.New("dlopen says no: " + path)
 			}
@@ -26,7 +26,18 @@ func TestMain(m *testing.M) {
 				return oneShotCompiler{}, nil
 			}
 			return fakeCompiler{}, nil
-		}))
+		})
+		// NVVM_TEST_LINGER: the helper does not exit, once it has
+		// answered, until that file exists (a library slow to unload).
+		if gate := os.Getenv("NVVM_TEST_LINGER"); gate != "" {
+			for {
+				if _, err := os.Stat(gate); err == nil {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		os.Exit(status)
 	}
 	os.Exit(m.Run())
 }
@@ -91,6 +102,53 @@ func TestHelperOneShot(t *testing.T) {
 			t.Fatalf("compile %d ran in helper %q again (seen %v)", i, pid, seen)
 		}
 		seen[string(pid)] = true
+	}
+}
+
+// TestOneShotAnswerBeforeExit: a one-shot helper's answer is returned
+// while the helper exits, not once it has exited (the LTO link hands
+// libnvvm's PTX to ptxas meanwhile); StopHelpers waits for the exit.
+func TestOneShotAnswerBeforeExit(t *testing.T) {
+	dir := useHelper(t)
+	gate := filepath.Join(dir, "exit-now")
+	t.Setenv("NVVM_TEST_LINGER", gate)
+	open := func() {
+		if err := os.WriteFile(gate, nil, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(open)
+	if err := os.WriteFile(dir+"/oneshot-libnvJitLink.so", []byte("not a library"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := Open(dir + "/oneshot-libnvJitLink.so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := lib.Compile([]Module{{Name: "a.o", IR: []byte{1}}}, []string{"x"})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		open()
+		t.Fatal("the compile returned only after the one-shot helper exited")
+	}
+	endingMu.Lock()
+	n := len(ending)
+	endingMu.Unlock()
+	if n != 1 {
+		t.Errorf("%d helpers ending, want 1", n)
+	}
+	open()
+	StopHelpers()
+	if len(ending) != 0 {
+		t.Errorf("StopHelpers left %d helpers ending", len(ending))
 	}
 }
 

@@ -228,7 +228,7 @@ func (l *Lib) Release() {
 	}
 	delete(loaded, l.Path)
 	for _, h := range hs {
-		if h.cmd.ProcessState == nil {
+		if h.running() {
 			h.broken, h.released = true, true
 			h.stdin.Close()
 			ended := *h // another compile replaces *h (helper.Compile)
@@ -255,7 +255,7 @@ func StopHelpers() {
 		}
 		for _, h := range hs {
 			h.broken = true
-			if h.cmd.ProcessState == nil {
+			if h.running() {
 				h.stdin.Close()
 				stop = append(stop, h)
 			}
@@ -265,6 +265,7 @@ func StopHelpers() {
 	for _, h := range stop {
 		h.stop()
 	}
+	waitEnding()
 }
 
 // Compile makes one program of the modules, in order, and compiles it
