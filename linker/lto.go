@@ -166,6 +166,18 @@ func gatherLTOInputs(ctx *linkContext) {
 		return
 	}
 	paths, slots, errs := read.paths, read.objs, read.errs
+	// CUDA 12.x IR (encoded) is read by the toolkit's nvJitLink, unless
+	// --cuda-version asks for 11.8's nvlink, which cannot read it.
+	cuda12 := cfg.CUDAVersion == 0 || cfg.CUDAVersion >= 120
+	var jitOpen *openingLib
+	if cuda12 && hasEncodedIR(paths, slots, errs, cfg.Arch) {
+		// nvJitLink's helper starts beside libnvvm's, not after it
+		// (perf28: 12.4's LTO 10 gathered its inputs in 11 ms, two helpers
+		// started in turn, each about 5 ms to load its library). Its
+		// errors wait for their turn below.
+		jitOpen = ctx.openNVJitLinkAsync()
+		defer jitOpen.wait()
+	}
 	libPath := filepath.Join(cfg.NVVMPath, "lib64", "libnvvm.so")
 	lib, err := nvvm.OpenWith(libPath, cfg.NVVMHelper)
 	if errors.Is(err, nvvm.ErrNoHelper) {
@@ -240,9 +252,6 @@ func gatherLTOInputs(ctx *linkContext) {
 		ctx.ignoreLTO()
 		return
 	}
-	// CUDA 12.x IR (encoded) is read by the toolkit's nvJitLink, unless
-	// --cuda-version asks for 11.8's nvlink, which cannot read it.
-	cuda12 := cfg.CUDAVersion == 0 || cfg.CUDAVersion >= 120
 	jit := cuda12 && slices.ContainsFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&encodedIRFlag != 0 })
 	// nvlink reads the inputs in command-line order and says, as it
 	// meets each, that an input without IR makes the LTO partial, and
@@ -261,10 +270,19 @@ func gatherLTOInputs(ctx *linkContext) {
 			ctx.errorf("expected libcudadevrt object: nvlink 12.x links CUDA 12 -dlto objects only with libcudadevrt or with inputs built without -dlto; add -lcudadevrt, as nvcc -dlink -dlto does")
 			return
 		}
-		if lib, err = ctx.openNVJitLink(); err != nil {
+		nvvmLib := lib
+		if jitOpen != nil {
+			lib, err = jitOpen.wait()
+		} else {
+			lib, err = ctx.openNVJitLink()
+		}
+		if err != nil {
 			ctx.report(err)
 			return
 		}
+		// libnvvm is loaded for its check alone (nvlink 12.x loads it
+		// too, and stops if it cannot): its helper may exit now.
+		ctx.releaseCompiler(nvvmLib)
 	}
 	// Measured (11.8, 12.4, 12.5): nvlink links the cubin where the last
 	// input that links nothing of its own stands: an LTO input, or one
@@ -537,6 +555,50 @@ func nvJitLinkOptions(arch int, opts []string) []string {
 }
 
 // openNVJitLink loads the toolkit's libnvJitLink, which reads the encoded
+// hasEncodedIR says whether an input has CUDA 12's encoded IR for arch,
+// which nvJitLink reads: what makes gatherLTOInputs's link a jit one.
+func hasEncodedIR(paths []string, slots [][]*Object, errs []error, arch int) bool {
+	for i, objs := range slots {
+		if paths[i] == "" || readFailed(errs[i]) {
+			continue
+		}
+		for group := range unitGroups(objs) {
+			if ir := group[0].unit.irFor(arch); ir != nil && ir.entry.Flags&encodedIRFlag != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// openingLib is an nvvm.Lib being opened on a goroutine of its own.
+type openingLib struct {
+	done  chan struct{}
+	lib   *nvvm.Lib
+	err   error
+	panic *goPanic
+}
+
+// openNVJitLinkAsync starts openNVJitLink on a goroutine; wait gives its
+// result.
+func (ctx *linkContext) openNVJitLinkAsync() *openingLib {
+	o := &openingLib{done: make(chan struct{})}
+	go func() {
+		defer close(o.done)
+		defer catch(&o.panic)
+		o.lib, o.err = ctx.openNVJitLink()
+	}()
+	return o
+}
+
+// wait waits for the open and gives its result; a panic of the open is
+// raised again on the caller's goroutine.
+func (o *openingLib) wait() (*nvvm.Lib, error) {
+	<-o.done
+	rethrow([]*goPanic{o.panic})
+	return o.lib, o.err
+}
+
 // IR of CUDA 12.x objects: --nvjitlink, else beside -nvvmpath's libnvvm
 // as NVIDIA lays a toolkit out (<cuda>/nvvm/lib64/libnvvm.so,
 // <cuda>/lib64/libnvJitLink.so.12) or in the nvvm directory's lib64/.

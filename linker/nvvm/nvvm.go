@@ -71,22 +71,43 @@ func Open(path string) (*Lib, error) { return OpenWith(path, "") }
 // OpenWith is Open with the helper at helperPath ("": looked for as
 // HelperName says): cudalink's --nvvm-helper, which a build system gives
 // as a declared input.
+//
+// A helper starts without mu held: its process calls nothing in this one,
+// so two libraries' helpers may start at the same time (a CUDA 12 -dlto
+// link opens libnvvm and nvJitLink, each taking a few milliseconds to load).
 func OpenWith(path, helperPath string) (*Lib, error) {
 	mu.Lock()
-	defer mu.Unlock()
 	if l := loaded[path]; l != nil {
+		mu.Unlock()
 		return l, nil
 	}
+	if inProcess != nil {
+		defer mu.Unlock()
+		if _, err := os.Stat(path); err != nil {
+			return nil, err
+		}
+		c, err := inProcess(path)
+		if err != nil {
+			return nil, err
+		}
+		l := &Lib{Path: path, c: c}
+		loaded[path] = l
+		return l, nil
+	}
+	mu.Unlock()
 	if _, err := os.Stat(path); err != nil {
 		return nil, err
 	}
-	open := inProcess
-	if open == nil {
-		open = func(path string) (Compiler, error) { return startHelper(path, helperPath) }
-	}
-	c, err := open(path)
+	c, err := startHelper(path, helperPath)
 	if err != nil {
 		return nil, err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if l := loaded[path]; l != nil {
+		// Another link of this process opened it meanwhile (the worker).
+		c.(*helper).stop()
+		return l, nil
 	}
 	l := &Lib{Path: path, c: c}
 	loaded[path] = l

@@ -87,6 +87,57 @@ func TestCUDA12LTOWithoutNVJitLink(t *testing.T) {
 	}
 }
 
+// TestCUDA12LTOHelpersStartTogether: a CUDA 12 -dlto link starts
+// nvJitLink's helper while libnvvm's loads, not after it (perf28): here
+// libnvvm's helper does not answer until nvJitLink's has started (it
+// fails after 10 s without), and the link still gives nvlink 12.4's bytes.
+func TestCUDA12LTOHelpersStartTogether(t *testing.T) {
+	args, dir := cuda12LTOLink(t)
+	jit := "/opt/cuda-12.4/usr/lib/x86_64-linux-gnu/libnvJitLink.so.12"
+	if _, err := os.Stat(jit); err != nil {
+		t.Skipf("SKIP: %v", err)
+	}
+	// A fresh library path of each kind, so that no helper this test
+	// binary started before serves them.
+	nvvmDir := strings.TrimPrefix(args[3], "-nvvmpath=")
+	if err := os.Symlink(jit, filepath.Join(nvvmDir, "lib64", "libnvJitLink.so.12")); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	gate := filepath.Join(tmp, "nvjitlink-started")
+	helper := filepath.Join(tmp, "helper")
+	script := "#!/bin/sh\n" +
+		"case \"$1\" in\n" +
+		"*libnvvm.so) i=0; while [ ! -e " + gate + " ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; [ -e " + gate + " ] || exit 1 ;;\n" +
+		"*libnvJitLink*) : > " + gate + " ;;\n" +
+		"esac\n" +
+		"exec " + os.Args[0] + " \"$@\"\n"
+	if err := os.WriteFile(helper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CUDALINK_NVVM_HELPER", helper)
+	out := filepath.Join(tmp, "out.cubin")
+	// The case's own options (its case.txt), whose output expected.cubin is.
+	status, _, stderr := link(t, append(args, "-Xptxas", "-O2", "-maxrregcount=32", "-o", out))
+	if status != 0 {
+		t.Fatalf("exit status %d, want 0:\n%s", status, stderr)
+	}
+	if _, err := os.Stat(gate); err != nil {
+		t.Errorf("nvJitLink's helper never started: %v", err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "expected.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the output (%d bytes) is not nvlink 12.4's (%d bytes)", len(got), len(want))
+	}
+}
+
 // TestCUDA12LTOAsCUDA118: with --cuda-version=11.8, CUDA 12 IR is what
 // nvlink 11.8 cannot read ("Uncompress failed"). nvlink 11.8 leaves such
 // objects out and, when nothing else fails, links the rest and exits 0:
