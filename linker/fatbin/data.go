@@ -165,13 +165,20 @@ func decodeLZ4(src, dst []byte, head bool) (int, error) {
 				return 0, err
 			}
 		}
-		if lit > len(src)-si {
-			return 0, errLZ4Truncated
+		if lit <= 16 && len(src)-si >= 16 && len(dst)-di >= 16 {
+			// Most literal runs are short: one 16-byte move, whose
+			// bytes past the run are written again by what follows.
+			*(*[16]byte)(dst[di:]) = *(*[16]byte)(src[si:])
+			di += lit
+		} else {
+			if lit > len(src)-si {
+				return 0, errLZ4Truncated
+			}
+			if lit > len(dst)-di && !head {
+				return 0, errLZ4Overflow
+			}
+			di += copy(dst[di:], src[si:si+lit])
 		}
-		if lit > len(dst)-di && !head {
-			return 0, errLZ4Overflow
-		}
-		di += copy(dst[di:], src[si:si+lit])
 		si += lit
 		if head && di == len(dst) {
 			return di, nil
@@ -188,6 +195,14 @@ func decodeLZ4(src, dst []byte, head bool) (int, error) {
 			return 0, errLZ4Offset
 		}
 		match := int(token&15) + 4
+		if match <= 16 && off >= 16 && len(dst)-di > 16 {
+			// A short match that does not overlap what it writes: one
+			// 16-byte move, as for the literals (dst does not end with
+			// it, so Head's check below has nothing to stop).
+			*(*[16]byte)(dst[di:]) = *(*[16]byte)(dst[di-off:])
+			di += match
+			continue
+		}
 		if match == 19 {
 			var err error
 			if match, err = length(match, &si); err != nil {
@@ -200,12 +215,19 @@ func decodeLZ4(src, dst []byte, head bool) (int, error) {
 			}
 			match = len(dst) - di
 		}
-		// The match may overlap what it writes (off < match): copy in
-		// steps of at most off bytes, each reading only what is written.
-		for match > 0 {
-			n := copy(dst[di:di+min(match, off)], dst[di-off:])
-			di += n
-			match -= n
+		switch {
+		case off >= match:
+			di += copy(dst[di:di+match], dst[di-off:])
+		default:
+			// The match overlaps what it writes (off < match): the bytes
+			// from di-off repeat with period off, so each step copies
+			// all that is written from there, twice the step before.
+			start := di - off
+			for match > 0 {
+				n := copy(dst[di:di+min(match, di-start)], dst[start:di])
+				di += n
+				match -= n
+			}
 		}
 		if head && di == len(dst) {
 			return di, nil
