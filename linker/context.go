@@ -360,6 +360,10 @@ type Object struct {
 	// as a cubin and 11.8 as a host object with no device code: addInputs
 	// turns it into the latter for a link reproducing 11.8.
 	namedO bool
+	// cubinAsHost marks the host object nvlink makes of a relocatable
+	// cubin named otherwise than .cubin or .o (a.obj, a.bin): its device
+	// code is not linked, and cudalink says so (addInputs).
+	cubinAsHost bool
 
 	// Call graph records from .nv.callgraph, in file symbol indices.
 	calls        [][2]uint32

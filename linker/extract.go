@@ -143,7 +143,9 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 					return []*Object{obj}, nil
 				}
 			}
-			return []*Object{hostLikeObject(path)}, nil
+			obj := hostLikeObject(path)
+			obj.cubinAsHost = cubin.IsCubin(data)
+			return []*Object{obj}, nil
 		}
 		return nil, errSkippedELF
 	case isELF(data) && cubin.IsCubin(data) && len(data) >= 18 && le.Uint16(data[16:]) == cubin.ET_EXEC:

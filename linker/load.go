@@ -150,8 +150,12 @@ func addInputs(ctx *linkContext) {
 			continue
 		}
 		system := isSystemLibrary(paths[i])
+		if len(slots[i]) == 1 && slots[i][0].cubinAsHost {
+			ctx.ownWarnf("ignoring input %s as a cubin: nvlink takes a relocatable cubin not named .cubin (or .o, from CUDA 12) for a host object without device code (which keeps every kernel); name it .cubin", paths[i])
+		}
 		objs := ctx.selectImages(ctx.dropPrelinked(slots[i], prelinked))
 		if !namedO && len(objs) == 1 && objs[0].namedO {
+			ctx.ownWarnf("ignoring input %s as a cubin: nvlink 11.8 takes a relocatable cubin named .o for a host object without device code (which keeps every kernel); name it .cubin", paths[i])
 			objs = []*Object{hostLikeObject(objs[0].Name)}
 		}
 		linked := slices.ContainsFunc(objs, func(obj *Object) bool { return obj.ELF != nil })

@@ -3,6 +3,7 @@ package linker
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -70,6 +71,24 @@ func checkRelocatableInputs(ctx *linkContext) {
 	if len(ctx.files) == 0 && !ctx.failed() {
 		ctx.errorf("nothing to link for sm_%d: no input holds device code the partial link needs", ctx.config.Arch)
 	}
+	warnHostNamedOutput(ctx)
+}
+
+// warnHostNamedOutput warns of a partial link's output named so that a
+// final link of it (by nvlink of the release the link reproduces, and so
+// by cudalink) would take it for a host object without device code and
+// link none of it: any name but .cubin, and .o before CUDA 12 (addInputs).
+func warnHostNamedOutput(ctx *linkContext) {
+	out := ctx.config.Output
+	ext := filepath.Ext(out)
+	if out == "" || out == "-" || ext == ".cubin" || ext == ".o" && ctx.toolkit.cubinNamedO {
+		return
+	}
+	which := "nvlink"
+	if ext == ".o" {
+		which = "nvlink " + ctx.toolkit.String()
+	}
+	ctx.ownWarnf("the partial link's output %s is not named .cubin: %s takes a relocatable cubin named so for a host object without device code, and a final link would link none of it; name it .cubin", out, which)
 }
 
 // mergeRelocatable maps every input section a relocatable output keeps to

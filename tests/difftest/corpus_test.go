@@ -803,6 +803,45 @@ func TestOwnWarningForWholeProgramCode(t *testing.T) {
 	})
 }
 
+// TestOwnWarningForCubinNamedAsHost: a relocatable cubin under a name
+// nvlink takes for a host object's (a.obj, and a.o before CUDA 12) gets
+// cudalink's own warning, which tells the user to name it .cubin (nvlink
+// says nothing, and links none of its device code), and so does a partial
+// link's output named so.
+func TestOwnWarningForCubinNamedAsHost(t *testing.T) {
+	check := func(t *testing.T, args []string, named, notNamed []string) {
+		t.Helper()
+		status, _, stderr := link(t, args)
+		if status != 0 {
+			t.Fatalf("cudalink %s: exit status %d\n%s", strings.Join(args, " "), status, stderr)
+		}
+		for _, n := range named {
+			if strings.Count(stderr, n) != 1 {
+				t.Errorf("cudalink %s: want one warning with %q, got:\n%s", strings.Join(args, " "), n, stderr)
+			}
+		}
+		for _, n := range notNamed {
+			if strings.Contains(stderr, n) {
+				t.Errorf("cudalink %s: want no warning with %q, got:\n%s", strings.Join(args, " "), n, stderr)
+			}
+		}
+	}
+	const input = "cudalink: warning: ignoring input %s as a cubin: "
+	partial := func(t *testing.T, out string) []string {
+		return []string{"-r", "-arch=sm_80", "-o", filepath.Join(t.TempDir(), out), "k.o"}
+	}
+	runNamedCase(t, "cubin-named-o-not-linked", func(t *testing.T, args []string) {
+		check(t, args, []string{fmt.Sprintf(input, "extra.o") + "nvlink 11.8 takes"}, nil)
+		check(t, partial(t, "part.o"), []string{"part.o is not named .cubin: nvlink 11.8 takes"}, nil)
+		check(t, partial(t, "part.cubin"), nil, []string{"part.cubin"})
+	})
+	runNamedCase(t, "cuda12-cubin-named-o-linked-sm80", func(t *testing.T, args []string) {
+		check(t, args, []string{fmt.Sprintf(input, "other.obj") + "nvlink takes"}, []string{fmt.Sprintf(input, "extra.o")})
+		check(t, partial(t, "part.obj"), []string{"part.obj is not named .cubin: nvlink takes"}, nil)
+		check(t, partial(t, "part.o"), nil, []string{"is not named .cubin"})
+	})
+}
+
 // runNamedCase runs f, in the case's directory, on every toolkit's case of
 // that name, with cudalink's command line for it; a corpus without the case
 // fails the test.
