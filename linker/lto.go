@@ -554,7 +554,6 @@ func nvJitLinkOptions(arch int, opts []string) []string {
 	return out
 }
 
-// openNVJitLink loads the toolkit's libnvJitLink, which reads the encoded
 // hasEncodedIR says whether an input has CUDA 12's encoded IR for arch,
 // which nvJitLink reads: what makes gatherLTOInputs's link a jit one.
 func hasEncodedIR(paths []string, slots [][]*Object, errs []error, arch int) bool {
@@ -599,6 +598,7 @@ func (o *openingLib) wait() (*nvvm.Lib, error) {
 	return o.lib, o.err
 }
 
+// openNVJitLink loads the toolkit's libnvJitLink, which reads the encoded
 // IR of CUDA 12.x objects: --nvjitlink, else beside -nvvmpath's libnvvm
 // as NVIDIA lays a toolkit out (<cuda>/nvvm/lib64/libnvvm.so,
 // <cuda>/lib64/libnvJitLink.so.12) or in the nvvm directory's lib64/.
