@@ -105,7 +105,9 @@ type Config struct {
 	// TimeFile is --time: the CSV file to append nvlink's header and a row
 	// per pass to ("-" for standard output).
 	TimeFile string
-	// MapFile is --map: where to write the link map ("" for none).
+	// MapFile is --map: where to write the link map ("" for none, "-" for
+	// standard output, as --time=- and unlike -o -, which nvlink writes to
+	// a file named "-").
 	MapFile string
 	// WhyLive is --why-live: names of functions or variables (plain,
 	// without parameters, demangled or mangled) whose reason for being
@@ -125,10 +127,11 @@ type Config struct {
 	// Stdout receives -v reports; Stderr receives diagnostics.
 	Stdout io.Writer
 	Stderr io.Writer
-	// TimeStdout receives the --time table when TimeFile is "-" (nil:
-	// Stdout). nvlink writes that table on its standard output and its -v
-	// report on standard error, so the command line gives the process's
-	// stdout here and its stderr as Stdout.
+	// TimeStdout receives the --time table when TimeFile is "-", and the
+	// link map when MapFile is "-" (nil: Stdout). nvlink writes that table
+	// on its standard output and its -v report on standard error, so the
+	// command line gives the process's stdout here and its stderr as
+	// Stdout.
 	TimeStdout io.Writer
 
 	// The fields below hold nvlink's other options. linker/cli refuses a

@@ -32,7 +32,7 @@ func explainLink(ctx *linkContext) error {
 		return nil
 	}
 	if ctx.config.mapOut != nil {
-		ctx.writeMap(ctx.config.mapOut) // runArchs writes it with the others
+		ctx.writeMap(ctx.config.mapOut) // runArchs writes it with the others, Run prints --map=-
 		return nil
 	}
 	var b bytes.Buffer

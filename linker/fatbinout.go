@@ -24,10 +24,13 @@ type archImage struct {
 // holds every architecture's map, in -arch order (each says which it is).
 func runArchs(cfg *Config) ([]archImage, error) {
 	var images []archImage
-	var maps bytes.Buffer
+	maps := cfg.mapOut // --map=-: Run prints it
+	if maps == nil {
+		maps = &bytes.Buffer{}
+	}
 	for i, target := range cfg.Archs {
 		one := *cfg
-		one.archLabel, one.mapOut = target.String(), &maps
+		one.archLabel, one.mapOut = target.String(), maps
 		if maps.Len() > 0 {
 			maps.WriteByte('\n') // a blank line between two architectures' maps
 		}
@@ -49,7 +52,7 @@ func runArchs(cfg *Config) ([]archImage, error) {
 		}
 		images = append(images, archImage{target.SM, target.Specific, img})
 	}
-	if cfg.MapFile != "" {
+	if cfg.MapFile != "" && cfg.mapOut == nil {
 		if err := cfg.writeFileAtomic(cfg.MapFile, maps.Bytes()); err != nil {
 			fmt.Fprintf(cfg.Stderr, "cudalink: error: %s\n", &linkError{file: cfg.MapFile, msg: "cannot write link map: " + err.Error()})
 			return nil, ErrFailed

@@ -1,6 +1,10 @@
 package linker
 
-import "errors"
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
 
 // ErrFailed is returned by Run when the link failed; the diagnostics that
 // say why have already been written to Config.Stderr.
@@ -39,6 +43,13 @@ func Run(cfg *Config) (err error) {
 			return err
 		}
 	}
+	// --map=- goes to standard output once every output is written, so a
+	// link that fails prints no map, as it leaves no map file.
+	var mapStdout *bytes.Buffer
+	if cfg.MapFile == "-" {
+		mapStdout = &bytes.Buffer{}
+		cfg.mapOut = mapStdout
+	}
 	var images []archImage
 	if len(cfg.Archs) > 1 {
 		var err error
@@ -54,7 +65,19 @@ func Run(cfg *Config) (err error) {
 			images = []archImage{{cfg.Arch, cfg.FatbinArchSpecific, img}}
 		}
 	}
-	return writeFatbins(cfg, images)
+	if err := writeFatbins(cfg, images); err != nil {
+		return err
+	}
+	if mapStdout != nil {
+		w := cfg.TimeStdout
+		if w == nil {
+			w = cfg.Stdout
+		}
+		if _, err := w.Write(mapStdout.Bytes()); err != nil {
+			return fmt.Errorf("cannot write link map on standard output: %w", err)
+		}
+	}
+	return nil
 }
 
 // linkOnce links for cfg.Arch and returns the image it wrote (or, with no

@@ -354,7 +354,7 @@ var options = []*option{
 
 	// cudalink's own, beyond nvlink: explaining a link.
 	{long: "map", arg: "<file name>",
-		help: "Write a link map: every output section and symbol with the input it came from, and every removed function with the reason; demangled names beside mangled ones.",
+		help: "Write a link map: every output section and symbol with the input it came from, and every removed function with the reason; demangled names beside mangled ones ('-' for stdout, once the link has written its outputs).",
 		set: func(p *parser, _, v string) (string, error) {
 			p.cfg.MapFile = v
 			return v, nil
