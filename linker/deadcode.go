@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cudalink/cudalink/linker/cubin"
@@ -38,6 +39,7 @@ func eliminateDeadCode(ctx *linkContext) {
 			ctx.deadCode[fn.order].pruned = removedByHostRefs
 		}
 	}
+	warnUnmatchedKernelsUsed(ctx)
 	if ctx.config.PreserveRelocs && !ctx.config.Debug {
 		// nvlink keeps the kernels it would remove as ordinary functions:
 		// no kernel metadata, but the symbol stays a kernel's, and its
@@ -252,6 +254,37 @@ const (
 // with -variables-used alone no kernel is used, and every kernel, and
 // what only kernels call, is removed. Its output is byte for byte the one
 // of -kernels-used with a string no kernel contains.
+// warnUnmatchedKernelsUsed gives cudalink's own warning for each
+// -kernels-used name that no kernel's mangled name contains. nvlink 11.8,
+// 12.4 and 12.5 say nothing, and when no name matches they remove every
+// kernel, an output that launches nothing; a misspelt name (or one
+// demangled, or the kernel's file missing from the link) is the likely
+// cause. The output and the exit status stay nvlink's: -w silences the
+// warning, -Werror does not make it an error (docs/errors.md).
+func warnUnmatchedKernelsUsed(ctx *linkContext) {
+	if len(ctx.config.KernelsUsed) == 0 {
+		return
+	}
+	var kernels []string
+	kept := false
+	for _, fn := range ctx.allFuncs {
+		if ctx.isEntry(fn.sym) {
+			kernels = append(kernels, fn.sym.name)
+			kept = kept || ctx.deadCode[fn.order].pruned == 0
+		}
+	}
+	for _, s := range ctx.config.KernelsUsed {
+		if slices.ContainsFunc(kernels, func(k string) bool { return strings.Contains(k, s) }) {
+			continue
+		}
+		what := ""
+		if !kept && len(kernels) > 0 {
+			what = "; as no -kernels-used name matches, the output keeps no kernel but those device code launches"
+		}
+		ctx.ownWarnf("-kernels-used=%s matches no kernel of the inputs (no kernel's mangled name contains it)%s", s, what)
+	}
+}
+
 func (ctx *linkContext) kernelUsed(name string) bool {
 	return ctx.config.Debug || ctx.kernelNamed(name)
 }

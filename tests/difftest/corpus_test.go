@@ -468,11 +468,13 @@ func runError(t *testing.T, c *Case) {
 // ownWarnings are the starts of cudalink's own warnings, where nvlink says
 // nothing (docs/errors.md): inputs nvlink skips without a word (files of
 // no known kind, whole-program objects), -l libraries it does not find,
-// and a folded __constant__ variable whose offset the code cannot hold.
+// a folded __constant__ variable whose offset the code cannot hold, and a
+// -kernels-used name that matches no kernel.
 var ownWarnings = []string{
 	"cudalink: warning: ignoring input ",
 	"cudalink: warning: library -l",
 	"cudalink: warning: __constant__ variable past bank 3's 64 KiB",
+	"cudalink: warning: -kernels-used=",
 }
 
 // checkMessages requires cudalink's stderr to mention every quoted token
@@ -860,6 +862,45 @@ func runNamedCase(t *testing.T, name string, f func(t *testing.T, args []string)
 	if ran == 0 {
 		t.Fatalf("no %s case in the corpus", name)
 	}
+}
+
+// TestOwnWarningForKernelsUsedMatchingNothing: a -kernels-used name that no
+// kernel's mangled name contains gets cudalink's own warning, once, naming
+// it (nvlink 11.8, 12.4 and 12.5 say nothing), and saying so when no name
+// matches, the output then keeping no kernel; the output and exit status
+// stay nvlink's: -w silences the warning, -Werror leaves it a warning.
+func TestOwnWarningForKernelsUsedMatchingNothing(t *testing.T) {
+	runNamedCase(t, "kernels-used-no-match", func(t *testing.T, args []string) {
+		want, err := os.ReadFile("expected.cubin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.Index(args, "-kernels-used=nonexistent")
+		if i < 0 {
+			t.Fatalf("the case's link has no -kernels-used=nonexistent: %q", args)
+		}
+		const warning = "cudalink: warning: -kernels-used=nonexistent matches no kernel of the inputs (no kernel's mangled name contains it)"
+		const none = "; as no -kernels-used name matches, the output keeps no kernel but those device code launches\n"
+		for _, tc := range []struct {
+			extra []string
+			want  string
+		}{
+			{nil, warning + none},
+			{[]string{"-Werror"}, warning + none},
+			{[]string{"-w"}, ""},
+			{[]string{"-kernels-used=k_main"}, warning + "\n"},
+		} {
+			a := slices.Concat(args[:i+1], tc.extra, args[i+1:])
+			out := a[slices.Index(a, "-o")+1]
+			status, _, stderr := link(t, a)
+			if status != 0 || stderr != tc.want {
+				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 0 and:\n%s", strings.Join(a, " "), status, stderr, tc.want)
+			}
+			if got, err := os.ReadFile(out); tc.extra == nil && (err != nil || !bytes.Equal(got, want)) {
+				t.Errorf("cudalink %s: the output is not nvlink's (err %v)", strings.Join(a, " "), err)
+			}
+		}
+	})
 }
 
 // TestBank3RebuildRefusals: where nvlink 12.x crashes rebuilding a bank 3
