@@ -51,6 +51,26 @@ func flag(field func(p *parser) *bool) func(*parser, string, string) (string, er
 	}
 }
 
+// fileNamed refuses an empty value for an option that names a file to
+// write (an unset variable in a build script, -o "$OUT"): there is no
+// file to write, and the link would otherwise write nothing and succeed.
+// nvlink 11.8, 12.4 and 12.5 stop with exit status 1 (nvlinkSays, or ""
+// for an option nvlink does not have): "Cannot open file" for -time
+// before the link, "Could not open output file" for -o and
+// --register-link-binaries when they write (after a link's undefined
+// references, which make -o's exit status 255), each with the empty name
+// in quotes.
+func fileNamed(name, v, nvlinkSays string) error {
+	if v != "" {
+		return nil
+	}
+	msg := name + ": the file name is empty; name the file to write"
+	if nvlinkSays != "" {
+		msg += " (nvlink: " + nvlinkSays + ")"
+	}
+	return errors.New(msg)
+}
+
 // appendTo returns a set function for a list option that collects values.
 func appendTo(field func(p *parser) *[]string) func(*parser, string, string) (string, error) {
 	return func(p *parser, _, v string) (string, error) {
@@ -177,18 +197,18 @@ var options = []*option{
 		}},
 	{long: "output-file", short: "o", arg: "<file name>",
 		help: "Specify name and location of the output file.",
-		set: func(p *parser, _, v string) (string, error) {
+		set: func(p *parser, name, v string) (string, error) {
 			p.cfg.Output, p.haveOutput = v, true
-			return v, nil
+			return v, fileNamed(name, v, "Could not open output file ''")
 		}},
 	{long: "preserve-relocs", short: "preserve-relocs",
 		help: "Preserve resolved relocations in linked executable (.nv.resolvedrela sections); every function is kept.",
 		set:  flag(func(p *parser) *bool { return &p.cfg.PreserveRelocs })},
 	{long: "register-link-binaries", arg: "<file name>",
 		help: "Specify name and location of output file that will contain names of cudaRegister routines for each linked file.",
-		set: func(p *parser, _, v string) (string, error) {
+		set: func(p *parser, name, v string) (string, error) {
 			p.cfg.RegisterLinkBinaries = v
-			return v, nil
+			return v, fileNamed(name, v, "Could not open output file ''")
 		}},
 	{long: "report-arch", short: "report-arch",
 		help: "Report SM target arch in error messages.",
@@ -204,9 +224,9 @@ var options = []*option{
 		set:  flag(func(p *parser) *bool { return &p.cfg.SuppressStackSizeWarning })},
 	{long: "time", short: "time", arg: "<file name>",
 		help: "Append a comma separated value table of the time taken to the file ('-' for stdout): nvlink's header, then one row per cudalink pass (nvlink writes one per PTX or LTO compile).",
-		set: func(p *parser, _, v string) (string, error) {
+		set: func(p *parser, name, v string) (string, error) {
 			p.cfg.TimeFile = v
-			return v, nil
+			return v, fileNamed(name, v, "Cannot open file ''")
 		}},
 	{long: "use-host-info", short: "use-host-info",
 		help: "Use information about host references to remove unused device code; nvlink 11.8 does so by default.",
@@ -271,15 +291,15 @@ var options = []*option{
 	// image goes into the fatbinary.
 	{long: "fatbin", arg: "<file name>",
 		help: "Also write a fatbinary holding the linked cubin(s), as 'fatbinary --create' writes it.",
-		set: func(p *parser, _, v string) (string, error) {
+		set: func(p *parser, name, v string) (string, error) {
 			p.cfg.Fatbin = v
-			return v, nil
+			return v, fileNamed(name, v, "")
 		}},
 	{long: "embedded-fatbin", arg: "<file name>",
 		help: "Also write the C source 'fatbinary -link --embedded-fatbin' writes for nvcc -dlink's link.stub.",
-		set: func(p *parser, _, v string) (string, error) {
+		set: func(p *parser, name, v string) (string, error) {
 			p.cfg.EmbeddedFatbin = v
-			return v, nil
+			return v, fileNamed(name, v, "")
 		}},
 
 	// cudalink's own, beyond nvlink: a partial link (docs/partial.md).
@@ -341,23 +361,23 @@ var options = []*option{
 	// (docs/benchmarks.md). Neither changes what the link writes.
 	{long: "cpuprofile", short: "cpuprofile", arg: "<file name>",
 		help: "Write a CPU profile of the link (Go's pprof format) to the file; --time gives the time of each pass.",
-		set: func(p *parser, _, v string) (string, error) {
+		set: func(p *parser, name, v string) (string, error) {
 			p.cpuProfile = v
-			return v, nil
+			return v, fileNamed(name, v, "")
 		}},
 	{long: "memprofile", short: "memprofile", arg: "<file name>",
 		help: "Write a profile of the link's memory allocations (Go's pprof format, every allocation sampled) to the file.",
-		set: func(p *parser, _, v string) (string, error) {
+		set: func(p *parser, name, v string) (string, error) {
 			p.memProfile = v
-			return v, nil
+			return v, fileNamed(name, v, "")
 		}},
 
 	// cudalink's own, beyond nvlink: explaining a link.
 	{long: "map", arg: "<file name>",
 		help: "Write a link map: every output section and symbol with the input it came from, and every removed function with the reason; demangled names beside mangled ones ('-' for stdout, once the link has written its outputs).",
-		set: func(p *parser, _, v string) (string, error) {
+		set: func(p *parser, name, v string) (string, error) {
 			p.cfg.MapFile = v
-			return v, nil
+			return v, fileNamed(name, v, "")
 		}},
 	{long: "why-live", arg: "<symbol>", repeat: true,
 		help: "Print why a device function or variable is kept (the chain of calls from the kernel that keeps it) or what removed it. The name may be plain ('bump'), without parameters ('transform<float>'), demangled in full, as --dump-callgraph spells it, or mangled; every match of an ambiguous name is explained, and a name no input defines gets the nearest names (\"did you mean\"), leaving the exit status the link's.",

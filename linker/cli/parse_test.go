@@ -81,7 +81,6 @@ func TestSpellings(t *testing.T) {
 		{"-arch=sm_80 --output-file=out a.o", plain},
 		{"-arch=sm_80 -o=a=b a.o", link(func(c *linker.Config) { c.Output = "a=b" })},
 		{"-arch=sm_80 -o -v a.o", link(func(c *linker.Config) { c.Output = "-v" })}, // the next argument, whatever it is
-		{"-arch=sm_80 -o= a.o", link(func(c *linker.Config) { c.Output = "" })},     // given but empty: the link fails to open it
 		{"-arch=sm_80 -o a,b a.o", link(func(c *linker.Config) { c.Output = "a,b" })},
 
 		// -m / --machine: 64 only, as a C number, glued or not.
@@ -189,9 +188,40 @@ func TestSpellings(t *testing.T) {
 }
 
 func TestEmptyArguments(t *testing.T) {
-	cmd := mustLink(t, []string{"-arch=sm_80", "-o", "", ""})
-	if cmd.Config.Output != "" || !reflect.DeepEqual(cmd.Config.Inputs, files("")) {
-		t.Errorf("got output %q inputs %v, want empty output and one empty input", cmd.Config.Output, cmd.Config.Inputs)
+	cmd := mustLink(t, []string{"-arch=sm_80", "--why-live", "", "-o", "out", ""})
+	if !reflect.DeepEqual(cmd.Config.WhyLive, []string{""}) || !reflect.DeepEqual(cmd.Config.Inputs, files("")) {
+		t.Errorf("got --why-live %q inputs %v, want one empty name and one empty input", cmd.Config.WhyLive, cmd.Config.Inputs)
+	}
+}
+
+// TestEmptyFileNames: an option that names a file to write refuses an
+// empty name (an unset variable in a build script), in every spelling; the
+// link would write nothing and succeed. nvlink 11.8, 12.4 and 12.5 stop
+// with exit status 1 for -o, --register-link-binaries and -time (measured:
+// "Could not open output file", "Cannot open file", with the empty name
+// in quotes), and their message is quoted.
+func TestEmptyFileNames(t *testing.T) {
+	for _, tt := range []struct{ args, want string }{
+		{"-o=", "-o: the file name is empty; name the file to write (nvlink: Could not open output file '')"},
+		{"--output-file=", "--output-file: the file name is empty"},
+		{"-o out --register-link-binaries=", "--register-link-binaries: the file name is empty; name the file to write (nvlink: Could not open output file '')"},
+		{"-o out -time=", "-time: the file name is empty; name the file to write (nvlink: Cannot open file '')"},
+		{"-o out --map=", "--map: the file name is empty; name the file to write"},
+		{"--fatbin=", "--fatbin: the file name is empty"},
+		{"-o out --embedded-fatbin=", "--embedded-fatbin: the file name is empty"},
+		{"-o out -cpuprofile=", "-cpuprofile: the file name is empty"},
+		{"-o out -memprofile=", "-memprofile: the file name is empty"},
+		{"-ghls=lcs-aug -o=", "-o: the file name is empty"},
+	} {
+		args := append([]string{"-arch=sm_80"}, strings.Fields(tt.args)...)
+		_, err := Parse(append(args, "a.o"))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("Parse(%q): %v, want an error starting %q", args, err, tt.want)
+		}
+	}
+	// As a separate argument too.
+	if _, err := Parse([]string{"-arch=sm_80", "-o", "", "a.o"}); err == nil || !strings.HasPrefix(err.Error(), "-o: the file name is empty") {
+		t.Errorf("Parse(-o ''): %v, want the empty file name refused", err)
 	}
 }
 
