@@ -7,7 +7,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -261,5 +263,55 @@ func TestOutPipeNotForFIFO(t *testing.T) {
 	link1(fifo, 0)
 	if b := <-got; !bytes.Equal(b, want) {
 		t.Errorf("through a FIFO: %d bytes, not the %d of the same link to a file", len(b), len(want))
+	}
+}
+
+// TestOutputNotWritable: an existing output the user may not write is not
+// replaced: nvlink opens it for writing and stops ("Could not open output
+// file", exit status 1), and the link fails the same way here, where the
+// rename of the finished output would have replaced it. A running
+// executable is one (ETXTBSY, for root too); a file read-only to a user
+// who is not root is another.
+func TestOutputNotWritable(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep command to run")
+	}
+	dir := t.TempDir()
+	busy := filepath.Join(dir, "busy")
+	data, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(busy, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(busy, "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	paths := map[string]string{busy: "text file busy"}
+	if os.Geteuid() != 0 {
+		ro := filepath.Join(dir, "ro.cubin")
+		if err := os.WriteFile(ro, []byte("old"), 0o444); err != nil {
+			t.Fatal(err)
+		}
+		paths[ro] = "permission denied"
+	}
+	for path, want := range paths {
+		before, _ := os.ReadFile(path)
+		var cfg Config
+		err := cfg.writeFileAtomic(path, []byte("new output"))
+		if err == nil || !strings.Contains(err.Error(), filepath.Base(path)+": "+want) {
+			t.Errorf("%s: %v, want %q", filepath.Base(path), err, want)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+			t.Errorf("%s was replaced", filepath.Base(path))
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != len(paths) {
+			t.Errorf("the directory holds %d files, want %d", len(entries), len(paths))
+		}
 	}
 }

@@ -906,6 +906,12 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 		return writeInPlace(target, write)
 	}
 	path = target
+	if err := writableIfExists(path); err != nil {
+		// nvlink opens an existing output for writing, so one it may not
+		// write (read-only to the user, a running executable) stops the
+		// link; the rename below would replace it.
+		return outputError(path, err)
+	}
 	tmp, err := createTempOutput(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return outputError(path, err)
@@ -1009,6 +1015,23 @@ func outputError(path string, err error) error {
 // __shared__ array).
 func ewpDebugShared(sym *symbol) bool {
 	return sym.file != nil && sym.file.inEWPDebugShared(sym.shndx)
+}
+
+// writableIfExists says why the existing file at path could not be opened
+// for writing (EACCES for a file read-only to the user, ETXTBSY for a
+// running executable, EROFS, EPERM for an immutable file), as nvlink's
+// opening it fails, or nil when it could be or does not exist. Opening it
+// writes nothing (no O_TRUNC), and O_NONBLOCK keeps a FIFO put there
+// since outputTarget looked from blocking.
+func writableIfExists(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	return f.Close()
 }
 
 // keepMode gives the new output f the permissions of the regular file it
