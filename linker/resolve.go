@@ -3,6 +3,7 @@ package linker
 import (
 	"cmp"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -210,11 +211,11 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) *li
 		if esym.Type() != cubin.STT_FUNC {
 			return &linkError{file: file.nvlinkName(), symbol: sym.name,
 				msg:  "duplicate definition of device symbol",
-				refs: []string{"first defined in " + ctx.firstHolder(sym, file).nvlinkName()}}
+				refs: []string{firstDefinedIn(ctx.firstHolder(sym, file), file)}}
 		}
 		ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
 			msg:  "duplicate definition of device symbol",
-			refs: []string{"first defined in " + sym.file.nvlinkName()}})
+			refs: []string{firstDefinedIn(sym.file, file)}})
 	case newRank == rankWeak:
 		if esym.Other&cubin.STO_CUDA_ENTRY != 0 && ctx.isEntry(sym) {
 			if a, b := file.paramBankSize(esym), sym.file.paramBankSize(&sym.file.ELF.Symbols[sym.esymIndex]); a != b {
@@ -287,6 +288,30 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) *li
 // only refers to the variable, ahead of its two definitions, is named; for
 // a function, the first definition is). Only a duplicate asks, so the
 // inputs' symbols are searched then.
+// firstDefinedIn is a duplicate definition's "first defined in" line,
+// which says when the two definitions come from one file given twice (by
+// the same name or another path to it; the same unit of it, since an ld -r
+// object's units are files of their own): nvlink names that file twice
+// with no more to say, and a build script that lists an object twice is
+// the likely cause.
+func firstDefinedIn(first, file *inputFile) string {
+	ref := "first defined in " + first.nvlinkName()
+	if first != file && !first.unit.member && !file.unit.member && first.unit.id == file.unit.id && sameFile(first.Name, file.Name) {
+		ref += " (the same file, given twice on the command line: give each input once)"
+	}
+	return ref
+}
+
+// sameFile says whether the paths a and b name one file.
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
 func (ctx *linkContext) firstHolder(sym *symbol, file *inputFile) *inputFile {
 	for _, f := range ctx.files {
 		if f == file {
@@ -352,7 +377,7 @@ func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym 
 		if sym.defRank() == rankStrong {
 			ctx.report(&linkError{file: file.nvlinkName(), symbol: sym.name,
 				msg:  "duplicate definition of device symbol (a common after a definition)",
-				refs: []string{"first defined in " + sym.file.nvlinkName()}})
+				refs: []string{firstDefinedIn(sym.file, file)}})
 		}
 		return false
 	}

@@ -903,6 +903,41 @@ func TestOwnWarningForKernelsUsedMatchingNothing(t *testing.T) {
 	})
 }
 
+// TestDuplicateFromOneFileGivenTwice: a file given twice on the command
+// line (by one name or by two paths to it) defines each of its symbols
+// twice, which nvlink 11.8, 12.4 and 12.5 report as "Multiple definition
+// of 'f' in 'b.cubin', first defined in 'b.cubin'" (exit status 1);
+// cudalink's "first defined in" line says it is one file given twice. Two
+// files that define one symbol (error-duplicate-device-function) get no
+// such note.
+func TestDuplicateFromOneFileGivenTwice(t *testing.T) {
+	const note = " (the same file, given twice on the command line: give each input once)"
+	runNamedCase(t, "call-chain-three-files", func(t *testing.T, args []string) {
+		i := slices.Index(args, "b.cubin")
+		if i < 0 {
+			t.Fatalf("the case's link has no b.cubin: %q", args)
+		}
+		for _, again := range []string{"b.cubin", "./b.cubin"} {
+			a := slices.Concat(args[:i+1], []string{again}, args[i+1:])
+			out := a[slices.Index(a, "-o")+1]
+			status, _, stderr := link(t, a)
+			want := "\n>>> in " + again + "\n>>> first defined in b.cubin" + note + "\n"
+			if status != 1 || !strings.Contains(stderr, want) {
+				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 1 and %q", strings.Join(a, " "), status, stderr, want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("cudalink %s wrote %s", strings.Join(a, " "), out)
+			}
+		}
+	})
+	runNamedCase(t, "error-duplicate-device-function", func(t *testing.T, args []string) {
+		status, _, stderr := link(t, args)
+		if status != 1 || !strings.Contains(stderr, "first defined in") || strings.Contains(stderr, note) {
+			t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 1 and no note of a file given twice", strings.Join(args, " "), status, stderr)
+		}
+	})
+}
+
 // TestBank3RebuildRefusals: where nvlink 12.x crashes rebuilding a bank 3
 // past 64 KiB for pruned kernels, cudalink refuses the link (exit status
 // 1, no output) naming the variable and its file. The corpus case links
