@@ -1068,7 +1068,7 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 		if errors.As(err, &pe) {
 			ctx.writeMessages(pe.output, ltoPTXName, img)
 		}
-		ctx.report(&linkError{file: ltoObjectName, msg: fmt.Sprintf("cannot compile the PTX libnvvm made for sm_%d: %v", cfg.Arch, err)})
+		ctx.report(&linkError{file: ltoObjectName, msg: fmt.Sprintf("cannot compile the PTX libnvvm made for sm_%d: %v%s", cfg.Arch, err, ctx.olderCompilerHint(pe, ctx.ptxRelease(ptx, "", nil)))})
 		return nil, nil
 	}
 	ctx.writeMessages(res.Messages, ltoPTXName, img)

@@ -82,6 +82,23 @@ func parsePTXFile(path string, data []byte) ([]*Object, error) {
 	return []*Object{{Name: path, unit: u}}, nil
 }
 
+// ptxISARelease is the CUDA release whose ptxas first takes the PTX ISA
+// of text's .version directive, as major*10+minor: ISA 7.N came with CUDA
+// 11.N, 8.N with 12.N (8.4: 12.4); 0 for older ISAs or without one.
+func ptxISARelease(text []byte) uint32 {
+	_, rest, ok := bytes.Cut(text, []byte(".version"))
+	if !ok {
+		return 0
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	major, minor, ok := bytes.Cut(rest, []byte("."))
+	m, err := strconv.Atoi(string(major))
+	if !ok || err != nil || m < 7 || len(minor) == 0 || !isDigit(minor[0]) || len(minor) > 1 && isDigit(minor[1]) {
+		return 0
+	}
+	return uint32((m+4)*10 + int(minor[0]-'0'))
+}
+
 // startsWithVersion says whether the first token of PTX text, after white
 // space and comments, is the .version directive.
 func startsWithVersion(data []byte) bool {
@@ -251,7 +268,7 @@ func (ctx *linkContext) compiledObject(name string, u *unit, p *ptxImage) *Objec
 			// compiler that cannot be run is reported for every input.
 			ctx.ptxFailed = true
 		}
-		ctx.report(&linkError{file: name, msg: fmt.Sprintf("cannot compile %s for %s: %v", what, ctx.config.smName(), err)})
+		ctx.report(&linkError{file: name, msg: fmt.Sprintf("cannot compile %s for %s: %v%s", what, ctx.config.smName(), err, ctx.olderCompilerHint(pe, ctx.failedPTXRelease(pe, name, u, p)))})
 		return nil
 	}
 	ctx.writeMessages(job.res.Messages, name, p)
@@ -301,6 +318,60 @@ func (ctx *linkContext) writeMessages(msgs []byte, name string, p *ptxImage) {
 	if d.w != nil {
 		d.w.Write(msgs)
 	}
+}
+
+// olderCompilerHint says, for a compile the PTX compiler refused (pe; nil
+// for other failures), when that compiler is of an older release than the
+// PTX's inputs (ptxas 11.8 first on PATH, the inputs CUDA 12.4's): nvlink
+// compiles with its built-in ptxas, always its own release's, so a newer
+// target (sm_90a) or PTX ISA that the older ptxas refuses links with
+// nvlink. "" when the releases cannot be told or the compiler is not
+// older. Asked only after a failure: ptxas --version is a process.
+func (ctx *linkContext) olderCompilerHint(pe *ptxasError, inputs uint32) string {
+	if pe == nil {
+		return ""
+	}
+	cfg := ctx.config
+	var compiler uint32
+	var which, instead string
+	if pe.lib {
+		compiler, which, instead = ptxCompilerRelease(cfg.PTXCompiler), "the PTX compiler "+cfg.PTXCompiler, "--ptx-compiler=<that release's cudalink-ptxc>"
+	} else if ptxas, err := findPtxas(cfg.Ptxas); err == nil {
+		compiler, which, instead = ptxasRelease(ptxas), "ptxas "+ptxas, "--ptxas=<that toolkit>/bin/ptxas"
+	}
+	if compiler == 0 || inputs == 0 || compiler >= inputs {
+		return ""
+	}
+	return fmt.Sprintf("; %s is CUDA %s's, older than the inputs (CUDA %s), whose nvlink compiles with its own release's ptxas: pass %s",
+		which, versionString(compiler), versionString(inputs), instead)
+}
+
+// failedPTXRelease is ptxRelease for the image p of unit u of input name
+// whose compile failed with pe; 0 when it did not fail in the compiler.
+func (ctx *linkContext) failedPTXRelease(pe *ptxasError, name string, u *unit, p *ptxImage) uint32 {
+	if pe == nil {
+		return 0
+	}
+	src, _ := p.source()
+	return ctx.ptxRelease(src, name, u)
+}
+
+// ptxRelease is the release of the PTX text src of a link, for
+// olderCompilerHint: the link's as far as the inputs read so far tell it
+// (--cuda-version's when given), else the newest of that, the other
+// images of the PTX's unit u of input name (nil for libnvvm's PTX: the
+// SASS for other architectures beside the PTX), and the PTX's ISA.
+func (ctx *linkContext) ptxRelease(src []byte, name string, u *unit) uint32 {
+	if v := ctx.config.CUDAVersion; v != 0 {
+		return v
+	}
+	v := max(ctx.readRelease(), ctx.inputsRelease(), ptxISARelease(src))
+	if u != nil {
+		for _, e := range u.skipped {
+			v = max(v, headerVersion(name, e))
+		}
+	}
+	return v
 }
 
 // ptxasError is a compile that failed: ptxas's exit status, or the PTX

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -936,6 +937,41 @@ func TestDuplicateFromOneFileGivenTwice(t *testing.T) {
 			t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 1 and no note of a file given twice", strings.Join(args, " "), status, stderr)
 		}
 	})
+}
+
+// TestOlderPtxasHint: PTX of CUDA 12.4 objects (or libnvvm's of their IR)
+// compiled by CUDA 11.8's
+// ptxas (the system's, first on PATH, as on a machine where 12.4 was
+// added beside it) fails, where nvlink 12.4 compiles it with its built-in
+// ptxas; the error names the ptxas, its release and the inputs', and says
+// to pass the 12.4 toolkit's. With the 12.4 ptxas the link is nvlink's
+// (the corpus test).
+func TestOlderPtxasHint(t *testing.T) {
+	const old = "/usr/bin/ptxas"
+	if out, err := exec.Command(old, "--version").Output(); err != nil || !strings.Contains(string(out), "release 11.8") {
+		t.Skipf("no CUDA 11.8 ptxas at %s (%v)", old, err)
+	}
+	const hint = "its messages are above; ptxas " + old + " is CUDA 11.8's, older than the inputs (CUDA 12.4), whose nvlink compiles with its own release's ptxas: pass --ptxas=<that toolkit>/bin/ptxas\n>>> in "
+	// A compute_80-only object, and the PTX libnvvm makes of -dlto objects.
+	want := map[string]string{"cuda12-ptx-xptxas-comma-list-sm80": hint + "tile.o", "cuda12-lto-devrt-whole-program": hint + "lto.cubin"}
+	ran := 0
+	for _, c := range loadEveryToolkit(t) {
+		if want[c.Name] == "" || c.Toolkit != "12.4" {
+			continue
+		}
+		ran++
+		t.Run(c.Name, func(t *testing.T) {
+			t.Chdir(c.Dir)
+			args := append(cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin"), "--ptxas="+old) // the last --ptxas is used
+			status, _, stderr := link(t, args)
+			if status != 1 || !strings.Contains(stderr, want[c.Name]) {
+				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 1 and %q", strings.Join(args, " "), status, stderr, want[c.Name])
+			}
+		})
+	}
+	if ran != len(want) {
+		t.Fatalf("%d of the CUDA 12.4 cases %v in the corpus", ran, slices.Collect(maps.Keys(want)))
+	}
 }
 
 // TestBank3RebuildRefusals: where nvlink 12.x crashes rebuilding a bank 3
