@@ -333,7 +333,7 @@ var options = []*option{
 	// cudalink's own, beyond nvlink: the ptxas that compiles PTX inputs
 	// (nvlink has one built in).
 	{long: "ptxas", arg: "<path>",
-		help: "The ptxas to compile PTX inputs with when they have no cubin for -arch (default: ptxas on PATH).",
+		help: "The ptxas to compile PTX inputs with when they have no cubin for -arch (default: ptxas on PATH); that of the release that built the inputs, whose nvlink has it built in.",
 		set: func(p *parser, _, v string) (string, error) {
 			p.cfg.Ptxas = v
 			return v, nil
