@@ -22,6 +22,31 @@ type readFiles struct {
 	errs  []error
 }
 
+// librarySearched says where an -l library that was not found was looked
+// for, for the warning: the number of -L directories, and those that are
+// none (a file, a path that does not exist, the usual slips: -L lib.a for
+// -L lib), or that nvlink has no default directory.
+func librarySearched(name string, dirs []string) string {
+	if len(dirs) == 0 {
+		return "no -L directory was given, and nvlink searches none by default"
+	}
+	s := fmt.Sprintf("looked for lib%s.a in %d -L director", name, len(dirs))
+	if len(dirs) == 1 {
+		s += "y"
+	} else {
+		s += "ies"
+	}
+	for _, dir := range dirs {
+		switch fi, err := os.Stat(dir); {
+		case errors.Is(err, os.ErrNotExist):
+			s += fmt.Sprintf("; -L %s does not exist", dir)
+		case err == nil && !fi.IsDir():
+			s += fmt.Sprintf("; -L %s is a file, not a directory", dir)
+		}
+	}
+	return s
+}
+
 // readInputs reads and parses every input: the first ones on the link's
 // goroutine, the rest, once those hold serialReadBytes, in parallel. Each
 // goroutine fills only its own slot, so the result is in command-line
@@ -38,7 +63,7 @@ func readInputs(ctx *linkContext) {
 			if !found {
 				if !skipped {
 					// nvlink goes on without a word; cudalink says so.
-					ctx.ownWarnf("library -l%s not found (looked for lib%s.a in %d -L directories); linking without it", in.Path, in.Path, len(cfg.LibDirs))
+					ctx.ownWarnf("library -l%s not found (%s); linking without it", in.Path, librarySearched(in.Path, cfg.LibDirs))
 				}
 				continue
 			}

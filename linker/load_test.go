@@ -136,3 +136,40 @@ func TestByInput(t *testing.T) {
 		}
 	}
 }
+
+// TestLibraryNotFoundSays: an -l library found in no -L directory gets
+// cudalink's own warning (nvlink says nothing), which says where it was
+// looked for: no -L at all (nvlink has no default directory), or how many,
+// naming the -L values that are no directory (a file: -L lib/libfoo.a for
+// -L lib; a path that does not exist). The link goes on without it.
+func TestLibraryNotFoundSays(t *testing.T) {
+	dir := filepath.Join("..", "tests", "corpus", "cases", "call-chain-three-files")
+	if _, err := os.Stat(filepath.Join(dir, "a.cubin")); err != nil {
+		t.Skipf("corpus case missing: %v", err)
+	}
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "libfoo.a")
+	if err := os.WriteFile(file, []byte("!<arch>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(tmp, "missing")
+	for _, tt := range []struct {
+		dirs []string
+		want string
+	}{
+		{nil, "warning: library -lfoo not found (no -L directory was given, and nvlink searches none by default); linking without it\n"},
+		{[]string{tmp}, "warning: library -lnone not found (looked for libnone.a in 1 -L directory); linking without it\n"},
+		{[]string{file, missing, tmp}, "warning: library -lnone not found (looked for libnone.a in 3 -L directories; -L " + file + " is a file, not a directory; -L " + missing + " does not exist); linking without it\n"},
+	} {
+		lib := "foo"
+		if tt.dirs != nil {
+			lib = "none"
+		}
+		var msgs bytes.Buffer
+		inputs := []Input{{Path: filepath.Join(dir, "a.cubin")}, {Path: filepath.Join(dir, "b.cubin")}, {Path: filepath.Join(dir, "c.cubin")}, {Path: lib, Library: true}}
+		err := Run(&Config{Arch: 80, Output: filepath.Join(tmp, "out.cubin"), LibDirs: tt.dirs, Inputs: inputs, Stdout: &msgs, Stderr: &msgs})
+		if err != nil || !strings.HasSuffix(msgs.String(), tt.want) {
+			t.Errorf("-L %q -l%s: err %v, messages %q, want them to end %q", tt.dirs, lib, err, msgs.String(), tt.want)
+		}
+	}
+}
