@@ -244,16 +244,6 @@ const (
 	removedUnreachable // no kept function calls it and its address is not taken
 )
 
-// kernelUsed applies -kernels-used: a kernel stays a root when no list was
-// given or when its mangled name contains one of the strings, as nvlink
-// matches them. A -g link keeps every kernel, whatever the lists say.
-//
-// nvlink 11.8 removes no variable for -variables-used when it links
-// relocatable code (the list only matters to link-time optimisation), but
-// the option switches its kernel pruning on just as -kernels-used does:
-// with -variables-used alone no kernel is used, and every kernel, and
-// what only kernels call, is removed. Its output is byte for byte the one
-// of -kernels-used with a string no kernel contains.
 // warnUnmatchedKernelsUsed gives cudalink's own warning for each
 // -kernels-used name that no kernel's mangled name contains. nvlink 11.8,
 // 12.4 and 12.5 say nothing, and when no name matches they remove every
@@ -285,6 +275,16 @@ func warnUnmatchedKernelsUsed(ctx *linkContext) {
 	}
 }
 
+// kernelUsed applies -kernels-used: a kernel stays a root when no list was
+// given or when its mangled name contains one of the strings, as nvlink
+// matches them. A -g link keeps every kernel, whatever the lists say.
+//
+// nvlink 11.8 removes no variable for -variables-used when it links
+// relocatable code (the list only matters to link-time optimisation), but
+// the option switches its kernel pruning on just as -kernels-used does:
+// with -variables-used alone no kernel is used, and every kernel, and
+// what only kernels call, is removed. Its output is byte for byte the one
+// of -kernels-used with a string no kernel contains.
 func (ctx *linkContext) kernelUsed(name string) bool {
 	return ctx.config.Debug || ctx.kernelNamed(name)
 }
