@@ -163,10 +163,10 @@ func main() {
 	if helper := filepath.Join(filepath.Dir(cudalink), "cudalink-nvvm"); os.Getenv("CUDALINK_NVVM_HELPER") == "" {
 		os.Setenv("CUDALINK_NVVM_HELPER", helper)
 	}
-	nvvmDir := ""
+	nvvmDir, devrtDir := "", ""
 	for _, v := range variants {
 		if v.v.LTO && len(v.sizes) > 0 && nvvmDir == "" {
-			if nvvmDir, err = makeNVVMDir(work); err != nil {
+			if nvvmDir, devrtDir, err = makeNVVMDir(work); err != nil {
 				fail(err)
 			}
 		}
@@ -195,6 +195,11 @@ func main() {
 			args = append(args, "-dlto", "-nvvmpath="+nvvmDir)
 		}
 		args = append(args, p.inputs(n)...)
+		if p.variant.LTO && devrtDir != "" {
+			// nvlink 12.x links CUDA 12 -dlto objects only with
+			// libcudadevrt, which nvcc -dlink -dlto passes.
+			args = append(args, "-L"+devrtDir, "-lcudadevrt")
+		}
 		return append(args, "-o", out)
 	}
 	// cudalink's command line: nvlink's, and the PTX compiler for the
@@ -596,15 +601,20 @@ func loadAvg() string {
 func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
 
 // makeNVVMDir makes the -nvvmpath directory of the LTO links: what nvcc
-// 11.8 -dlink -dlto wants and Debian does not lay out (lib64/libnvvm.so,
-// libdevice/, linked to the toolkit's), from the libnvvm beside nvcc in
-// ../nvvm or at Debian's paths.
-func makeNVVMDir(work string) (string, error) {
+// -dlink -dlto wants and Debian does not lay out (lib64/libnvvm.so,
+// libdevice/, and for CUDA 12 lib64/libnvJitLink.so.12, linked to the
+// toolkit's), from the toolkit of the nvcc in PATH: NVIDIA's layout beside
+// it (../nvvm), or Debian's under its prefix (/usr for 11.8, /opt/cuda-12.x/usr
+// for the CUDA 12 toolkits scripts/setup-cuda12.sh unpacks). For CUDA 12
+// it also returns the directory of the toolkit's libcudadevrt.a, which
+// nvlink 12.x wants beside -dlto objects ("" for 11.8).
+func makeNVVMDir(work string) (nvvmDir, devrtDir string, err error) {
 	nvcc, err := exec.LookPath("nvcc")
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	base := filepath.Join(filepath.Dir(nvcc), "..", "nvvm")
+	prefix := filepath.Join(filepath.Dir(nvcc), "..")
 	first := func(paths ...string) string {
 		for _, p := range paths {
 			if _, err := os.Stat(p); err == nil {
@@ -613,17 +623,26 @@ func makeNVVMDir(work string) (string, error) {
 		}
 		return ""
 	}
-	lib := first(filepath.Join(base, "lib64", "libnvvm.so"), "/usr/lib/x86_64-linux-gnu/libnvvm.so")
-	libdevice := first(filepath.Join(base, "libdevice"), "/usr/lib/nvidia-cuda-toolkit/libdevice")
+	debianLib := filepath.Join(prefix, "lib", "x86_64-linux-gnu")
+	lib := first(filepath.Join(base, "lib64", "libnvvm.so"), filepath.Join(debianLib, "libnvvm.so"))
+	libdevice := first(filepath.Join(base, "libdevice"), filepath.Join(prefix, "lib", "nvidia-cuda-toolkit", "libdevice"))
 	if lib == "" || libdevice == "" {
-		return "", fmt.Errorf("the LTO program needs CUDA 11.8's libnvvm.so and libdevice (not beside %s nor at Debian's paths); -lto-n none skips it", nvcc)
+		return "", "", fmt.Errorf("the LTO program needs the toolkit's libnvvm.so and libdevice (not beside %s nor at Debian's paths under its prefix); -lto-n none skips it", nvcc)
 	}
 	dir := filepath.Join(work, "nvvm")
 	if err := os.MkdirAll(filepath.Join(dir, "lib64"), 0o755); err != nil {
-		return "", err
+		return "", "", err
 	}
 	if err := os.Symlink(lib, filepath.Join(dir, "lib64", "libnvvm.so")); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return dir, os.Symlink(libdevice, filepath.Join(dir, "libdevice"))
+	// CUDA 12's -dlto IR is read by nvJitLink, which cudalink looks for in
+	// the -nvvmpath directory's lib64 too.
+	if jit := first(filepath.Join(prefix, "lib64", "libnvJitLink.so.12"), filepath.Join(debianLib, "libnvJitLink.so.12")); jit != "" {
+		if err := os.Symlink(jit, filepath.Join(dir, "lib64", "libnvJitLink.so.12")); err != nil {
+			return "", "", err
+		}
+		devrtDir = filepath.Dir(first(filepath.Join(prefix, "lib64", "libcudadevrt.a"), filepath.Join(debianLib, "libcudadevrt.a")))
+	}
+	return dir, devrtDir, os.Symlink(libdevice, filepath.Join(dir, "libdevice"))
 }
