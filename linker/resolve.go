@@ -282,12 +282,6 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) *li
 	return nil
 }
 
-// firstHolder is the first input before file, in link order, whose symbol
-// table names sym, a reference or a definition: nvlink's "first defined
-// in" for a data symbol defined twice (11.8, 12.4 and 12.5: an object that
-// only refers to the variable, ahead of its two definitions, is named; for
-// a function, the first definition is). Only a duplicate asks, so the
-// inputs' symbols are searched then.
 // firstDefinedIn is a duplicate definition's "first defined in" line,
 // which says when the two definitions come from one file given twice (by
 // the same name or another path to it; the same unit of it, since an ld -r
@@ -312,6 +306,12 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
+// firstHolder is the first input before file, in link order, whose symbol
+// table names sym, a reference or a definition: nvlink's "first defined
+// in" for a data symbol defined twice (11.8, 12.4 and 12.5: an object that
+// only refers to the variable, ahead of its two definitions, is named; for
+// a function, the first definition is). Only a duplicate asks, so the
+// inputs' symbols are searched then.
 func (ctx *linkContext) firstHolder(sym *symbol, file *inputFile) *inputFile {
 	for _, f := range ctx.files {
 		if f == file {

@@ -139,9 +139,6 @@ func (ctx *linkContext) layoutImage() *image {
 	return img
 }
 
-// writeTo writes the image in file order: the ELF header, every section's
-// contents (zeros fill the alignment gaps), the section headers and the
-// program headers.
 // headerFields are the output's e_version and e_flags: the first input's,
 // with the target and the lowest virtual architecture of the inputs. A link
 // with no device code for the target (only host objects, whole-program
@@ -168,6 +165,9 @@ func (ctx *linkContext) headerFields() (version, flags uint32) {
 // cubinVersion is the e_version of every cubin CUDA 11.8 writes.
 const cubinVersion = 0x76
 
+// writeTo writes the image in file order: the ELF header, every section's
+// contents (zeros fill the alignment gaps), the section headers and the
+// program headers.
 func (img *image) writeTo(w io.Writer) (err error) {
 	ctx := img.ctx
 	var bw imageWriter

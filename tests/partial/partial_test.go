@@ -1263,8 +1263,6 @@ func systemLibraries(inputs []string) []string {
 	return out
 }
 
-// headlines returns the diagnostic lines of messages without the ">>>"
-// lines that name files (a partial output names itself, not its inputs).
 // undefinedSorted sorts each run of undefined-reference headlines: a link
 // reports them input by input, each file's functions first, so the final
 // link of a partial link's one output has them in that file's order, not
@@ -1283,6 +1281,8 @@ func undefinedSorted(heads []string) []string {
 	return out
 }
 
+// headlines returns the diagnostic lines of messages without the ">>>"
+// lines that name files (a partial output names itself, not its inputs).
 func headlines(msgs string) []string {
 	var out []string
 	for _, line := range strings.Split(msgs, "\n") {
