@@ -592,6 +592,9 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 // replacing copy's being in a later file.
 func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 	for _, sym := range copies.replaced {
+		if local := copies.localOwner(ctx, sym); local != nil {
+			emptyLocalBank2(ctx, local)
+		}
 		if fn := ctx.funcOf(sym); fn != nil && !ctx.isEntry(fn.sym) {
 			ctx.bank2.emptiedFrom.add(fn)
 			if _, ok := ctx.bank2.emptiedAlign[fn]; !ok {
@@ -602,6 +605,38 @@ func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 			}
 		}
 	}
+}
+
+// emptyLocalBank2 empties the bank-2 constants of local, a local function
+// whose bank-2 section has the name of a weak function's and was made
+// before any of the weak function's (weakCopies.localOwner), when a later
+// copy of the weak function replaces the one kept first: nvlink looks the
+// replaced copy's section up by name to empty it, and finds the local's.
+// The replaced copy's own section keeps its constants, and the replacing
+// copy's are merged into it (the same bytes: nvlink refuses different ones
+// as overlapping non-identical data), which is what the weak function's
+// constants, at the replaced copy's alignment (emptiedAlign), already
+// are. The local's own constants go, with those of losing copies
+// appended to them before the replacing copy's file; cudalink appends
+// only those met after it (buildFunctions), which stay. The kernels
+// reaching the local still get banks, as for any emptied constants.
+func emptyLocalBank2(ctx *linkContext, local *function) {
+	var align uint64
+	local.sections = slices.DeleteFunc(local.sections, func(isec *inputSection) bool {
+		own := isConstant2(isec.sec) && isec.file == local.text.file
+		if own {
+			align = max(align, isec.sec.Addralign, 1)
+		}
+		return own
+	})
+	if align == 0 {
+		return // emptied already
+	}
+	ctx.bank2.emptiedFrom.add(local)
+	if ctx.bank2.emptiedAlign == nil {
+		ctx.bank2.emptiedAlign = map[*function]uint64{}
+	}
+	ctx.bank2.emptiedAlign[local] = align
 }
 
 // weakCopies is what buildFunctions notes of the weak function copies'
@@ -625,6 +660,38 @@ type weakCopies struct {
 	// the weak functions whose first copy with bank-2 constants that was
 	// the kept one when met a later file's copy replaced.
 	placeOf map[*symbol]int
+	// bank2Owner: by function name, the symbol of the function whose
+	// bank-2 section of that name nvlink made first: a local function
+	// with constants, or the first copy of a weak one kept when met with
+	// constants (see localOwner).
+	bank2Owner map[string]*symbol
+}
+
+// own notes that sym's function makes its bank-2 section now, if no
+// function of its name made one before.
+func (w *weakCopies) own(sym *symbol) {
+	if _, ok := w.bank2Owner[sym.name]; ok {
+		return
+	}
+	if w.bank2Owner == nil {
+		w.bank2Owner = map[string]*symbol{}
+	}
+	w.bank2Owner[sym.name] = sym
+}
+
+// localOwner returns the local function whose bank-2 section took the
+// name of weak function sym's before any copy of sym made one, or nil:
+// a __cuda_sm20_* helper ptxas makes local in one file and weak (-G,
+// -Xptxas -O0) in later ones. nvlink finds a weak function's bank-2
+// section by name when it appends a losing copy's constants to the kept
+// copy's and when it empties those of a copy a later one replaces, so
+// both go to the local's section instead (appendLostConstants,
+// emptyLocalBank2).
+func (w *weakCopies) localOwner(ctx *linkContext, sym *symbol) *function {
+	if o := w.bank2Owner[sym.name]; o != nil && o != sym && o.local {
+		return ctx.funcOf(o)
+	}
+	return nil
 }
 
 // firstAt notes key as sym's place in nvlink's list of functions, if no
@@ -677,6 +744,7 @@ func (w *weakCopies) kept(sym *symbol, bank2 *codeBank2, i int) {
 		w.keptHas = map[*symbol]bool{}
 	}
 	w.keptHas[sym] = true
+	w.own(sym)
 }
 
 // lose notes that the code section i of bank2's file, sym's (its symbol

@@ -55,6 +55,9 @@ func buildFunctions(ctx *linkContext) {
 				continue // a weak copy that lost, or a stray section
 			}
 			copies.kept(sym, &bank2, i)
+			if sym.local && bank2.has(i) {
+				copies.own(sym)
+			}
 			fn := &function{sym: sym, text: isec, regs: int(s.Info >> 24), barriers: s.Barriers(), order: len(all), listKey: copies.listKey(sym, len(all))}
 			isec.fn = fn
 			ctx.symFuncs[sym.id] = fn
@@ -72,7 +75,14 @@ func buildFunctions(ctx *linkContext) {
 			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && (!ctx.isEntry(fn.sym) || copies.firstHas[fn.sym]) {
 				// (A weak kernel whose kept copy has no constants of
 				// its own is not known to take a losing copy's.)
-				appendLostConstants(ctx, fn, isec, !copies.keptHas[fn.sym]) // bank2.go
+				if local := copies.localOwner(ctx, fn.sym); local != nil {
+					// nvlink finds the kept copy's bank 2 by name, and
+					// an earlier file's local function of the name
+					// made it first (bank2.go).
+					appendLostConstants(ctx, local, isec, false)
+				} else {
+					appendLostConstants(ctx, fn, isec, !copies.keptHas[fn.sym]) // bank2.go
+				}
 			}
 		}
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {

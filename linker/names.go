@@ -130,6 +130,9 @@ func registerNames(ctx *linkContext) {
 			r.addSymbol(ctx, sym)
 			if name := sectionName(esym.Shndx); name != "" {
 				r.checkDuplicate(ctx, sym, name)
+				if isec := file.sectionOf(esym.Shndx); isec.fn == nil && file.replacedCopy(uint32(i)) {
+					r.noteReplaced(isec, ctx.funcOf(sym))
+				}
 				r.createSection(ctx, r.sectionKey(file.sectionOf(esym.Shndx)))
 				// A kernel -kernels-used leaves out is merged as an ordinary
 				// function, unless an earlier input launches it (takes its
@@ -355,6 +358,9 @@ type nameRegistry struct {
 	// function took first.
 	textOwner map[string]*symbol
 	dupFuncs  map[*function]bool
+	// replaced: the code sections of weak copies a later file's copy
+	// replaced, each with the function of the copy kept (see sectionKey).
+	replaced map[*inputSection]*function
 	// again are the names a duplicate function created again (its symbol's
 	// name, its sections'), with where each table stood then: nvlink 12.x
 	// writes such a name there when the function that took it first is
@@ -503,12 +509,36 @@ func (r *nameRegistry) sectionKey(isec *inputSection) string {
 		return orphanKey
 	}
 	fn := isec.fn
+	if fn == nil && len(r.replaced) > 0 {
+		// A weak copy a later one replaced: its sections (its code, and
+		// those sh_info ties to it) were the function's when nvlink met
+		// them, so they are keyed as the kept copy's. This matters when
+		// they are a duplicate's: a local function of the same name came
+		// in an earlier file, and nvlink made the weak function's
+		// sections of its own where it met the replaced copy.
+		fn = r.replaced[isec]
+		if target := isec.file.sectionOf(isec.sec.Info); fn == nil && target != nil {
+			fn = r.replaced[target]
+		}
+	}
 	if s := isec.sec; s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA {
-		if target := isec.file.sectionOf(s.Info); target != nil {
+		if target := isec.file.sectionOf(s.Info); target != nil && target.fn != nil {
 			fn = target.fn
 		}
 	}
 	return r.funcKey(fn, isec.sec.Name)
+}
+
+// noteReplaced records that isec is the code section of a weak copy that
+// the copy fn's record holds replaced (sectionKey).
+func (r *nameRegistry) noteReplaced(isec *inputSection, fn *function) {
+	if fn == nil {
+		return
+	}
+	if r.replaced == nil {
+		r.replaced = map[*inputSection]*function{}
+	}
+	r.replaced[isec] = fn
 }
 
 // keyName returns the section name of a key.

@@ -1,0 +1,1 @@
+__global__ void ka(double* q) { q[0] = q[1] / q[2]; }
