@@ -220,6 +220,9 @@ type linkContext struct {
 	// (hostKernelRefs), and those with relocatable device code are
 	// registered (writeHostSide).
 	unlinked []unlinkedUnit
+	// skippedVersion is the newest release among the cubins nvlink skips
+	// (skippedCubinError): they tell the release as unlinked units do.
+	skippedVersion uint32
 	// devrt is what nvlink does with each libcudadevrt unit where it comes
 	// among the inputs (addInputs, through chooseDevrt): linkedFiles links
 	// the taken ones, writeHostSide registers them, image or not.

@@ -145,14 +145,15 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 			}
 			obj := hostLikeObject(path)
 			obj.cubinAsHost = cubin.IsCubin(data)
+			obj.version = skippedCubinVersion(path, data)
 			return []*Object{obj}, nil
 		}
-		return nil, errSkippedELF
+		return nil, skippedDevice(path, data, errSkippedELF)
 	case isELF(data) && cubin.IsCubin(data) && len(data) >= 18 && le.Uint16(data[16:]) == cubin.ET_EXEC:
 		// An executable cubin named .cubin: nvlink skips it silently
 		// (its kernels are not in the output; alone, it makes the empty
 		// cubin of a link without device code).
-		return nil, errSkippedExec
+		return nil, skippedDevice(path, data, errSkippedExec)
 	case isELF(data):
 		obj, err := parseObject(path, data)
 		if err != nil {
@@ -180,6 +181,33 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 	// nvlink skips inputs of other kinds without a word; cudalink says so,
 	// and goes on as nvlink does.
 	return nil, errSkipped
+}
+
+// skippedCubinVersion is the release that wrote data (its e_version) if data is
+// a cubin, else 0. nvlink links no device code from a cubin it skips or
+// takes for a host object (one not named .cubin), and then writes its own
+// release's output whatever the file says; such a file still tells which
+// release made it, as a host object's images for other architectures do,
+// so that a link of nothing else gives that release's empty cubin
+// (chooseToolkit).
+func skippedCubinVersion(path string, data []byte) uint32 {
+	if !cubin.IsCubin(data) {
+		return 0
+	}
+	h, err := cubin.ParseHeader(path, data)
+	if err != nil {
+		return 0
+	}
+	return h.Version
+}
+
+// skippedDevice is err, one of the errors of an input nvlink skips, with
+// the release that wrote it when it is a cubin (skippedCubinVersion).
+func skippedDevice(path string, data []byte, err error) error {
+	if v := skippedCubinVersion(path, data); v != 0 {
+		return &skippedCubinError{err, v}
+	}
+	return err
 }
 
 // hostLikeObject is what nvlink 11.8 makes of a relocatable ELF file that
@@ -552,15 +580,18 @@ func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 // imageVersion returns the newest e_version (the release of the tool that
 // wrote it) of the ELF images of a unit nothing is linked from: those
 // parsed for other architectures and those left unread (its whole-program
-// fatbinary's are readWholeProgram's); 0 if it has none. A link of such
-// units alone is still written as the release that built them would write
-// it (chooseToolkit).
+// fatbinary's are readWholeProgram's), or what parsing said of a cubin
+// taken for a host object (skippedCubinVersion); 0 if it has none. A link
+// of such units alone is still written as the release that built them
+// would write it (chooseToolkit).
 func imageVersion(group []*Object) uint32 {
 	u := group[0].unit
 	var v uint32
 	for _, obj := range group {
 		if obj.ELF != nil {
 			v = max(v, obj.ELF.Header.Version)
+		} else {
+			v = max(v, obj.version)
 		}
 	}
 	for _, e := range u.skipped {

@@ -246,8 +246,11 @@ func (ctx *linkContext) inputReadable(path string, err error) bool {
 		return true
 	}
 	for _, skip := range skipReasons {
-		if err == skip.err {
+		if errors.Is(err, skip.err) {
 			ctx.ownWarnf("ignoring input %s: %s", path, skip.why)
+			if sc := (*skippedCubinError)(nil); errors.As(err, &sc) {
+				ctx.skippedVersion = max(ctx.skippedVersion, sc.version)
+			}
 			return false
 		}
 	}
@@ -376,15 +379,20 @@ func (ctx *linkContext) readRelease() uint32 {
 		for _, objs := range read.objs {
 			v = newestRelease(v, objs)
 		}
+		for _, err := range read.errs {
+			if sc := (*skippedCubinError)(nil); errors.As(err, &sc) {
+				v = max(v, sc.version)
+			}
+		}
 	}
 	return v
 }
 
 // inputsRelease is the newest release the inputs read so far record (the
-// added cubins' e_version, what the unlinked units' containers said), 0
-// when none tells.
+// added cubins' e_version, what the unlinked units' containers said, the
+// e_version of the cubins nvlink skips), 0 when none tells.
 func (ctx *linkContext) inputsRelease() uint32 {
-	var v uint32
+	v := ctx.skippedVersion
 	for _, file := range ctx.added {
 		v = max(v, file.ELF.Header.Version)
 	}
@@ -843,6 +851,18 @@ var errSkippedELF = errors.New("skipped ELF file")
 // nvcc -cubin without -dc) named .cubin: nvlink 11.8, 12.4 and 12.5 skip it
 // without a word.
 var errSkippedExec = errors.New("skipped executable cubin")
+
+// skippedCubinError is errSkippedELF or errSkippedExec for a cubin: nvlink
+// skips it, but its e_version tells the release that wrote it
+// (skippedCubinVersion), which counts as the releases of the other inputs do
+// (inputsRelease).
+type skippedCubinError struct {
+	err     error
+	version uint32
+}
+
+func (e *skippedCubinError) Error() string { return e.err.Error() }
+func (e *skippedCubinError) Unwrap() error { return e.err }
 
 // errSkippedFatbin marks a fatbinary whose name does not end in .fatbin:
 // nvlink ignores it.

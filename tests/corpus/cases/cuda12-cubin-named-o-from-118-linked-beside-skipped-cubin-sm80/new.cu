@@ -1,0 +1,1 @@
+__global__ void fill(float *p, float v) { p[threadIdx.x] = v; }
