@@ -203,6 +203,18 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	if len(jobs) == 0 {
 		return
 	}
+	if cfg.ArchSpecific || cfg.FatbinArchSpecific {
+		// nvlink 11.8 refuses sm_90a while it reads its command line,
+		// before it compiles anything, and its ptxas would refuse the
+		// target too ("Value 'sm_90a' is not defined for option
+		// 'gpu-name'"): a link of 11.8 objects is refused here, as
+		// chooseToolkit refuses one of cubins.
+		if v := ctx.ptxLinkRelease(slots, jobs); v != 0 && !toolkitFor(v).archSpecific {
+			ctx.refuseArchSpecific(toolkitFor(v))
+			ctx.ptxFailed = true
+			return
+		}
+	}
 	pc, err := findPTXCompiler(cfg)
 	if err != nil {
 		for _, job := range jobs {
@@ -232,6 +244,31 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	g.Wait()
 	rethrow(panics) // on the link's goroutine, where the caller can recover it
 	ctx.releaseCompiler(pc.lib)
+}
+
+// ptxLinkRelease is the release a link whose PTX images jobs are about
+// to be compiled reproduces, as far as its inputs slots tell it before
+// addInputs: --cuda-version's, else the newest of what the images read
+// record, the images of other architectures beside the PTX, and the
+// PTX's ISA; 0 when nothing tells.
+func (ctx *linkContext) ptxLinkRelease(slots [][]*Object, jobs []*ptxJob) uint32 {
+	if v := ctx.config.CUDAVersion; v != 0 {
+		return v
+	}
+	v := ctx.readRelease()
+	for _, objs := range slots {
+		for group := range unitGroups(objs) {
+			for _, e := range group[0].unit.skipped {
+				v = max(v, headerVersion(group[0].Name, e))
+			}
+		}
+	}
+	for _, job := range jobs {
+		if src, err := job.img.source(); err == nil {
+			v = max(v, ptxISARelease(src))
+		}
+	}
+	return v
 }
 
 // releaseCompiler ends the helper processes of lib (the PTX compiler or

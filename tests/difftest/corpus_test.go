@@ -974,6 +974,44 @@ func TestOlderPtxasHint(t *testing.T) {
 	}
 }
 
+// TestArchSpecificRefusedBeforePTX: -arch=sm_90a over CUDA 11.8 objects
+// whose sm_80 SASS cannot serve it, so that their compute_80 PTX would be
+// compiled: nvlink 11.8 refuses the value before it reads anything ("Value
+// 'sm_90a' is not defined for option 'arch'", exit status 1), and so does
+// cudalink, before any ptxas runs (11.8's ptxas refused the target with
+// "Value 'sm_90a' is not defined for option 'gpu-name'", and the error
+// blamed the compile). No output is written.
+func TestArchSpecificRefusedBeforePTX(t *testing.T) {
+	ran := 0
+	for _, c := range loadEveryToolkit(t) {
+		if c.Name != "bank2-kernel-sections-order-launched-kernel-sm80" || c.Toolkit != DefaultToolkit {
+			continue
+		}
+		ran++
+		t.Chdir(c.Dir)
+		args := cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin")
+		i := slices.Index(args, "-arch=sm_80")
+		if i < 0 {
+			t.Fatalf("the case's link has no -arch=sm_80: %q", args)
+		}
+		args[i] = "-arch=sm_90a"
+		// A ptxas that runs (the case declares none), 11.8's.
+		args = append(slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "--ptxas=") }), "--ptxas=/usr/bin/ptxas")
+		out := args[slices.Index(args, "-o")+1]
+		status, _, stderr := link(t, args)
+		const want = "cudalink: error: value 'sm_90a' is not defined for option 'arch' by nvlink 11.8, the release this link reproduces"
+		if status != 1 || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "ptxas") {
+			t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 1 and only %q", strings.Join(args, " "), status, stderr, want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("cudalink %s wrote %s", strings.Join(args, " "), out)
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no CUDA 11.8 case bank2-kernel-sections-order-launched-kernel-sm80 in the corpus")
+	}
+}
+
 // TestBank3RebuildRefusals: where nvlink 12.x crashes rebuilding a bank 3
 // past 64 KiB for pruned kernels, cudalink refuses the link (exit status
 // 1, no output) naming the variable and its file. The corpus case links
