@@ -244,6 +244,57 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	g.Wait()
 	rethrow(panics) // on the link's goroutine, where the caller can recover it
 	ctx.releaseCompiler(pc.lib)
+	ctx.warnNewerCompiler(pc, slots, jobs)
+}
+
+// warnNewerCompiler gives cudalink's own warning when the PTX compiler is
+// of a newer release than the inputs (12.4's ptxas first on PATH, CUDA
+// 11.8 objects): the cubins it wrote record its release, so the link is
+// what that release's nvlink makes of them (chooseToolkit), with that
+// ptxas's code, not what the inputs' nvlink writes with its built-in
+// ptxas (repro: 11.8 compute_80 objects and 12.4's ptxas, other SASS and
+// e_version). The compiler's release is the compiled cubins' e_version,
+// which costs nothing; nvlink has no such choice to warn about. With
+// --cuda-version, a newer cubin is refused instead (chooseToolkit).
+func (ctx *linkContext) warnNewerCompiler(pc *ptxCompiler, slots [][]*Object, jobs []*ptxJob) {
+	cfg := ctx.config
+	if cfg.CUDAVersion != 0 {
+		return
+	}
+	var compiled uint32
+	for _, job := range jobs {
+		if job.err == nil && job.res != nil && len(job.res.Cubin) >= 24 {
+			compiled = max(compiled, le.Uint32(job.res.Cubin[20:]))
+		}
+	}
+	if compiled == 0 {
+		return
+	}
+	inputs := ctx.readRelease()
+	for _, objs := range slots {
+		for group := range unitGroups(objs) {
+			for _, e := range group[0].unit.skipped {
+				inputs = max(inputs, headerVersion(group[0].Name, e))
+			}
+		}
+	}
+	for _, job := range jobs {
+		if inputs >= compiled {
+			return
+		}
+		if src, err := job.img.source(); err == nil { // read only when the images did not tell
+			inputs = max(inputs, ptxISARelease(src))
+		}
+	}
+	if inputs == 0 || inputs >= compiled {
+		return
+	}
+	which, instead := "ptxas "+pc.ptxas, "--ptxas=<that toolkit>/bin/ptxas"
+	if pc.lib != nil {
+		which, instead = "the PTX compiler "+cfg.PTXCompiler, "--ptx-compiler=<that release's cudalink-ptxc>"
+	}
+	ctx.ownWarnf("%s is CUDA %s's, newer than the inputs (CUDA %s): the code it compiled is CUDA %s's, and the link is what nvlink %s makes of it, not nvlink %s's; for that, pass %s of CUDA %s",
+		which, versionString(compiled), versionString(inputs), versionString(compiled), versionString(compiled), versionString(inputs), instead, versionString(inputs))
 }
 
 // ptxLinkRelease is the release a link whose PTX images jobs are about

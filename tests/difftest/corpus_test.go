@@ -1012,6 +1012,41 @@ func TestArchSpecificRefusedBeforePTX(t *testing.T) {
 	}
 }
 
+// TestNewerPtxasWarning: CUDA 11.8 objects whose PTX is compiled by 12.4's
+// ptxas (first on PATH, or --ptxas) link without error, but the code and
+// the link are CUDA 12.4's (e_version 124, 12.4's SASS), not what nvlink
+// 11.8 writes: cudalink says so, in a warning of its own (nvlink has its
+// ptxas built in). With 11.8's ptxas the corpus test requires no such
+// line.
+func TestNewerPtxasWarning(t *testing.T) {
+	const newer = "/opt/cuda-12.4/usr/bin/ptxas"
+	if _, err := os.Stat(newer); err != nil {
+		t.Skipf("no CUDA 12.4 ptxas: %v", err)
+	}
+	ran := 0
+	for _, c := range loadEveryToolkit(t) {
+		if c.Name != "ptx-mixed-with-sass" || c.Toolkit != DefaultToolkit {
+			continue
+		}
+		ran++
+		t.Chdir(c.Dir)
+		args := cudalinkArgs(t, c, c.Inputs, t.TempDir()+"/out.cubin")
+		args = append(slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "--ptxas=") }), "--ptxas="+newer)
+		status, _, stderr := link(t, args)
+		want := "cudalink: warning: ptxas " + newer + " is CUDA 12.4's, newer than the inputs (CUDA 11.8): the code it compiled is CUDA 12.4's, and the link is what nvlink 12.4 makes of it, not nvlink 11.8's; for that, pass --ptxas=<that toolkit>/bin/ptxas of CUDA 11.8\n"
+		if status != 0 || stderr != want {
+			t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 0 and:\n%s", strings.Join(args, " "), status, stderr, want)
+		}
+		// -w silences it, as cudalink's other warnings of its own.
+		if status, _, stderr := link(t, append(args, "-w")); status != 0 || stderr != "" {
+			t.Errorf("cudalink %s -w: exit status %d, messages:\n%s", strings.Join(args, " "), status, stderr)
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no CUDA 11.8 case ptx-mixed-with-sass in the corpus")
+	}
+}
+
 // TestBank3RebuildRefusals: where nvlink 12.x crashes rebuilding a bank 3
 // past 64 KiB for pruned kernels, cudalink refuses the link (exit status
 // 1, no output) naming the variable and its file. The corpus case links
