@@ -270,14 +270,7 @@ func (ctx *linkContext) warnNewerCompiler(pc *ptxCompiler, slots [][]*Object, jo
 	if compiled == 0 {
 		return
 	}
-	inputs := ctx.readRelease()
-	for _, objs := range slots {
-		for group := range unitGroups(objs) {
-			for _, e := range group[0].unit.skipped {
-				inputs = max(inputs, headerVersion(group[0].Name, e))
-			}
-		}
-	}
+	inputs := ctx.imagesRelease(slots)
 	for _, job := range jobs {
 		if inputs >= compiled {
 			return
@@ -306,17 +299,26 @@ func (ctx *linkContext) ptxLinkRelease(slots [][]*Object, jobs []*ptxJob) uint32
 	if v := ctx.config.CUDAVersion; v != 0 {
 		return v
 	}
+	v := ctx.imagesRelease(slots)
+	for _, job := range jobs {
+		if src, err := job.img.source(); err == nil {
+			v = max(v, ptxISARelease(src))
+		}
+	}
+	return v
+}
+
+// imagesRelease is the newest release the images of the inputs slots
+// record before addInputs (readRelease), with those of other
+// architectures that parsing skipped (the SASS beside a PTX image); 0
+// when none tells.
+func (ctx *linkContext) imagesRelease(slots [][]*Object) uint32 {
 	v := ctx.readRelease()
 	for _, objs := range slots {
 		for group := range unitGroups(objs) {
 			for _, e := range group[0].unit.skipped {
 				v = max(v, headerVersion(group[0].Name, e))
 			}
-		}
-	}
-	for _, job := range jobs {
-		if src, err := job.img.source(); err == nil {
-			v = max(v, ptxISARelease(src))
 		}
 	}
 	return v
