@@ -25,16 +25,21 @@ type readFiles struct {
 // librarySearched says where an -l library that was not found was looked
 // for, for the warning: the number of -L directories, and those that are
 // none (a file, a path that does not exist, the usual slips: -L lib.a for
-// -L lib), or that nvlink has no default directory.
+// -L lib), or that nvlink has no default directory; and, for a name that
+// is a file's (-llibfoo.a, -lkernel.cubin), that -l takes a name.
 func librarySearched(name string, dirs []string) string {
-	if len(dirs) == 0 {
-		return "no -L directory was given, and nvlink searches none by default"
+	var s string
+	switch len(dirs) {
+	case 0:
+		s = "no -L directory was given, and nvlink searches none by default"
+	case 1:
+		s = fmt.Sprintf("looked for lib%s.a in 1 -L directory", name)
+	default:
+		s = fmt.Sprintf("looked for lib%s.a in %d -L directories", name, len(dirs))
 	}
-	s := fmt.Sprintf("looked for lib%s.a in %d -L director", name, len(dirs))
-	if len(dirs) == 1 {
-		s += "y"
-	} else {
-		s += "ies"
+	if strings.ContainsRune(name, '/') || strings.HasSuffix(name, ".a") || strings.HasSuffix(name, ".o") || strings.HasSuffix(name, ".cubin") {
+		// -llibfoo.a, -lkernel.cubin: a file given to -l.
+		s += "; -l takes a library's name (-lfoo finds libfoo.a): give a file by its path"
 	}
 	for _, dir := range dirs {
 		switch fi, err := os.Stat(dir); {

@@ -141,7 +141,9 @@ func TestByInput(t *testing.T) {
 // cudalink's own warning (nvlink says nothing), which says where it was
 // looked for: no -L at all (nvlink has no default directory), or how many,
 // naming the -L values that are no directory (a file: -L lib/libfoo.a for
-// -L lib; a path that does not exist). The link goes on without it.
+// -L lib; a path that does not exist), and saying that -l takes a name
+// when given a file's (-lkernel.cubin, -llibfoo.a). The link goes on
+// without it.
 func TestLibraryNotFoundSays(t *testing.T) {
 	dir := filepath.Join("..", "tests", "corpus", "cases", "call-chain-three-files")
 	if _, err := os.Stat(filepath.Join(dir, "a.cubin")); err != nil {
@@ -160,9 +162,16 @@ func TestLibraryNotFoundSays(t *testing.T) {
 		{nil, "warning: library -lfoo not found (no -L directory was given, and nvlink searches none by default); linking without it\n"},
 		{[]string{tmp}, "warning: library -lnone not found (looked for libnone.a in 1 -L directory); linking without it\n"},
 		{[]string{file, missing, tmp}, "warning: library -lnone not found (looked for libnone.a in 3 -L directories; -L " + file + " is a file, not a directory; -L " + missing + " does not exist); linking without it\n"},
+		{[]string{tmp, tmp}, "warning: library -lkernel.cubin not found (looked for libkernel.cubin.a in 2 -L directories; -l takes a library's name (-lfoo finds libfoo.a): give a file by its path); linking without it\n"},
+		{[]string{}, "warning: library -llibfoo.a not found (no -L directory was given, and nvlink searches none by default; -l takes a library's name (-lfoo finds libfoo.a): give a file by its path); linking without it\n"},
 	} {
 		lib := "foo"
-		if tt.dirs != nil {
+		switch {
+		case len(tt.dirs) == 2:
+			lib = "kernel.cubin"
+		case tt.dirs != nil && len(tt.dirs) == 0:
+			lib = "libfoo.a"
+		case tt.dirs != nil:
 			lib = "none"
 		}
 		var msgs bytes.Buffer
