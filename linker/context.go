@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cudalink/cudalink/linker/cubin"
+	"github.com/cudalink/cudalink/linker/fatbin"
 )
 
 // linkContext holds all the state of one link. Nothing of a link lives in
@@ -367,6 +368,10 @@ type Object struct {
 	// cubin named otherwise than .cubin or .o (a.obj, a.bin): its device
 	// code is not linked, and cudalink says so (addInputs).
 	cubinAsHost bool
+	// deferred is the fatbinary image of which only the ELF header was
+	// read (deferredImage): ELF holds that header and nothing else until
+	// loadDeferred reads the rest.
+	deferred *fatbin.Entry
 
 	// Call graph records from .nv.callgraph, in file symbol indices.
 	calls        [][2]uint32

@@ -103,7 +103,7 @@ const minInputSize = 52
 // an executable one; a fatbinary by the name
 // .fatbin; a file of another kind is an error when named .cubin, .ptx or
 // .fatbin, and is skipped otherwise (nvlink says nothing; cudalink warns).
-func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Object, error) {
+func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy bool) ([]*Object, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	base := filepath.Base(path)
 	switch {
@@ -116,12 +116,12 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 		// (11.8, 12.4, 12.5; -l never finds one: findLibrary).
 		return nil, errSkippedName
 	case isArchive(data):
-		return parseArchive(path, data, sm, alloc)
+		return parseArchive(path, data, sm, alloc, lazy)
 	case len(data) < minInputSize:
 		return nil, &linkError{file: path, msg: fmt.Sprintf(
 			"cannot open input file: %d bytes, too short for an object (nvlink: Could not open input file)", len(data))}
 	case hostobj.IsHostObject(data):
-		return parseHostObject(path, data, sm, &unit{id: 1}, alloc)
+		return parseHostObject(path, data, sm, &unit{id: 1}, alloc, lazy)
 	case isELF(data) && ext != ".cubin":
 		// Not an x86-64 host object, and not named .cubin: a cubin under
 		// another name, or an ELF file of another machine. nvlink links
@@ -167,7 +167,7 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte) ([]*Ob
 		}
 		// nvlink reads the first container alone, as of a host object's
 		// __nv_relfatbin (fatbin-concatenated-first-only-sm80).
-		return parseFatbin(path, fatbin.First(data), sm, &unit{id: 1}, alloc)
+		return parseFatbin(path, fatbin.First(data), sm, &unit{id: 1}, alloc, lazy)
 	case ext == ".cubin":
 		// nvlink insists that a .cubin is ELF; parseObject says why not.
 		_, err := parseObject(path, data)
@@ -220,7 +220,7 @@ func hostLikeObject(path string) *Object {
 // parseHostObject extracts the relocatable device code of an nvcc -dc host
 // object. An object with only whole-program code (.nv_fatbin, from nvcc -c
 // without -rdc) has nothing to link: nvlink skips it, and so does cudalink.
-func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) []byte) ([]*Object, error) {
+func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) []byte, lazy bool) ([]*Object, error) {
 	ho, err := hostobj.Parse(name, data)
 	if err != nil {
 		return nil, err
@@ -249,7 +249,7 @@ func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) 
 	// 11.8, 12.4 and 12.5: the others' names are undefined, and an
 	// sm_86-only first object linked for sm_80 is "SM Arch not found"
 	// whatever the others hold).
-	return parseFatbin(name, fatbin.First(ho.RelFatbin), sm, u, alloc)
+	return parseFatbin(name, fatbin.First(ho.RelFatbin), sm, u, alloc, lazy)
 }
 
 // readWholeProgram reads an nvcc -c object's whole-program fatbinary
@@ -320,8 +320,10 @@ func imageHasCode(name string, image []byte) bool {
 
 // parseFatbin parses the ELF images of a fatbinary container; alloc, if
 // not nil, gives the buffers compressed images are decompressed into
-// (fileMaps.imageBuffer), as it does for parseInput's other kinds.
-func parseFatbin(name string, data []byte, sm int, u *unit, alloc func(int) []byte) ([]*Object, error) {
+// (fileMaps.imageBuffer), as it does for parseInput's other kinds. With
+// lazy (libcudadevrt's images: deferredImage), an image for the target
+// is only decompressed as far as its ELF header.
+func parseFatbin(name string, data []byte, sm int, u *unit, alloc func(int) []byte, lazy bool) ([]*Object, error) {
 	entries, err := fatbin.Parse(name, data)
 	if err != nil {
 		return nil, err
@@ -349,18 +351,12 @@ func parseFatbin(name string, data []byte, sm int, u *unit, alloc func(int) []by
 			u.skipped = append(u.skipped, e)
 			continue
 		}
-		image, err := e.DataIn(alloc)
-		if err != nil {
-			return nil, err
-		}
-		obj, err := parseImage(name, image, e.Compression == fatbin.CompressionNone)
-		if fe := (*cubin.FormatError)(nil); errors.As(err, &fe) {
-			// The offset is the image's: name the file, then the image.
-			fe.File = fmt.Sprintf("%s: sm_%d image", name, e.SM)
-			return nil, err
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: sm_%d image: %w", name, e.SM, err)
+		obj := deferredImage(name, e, lazy)
+		if obj == nil {
+			var err error
+			if obj, err = parseEntry(name, e, alloc); err != nil {
+				return nil, err
+			}
 		}
 		obj.unit = u
 		objs = append(objs, obj)
@@ -372,6 +368,69 @@ func parseFatbin(name string, data []byte, sm int, u *unit, alloc func(int) []by
 	return objs, nil
 }
 
+// parseEntry decompresses (with alloc, as parseFatbin) and parses the
+// fatbinary ELF image e of the input name; an error names the file, then
+// the image.
+func parseEntry(name string, e fatbin.Entry, alloc func(int) []byte) (*Object, error) {
+	image, err := e.DataIn(alloc)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := parseImage(name, image, e.Compression == fatbin.CompressionNone)
+	if fe := (*cubin.FormatError)(nil); errors.As(err, &fe) {
+		// The offset is the image's: name the file, then the image.
+		fe.File = fmt.Sprintf("%s: sm_%d image", name, e.SM)
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: sm_%d image: %w", name, e.SM, err)
+	}
+	return obj, nil
+}
+
+// deferredImage is, with lazy, the object of the fatbinary ELF image e
+// whose ELF header alone is read: what chooses an image and tells the
+// inputs' release (selectImages, chooseToolkit) reads nothing else of it,
+// and libcudadevrt's images are read whole only where the link needs the
+// library (chooseDevrt, loadDeferred). nvcc -dlink gives -lcudadevrt to
+// every link, and a link that calls nothing of it decompressed and parsed
+// its image for nothing: 3.1 M of the 7.9 M instructions of the flat
+// 10-object benchmark program's link with 11.8's library, 5.4 M of 11.1 M
+// with 12.4's (docs/benchmarks.md, perf28). nil without lazy, or when the
+// header cannot be read: the image is then parsed at once, and its error
+// reported where it was.
+func deferredImage(name string, e fatbin.Entry, lazy bool) *Object {
+	if !lazy {
+		return nil
+	}
+	head, err := e.Head(64)
+	if err != nil {
+		return nil
+	}
+	h, err := cubin.ParseHeader(name, head)
+	if err != nil {
+		return nil
+	}
+	return &Object{Name: name, ELF: &cubin.File{Name: name, Header: h}, deferred: &e}
+}
+
+// loadDeferred reads whole the images of objs that deferredImage left to
+// their header (alloc as parseFatbin's); each object keeps its unit.
+func loadDeferred(objs []*Object, alloc func(int) []byte) error {
+	for _, obj := range objs {
+		if obj.deferred == nil {
+			continue
+		}
+		full, err := parseEntry(obj.Name, *obj.deferred, alloc)
+		if err != nil {
+			return err
+		}
+		full.unit = obj.unit
+		*obj = *full
+	}
+	return nil
+}
+
 // parseArchive parses every member of an ar archive: host objects from
 // nvcc -lib and, beyond nvlink (which ignores them), relocatable cubins.
 // Members are linked whole, wherever the archive appears, as nvlink 11.8
@@ -381,7 +440,7 @@ func parseFatbin(name string, data []byte, sm int, u *unit, alloc func(int) []by
 // every kernel; and it reads no further than a member that is not ELF (a
 // text file, a fatbinary, PTX, an empty file): the members from there on
 // are not linked, which an archiveCutError says.
-func parseArchive(name string, data []byte, sm int, alloc func(int) []byte) ([]*Object, error) {
+func parseArchive(name string, data []byte, sm int, alloc func(int) []byte, lazy bool) ([]*Object, error) {
 	ar, err := archive.Parse(name, data)
 	if err != nil {
 		return nil, err
@@ -398,7 +457,7 @@ func parseArchive(name string, data []byte, sm int, alloc func(int) []byte) ([]*
 		var got []*Object
 		switch {
 		case hostobj.IsHostObject(m.Data):
-			got, err = parseHostObject(memberName, m.Data, sm, u, alloc)
+			got, err = parseHostObject(memberName, m.Data, sm, u, alloc, lazy)
 		case cubin.IsCubin(m.Data) && le.Uint16(m.Data[16:]) != cubin.ET_EXEC:
 			var obj *Object
 			obj, err = parseObject(memberName, m.Data)

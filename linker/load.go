@@ -195,7 +195,13 @@ func addInputs(ctx *linkContext) {
 		}
 		var choice devrtChoice
 		if system {
-			choice = ctx.chooseDevrt(objs)
+			choice, err = ctx.chooseDevrt(objs)
+			if err != nil {
+				// An image read only now (deferredImage) that does not
+				// parse: reported as when it was read with the others.
+				ctx.report(err)
+				continue
+			}
 			skippedDevrt = skippedDevrt || choice == devrtSkipped
 		}
 		added := len(ctx.added)
@@ -490,9 +496,13 @@ const (
 // with device code after it is an error (unexpectedAfterDevrt). This is
 // the one scan of the inputs' names a link with -lcudadevrt makes
 // (linkedFiles makes another only for --archive-mode=on-demand members).
-func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
+// The library's images are read whole (loadDeferred) only when the choice
+// needs their names: when the inputs before it leave some name undefined;
+// skipped, they stay headers (deferredImage). err is an image's that
+// does not parse.
+func (ctx *linkContext) chooseDevrt(objs []*Object) (devrtChoice, error) {
 	if ctx.config.KeepSystemLibraries {
-		return devrtTaken
+		return devrtTaken, loadDeferred(objs, ctx.maps.imageBuffer)
 	}
 	// A libcudadevrt not taken, or a member linked only if needed
 	// (onDemandMember), does not count. A libcudadevrt taken counts in
@@ -515,6 +525,14 @@ func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
 			})
 		}
 	}
+	// Only a name the inputs before it refer to and none defines can
+	// make it taken (below): without one, nothing of it is needed.
+	if !names.anyUndefined() {
+		return devrtSkipped, nil
+	}
+	if err := loadDeferred(objs, ctx.maps.imageBuffer); err != nil {
+		return 0, err
+	}
 	definesAny := false
 	for _, obj := range objs {
 		if obj.ELF == nil {
@@ -525,20 +543,20 @@ func (ctx *linkContext) chooseDevrt(objs []*Object) devrtChoice {
 				continue
 			}
 			if names[esym.Name] == nameUndefined {
-				return devrtTaken // it defines a name the inputs before it need
+				return devrtTaken, nil // it defines a name the inputs before it need
 			}
 			definesAny = definesAny || names[esym.Name]&nameDefined != 0
 		}
 	}
 	if !slices.ContainsFunc(unresolved, func(name string) bool { return names[name]&nameDefined == 0 }) {
-		return devrtSkipped
+		return devrtSkipped, nil
 	}
 	// A name no input defines: nvlink takes libcudadevrt all the same,
 	// unless its definitions are in the link already.
 	if definesAny {
-		return devrtPresent
+		return devrtPresent, nil
 	}
-	return devrtTaken
+	return devrtTaken, nil
 }
 
 // isSystemLibrary says whether nvlink takes an input for libcudadevrt: its
@@ -682,6 +700,11 @@ func readsNoObject(path string) bool {
 // for it, so that telling one apart costs no read of the file.
 func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size int, err error) {
 	cache := cfg.Cache
+	// libcudadevrt's images for the target are read to their ELF headers
+	// (deferredImage), and whole where the link needs them (chooseDevrt):
+	// not for the cache, which keeps every image read, nor for -dlto,
+	// which reads the library's names before addInputs (gatherLTOInputs).
+	lazy := cache == nil && !cfg.LTO && isSystemLibrary(path)
 	load := func(sm int, cached bool) func() ([]*Object, error) {
 		return func() ([]*Object, error) {
 			cfg.testHook("parse " + path)
@@ -714,7 +737,7 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 			if cache == nil {
 				alloc = maps.imageBuffer
 			}
-			objs, err := parseInput(path, data, sm, alloc)
+			objs, err := parseInput(path, data, sm, alloc, lazy)
 			switch {
 			case mapped && imagesCopied(objs, data):
 				// Later passes read none of it.

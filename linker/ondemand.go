@@ -152,6 +152,17 @@ func (n globalNames) fold(file *inputFile, firstUndefined func(esym *cubin.Symbo
 	}
 }
 
+// anyUndefined says whether some name of n is referred to and defined
+// by no file folded.
+func (n globalNames) anyUndefined() bool {
+	for _, v := range n {
+		if v == nameUndefined {
+			return true
+		}
+	}
+	return false
+}
+
 // distinctNames estimates how many global names the files not on demand
 // have, to size the maps of chooseDevrt and extractMembers: their strong
 // definitions (one each) or their undefined references (mostly to those

@@ -11,6 +11,8 @@ import (
 
 	"github.com/cudalink/cudalink/linker/archive"
 	"github.com/cudalink/cudalink/linker/cubin"
+	"github.com/cudalink/cudalink/linker/fatbin"
+	"github.com/cudalink/cudalink/linker/hostobj"
 )
 
 // TestArchiveModeOnDemand: --archive-mode=on-demand links only the members
@@ -183,4 +185,110 @@ func TestArchiveModeOnDemandDevrtTwice(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDevrtImageReadOnlyWhenNeeded: libcudadevrt's image for the target is
+// read whole only where the link needs the library (deferredImage,
+// chooseDevrt). Each release's corpus libcudadevrt.a is copied with the
+// middle of its sm_80 images' compressed payload overwritten. Linked with
+// two cubins that call nothing of it (libcudadevrt-linked-unused), nvlink
+// 11.8, 12.4 and 12.5 write the bytes they write with the intact library,
+// exit status 0 (each after an "Uncompress failed" line of its own), and
+// so must cudalink, which used to stop on the image it did not link.
+// Linked with an object that launches kernels (dynamic-parallelism-
+// lcudadevrt, 11.8), the library is needed, and the broken image is an
+// error naming it (nvlink: "Uncompress failed" and every call undefined).
+func TestDevrtImageReadOnlyWhenNeeded(t *testing.T) {
+	corpus, err := filepath.Abs(filepath.Join("..", "tests", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range []string{"", "cuda-12.4", "cuda-12.5"} {
+		name := strings.TrimPrefix(tk, "cuda-")
+		if tk == "" {
+			name = "11.8"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if n := writeBrokenDevrt(t, filepath.Join(corpus, tk, "libs", "libcudadevrt.a"), filepath.Join(dir, "libcudadevrt.a"), 80); n == 0 {
+				t.Fatal("no sm_80 image in libcudadevrt.a")
+			}
+			link := func(inputs ...string) ([]byte, string, error) {
+				var stderr bytes.Buffer
+				cfg := &Config{Arch: 80, Output: filepath.Join(dir, "out.cubin"), LibDirs: []string{dir}, Stdout: &stderr, Stderr: &stderr}
+				for _, in := range inputs {
+					cfg.Inputs = append(cfg.Inputs, Input{Path: in})
+				}
+				cfg.Inputs = append(cfg.Inputs, Input{Path: "cudadevrt", Library: true})
+				err := Run(cfg)
+				out, _ := os.ReadFile(cfg.Output)
+				os.Remove(cfg.Output)
+				return out, stderr.String(), err
+			}
+			t.Chdir(filepath.Join(corpus, tk, "cases", "libcudadevrt-linked-unused"))
+			want, err := os.ReadFile("expected.cubin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, msgs, err := link("a.cubin", "b.cubin")
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("unneeded libcudadevrt with a broken image: err %v, %d bytes, want nvlink's %d (equal: %v)\n%s", err, len(got), len(want), bytes.Equal(got, want), msgs)
+			}
+			if tk != "" {
+				return
+			}
+			t.Chdir(filepath.Join(corpus, "cases", "dynamic-parallelism-lcudadevrt"))
+			got, msgs, err = link("cdp.o")
+			if err == nil || got != nil || !strings.Contains(msgs, "libcudadevrt.a(cuda_device_runtime.o): malformed fatbinary") {
+				t.Errorf("needed libcudadevrt with a broken image: err %v, %d bytes written, messages:\n%s", err, len(got), msgs)
+			}
+		})
+	}
+}
+
+// writeBrokenDevrt copies the archive from to to, with 64 bytes in the
+// middle of the payload of every sm_<sm> ELF image of its members'
+// fatbinaries overwritten; it returns how many images it broke.
+func writeBrokenDevrt(t *testing.T, from, to string, sm int) int {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar, err := archive.Parse(from, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range ar.Members {
+		if !hostobj.IsHostObject(m.Data) {
+			continue
+		}
+		ho, err := hostobj.Parse(m.Name, m.Data)
+		if err != nil || len(ho.RelFatbin) == 0 {
+			continue
+		}
+		fb := fatbin.First(ho.RelFatbin)
+		entries, err := fatbin.Parse(m.Name, fb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := int(addr(fb) - addr(data))
+		for _, e := range entries {
+			if e.Kind != fatbin.KindELF || e.SM != sm || e.Compression == fatbin.CompressionNone {
+				continue
+			}
+			// The entry's header: its size at 4, the payload's at 8.
+			h := base + int(e.Off)
+			start := h + int(le.Uint32(data[h+4:]))
+			size := int(le.Uint64(data[h+8:]))
+			for i := start + size/2; i < min(start+size/2+64, start+size); i++ {
+				data[i] = 0xff
+			}
+			n++
+		}
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
