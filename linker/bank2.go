@@ -241,6 +241,13 @@ type bank2Overlay struct {
 	// the bank-2 section of every kernel that reaches the function (never
 	// written: only its name stays in the string tables; makeKernelBanks).
 	emptiedFrom functionSet
+	// emptyReach: for each function of emptiedFrom left without
+	// constants, a stand-in for its emptied section (no bytes, at
+	// emptiedAlign), and the kernels with banks that reach it
+	// (foldConstant2): nvlink places the empty section in those banks as
+	// it places constants, at its alignment (overlayConstant2).
+	emptyReach   map[*inputSection][]*function
+	emptyStandIn map[*function]*inputSection
 	// emptiedAlign is the alignment of the emptied constants of each
 	// function of emptiedFrom (the first replaced copy's): nvlink puts the
 	// constants of the copy that replaced them in the same section, so at
@@ -290,6 +297,7 @@ func foldConstant2(ctx *linkContext) {
 		if reaches[k.order] { // else no callee has constants to fold
 			tree = trees.walk(k)[1:]
 		}
+		var empties []*inputSection
 		for _, fn := range tree {
 			if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) {
 				continue
@@ -299,9 +307,20 @@ func foldConstant2(ctx *linkContext) {
 					callees = append(callees, isec)
 				}
 			}
+			if ctx.bank2.emptiedFrom.has(fn) && !hasBank2(fn) {
+				empties = append(empties, emptiedStandIn(ctx, fn))
+			}
 		}
 		if len(callees) > 0 && osec == nil {
 			osec = made[k]
+		}
+		if osec != nil {
+			for _, isec := range empties {
+				if ctx.bank2.emptyReach == nil {
+					ctx.bank2.emptyReach = map[*inputSection][]*function{}
+				}
+				ctx.bank2.emptyReach[isec] = append(ctx.bank2.emptyReach[isec], k)
+			}
 		}
 		share := osec != nil && bank2Size(append(append([]*inputSection(nil), osec.members...), callees...)) > maxBank2
 		for _, isec := range callees {
@@ -336,8 +355,8 @@ func foldConstant2(ctx *linkContext) {
 }
 
 // reachingBank2 marks, by function order, the functions whose calls reach
-// a non-kernel function with bank-2 constants (not a losing copy's alone):
-// the kernels whose call trees foldConstant2 must walk. It goes up the
+// a non-kernel function with bank-2 constants (not a losing copy's alone)
+// or emptied ones (bank2Source): the kernels whose call trees foldConstant2 must walk. It goes up the
 // callers from those functions once, so a link whose kernels reach long
 // call chains without such constants (the deep-chain benchmark program)
 // does not walk each kernel's tree.
@@ -345,7 +364,7 @@ func reachingBank2(ctx *linkContext) []bool {
 	marks := make([]bool, len(ctx.allFuncs)+1)
 	var stack []*function
 	for _, fn := range ctx.allFuncs {
-		if ctx.isEntry(fn.sym) || ctx.bank2.lostOnly.has(fn) || !hasBank2(fn) {
+		if !bank2Source(ctx, fn) {
 			continue
 		}
 		stack = append(stack, fn)
@@ -501,6 +520,12 @@ func overlayConstant2(ctx *linkContext) {
 			reachers[isec] = append(reachers[isec], k)
 		}
 	}
+	for _, fn := range ctx.funcs {
+		if isec := ctx.bank2.emptyStandIn[fn]; isec != nil && len(ctx.bank2.emptyReach[isec]) > 0 {
+			callees = append(callees, isec)
+			reachers[isec] = ctx.bank2.emptyReach[isec]
+		}
+	}
 	sortLastFunctionFirst(callees)
 	for i, isec := range callees {
 		var off uint64
@@ -547,6 +572,20 @@ func overlayConstant2(ctx *linkContext) {
 	// a function (-preserve-relocs with -variables-used). nvlink then
 	// never places it, and leaves 0 when it places none.
 	ctx.null.placed = len(ctx.null.lostConstants) > 0
+}
+
+// emptiedStandIn returns the stand-in for fn's emptied bank-2 section
+// (bank2Overlay.emptyReach), made on first use.
+func emptiedStandIn(ctx *linkContext, fn *function) *inputSection {
+	if isec := ctx.bank2.emptyStandIn[fn]; isec != nil {
+		return isec
+	}
+	isec := &inputSection{fn: fn, sec: &cubin.Section{Type: cubin.SHT_CUDA_CONSTANT_B0 + 2, Flags: cubin.SHF_ALLOC, Addralign: ctx.bank2.emptiedAlign[fn]}}
+	if ctx.bank2.emptyStandIn == nil {
+		ctx.bank2.emptyStandIn = map[*function]*inputSection{}
+	}
+	ctx.bank2.emptyStandIn[fn] = isec
+	return isec
 }
 
 // sortLastFunctionFirst orders functions' sections the reverse of the

@@ -337,14 +337,20 @@ var knownDifferences = map[string]knownDifference{
 	"weak-helper-replaced-copy-empties-earlier-local-constants-sm52/all":    weakFunctionHistory,
 	"weak-helper-replaced-copy-empties-earlier-local-constants-sm52/suffix": weakFunctionHistory,
 	"weak-helper-replaced-copy-empties-earlier-local-constants-sm52/nested": weakFunctionHistory,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/all":         constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/prefix":      constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/suffix":      constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/nested":      constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/all":              constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/prefix":           constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/suffix":           constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/nested":           constantsUnfolded,
+	// hunt63: the emptied constants of a replaced first copy align the
+	// banks of the kernels reaching the function.
+	"weak-function-replaced-constants-emptied-alignment-kept-in-banks-sm61/all":    weakFunctionHistory,
+	"weak-function-replaced-constants-emptied-alignment-kept-in-banks-sm61/prefix": weakFunctionHistory,
+	"weak-function-replaced-constants-emptied-alignment-kept-in-banks-sm61/suffix": weakFunctionHistory,
+	"weak-function-replaced-constants-emptied-alignment-kept-in-banks-sm61/nested": weakFunctionHistory,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/all":                constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/prefix":             constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/suffix":             constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/nested":             constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/all":                     constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/prefix":                  constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/suffix":                  constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/nested":                  constantsUnfolded,
 	// nvlink's own round trips of these differ the same way: see
 	// constantsRealigned and constantsRemerged.
 	"constant-remerge-block-sizes-sm80/suffix":                                  constantsRealigned,
