@@ -92,6 +92,13 @@ type linkContext struct {
 	// virtual architecture of its first copy, which nvlink compares every
 	// later copy with (addDefinition, its one writer).
 	weakFirstVSM map[*symbol]int
+	// weakFirstBankLink is, for a weak kernel whose first copy a later
+	// copy replaced, whether that first copy's parameter bank
+	// (.nv.constant0.<k>) carries SHF_INFO_LINK: nvlink 12.x writes the
+	// output's bank with the first copy's flag, the replacing copy's bytes
+	// (an 11.8 input's bank has none; addDefinition, its one writer;
+	// infoLink).
+	weakFirstBankLink map[*symbol]bool
 	// placements are, by symbol id, where each symbol lands in the output
 	// (placeSymbols, its one writer; read through placed).
 	placements []placement

@@ -244,6 +244,15 @@ func (ctx *linkContext) addDefinition(sym *symbol, file *inputFile, idx int) *li
 			newRegs, oldRegs := file.regCount(idx), sym.file.regCount(int(sym.esymIndex))
 			take = newRegs < oldRegs ||
 				newRegs == oldRegs && file.ELF.Header.VirtualSM() > firstVSM
+			if take && esym.Other&cubin.STO_CUDA_ENTRY != 0 {
+				if _, ok := ctx.weakFirstBankLink[sym]; !ok {
+					if ctx.weakFirstBankLink == nil {
+						ctx.weakFirstBankLink = map[*symbol]bool{}
+					}
+					first := sym.file.paramBank(&sym.file.ELF.Symbols[sym.esymIndex])
+					ctx.weakFirstBankLink[sym] = first != nil && first.Flags&cubin.SHF_INFO_LINK != 0
+				}
+			}
 			if !take && sym.file != file {
 				// nvlink skips this copy's symbols (registerNames).
 				if file.weakSkipped == nil {
@@ -392,12 +401,21 @@ func (ctx *linkContext) checkDataDefinitions(sym *symbol, file *inputFile, esym 
 // paramBankSize returns the size of a kernel's parameter bank, its
 // .nv.constant0.<k> section (0 if it has none).
 func (file *inputFile) paramBankSize(esym *cubin.Symbol) uint64 {
-	for _, isec := range file.sections {
-		if s := isec.sec; s.Type == cubin.SHT_CUDA_CONSTANT_B0 && s.Info == esym.Shndx {
-			return s.Size
-		}
+	if s := file.paramBank(esym); s != nil {
+		return s.Size
 	}
 	return 0
+}
+
+// paramBank returns a kernel's parameter bank, its .nv.constant0.<k>
+// section (nil if it has none).
+func (file *inputFile) paramBank(esym *cubin.Symbol) *cubin.Section {
+	for _, isec := range file.sections {
+		if s := isec.sec; s.Type == cubin.SHT_CUDA_CONSTANT_B0 && s.Info == esym.Shndx {
+			return s
+		}
+	}
+	return nil
 }
 
 // initialized says whether a data symbol of the file lives in a section

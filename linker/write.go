@@ -337,7 +337,7 @@ func (img *image) writeTo(w io.Writer) (err error) {
 		link, info := ctx.linkInfo(osec, img.symtab, img.strtab, false)
 		name := img.nameOffs[i]
 		var flags uint64
-		if ctx.toolkit.infoLink && osec.infoLink() {
+		if ctx.toolkit.infoLink && ctx.infoLink(osec) {
 			flags = cubin.SHF_INFO_LINK
 		}
 		putSectionHeader(h, osec, headerFields{name: name, link: link, info: info, offset: img.offsets[i], entsize: osec.entsize(), flags: flags})
@@ -640,10 +640,12 @@ func (ctx *linkContext) linkInfo(osec *outputSection, symtab, strtab int32, relo
 // section whose sh_info is a section index (relocations: the section they
 // patch; a function's sections but its code: the code section, as
 // linkInfo computes it), except that a kernel's parameter bank
-// (.nv.constant0.f) keeps its input's flag (an 11.8 input has none). Bank 2
-// (.nv.constant2.f), which the linker rebuilds from the function's and its
-// callees' constants, gets the flag whatever its inputs carry.
-func (osec *outputSection) infoLink() bool {
+// (.nv.constant0.f) keeps its input's flag (an 11.8 input has none), and
+// a weak kernel's that of its first copy when a later one replaced it
+// (weakFirstBankLink). Bank 2 (.nv.constant2.f), which the linker rebuilds
+// from the function's and its callees' constants, gets the flag whatever
+// its inputs carry.
+func (ctx *linkContext) infoLink(osec *outputSection) bool {
 	if osec.isReloc() {
 		return true
 	}
@@ -651,6 +653,9 @@ func (osec *outputSection) infoLink() bool {
 		return false
 	}
 	if strings.HasPrefix(osec.name, ".nv.constant0.") && len(osec.members) > 0 {
+		if first, ok := ctx.weakFirstBankLink[osec.fn.sym]; ok {
+			return first
+		}
 		return osec.members[0].sec.Flags&cubin.SHF_INFO_LINK != 0
 	}
 	return true
