@@ -275,15 +275,19 @@ var knownDifferences = map[string]knownDifference{
 	"prog-templates-sm89/all":    undefinedFirst,
 	"prog-templates-sm89/nested": undefinedFirst,
 	// nvlink's own round trips of these lose the same: see weakFunctionHistory.
-	"weak-function-lost-constants-own-section-sm61/all":    weakFunctionHistory,
-	"weak-function-lost-constants-own-section-sm61/prefix": weakFunctionHistory,
-	"weak-function-lost-constants-own-section-sm61/nested": weakFunctionHistory,
-	"weak-function-replaced-copy-callees/all":              weakFunctionHistory,
-	"weak-function-replaced-copy-callees/prefix":           weakFunctionHistory,
-	"weak-function-replaced-copy-callees/nested":           weakFunctionHistory,
-	"weak-function-replaced-copy-constants-sm52/all":       weakFunctionHistory,
-	"weak-function-replaced-copy-constants-sm52/prefix":    weakFunctionHistory,
-	"weak-function-replaced-copy-constants-sm52/nested":    weakFunctionHistory,
+	"cuda12-mixed-toolkits-weak-kernel-replaced-first-12x-sm80/all":    weakKernelFirstBank,
+	"cuda12-mixed-toolkits-weak-kernel-replaced-first-12x-sm80/nested": weakKernelFirstBank,
+	"cuda12-mixed-toolkits-weak-kernel-replaced-first-118-sm80/all":    weakKernelFirstBank,
+	"cuda12-mixed-toolkits-weak-kernel-replaced-first-118-sm80/nested": weakKernelFirstBank,
+	"weak-function-lost-constants-own-section-sm61/all":                weakFunctionHistory,
+	"weak-function-lost-constants-own-section-sm61/prefix":             weakFunctionHistory,
+	"weak-function-lost-constants-own-section-sm61/nested":             weakFunctionHistory,
+	"weak-function-replaced-copy-callees/all":                          weakFunctionHistory,
+	"weak-function-replaced-copy-callees/prefix":                       weakFunctionHistory,
+	"weak-function-replaced-copy-callees/nested":                       weakFunctionHistory,
+	"weak-function-replaced-copy-constants-sm52/all":                   weakFunctionHistory,
+	"weak-function-replaced-copy-constants-sm52/prefix":                weakFunctionHistory,
+	"weak-function-replaced-copy-constants-sm52/nested":                weakFunctionHistory,
 	// the -G copies of the virtual destructors, replaced by the second
 	// file's, leave their calls (Shape's D2 kept) and address references
 	"vtable-G-copy-replaced-keeps-address-refs-sm60/all":            weakFunctionHistory,
@@ -605,6 +609,16 @@ var (
 var weakFunctionHistory = knownDifference{
 	asNvlink: true,
 	why:      "weak function copies resolved by a partial link lose the order the direct link met them in",
+}
+
+// weakKernelFirstBank: a weak kernel whose first copy a later one replaced
+// keeps its first copy's SHF_INFO_LINK on .nv.constant0 (nvlink 12.x, where
+// an 11.8 copy has none); a partial link holding both copies keeps only
+// the replacing one, and the final link takes its flag, through nvlink as
+// through cudalink.
+var weakKernelFirstBank = knownDifference{
+	asNvlink: true,
+	why:      "a weak kernel copy replaced inside the partial link no longer gives the output its parameter bank's flags",
 }
 
 // segmentPad: with every input, libcudadevrt included, in the partial
