@@ -653,8 +653,15 @@ func imageVersion(group []*Object) uint32 {
 			v = max(v, obj.version)
 		}
 	}
+	return max(v, u.skippedRelease(group[0].Name))
+}
+
+// skippedRelease is the newest release the unit's skipped images (of
+// input name) record in their ELF headers; 0 if none tells.
+func (u *unit) skippedRelease(name string) uint32 {
+	var v uint32
 	for _, e := range u.skipped {
-		v = max(v, headerVersion(group[0].Name, e))
+		v = max(v, headerVersion(name, e))
 	}
 	return v
 }

@@ -61,6 +61,30 @@ func (p *ptxImage) source() ([]byte, error) {
 	return bytes.TrimRight(data, "\x00"), nil
 }
 
+// isaRelease is ptxISARelease of the PTX text, read (decompressed) only
+// as far as its .version line when that comes early, as it does in what
+// nvcc writes (a few comment lines first); 0 when the text cannot be read.
+func (p *ptxImage) isaRelease() uint32 {
+	if !p.file {
+		if head, err := p.entry.Head(isaHead); err == nil {
+			if _, rest, ok := bytes.Cut(head, []byte(".version")); ok && bytes.IndexByte(rest, '\n') >= 0 {
+				return ptxISARelease(head)
+			}
+			if uint64(len(head)) >= p.entry.Size {
+				return ptxISARelease(head)
+			}
+		}
+	}
+	src, err := p.source()
+	if err != nil {
+		return 0
+	}
+	return ptxISARelease(src)
+}
+
+// isaHead is how much of a fatbinary's PTX isaRelease reads first.
+const isaHead = 1024
+
 // size is the PTX text's size: a fatbinary entry's as its header declares
 // it (decompressed), without reading it.
 func (p *ptxImage) size() uint64 {
@@ -275,17 +299,12 @@ func (ctx *linkContext) warnNewerCompiler(pc *ptxCompiler, slots [][]*Object, jo
 		if inputs >= compiled {
 			return
 		}
-		if src, err := job.img.source(); err == nil { // read only when the images did not tell
-			inputs = max(inputs, ptxISARelease(src))
-		}
+		inputs = max(inputs, job.img.isaRelease()) // read only when the images did not tell
 	}
 	if inputs == 0 || inputs >= compiled {
 		return
 	}
-	which, instead := "ptxas "+pc.ptxas, "--ptxas=<that toolkit>/bin/ptxas"
-	if pc.lib != nil {
-		which, instead = "the PTX compiler "+cfg.PTXCompiler, "--ptx-compiler=<that release's cudalink-ptxc>"
-	}
+	which, instead := compilerNames(pc.lib != nil, cfg.PTXCompiler, pc.ptxas)
 	ctx.ownWarnf("%s is CUDA %s's, newer than the inputs (CUDA %s): the code it compiled is CUDA %s's, and the link is what nvlink %s makes of it, not nvlink %s's; for that, pass %s of CUDA %s",
 		which, versionString(compiled), versionString(inputs), versionString(compiled), versionString(compiled), versionString(inputs), instead, versionString(inputs))
 }
@@ -301,9 +320,7 @@ func (ctx *linkContext) ptxLinkRelease(slots [][]*Object, jobs []*ptxJob) uint32
 	}
 	v := ctx.imagesRelease(slots)
 	for _, job := range jobs {
-		if src, err := job.img.source(); err == nil {
-			v = max(v, ptxISARelease(src))
-		}
+		v = max(v, job.img.isaRelease())
 	}
 	return v
 }
@@ -316,9 +333,7 @@ func (ctx *linkContext) imagesRelease(slots [][]*Object) uint32 {
 	v := ctx.readRelease()
 	for _, objs := range slots {
 		for group := range unitGroups(objs) {
-			for _, e := range group[0].unit.skipped {
-				v = max(v, headerVersion(group[0].Name, e))
-			}
+			v = max(v, group[0].unit.skippedRelease(group[0].Name))
 		}
 	}
 	return v
@@ -423,12 +438,13 @@ func (ctx *linkContext) olderCompilerHint(pe *ptxasError, inputs uint32) string 
 	}
 	cfg := ctx.config
 	var compiler uint32
-	var which, instead string
+	var ptxas string
 	if pe.lib {
-		compiler, which, instead = ptxCompilerRelease(cfg.PTXCompiler), "the PTX compiler "+cfg.PTXCompiler, "--ptx-compiler=<that release's cudalink-ptxc>"
-	} else if ptxas, err := findPtxas(cfg.Ptxas); err == nil {
-		compiler, which, instead = ptxasRelease(ptxas), "ptxas "+ptxas, "--ptxas=<that toolkit>/bin/ptxas"
+		compiler = ptxCompilerRelease(cfg.PTXCompiler)
+	} else if p, err := findPtxas(cfg.Ptxas); err == nil {
+		compiler, ptxas = ptxasRelease(p), p
 	}
+	which, instead := compilerNames(pe.lib, cfg.PTXCompiler, ptxas)
 	if compiler == 0 || inputs == 0 || compiler >= inputs {
 		return ""
 	}
@@ -457,11 +473,20 @@ func (ctx *linkContext) ptxRelease(src []byte, name string, u *unit) uint32 {
 	}
 	v := max(ctx.readRelease(), ctx.inputsRelease(), ptxISARelease(src))
 	if u != nil {
-		for _, e := range u.skipped {
-			v = max(v, headerVersion(name, e))
-		}
+		v = max(v, u.skippedRelease(name))
 	}
 	return v
+}
+
+// compilerNames are the words cudalink's messages about the PTX
+// compiler's release use: which compiler compiled (the PTX compiler
+// program ptxc when lib, else ptxas), and the option that would choose
+// another release's.
+func compilerNames(lib bool, ptxc, ptxas string) (which, instead string) {
+	if lib {
+		return "the PTX compiler " + ptxc, "--ptx-compiler=<that release's cudalink-ptxc>"
+	}
+	return "ptxas " + ptxas, "--ptxas=<that toolkit>/bin/ptxas"
 }
 
 // ptxasError is a compile that failed: ptxas's exit status, or the PTX

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cudalink/cudalink/linker/cubin"
+	"github.com/cudalink/cudalink/linker/fatbin"
 )
 
 // ptxCase is a corpus case whose inputs hold only PTX.
@@ -304,5 +305,44 @@ func TestPTXISARelease(t *testing.T) {
 		if got := ptxISARelease([]byte(tt.text)); got != tt.want {
 			t.Errorf("ptxISARelease(%q) = %d, want %d", tt.text, got, tt.want)
 		}
+	}
+}
+
+// TestISAReleaseReadsPastTheHead checks that isaRelease, which reads a
+// fatbinary's PTX only as far as its .version line, gives what the whole
+// text gives: a .version line within the first isaHead bytes, one after
+// a long comment, and one the head cuts in the middle of its ISA
+// (.version 8.10 is no release ptxISARelease knows; its first isaHead
+// bytes alone would say 8.1).
+func TestISAReleaseReadsPastTheHead(t *testing.T) {
+	body := "\n.target sm_80\n.address_size 64\n"
+	long := "// " + strings.Repeat("x", isaHead) + "\n"
+	cut := strings.Repeat("/", isaHead-len(".version 8.1")) + "\n"
+	cut = cut[1:] // the head ends just after "8.1"
+	for _, tc := range []struct {
+		name, text string
+		want       uint32
+	}{
+		{"early", "// nvcc\n.version 7.8" + body, 118},
+		{"after a long comment", long + ".version 8.4" + body, 124},
+		{"cut by the head", cut + ".version 8.10" + body, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ptxISARelease([]byte(tc.text)); got != tc.want {
+				t.Fatalf("ptxISARelease = %d, want %d", got, tc.want)
+			}
+			var fb bytes.Buffer
+			if err := fatbin.Write(&fb, []fatbin.Image{{Kind: fatbin.KindPTX, SM: 80, Data: []byte(tc.text)}}); err != nil {
+				t.Fatal(err)
+			}
+			entries, err := fatbin.Parse("t.fatbin", fb.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &ptxImage{sm: 80, entry: entries[0]}
+			if got := p.isaRelease(); got != tc.want {
+				t.Errorf("isaRelease = %d, want %d", got, tc.want)
+			}
+		})
 	}
 }
