@@ -770,10 +770,20 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 
 // imagesCopied says whether every object parsed from data has a device
 // image of its own outside data (decompressed from a fatbinary), so that
-// no pass reads data in place.
+// no pass reads data in place. An image deferredImage read only to its
+// header counts as copied: libcudadevrt's, which a link rarely needs
+// (chooseDevrt), and then reads whole from the fatbinary (loadDeferred:
+// decompressed into an arena, or faulted in again from the page cache
+// where it is not compressed). Held instead, the pages the
+// kernel mapped around what parsing read of 11.8's library (the archive's,
+// host object's and fatbinary's headers) stayed resident to the link's
+// end: 868 of its 1,000 KiB (docs/benchmarks.md, perf30).
 func imagesCopied(objs []*Object, data []byte) bool {
 	lo := addr(data)
 	for _, obj := range objs {
+		if obj.deferred != nil {
+			continue
+		}
 		if obj.ELF == nil || len(obj.ELF.Data) == 0 {
 			return false
 		}

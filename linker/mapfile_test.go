@@ -158,6 +158,57 @@ func TestFileMapsHoldReleasesCopied(t *testing.T) {
 	}
 }
 
+// TestFileMapsHoldReleasesDeferredDevrt: libcudadevrt.a, whose image for
+// the target parsing reads only to its ELF header (deferredImage), is not
+// held by a link that holds its inputs: hold(true), as "add inputs" calls
+// it for a small link, hands back every page parsing faulted in (the
+// kernel maps the 64 KiB around each fault: most of the file). Held, 868
+// of 11.8's 1,000 KiB stayed resident to the link's end. Reading the image
+// whole afterwards (loadDeferred, as chooseDevrt does where the link needs
+// the library) still gives its sections.
+func TestFileMapsHoldReleasesDeferredDevrt(t *testing.T) {
+	present := pagePresent(t)
+	devrt := filepath.Join("..", "tests", "corpus", "libs", "libcudadevrt.a")
+	var m fileMaps
+	defer m.unmapAll()
+	m.hold(true) // as readInputs reads its first inputs
+	objs, _, err := readInput(devrt, &Config{Arch: 80}, &m)
+	if err != nil || len(objs) == 0 || len(m.maps) != 1 {
+		t.Fatalf("readInput(%s): %d objects, %d mappings, %v", devrt, len(objs), len(m.maps), err)
+	}
+	for _, obj := range objs {
+		if obj.deferred == nil {
+			t.Fatalf("%s: an image parsed whole, not read to its header (deferredImage)", obj.Name)
+		}
+	}
+	data := m.maps[0].data
+	resident := func() int {
+		n := 0
+		for off := 0; off < len(data); off += os.Getpagesize() {
+			if present(data[off:]) {
+				n++
+			}
+		}
+		return n
+	}
+	if resident() == 0 {
+		t.Fatalf("%s: no page resident after parsing it", devrt)
+	}
+	if !imagesCopied(objs, data) {
+		t.Errorf("imagesCopied(%s) = false, want true: no pass reads its deferred images in place", devrt)
+	}
+	m.hold(true) // "add inputs" of a small link
+	if n := resident(); n > 0 {
+		t.Errorf("%s: %d pages resident after hold(true), though parsing read only headers of it", devrt, n)
+	}
+	if err := loadDeferred(objs, m.imageBuffer); err != nil {
+		t.Fatal(err)
+	}
+	if objs[0].ELF == nil || len(objs[0].ELF.Sections) == 0 {
+		t.Errorf("%s: loadDeferred after the release gave no sections", devrt)
+	}
+}
+
 // TestLastLinkReadsCubinsIntoOneBuffer: the last link of a one-shot
 // process with less than serialReadBytes of inputs reads its cubins one
 // after the other into one buffer (readSmall) and maps the other files (a
