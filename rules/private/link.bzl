@@ -70,7 +70,8 @@ _RULE_OPTIONS = {
 # write beside the action's declared inputs and outputs, by their name
 # without dashes: such a file is in no cache key, absent on a remote
 # executor, dropped by the sandbox, and read from or left in the execution
-# root by the worker. --time=- (the times on the action's output) is fine.
+# root by the worker. --time=- and --map=- (the times, the link map, on the
+# action's output) are fine.
 # tests/options checks that every option of cudalink --help that takes a
 # file is here or in _RULE_OPTIONS.
 _FILE_OPTIONS = {
@@ -93,7 +94,7 @@ def _file_option_message(opt, value, what):
             "hand on the action's parameter file, from the workspace " +
             "directory after a build, e.g. cudalink " +
             "@bazel-bin/<package>/<name>.cubin-0.params -o /tmp/x.cubin " +
-            "%s (for --time, --time=- prints the times in the build's " % opt +
+            "%s (for --time or --map, =- prints them in the build's " % opt +
             "output)")
 
 def _is_library_search(opt):
@@ -124,7 +125,7 @@ def _check_linkopts(linkopts):
                     value = linkopts[i + 1]
                 else:
                     value = ""
-                if not (name == "time" and value == "-"):
+                if not (name in ("time", "map") and value == "-"):
                     fail(_file_option_message(opt, value, _FILE_OPTIONS[name]))
             if _is_library_search(opt):
                 # What -l finds through -L is read from outside the
@@ -281,7 +282,7 @@ cuda_device_link_rule = rule(
                   "archive, such as the toolkit's " +
                   "libcudadevrt.a, in srcs or in a cuda_device_objects " +
                   "in deps instead. So are the options that read or " +
-                  "write a file of their own (--options-file, --map, " +
+                  "write a file of their own (--options-file, --map but --map=-, " +
                   "--time but --time=-, -cpuprofile, -memprofile), " +
                   "which the action would not declare. A misspelt option " +
                   "fails the link action with the linker's message.",

@@ -190,6 +190,7 @@ def _options_test_impl(ctx):
             "-maxrregcount=64",
             "-time",
             "-",
+            "--map=-",
             "analysis/a.cubin",
         ],
         inputs = ["analysis/a.cubin"],
