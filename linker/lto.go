@@ -427,7 +427,7 @@ func optimizeLinkTime(ctx *linkContext) {
 	}
 	ctx.announcePartial(later, refused)
 	if err != nil {
-		ctx.report(err)
+		ctx.report(ctx.olderIRError(err, ir, jit))
 		return
 	}
 	// nvlink prints libnvvm's log as one info message, as libnvvm wrote
@@ -496,6 +496,36 @@ func optimizeLinkTime(ctx *linkContext) {
 	if obj != nil {
 		ctx.lto.objs = []*Object{obj}
 	}
+}
+
+// olderIRError is err, the failed compile of the program whose inputs
+// with IR are ir, or, when CUDA 11.8's IR among them is why it failed, an
+// error naming the first such input and saying what to do. The IR of
+// nvcc 11.8 -dlto is stored as it is, nvcc 12.x's encoded
+// (encodedIRFlag), and CUDA 12's libnvvm cannot compile 11.8's (IR
+// version 1.9, its own 2.0). Measured with nvlink 12.4 and 12.5 and their
+// -nvvmpath, 11.8 objects with or without 12.x ones: "IR version 1.9
+// incompatible with current version 2.0", "<first 11.8 object>: error:
+// incompatible IR detected", exit 1. cudalink meets it three ways: the
+// 11.8 IR alone goes to libnvvm with nvlink 11.8's options, and 12.x's
+// libnvvm refuses -host-ref-file first (NVVM_ERROR_INVALID_OPTION, naming
+// no input); without host references, or beside 12.x IR (nvJitLink),
+// NVVM_ERROR_IR_VERSION_MISMATCH.
+func (ctx *linkContext) olderIRError(err error, ir []ltoInput, jit bool) error {
+	i := slices.IndexFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&encodedIRFlag == 0 })
+	if i < 0 {
+		return err
+	}
+	var ce *nvvm.CompileError
+	switch {
+	case jit && strings.Contains(err.Error(), "NVVM_ERROR_IR_VERSION_MISMATCH"):
+	case !jit && errors.As(err, &ce) && (nvvm.ResultString(ce.Status) == "NVVM_ERROR_IR_VERSION_MISMATCH" ||
+		nvvm.ResultString(ce.Status) == "NVVM_ERROR_INVALID_OPTION" && strings.Contains(ce.Log, "-host-ref-file")):
+	default:
+		return err
+	}
+	return &linkError{file: ltoModuleName(ir[i]), msg: fmt.Sprintf("its -dlto IR is CUDA 11.8's, which the CUDA 12 libnvvm of -nvvmpath=%s cannot compile (nvlink 12.x: \"incompatible IR detected\", exit status 1): rebuild it with CUDA 12's nvcc -dlto, or link the CUDA 11.8 objects with CUDA 11.8's nvlink, or cudalink with -nvvmpath=<CUDA 11.8>/nvvm\n%v",
+		ctx.config.NVVMPath, err)}
 }
 
 // callsOut says whether ptx declares an extern function (".extern .func
@@ -969,7 +999,7 @@ func (ctx *linkContext) compileIR(lib *nvvm.Lib, modules []nvvm.Module, opts []s
 				return nil, &linkError{file: me.Module, msg: msg}
 			}
 			if log != "" {
-				err = fmt.Errorf("%v:\n%s", err, strings.TrimRight(log, "\n"))
+				err = fmt.Errorf("%w:\n%s", err, strings.TrimRight(log, "\n"))
 			}
 			return nil, fmt.Errorf("link-time optimization failed: %w", err)
 		}

@@ -477,6 +477,23 @@ func QuotedTokens(messages string) []string {
 	return toks
 }
 
+// logFile finds the input a line of libnvvm's log names ("k.o: error:
+// incompatible IR detected", which nvlink 12.x passes on).
+var logFile = regexp.MustCompile(`(?m)^([^\s:']+): error: `)
+
+// LogFiles returns the inputs that the lines of libnvvm's log among
+// nvlink's messages name, which cudalink's messages must name too, in the
+// order first named.
+func LogFiles(messages string) []string {
+	var files []string
+	for _, m := range logFile.FindAllStringSubmatch(messages, -1) {
+		if !slices.Contains(files, m[1]) {
+			files = append(files, m[1])
+		}
+	}
+	return files
+}
+
 // nvlinkUndefined matches nvlink's report of an undefined symbol.
 var nvlinkUndefined = regexp.MustCompile(`(?m)Undefined reference to '([^']*)'`)
 

@@ -479,7 +479,8 @@ var ownWarnings = []string{
 }
 
 // checkMessages requires cudalink's stderr to mention every quoted token
-// (file, symbol and arch names) of nvlink's messages and the sizes of its
+// (file, symbol and arch names) of nvlink's messages, every input libnvvm's
+// log names in them (LogFiles), and the sizes of its
 // limit errors, and to be empty when nvlink printed nothing, but for
 // cudalink's own warnings (ownWarnings).
 func checkMessages(t *testing.T, c *Case, stderr string) {
@@ -499,7 +500,7 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 		return
 	}
 	var missing []string
-	for _, tok := range QuotedTokens(c.Messages) {
+	for _, tok := range append(QuotedTokens(c.Messages), LogFiles(c.Messages)...) {
 		if !strings.Contains(stderr, tok) {
 			missing = append(missing, tok)
 		}
@@ -611,6 +612,16 @@ func TestQuotedTokens(t *testing.T) {
 	got := strings.Join(QuotedTokens(msgs), " ")
 	if want := "_Z3foov a.cubin sm_80 w1.cubin w4.cubin wdata"; got != want {
 		t.Errorf("QuotedTokens = %q, want %q", got, want)
+	}
+}
+
+func TestLogFiles(t *testing.T) {
+	msgs := "nvlink info    : IR version 1.9 incompatible with current version 2.0\n" +
+		"k.o: error: incompatible IR detected. Possible mix of compiler/IR from different releases.NVVM_ERROR_IR_VERSION_MISMATCH\n" +
+		"nvlink fatal   : elfLink JIT compile failed\n" +
+		"nvlink error   : Undefined reference to '_Z3foov' in 'a.cubin'\n"
+	if got, want := strings.Join(LogFiles(msgs), " "), "k.o"; got != want {
+		t.Errorf("LogFiles = %q, want %q", got, want)
 	}
 }
 

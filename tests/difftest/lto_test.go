@@ -275,6 +275,32 @@ func TestCUDA12LTONewerIRPartial(t *testing.T) {
 	}
 }
 
+// TestCUDA118IRUnderCUDA12: -dlto objects of nvcc 11.8 linked with CUDA
+// 12's -nvvmpath (nvlink 12.x: "k.o: error: incompatible IR detected",
+// exit 1). cudalink names the object (k.o, the first with 11.8 IR, as
+// nvlink does) and says what to do, alone (where 12.x's libnvvm refused
+// nvlink 11.8's -host-ref-file, naming nothing) and beside 12.x objects
+// (nvJitLink's IR_VERSION_MISMATCH).
+func TestCUDA118IRUnderCUDA12(t *testing.T) {
+	for _, name := range []string{"cuda12-error-lto-ir-from-cuda118", "cuda12-error-lto-ir-from-cuda118-beside-12x"} {
+		runNamedCase(t, name, func(t *testing.T, args []string) {
+			out := args[slices.Index(args, "-o")+1]
+			status, _, stderr := link(t, args)
+			for _, want := range []string{"error: its -dlto IR is CUDA 11.8's, which the CUDA 12 libnvvm of -nvvmpath=", "rebuild it with CUDA 12's nvcc -dlto", ">>> in k.o"} {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("messages lack %q:\n%s", want, stderr)
+				}
+			}
+			if status != 1 {
+				t.Errorf("exit status %d, want nvlink 12.x's 1:\n%s", status, stderr)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("the failed link wrote %s", out)
+			}
+		})
+	}
+}
+
 // TestCUDA12LTOMissingPtxas: the PTX libnvvm makes needs ptxas; a
 // --ptxas that is not there fails the link, naming it, and writes
 // nothing.
