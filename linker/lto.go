@@ -166,6 +166,9 @@ func gatherLTOInputs(ctx *linkContext) {
 		return
 	}
 	paths, slots, errs := read.paths, read.objs, read.errs
+	if ctx.refuseArchSpecificBefore(slots, ltoPTXImages(slots, cfg.Arch)) {
+		return // before libnvvm is loaded: nvlink 11.8 refuses sm_90a first
+	}
 	// CUDA 12.x IR (encoded) is read by the toolkit's nvJitLink, unless
 	// --cuda-version asks for 11.8's nvlink, which cannot read it.
 	cuda12 := cfg.CUDAVersion == 0 || cfg.CUDAVersion >= 120
@@ -336,6 +339,22 @@ func gatherLTOInputs(ctx *linkContext) {
 		return
 	}
 	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit, devrtFuncs: devrtFuncs}
+}
+
+// ltoPTXImages are the PTX images of the units slots hold for target,
+// those with IR among them (nvcc 11.8 -dlto stores the PTX beside the IR,
+// which nvlink 11.8 does not compile but whose ISA tells the release):
+// what the PTX pass would compile, and more.
+func ltoPTXImages(slots [][]*Object, target int) []*ptxImage {
+	var imgs []*ptxImage
+	for _, objs := range slots {
+		for group := range unitGroups(objs) {
+			if _, p := chooseImage(group, target); p != nil {
+				imgs = append(imgs, p)
+			}
+		}
+	}
+	return imgs
 }
 
 // announcePartial prints nvlink's info line for each input of inputs

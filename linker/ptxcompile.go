@@ -227,17 +227,13 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	if len(jobs) == 0 {
 		return
 	}
-	if cfg.ArchSpecific || cfg.FatbinArchSpecific {
-		// nvlink 11.8 refuses sm_90a while it reads its command line,
-		// before it compiles anything, and its ptxas would refuse the
-		// target too ("Value 'sm_90a' is not defined for option
-		// 'gpu-name'"): a link of 11.8 objects is refused here, as
-		// chooseToolkit refuses one of cubins.
-		if v := ctx.ptxLinkRelease(slots, jobs); v != 0 && !toolkitFor(v).archSpecific {
-			ctx.refuseArchSpecific(toolkitFor(v))
-			ctx.ptxFailed = true
-			return
-		}
+	imgs := make([]*ptxImage, len(jobs))
+	for i, job := range jobs {
+		imgs[i] = job.img
+	}
+	if ctx.refuseArchSpecificBefore(slots, imgs) {
+		ctx.ptxFailed = true
+		return
 	}
 	pc, err := findPTXCompiler(cfg)
 	if err != nil {
@@ -309,18 +305,40 @@ func (ctx *linkContext) warnNewerCompiler(pc *ptxCompiler, slots [][]*Object, jo
 		which, versionString(compiled), versionString(inputs), versionString(compiled), versionString(compiled), versionString(inputs), instead, versionString(inputs))
 }
 
-// ptxLinkRelease is the release a link whose PTX images jobs are about
+// refuseArchSpecificBefore refuses an arch-specific target (sm_90a,
+// compute_90a) before anything is compiled for it, when the inputs slots
+// and the PTX images imgs that would be compiled say the link reproduces
+// nvlink 11.8 (ptxLinkRelease), and reports whether it did. nvlink 11.8
+// refuses the value while it reads its command line, before it compiles
+// anything; its ptxas would refuse the target too ("Value 'sm_90a' is not
+// defined for option 'gpu-name'"), for -dlto after libnvvm. The PTX pass
+// (compilePTX) and -dlto (gatherLTOInputs) ask it; chooseToolkit refuses
+// a link of cubins the same way once they are added.
+func (ctx *linkContext) refuseArchSpecificBefore(slots [][]*Object, imgs []*ptxImage) bool {
+	cfg := ctx.config
+	if !cfg.ArchSpecific && !cfg.FatbinArchSpecific {
+		return false
+	}
+	v := ctx.ptxLinkRelease(slots, imgs)
+	if v == 0 || toolkitFor(v).archSpecific {
+		return false
+	}
+	ctx.refuseArchSpecific(toolkitFor(v))
+	return true
+}
+
+// ptxLinkRelease is the release a link whose PTX images imgs are about
 // to be compiled reproduces, as far as its inputs slots tell it before
 // addInputs: --cuda-version's, else the newest of what the images read
 // record, the images of other architectures beside the PTX, and the
 // PTX's ISA; 0 when nothing tells.
-func (ctx *linkContext) ptxLinkRelease(slots [][]*Object, jobs []*ptxJob) uint32 {
+func (ctx *linkContext) ptxLinkRelease(slots [][]*Object, imgs []*ptxImage) uint32 {
 	if v := ctx.config.CUDAVersion; v != 0 {
 		return v
 	}
 	v := ctx.imagesRelease(slots)
-	for _, job := range jobs {
-		v = max(v, job.img.isaRelease())
+	for _, p := range imgs {
+		v = max(v, p.isaRelease())
 	}
 	return v
 }
