@@ -271,6 +271,8 @@ type linkContext struct {
 	// ptxFailed: the compiler refused a PTX image, and addInputs reads
 	// no input after it, as nvlink stops there (compiledObject).
 	ptxFailed bool
+	// newerCompilerWarned: newerCompilerWarning was given.
+	newerCompilerWarned bool
 	// cnpPatched are the device functions that get NEED_CNP_PATCH
 	// (buildNVInfo, cnpPatchedFunctions).
 	cnpPatched map[*function]bool

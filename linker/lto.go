@@ -1121,6 +1121,7 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 		return nil, nil
 	}
 	ctx.writeMessages(res.Messages, ltoPTXName, img)
+	ctx.warnNewerLTOCompiler(pc, res.Cubin, ptx)
 	if whole {
 		return nil, res.Cubin
 	}
@@ -1148,6 +1149,32 @@ func (ctx *linkContext) compileLTOPTX(ptx []byte, maxReg int, ir []ltoInput, who
 	u.host = host
 	obj.unit = u
 	return obj, nil
+}
+
+// warnNewerLTOCompiler is warnNewerCompiler for the cubin ptxas (pc; nil
+// when startLTOPtxas started it) made of libnvvm's PTX ptx: with CUDA
+// 11.8 -dlto objects and libnvvm, 12.4's ptxas first on PATH writes 12.4's
+// code, and the link is nvlink 12.4's (chooseToolkit; e_version 124),
+// where nvlink 11.8 compiles with its own ptxas. The inputs' release is
+// ptxRelease's: the images read, else the ISA of libnvvm's PTX (7.8 from
+// 11.8's libnvvm).
+func (ctx *linkContext) warnNewerLTOCompiler(pc *ptxCompiler, cubin, ptx []byte) {
+	cfg := ctx.config
+	if cfg.CUDAVersion != 0 || len(cubin) < 24 {
+		return
+	}
+	compiled := le.Uint32(cubin[20:])
+	inputs := ctx.ptxRelease(ptx, "", nil)
+	if inputs == 0 || inputs >= compiled {
+		return
+	}
+	lib, ptxas := cfg.PTXCompiler != "", ""
+	if pc != nil {
+		lib, ptxas = pc.lib != nil, pc.ptxas
+	} else if p, err := findPtxas(cfg.Ptxas); err == nil {
+		ptxas = p
+	}
+	ctx.newerCompilerWarning(lib, ptxas, compiled, inputs)
 }
 
 // writeLTOExecutable writes the whole-program cubin of an LTO link

@@ -300,7 +300,19 @@ func (ctx *linkContext) warnNewerCompiler(pc *ptxCompiler, slots [][]*Object, jo
 	if inputs == 0 || inputs >= compiled {
 		return
 	}
-	which, instead := compilerNames(pc.lib != nil, cfg.PTXCompiler, pc.ptxas)
+	ctx.newerCompilerWarning(pc.lib != nil, pc.ptxas, compiled, inputs)
+}
+
+// newerCompilerWarning is the warning of warnNewerCompiler and
+// warnNewerLTOCompiler: the PTX compiler (the library when lib, else
+// ptxas) wrote code of release compiled for inputs of release inputs.
+// It is given once a link, whichever compile met it first.
+func (ctx *linkContext) newerCompilerWarning(lib bool, ptxas string, compiled, inputs uint32) {
+	if ctx.newerCompilerWarned {
+		return
+	}
+	ctx.newerCompilerWarned = true
+	which, instead := compilerNames(lib, ctx.config.PTXCompiler, ptxas)
 	ctx.ownWarnf("%s is CUDA %s's, newer than the inputs (CUDA %s): the code it compiled is CUDA %s's, and the link is what nvlink %s makes of it, not nvlink %s's; for that, pass %s of CUDA %s",
 		which, versionString(compiled), versionString(inputs), versionString(compiled), versionString(compiled), versionString(inputs), instead, versionString(inputs))
 }

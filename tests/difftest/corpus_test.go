@@ -1044,6 +1044,32 @@ func TestNewerPtxasWarning(t *testing.T) {
 	})
 }
 
+// TestNewerPtxasWarningLTO: CUDA 11.8 -dlto objects whose program
+// 11.8's libnvvm compiles to PTX, and 12.4's ptxas (first on PATH, or
+// --ptxas) compiles: the link is CUDA 12.4's too (e_version 124), where
+// nvlink 11.8 compiles with its own ptxas. cudalink gives the PTX pass's
+// warning, once, for the cubin it links (lto-cross-file-inlining) and for
+// the whole program it writes (lto-devrt-whole-program); -w silences it.
+func TestNewerPtxasWarningLTO(t *testing.T) {
+	const newer = "/opt/cuda-12.4/usr/bin/ptxas"
+	if _, err := os.Stat(newer); err != nil {
+		t.Skipf("no CUDA 12.4 ptxas: %v", err)
+	}
+	want := "cudalink: warning: ptxas " + newer + " is CUDA 12.4's, newer than the inputs (CUDA 11.8): the code it compiled is CUDA 12.4's, and the link is what nvlink 12.4 makes of it, not nvlink 11.8's; for that, pass --ptxas=<that toolkit>/bin/ptxas of CUDA 11.8\n"
+	for _, name := range []string{"lto-cross-file-inlining", "lto-devrt-whole-program"} {
+		runToolkitCase(t, DefaultToolkit, name, func(t *testing.T, args []string) {
+			args = withPtxas(args, newer)
+			status, _, stderr := link(t, args)
+			if status != 0 || strings.Count(stderr, want) != 1 {
+				t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 0 and once:\n%s", strings.Join(args, " "), status, stderr, want)
+			}
+			if status, _, stderr := link(t, append(args, "-w")); status != 0 || strings.Contains(stderr, "warning") {
+				t.Errorf("cudalink %s -w: exit status %d, messages:\n%s", strings.Join(args, " "), status, stderr)
+			}
+		})
+	}
+}
+
 // withPtxas is args with --ptxas=ptxas in place of the --ptxas that
 // cudalinkArgs gave.
 func withPtxas(args []string, ptxas string) []string {
