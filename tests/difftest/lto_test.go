@@ -33,6 +33,12 @@ func TestMain(m *testing.M) {
 	nvvmDirs.m = map[string]string{}
 	status := m.Run()
 	os.RemoveAll(nvvmRoot)
+	if *updateValidated {
+		if err := writeValidated(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			status = 1
+		}
+	}
 	os.Exit(status)
 }
 
