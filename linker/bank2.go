@@ -253,6 +253,10 @@ type bank2Overlay struct {
 	// constants of the copy that replaced them in the same section, so at
 	// that alignment if it is larger than their own (overlayConstant2).
 	emptiedAlign map[*function]uint64
+	// emptyEnd: for each kernel bank an emptied stand-in was placed in
+	// (emptyReach), where the last such stand-in sits: nvlink's bank runs
+	// at least to there, zeros past the constants (placeContributions).
+	emptyEnd map[*outputSection]uint64
 }
 
 func isConstant2(s *cubin.Section) bool {
@@ -478,7 +482,8 @@ func hasBank2(fn *function) bool {
 // that reaches both; checked against nvlink on 140 links of 70 random programs of up to
 // 7 kernels and 6 functions with jump tables.)
 // A kernel's bank ends with the last constants it reaches, with zeros
-// where other kernels' constants sit. Banks whose contributions share
+// where other kernels' constants sit, or where nvlink placed the last
+// emptied section it reaches (emptyEnd), if that is further. Banks whose contributions share
 // bytes (over 64 KiB) keep foldConstant2's sequential layout.
 func overlayConstant2(ctx *linkContext) {
 	for _, osec := range ctx.bank2.banks {
@@ -554,6 +559,13 @@ func overlayConstant2(ctx *linkContext) {
 		for _, k := range reachers[isec] {
 			ends[k] = off + isec.sec.Size
 			aligns[k] = max(aligns[k], align)
+			if isec.file == nil { // an emptied stand-in
+				if ctx.bank2.emptyEnd == nil {
+					ctx.bank2.emptyEnd = map[*outputSection]uint64{}
+				}
+				bank := ctx.bank2.banks[k]
+				ctx.bank2.emptyEnd[bank] = max(ctx.bank2.emptyEnd[bank], off)
+			}
 		}
 		if ctx.null.lostConstants.has(isec) {
 			// nvlink leaves the offset of the losing copy's block it

@@ -37,6 +37,12 @@ func placeContributions(ctx *linkContext) {
 			}
 			osec.addralign = max(osec.addralign, align)
 		}
+		if end, ok := ctx.bank2.emptyEnd[osec]; ok {
+			// A replaced copy's emptied constants placed past the
+			// bank's last bytes (overlayConstant2) still end it.
+			size = max(size, end)
+			callees = true
+		}
 		if osec.fixedOffsets && callees {
 			// A kernel's bank 2 that took callees' constants ends at its
 			// alignment (overlayConstant2); one of the kernel's own
