@@ -285,19 +285,9 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 					names.mark(isec.sec.Name, kept)
 				}
 			}
+			markKeptRelocNames(ctx, func(name string) { names.mark(name, kept) })
 		}
-		if names.has(name, kept) {
-			return true
-		}
-		rest, ok := strings.CutPrefix(name, ".rel")
-		if !ok {
-			return false
-		}
-		if names.has(rest, kept) {
-			return true
-		}
-		rest, ok = strings.CutPrefix(rest, "a")
-		return ok && names.has(rest, kept)
+		return names.has(name, kept)
 	}
 	for _, fn := range ctx.allFuncs {
 		if name := ".nv.constant2." + fn.sym.name; ctx.bank2.emptiedFrom.has(fn) && !isLive(name) {
@@ -353,6 +343,40 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 		fresh.add(osec.name) // any the registry did not foresee, as write does
 	}
 	*old = fresh
+}
+
+// markKeptRelocNames calls mark with the names of the relocation sections
+// of the kept functions' sections (or of a weak copy a later one replaced,
+// whose sections were the function's when nvlink met them), and with the
+// .rel twin of each .rela one (see hasZeroAddend): nvlink 12.x keeps those
+// names though a removed function's sections of the same names drop
+// theirs, but not the name of a removed local helper's .rel.text when the
+// kept weak helper of its name has no relocations (an -O0 copy beside an
+// optimized file's local __cuda_sm20_rcp_rn_f32_slowpath).
+func markKeptRelocNames(ctx *linkContext, mark func(string)) {
+	for _, file := range ctx.files {
+		for _, isec := range file.sections {
+			s := isec.sec
+			if s.Type != cubin.SHT_REL && s.Type != cubin.SHT_RELA {
+				continue
+			}
+			target := file.sectionOf(s.Info)
+			if target == nil {
+				continue
+			}
+			fn := target.fn
+			if fn == nil {
+				fn = ctx.names.replaced[target]
+			}
+			if fn == nil || !ctx.isLive(fn) {
+				continue
+			}
+			mark(s.Name)
+			if rest, ok := strings.CutPrefix(s.Name, ".rela"); ok {
+				mark(".rel" + rest)
+			}
+		}
+	}
 }
 
 // forProtoWords calls f with every word of .nv.callgraph and .nv.prototype

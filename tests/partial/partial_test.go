@@ -348,19 +348,22 @@ var knownDifferences = map[string]knownDifference{
 	"weak-function-replaced-constants-emptied-alignment-kept-in-banks-sm61/suffix": weakFunctionHistory,
 	"weak-function-replaced-constants-emptied-alignment-kept-in-banks-sm61/nested": weakFunctionHistory,
 	// hunt65: emptied constants placed past a kernel's own constants
-	// still end its bank (12.x).
-	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/all":    weakFunctionHistory,
-	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/prefix": weakFunctionHistory,
-	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/suffix": weakFunctionHistory,
-	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/nested": weakFunctionHistory,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/all":          constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/prefix":       constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/suffix":       constantsUnfolded,
-	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/nested":       constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/all":               constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/prefix":            constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/suffix":            constantsUnfolded,
-	"constant-bank3-limit-after-remerge-kernels-used-sm80/nested":            constantsUnfolded,
+	// still end its bank (12.x); a removed local helper's .rel.text name
+	// goes when the kept weak helper of its name has none (12.x).
+	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/all":             weakFunctionHistory,
+	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/prefix":          weakFunctionHistory,
+	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/suffix":          weakFunctionHistory,
+	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/nested":          weakFunctionHistory,
+	"local-helper-removed-rel-name-dropped-kept-weak-copy-without-relocs-sm52/all":    weakFunctionHistory,
+	"local-helper-removed-rel-name-dropped-kept-weak-copy-without-relocs-sm52/nested": weakFunctionHistory,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/all":                   constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/prefix":                constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/suffix":                constantsUnfolded,
+	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/nested":                constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/all":                        constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/prefix":                     constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/suffix":                     constantsUnfolded,
+	"constant-bank3-limit-after-remerge-kernels-used-sm80/nested":                     constantsUnfolded,
 	// nvlink's own round trips of these differ the same way: see
 	// constantsRealigned and constantsRemerged.
 	"constant-remerge-block-sizes-sm80/suffix":                                  constantsRealigned,
