@@ -253,6 +253,12 @@ type bank2Overlay struct {
 	// constants of the copy that replaced them in the same section, so at
 	// that alignment if it is larger than their own (overlayConstant2).
 	emptiedAlign map[*function]uint64
+	// lostEmptied are the weak functions whose first copy had no bank-2
+	// constants, and whose losing copies' constants nvlink kept in a
+	// .nv.constant2.<f> of the function's own that the copy replacing
+	// the first emptied (markEmptiedBank2): it writes no such section,
+	// and 12.x drops its name (compactSectionNames).
+	lostEmptied functionSet
 	// emptyEnd: for each kernel bank an emptied stand-in was placed in
 	// (emptyReach), where the last such stand-in sits: nvlink's bank runs
 	// at least to there, zeros past the constants (placeContributions).
@@ -642,6 +648,21 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 // sections. Their records exist only once every file's are made, the
 // replacing copy's being in a later file.
 func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
+	for sym, align := range copies.lostEarly {
+		fn := ctx.funcOf(sym)
+		if fn == nil || ctx.isEntry(fn.sym) || copies.localOwner(ctx, sym) != nil {
+			continue // a local's section held them (emptyLocalBank2)
+		}
+		if copies.firstHas[sym] && copies.replacedAlign != nil {
+			// The first copy's emptied section held them too: the
+			// replacing copy's constants take its alignment.
+			copies.replacedAlign[sym] = max(copies.replacedAlign[sym], align)
+		} else {
+			// nvlink made the function's own bank 2 for them; emptied,
+			// it is never written (12.x drops its name).
+			ctx.bank2.lostEmptied.add(fn)
+		}
+	}
 	for _, sym := range copies.replaced {
 		if local := copies.localOwner(ctx, sym); local != nil {
 			emptyLocalBank2(ctx, local)
@@ -711,6 +732,16 @@ type weakCopies struct {
 	// the weak functions whose first copy with bank-2 constants that was
 	// the kept one when met a later file's copy replaced.
 	placeOf map[*symbol]int
+	// keptMet: how many copies of each weak function that were the kept
+	// one when met and that a later copy replaced buildFunctions has met.
+	keptMet map[*symbol]int
+	// lostEarly: for each weak function, the largest alignment of the
+	// bank-2 constants of the copies that lost when met while the first
+	// copy was still the kept one, and before a later copy won: nvlink
+	// appended them to the first copy's section (or made the function's
+	// own for them, the first copy having none), which the copy that
+	// replaced the first emptied (markEmptiedBank2).
+	lostEarly map[*symbol]uint64
 	// bank2Owner: by function name, the symbol of the function whose
 	// bank-2 section of that name nvlink made first: a local function
 	// with constants, or the first copy of a weak one kept when met with
@@ -801,6 +832,17 @@ func (w *weakCopies) kept(sym *symbol, bank2 *codeBank2, i int) {
 // lose notes that the code section i of bank2's file, sym's (its symbol
 // idx), is not sym's chosen definition: a weak copy that lost.
 func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
+	if bank2.file.replacedCopy(idx) {
+		if w.keptMet == nil {
+			w.keptMet = map[*symbol]int{}
+		}
+		w.keptMet[sym]++
+	} else if bank2.has(i) && w.keptMet[sym] == 1 && sym.file != nil && sym.file.index > bank2.file.index && bank2.file.skippedCopy(idx) {
+		if w.lostEarly == nil {
+			w.lostEarly = map[*symbol]uint64{}
+		}
+		w.lostEarly[sym] = max(w.lostEarly[sym], bank2.align(i))
+	}
 	if bank2.file.replacedCopy(idx) && bank2.has(i) {
 		w.replaced = append(w.replaced, sym)
 		if _, ok := w.replacedAlign[sym]; !ok {

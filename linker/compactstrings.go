@@ -185,8 +185,11 @@ type movedName struct {
 // movedNames returns the names nvlink 12.x writes where a kept duplicate
 // function created them again (nameRegistry.again) because the function
 // that created them first is removed: a local __cuda_sm20_* helper of
-// the file -kernels-used keeps, after another file's removed copy. For
-// .shstrtab and for .strtab, in creation order.
+// the file -kernels-used keeps, after another file's removed copy; or a
+// kept weak function whose sections come after those of a removed local
+// function of its name in one file, the weak symbol first (a cudalink -r
+// output holding both; nameRegistry.dupFirst). For .shstrtab and for
+// .strtab, in creation order.
 func movedNames(ctx *linkContext) (sh, str []movedName) {
 	r := &ctx.names
 	if len(r.again) == 0 {
@@ -198,6 +201,26 @@ func movedNames(ctx *linkContext) (sh, str []movedName) {
 	}
 	seenSh, seenStr := map[string]bool{}, map[string]bool{}
 	for _, a := range r.again {
+		if a.first != "" {
+			// The owner's section made the name again after a removed
+			// duplicate's: nvlink 12.x writes it there too.
+			dup := bySuffix[a.first[len(a.name):]]
+			if dup == nil || ctx.isLive(dup) {
+				continue
+			}
+			if owner := ctx.funcOf(r.textOwner[dup.text.sec.Name]); owner == nil || !ctx.isLive(owner) {
+				continue
+			}
+			if !seenStr[a.name] {
+				seenStr[a.name] = true
+				str = append(str, movedName{a.name, a.strAt})
+			}
+			if !seenSh[a.name] {
+				seenSh[a.name] = true
+				sh = append(sh, movedName{a.name, a.shAt})
+			}
+			continue
+		}
 		fn := a.fn
 		if a.key != "" {
 			fn = bySuffix[a.key[len(a.name):]]
@@ -290,7 +313,7 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 		return names.has(name, kept)
 	}
 	for _, fn := range ctx.allFuncs {
-		if name := ".nv.constant2." + fn.sym.name; ctx.bank2.emptiedFrom.has(fn) && !isLive(name) {
+		if name := ".nv.constant2." + fn.sym.name; (ctx.bank2.emptiedFrom.has(fn) || ctx.bank2.lostEmptied.has(fn)) && !isLive(name) {
 			names.markHeld(name, drop)
 		}
 		if ctx.isLive(fn) {

@@ -366,6 +366,10 @@ type nameRegistry struct {
 	// writes such a name there when the function that took it first is
 	// removed and this one kept (compactStrings).
 	again []createdAgain
+	// dupFirst: by section name, the key of a duplicate function's
+	// section that made the name before the section of the function that
+	// owns it (see createSection).
+	dupFirst map[string]string
 	// ewpAgain are the names of -ewp images' local variables that a
 	// global symbol created first: an -ewp image keeps a variable its
 	// source declares extern as a local of the plain name, and nvlink
@@ -425,9 +429,12 @@ type createdSym struct {
 // section key with a file suffix) created again, and the lengths of
 // .shstrtab (for a section name) and .strtab then.
 type createdAgain struct {
-	name        string
-	key         string    // a section's key (its function's is in the suffix)
-	fn          *function // or, for the function's symbol, the function
+	name string
+	key  string    // a section's key (its function's is in the suffix)
+	fn   *function // or, for the function's symbol, the function
+	// first: for the section of the function owning the name, the key of
+	// the duplicate's that made the name before it (dupFirst).
+	first       string
 	shAt, strAt uint32
 }
 
@@ -445,6 +452,18 @@ func (r *nameRegistry) createSection(ctx *linkContext, key string) {
 	name := keyName(key)
 	if len(name) != len(key) {
 		r.again = append(r.again, createdAgain{name: name, key: key, shAt: uint32(len(r.shstrtab.buf)), strAt: uint32(len(ctx.strtab.buf))})
+		if _, ok := r.dupFirst[name]; !ok && r.secOrder.index(name) < 0 {
+			// A duplicate's section before the owner's of the same
+			// name: a local function whose sections come before a
+			// weak one's of its name in one file, the weak symbol
+			// first (a cudalink -r output holding both).
+			if r.dupFirst == nil {
+				r.dupFirst = map[string]string{}
+			}
+			r.dupFirst[name] = key
+		}
+	} else if first, ok := r.dupFirst[name]; ok {
+		r.again = append(r.again, createdAgain{name: name, key: key, first: first, shAt: uint32(len(r.shstrtab.buf)), strAt: uint32(len(ctx.strtab.buf))})
 	}
 	r.shstrtab.add(name)
 	ctx.strtab.add(name)

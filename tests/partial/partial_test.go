@@ -349,13 +349,20 @@ var knownDifferences = map[string]knownDifference{
 	"weak-function-replaced-constants-emptied-alignment-kept-in-banks-sm61/nested": weakFunctionHistory,
 	// hunt65: emptied constants placed past a kernel's own constants
 	// still end its bank (12.x); a removed local helper's .rel.text name
-	// goes when the kept weak helper of its name has none (12.x).
+	// goes when the kept weak helper of its name has none (12.x); a losing
+	// copy's constants emptied with the first copy's section, whose
+	// alignment the replacing copy's take (11.8), or with the function's
+	// own (12.x: its name goes).
 	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/all":             weakFunctionHistory,
 	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/prefix":          weakFunctionHistory,
 	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/suffix":          weakFunctionHistory,
 	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/nested":          weakFunctionHistory,
 	"local-helper-removed-rel-name-dropped-kept-weak-copy-without-relocs-sm52/all":    weakFunctionHistory,
 	"local-helper-removed-rel-name-dropped-kept-weak-copy-without-relocs-sm52/nested": weakFunctionHistory,
+	"weak-function-lost-copy-constants-emptied-by-replacement-sm61/all":               weakFunctionHistory,
+	"weak-function-lost-copy-constants-emptied-by-replacement-sm61/nested":            weakFunctionHistory,
+	"weak-function-lost-copy-constants-emptied-by-replacement-sm61/suffix":            weakFunctionHistory118,
+	"weak-function-lost-copy-constants-emptied-by-replacement-sm61/prefix":            weakFunctionHistory12x,
 	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/all":                   constantsUnfolded,
 	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/prefix":                constantsUnfolded,
 	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/suffix":                constantsUnfolded,
@@ -619,6 +626,14 @@ var weakFunctionHistory = knownDifference{
 	asNvlink: true,
 	why:      "weak function copies resolved by a partial link lose the order the direct link met them in",
 }
+
+// weakFunctionHistory118 and weakFunctionHistory12x are
+// weakFunctionHistory for the splits whose round trip differs in one
+// release's link only (where a partial output holds other copies).
+var (
+	weakFunctionHistory118 = knownDifference{asNvlink: true, releases: "11.8", why: weakFunctionHistory.why}
+	weakFunctionHistory12x = knownDifference{asNvlink: true, releases: "12.4 12.5", why: weakFunctionHistory.why}
+)
 
 // weakKernelFirstBank: a weak kernel whose first copy a later one replaced
 // keeps its first copy's SHF_INFO_LINK on .nv.constant0 (nvlink 12.x, where
