@@ -22,7 +22,9 @@ import (
 //     which have constants (weakCopies); a losing weak copy's constants
 //     are appended to the kept copy's (appendLostConstants), and a
 //     function whose first copy had constants a later copy replaced is
-//     marked (markEmptiedBank2);
+//     marked (markEmptiedBank2); where a local function of a weak one's
+//     name came first, the replacing copies' constants must be the
+//     replaced copy's (checkMergedCopies);
 //   - mergeSections: each kernel gets one bank-2 section with its callees'
 //     constants (foldConstant2, makeKernelBanks), each function's at one
 //     offset in every kernel reaching it (overlayConstant2), recorded in
@@ -666,6 +668,9 @@ func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 	for _, sym := range copies.replaced {
 		if local := copies.localOwner(ctx, sym); local != nil {
 			emptyLocalBank2(ctx, local)
+			if !checkMergedCopies(ctx, copies, sym) {
+				return
+			}
 		}
 		if fn := ctx.funcOf(sym); fn != nil && !ctx.isEntry(fn.sym) {
 			ctx.bank2.emptiedFrom.add(fn)
@@ -677,6 +682,70 @@ func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 			}
 		}
 	}
+}
+
+// checkMergedCopies replays the merge nvlink makes of the bank-2
+// constants of weak function sym's copies when a local function of its
+// name made the section first (emptyLocalBank2): the copies kept when met
+// and later replaced, then the chosen one, each replacing copy's symbols
+// merged into the section of the first replaced copy, whose constants
+// stay. Bytes of a symbol that overlap different bytes already there stop
+// nvlink ("Internal error: overlapping non-identical data", exit 1);
+// cudalink reports them, once per function, and says whether all agree.
+// (Where no local came first, the replaced copy's own section is emptied
+// before the merge, and nothing is compared.)
+func checkMergedCopies(ctx *linkContext, copies *weakCopies, sym *symbol) bool {
+	secs := copies.replacedBank2[sym]
+	if len(secs) == 0 || copies.checked[sym] {
+		return true
+	}
+	if copies.checked == nil {
+		copies.checked = map[*symbol]bool{}
+	}
+	copies.checked[sym] = true
+	if fn := ctx.funcOf(sym); fn != nil && fn.text != nil {
+		for _, isec := range fn.sections {
+			if isConstant2(isec.sec) && isec.file == fn.text.file {
+				secs = append(secs, isec)
+			}
+		}
+	}
+	first := secs[0]
+	content := slices.Clone(first.sec.Data)
+	for _, isec := range secs[1:] {
+		file := isec.file
+		for j := 1; j < len(file.ELF.Symbols); j++ {
+			esym := &file.ELF.Symbols[j]
+			switch esym.Type() {
+			case cubin.STT_SECTION, cubin.STT_FUNC, cubin.STT_FILE:
+				continue
+			}
+			if file.sectionOf(uint32(esym.Shndx)) != isec {
+				continue
+			}
+			data := isec.sec.Data
+			if esym.Value > uint64(len(data)) || esym.Size > uint64(len(data))-esym.Value {
+				continue // past its section's end: nvlink's merge is not known for it
+			}
+			bytesOf := data[esym.Value : esym.Value+esym.Size]
+			if esym.Value < uint64(len(content)) {
+				n := min(uint64(len(content))-esym.Value, esym.Size)
+				if !bytes.Equal(bytesOf[:n], content[esym.Value:esym.Value+n]) {
+					ctx.report(&linkError{file: file.Name, section: isec.name(), symbol: esym.Name,
+						msg: "overlapping non-identical data in the bank 2 of weak function " + displayName(sym.name),
+						refs: []string{fmt.Sprintf("bytes 0x%x-0x%x differ from those of the copy in %s:(%s), a copy this one replaced "+
+							"(a local function of the name, in %s, came first)",
+							esym.Value, esym.Value+n, first.file.Name, first.name(), copies.bank2Owner[sym.name].file.Name)}})
+					return false
+				}
+			}
+			if end := esym.Value + esym.Size; end > uint64(len(content)) {
+				content = append(content, make([]byte, end-uint64(len(content)))...)
+				copy(content[esym.Value:], bytesOf)
+			}
+		}
+	}
+	return true
 }
 
 // emptyLocalBank2 empties the bank-2 constants of local, a local function
@@ -732,6 +801,12 @@ type weakCopies struct {
 	// the weak functions whose first copy with bank-2 constants that was
 	// the kept one when met a later file's copy replaced.
 	placeOf map[*symbol]int
+	// replacedBank2: the bank-2 sections of the copies of each weak
+	// function that were the kept one when met and that a later copy
+	// replaced, in the order met (checkMergedCopies).
+	replacedBank2 map[*symbol][]*inputSection
+	// checked: the weak functions checkMergedCopies has checked.
+	checked map[*symbol]bool
 	// keptMet: how many copies of each weak function that were the kept
 	// one when met and that a later copy replaced buildFunctions has met.
 	keptMet map[*symbol]int
@@ -844,6 +919,10 @@ func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
 		w.lostEarly[sym] = max(w.lostEarly[sym], bank2.align(i))
 	}
 	if bank2.file.replacedCopy(idx) && bank2.has(i) {
+		if w.replacedBank2 == nil {
+			w.replacedBank2 = map[*symbol][]*inputSection{}
+		}
+		w.replacedBank2[sym] = append(w.replacedBank2[sym], bank2.sections(i)...)
 		w.replaced = append(w.replaced, sym)
 		if _, ok := w.replacedAlign[sym]; !ok {
 			if w.replacedAlign == nil {
@@ -860,6 +939,17 @@ func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
 type codeBank2 struct {
 	file *inputFile
 	of   map[uint32]uint64 // code section -> its constants' alignment (at least 1)
+}
+
+// sections returns the file's bank-2 sections of code section text.
+func (b *codeBank2) sections(text int) []*inputSection {
+	var secs []*inputSection
+	for _, c := range b.file.sections {
+		if isConstant2(c.sec) && c.sec.Info == uint32(text) {
+			secs = append(secs, c)
+		}
+	}
+	return secs
 }
 
 // has says whether the file's code section text has bank-2 constants.

@@ -51,7 +51,7 @@ const modulePath = "github.com/cudalink/cudalink"
 // junkSpec is one `junk:` line: a generated bad input.
 type junkSpec struct {
 	name string // output file name, relative to the case directory
-	kind string // empty | empty-archive | text | text:<n> | garbage:<n> | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin> | machine:<file>:<e_machine>[:<e_type>]
+	kind string // empty | empty-archive | text | text:<n> | garbage:<n> | truncate:<cubin>:<n> | corrupt-shoff:<cubin> | orphan-bank2:<cubin> | fill-bank2:<cubin>:<function>:<byte> | machine:<file>:<e_machine>[:<e_type>]
 }
 
 // libSpec is one `nvcc-lib:` or `ar:` line: an archive and what goes in it.
@@ -1371,6 +1371,36 @@ func normalizeArchive(path string) error {
 // bytes go to one module-wide bank 2, at each symbol's own offset, where
 // overlapping bytes must be identical).
 func orphanBank2(name string, data []byte) ([]byte, error) {
+	return editBank2(name, data, "", func(out []byte, hdr uint64) error {
+		binary.LittleEndian.PutUint32(out[hdr+0x2c:], 0) // sh_info
+		return nil
+	})
+}
+
+// fillBank2 returns a copy of an ELF64 cubin with the bytes of the
+// .nv.constant2.<function> sections of the functions whose names start
+// with prefix set to b: constants of a weak function's copy that differ
+// from another file's copy of it, which no compiler writes (nvlink refuses
+// such copies where it merges them).
+func fillBank2(name string, data []byte, prefix string, b byte) ([]byte, error) {
+	return editBank2(name, data, prefix, func(out []byte, hdr uint64) error {
+		le := binary.LittleEndian
+		off, size := le.Uint64(out[hdr+0x18:]), le.Uint64(out[hdr+0x20:])
+		if off > uint64(len(out)) || size > uint64(len(out))-off {
+			return fmt.Errorf("%s: a .nv.constant2 section runs past the end of the file", name)
+		}
+		for i := range out[off : off+size] {
+			out[off+uint64(i)] = b
+		}
+		return nil
+	})
+}
+
+// editBank2 returns a copy of an ELF64 cubin in which edit has changed
+// each .nv.constant2.<function> section of a function whose name starts
+// with prefix (hdr: where its header is in the copy), or an error if
+// there is none.
+func editBank2(name string, data []byte, prefix string, edit func(out []byte, hdr uint64) error) ([]byte, error) {
 	if len(data) < 64 || string(data[:4]) != "\x7fELF" || data[4] != 2 || data[5] != 1 {
 		return nil, fmt.Errorf("%s is not a little-endian ELF64 file", name)
 	}
@@ -1394,13 +1424,15 @@ func orphanBank2(name string, data []byte) ([]byte, error) {
 			return nil, fmt.Errorf("%s: section %d: bad name offset", name, i)
 		}
 		secName, _, _ := bytes.Cut(names[nameOff:], []byte{0})
-		if le.Uint32(h[4:]) == 0x70000066 && bytes.HasPrefix(secName, []byte(".nv.constant2.")) {
-			le.PutUint32(out[shoff+i*shentsize+0x2c:], 0) // sh_info
+		if le.Uint32(h[4:]) == 0x70000066 && bytes.HasPrefix(secName, []byte(".nv.constant2."+prefix)) {
+			if err := edit(out, shoff+i*shentsize); err != nil {
+				return nil, err
+			}
 			n++
 		}
 	}
 	if n == 0 {
-		return nil, fmt.Errorf("%s has no .nv.constant2.<function> section", name)
+		return nil, fmt.Errorf("%s has no .nv.constant2.%s<function> section", name, prefix)
 	}
 	return out, nil
 }
@@ -1520,6 +1552,21 @@ func makeJunk(dir, kind string) ([]byte, error) {
 			return nil, err
 		}
 		return orphanBank2(parts[1], data)
+	case "fill-bank2":
+		if len(parts) != 4 {
+			break
+		}
+		// fill-bank2:<cubin>:<function>:<byte>: the bank-2 constants
+		// of the functions named <function>... set to the byte (hex).
+		data, err := os.ReadFile(filepath.Join(dir, parts[1]))
+		if err != nil {
+			return nil, err
+		}
+		b, err := strconv.ParseUint(parts[3], 16, 8)
+		if err != nil {
+			return nil, fmt.Errorf("bad byte %q", parts[3])
+		}
+		return fillBank2(parts[1], data, parts[2], byte(b))
 	}
 	return nil, fmt.Errorf("unknown junk kind %q", kind)
 }
