@@ -97,8 +97,9 @@ const minInputSize = 52
 // an extension is skipped whatever it holds, and one named .so unless it is
 // an archive (but one under 52 bytes that is not an archive is an error); an
 // archive by its contents, whatever its size and name; any other file under
-// 52 bytes (an empty one too) is an error; then an x86-64 host object by its
-// contents; any other ELF file is a cubin only when named .cubin (or, for
+// 52 bytes (an empty one too) is an error; an ELF file of another machine
+// than CUDA's named .cubin is an error, an x86-64 object too; then an x86-64
+// host object by its contents; any other ELF file is a cubin only when named .cubin (or, for
 // 12.x, a relocatable one named .o; else see below), and skipped if it is
 // an executable one; a fatbinary by the name
 // .fatbin; a file of another kind is an error when named .cubin, .ptx or
@@ -120,6 +121,15 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy b
 	case len(data) < minInputSize:
 		return nil, &linkError{file: path, msg: fmt.Sprintf(
 			"cannot open input file: %d bytes, too short for an object (nvlink: Could not open input file)", len(data))}
+	case filepath.Ext(path) == ".cubin" && isELF(data) && !cubin.IsCubin(data):
+		// nvlink takes a file named .cubin (exactly: a host object named
+		// .CUBIN is linked as one) for a cubin whatever it holds, so an
+		// x86-64 object under that name (a host object renamed, a g++
+		// object) stops the link as any other machine's: "cubin not a
+		// device elf?", exit status 1 (11.8, 12.4, 12.5).
+		return nil, &linkError{file: path, msg: fmt.Sprintf("not a CUDA device object: an ELF file for another machine (e_machine %d, not %d), "+
+			"which nvlink takes for a cubin by its name (nvlink: cubin not a device elf?); a host object (nvcc -dc) is linked under the name .o",
+			le.Uint16(data[18:]), cubin.EM_CUDA)}
 	case hostobj.IsHostObject(data):
 		return parseHostObject(path, data, sm, &unit{id: 1}, alloc, lazy)
 	case isELF(data) && ext != ".cubin":

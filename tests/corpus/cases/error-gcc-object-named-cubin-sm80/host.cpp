@@ -1,0 +1,1 @@
+int host_add(int a, int b) { return a + b; }
