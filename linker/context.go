@@ -273,6 +273,9 @@ type linkContext struct {
 	ptxFailed bool
 	// newerCompilerWarned: newerCompilerWarning was given.
 	newerCompilerWarned bool
+	// afterNonFatal: the link relocates after non-fatal errors
+	// (relocateAfterNonFatal), which reported the undefined symbols.
+	afterNonFatal bool
 	// cnpPatched are the device functions that get NEED_CNP_PATCH
 	// (buildNVInfo, cnpPatchedFunctions).
 	cnpPatched map[*function]bool

@@ -86,7 +86,7 @@ func link(ctx *linkContext) error {
 	ctx.run("check unreached dynamic", checkUnreachedDynamic)     // -preserve-relocs: extern __shared__ no kernel starts, deleted shared variables -G names (nvlink: reference to deleted symbol)
 	if ctx.checkpoint() {
 		if ctx.onlyNonFatal() {
-			ctx.run("report resources", reportResources) // -v: nvlink reports after its non-fatal errors too
+			relocateAfterNonFatal(ctx) // nvlink goes on to relocate, where it can still stop
 		}
 		return ErrFailed
 	}
@@ -111,6 +111,29 @@ func link(ctx *linkContext) error {
 		return err
 	}
 	return ctx.runErr("explain link", explainLink) // --why-live and --map: why each function is kept, what went where
+}
+
+// relocateAfterNonFatal is what a link whose errors are all non-fatal
+// (undefined references, resource limits: exit status 255) does after
+// them, as nvlink does: it applies the relocations and merges bank 3
+// again, whose check (checkRelocsPastBank: "Internal error: relocation is
+// past end of offset") can still stop it, with exit status 1 and no -v
+// report; else the -v report follows the errors. Measured with nvlink
+// 11.8, 12.4 and 12.5 (error-undefined-then-relocation-past-bank-end-sm80
+// and its kin): undefined references in kept code or in a pruned kernel, a
+// kernel's shared memory past the limit, and a kept pointer to an
+// undefined variable, which the past-end check counts. The relocations
+// themselves raise nothing then (relocPass.relocate): not one against a
+// symbol left undefined, nor a bank 3 past 64 KiB whose offsets do not
+// fit the code's fields (cuda12-error-constant-bank3-rebuild-too-large-verbose-sm80:
+// exit status 255 and the -v report).
+func relocateAfterNonFatal(ctx *linkContext) {
+	ctx.afterNonFatal = true
+	ctx.run("apply relocations", applyRelocations)
+	ctx.run("merge constants again", remergeConstants)
+	if ctx.onlyNonFatal() {
+		ctx.run("report resources", reportResources) // -v: nvlink reports after its non-fatal errors too
+	}
 }
 
 // linkRelocatable runs a partial link (-r): the inputs become one

@@ -419,6 +419,9 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		sym = isec.file.syms[r.Sym]
 	}
 	bad := func(msg string) {
+		if ctx.afterNonFatal {
+			return // nvlink reports nothing here after its non-fatal errors (relocateAfterNonFatal)
+		}
 		e := &linkError{file: isec.file.Name, section: isec.name(), msg: fmt.Sprintf("%v at offset 0x%x: %s", r.Type, r.Offset, msg)}
 		if sym != nil {
 			e.symbol = sym.name
@@ -574,6 +577,9 @@ func (rp *relocPass) relocate(osec *outputSection, isec *inputSection, r cubin.R
 		if !ctx.foldedPastBank3(sym, s) {
 			bad(fmt.Sprintf("value 0x%x does not fit the field", v))
 			return
+		}
+		if ctx.afterNonFatal {
+			return // no output to warn about
 		}
 		rp.log.steps = append(rp.log.steps, relocStep{warn: &linkError{
 			file: isec.file.Name, section: isec.name(), symbol: sym.name,

@@ -1081,6 +1081,21 @@ func TestNewerPtxasWarningLTO(t *testing.T) {
 	}
 }
 
+// TestNoReportAfterFatalPastNonFatal: with -v, nvlink 11.8, 12.4 and 12.5
+// print undefined references, then the relocation past bank 3's end
+// ("Internal error", exit status 1), and no resource report, which they
+// print after non-fatal errors alone (measured). cudalink printed the
+// report and stopped with 255.
+func TestNoReportAfterFatalPastNonFatal(t *testing.T) {
+	runNamedCase(t, "error-undefined-then-relocation-past-bank-end-sm80", func(t *testing.T, args []string) {
+		args = append(args, "-v")
+		status, _, stderr := link(t, args)
+		if status != 1 || !strings.Contains(stderr, "past the end of the __constant__ bank") || strings.Contains(stderr, "Function properties") {
+			t.Errorf("cudalink %s: exit status %d, messages:\n%s\nwant exit status 1, the relocation past the bank's end, and no -v report", strings.Join(args, " "), status, stderr)
+		}
+	})
+}
+
 // withPtxas is args with --ptxas=ptxas in place of the --ptxas that
 // cudalinkArgs gave.
 func withPtxas(args []string, ptxas string) []string {

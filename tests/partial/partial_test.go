@@ -1173,6 +1173,17 @@ var partialOutputAvoids = map[string]string{
 	"error-constant-remerge-pointer-table-relocation-past-bank-end-sm80": "the second merge of bank 3 folds whole input sections, and a partial output's bank 3 is one: nothing folds ahead of slot_ptr",
 }
 
+// partialOutputAvoidsFatal are the failing cases whose fatal error needs
+// the inputs' own sections, which a partial output merges into one, after
+// non-fatal errors (undefined references, resource limits): the final
+// link of the partial output reports those alone, exit status 255, as
+// nvlink's final link of the same output does.
+var partialOutputAvoidsFatal = map[string]string{
+	"error-undefined-then-relocation-past-bank-end-sm80":     partialOutputAvoids["error-constant-remerge-pointer-table-relocation-past-bank-end-sm80"],
+	"error-undefined-variable-relocation-past-bank-end-sm80": partialOutputAvoids["error-constant-remerge-pointer-table-relocation-past-bank-end-sm80"],
+	"error-shared-limit-then-relocation-past-bank-end-sm80":  partialOutputAvoids["error-constant-remerge-pointer-table-relocation-past-bank-end-sm80"],
+}
+
 // errorLines keeps the error headlines.
 func errorLines(lines []string) []string {
 	var out []string
@@ -1262,6 +1273,16 @@ func partialErrors(t *testing.T, tk toolkit, cases []*difftest.Case) {
 				want, err2 := os.ReadFile(filepath.Join(tmp, "nvlink.cubin"))
 				if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 					t.Errorf("the final link of the partial output differs from nvlink's of the same output (%v, %v)", err1, err2)
+				}
+				return
+			}
+			if why, ok := partialOutputAvoidsFatal[c.Name]; ok {
+				nvStatus, nvMsgs, ok := nvlinkFinal(tk, c.Dir, finalArgs, filepath.Join(tmp, "nvlink.cubin"))
+				if !ok {
+					return
+				}
+				if want, got := difftest.DiagnosticOrder(string(nvMsgs)), difftest.DiagnosticOrder(finalMsgs); finalStatus != 255 || nvStatus != finalStatus || !slices.Equal(got, want) {
+					t.Errorf("the final link of the partial output: exit %d, %v; nvlink's of the same output: exit %d, %v; want 255 for both (%s)\n%s\n%s", finalStatus, got, nvStatus, want, why, finalMsgs, nvMsgs)
 				}
 				return
 			}
