@@ -127,9 +127,12 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy b
 		// x86-64 object under that name (a host object renamed, a g++
 		// object) stops the link as any other machine's: "cubin not a
 		// device elf?", exit status 1 (11.8, 12.4, 12.5).
-		return nil, &linkError{file: path, msg: fmt.Sprintf("not a CUDA device object: an ELF file for another machine (e_machine %d, not %d), "+
-			"which nvlink takes for a cubin by its name (nvlink: cubin not a device elf?); a host object (nvcc -dc) is linked under the name .o",
-			le.Uint16(data[18:]), cubin.EM_CUDA)}
+		msg := fmt.Sprintf("not a CUDA device object: an ELF file for another machine (e_machine %d, not %d), "+
+			"which nvlink takes for a cubin by its name (nvlink: cubin not a device elf?)", le.Uint16(data[18:]), cubin.EM_CUDA)
+		if hostobj.IsHostObject(data) {
+			msg += "; a host object (nvcc -dc) is linked under the name .o"
+		}
+		return nil, &linkError{file: path, msg: msg}
 	case hostobj.IsHostObject(data):
 		return parseHostObject(path, data, sm, &unit{id: 1}, alloc, lazy)
 	case isELF(data) && ext != ".cubin":
@@ -177,7 +180,11 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy b
 		}
 		// nvlink reads the first container alone, as of a host object's
 		// __nv_relfatbin (fatbin-concatenated-first-only-sm80).
-		return parseFatbin(path, fatbin.First(data), sm, &unit{id: 1}, alloc, lazy)
+		entries, err := fatbin.Parse(path, fatbin.First(data))
+		if err != nil {
+			return nil, err
+		}
+		return parseFatbin(path, entries, sm, &unit{id: 1}, alloc, lazy)
 	case ext == ".cubin":
 		// nvlink insists that a .cubin is ELF; parseObject says why not.
 		_, err := parseObject(path, data)
@@ -259,7 +266,13 @@ func parseHostObject(name string, data []byte, sm int, u *unit, alloc func(int) 
 	// 11.8, 12.4 and 12.5: the others' names are undefined, and an
 	// sm_86-only first object linked for sm_80 is "SM Arch not found"
 	// whatever the others hold).
-	return parseFatbin(name, fatbin.First(ho.RelFatbin), sm, u, alloc, lazy)
+	// Its errors give offsets in the section and in the object: one in
+	// the fatbinary alone points nowhere a user can look.
+	entries, err := fatbin.ParseSection(name, hostobj.SectionRelFatbin, ho.Section(hostobj.SectionRelFatbin).Offset, fatbin.First(ho.RelFatbin))
+	if err != nil {
+		return nil, err
+	}
+	return parseFatbin(name, entries, sm, u, alloc, lazy)
 }
 
 // readWholeProgram reads an nvcc -c object's whole-program fatbinary
@@ -328,16 +341,13 @@ func imageHasCode(name string, image []byte) bool {
 	return false
 }
 
-// parseFatbin parses the ELF images of a fatbinary container; alloc, if
+// parseFatbin parses the ELF images among a fatbinary container's entries
+// (fatbin.Parse, fatbin.ParseSection); alloc, if
 // not nil, gives the buffers compressed images are decompressed into
 // (fileMaps.imageBuffer), as it does for parseInput's other kinds. With
 // lazy (libcudadevrt's images: deferredImage), an image for the target
 // is only decompressed as far as its ELF header.
-func parseFatbin(name string, data []byte, sm int, u *unit, alloc func(int) []byte, lazy bool) ([]*Object, error) {
-	entries, err := fatbin.Parse(name, data)
-	if err != nil {
-		return nil, err
-	}
+func parseFatbin(name string, entries []fatbin.Entry, sm int, u *unit, alloc func(int) []byte, lazy bool) ([]*Object, error) {
 	u.container = true
 	var objs []*Object
 	for _, e := range entries {

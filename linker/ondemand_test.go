@@ -239,7 +239,7 @@ func TestDevrtImageReadOnlyWhenNeeded(t *testing.T) {
 			}
 			t.Chdir(filepath.Join(corpus, "cases", "dynamic-parallelism-lcudadevrt"))
 			got, msgs, err = link("cdp.o")
-			if err == nil || got != nil || !strings.Contains(msgs, "libcudadevrt.a(cuda_device_runtime.o): malformed fatbinary") {
+			if err == nil || got != nil || !strings.Contains(msgs, "libcudadevrt.a(cuda_device_runtime.o):(__nv_relfatbin): malformed fatbinary at offset 0x") {
 				t.Errorf("needed libcudadevrt with a broken image: err %v, %d bytes written, messages:\n%s", err, len(got), msgs)
 			}
 		})

@@ -548,7 +548,7 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, bad(58, "e_shentsize %d, want %d", shentsize, shdrSize)
 	}
 	if shoff > uint64(len(data)) || uint64(len(data))-shoff < shdrSize {
-		return nil, bad(40, "section header table at 0x%x is outside the file", shoff)
+		return nil, bad(40, "section header table at 0x%x is outside the file (0x%x bytes: truncated? rebuild it)", shoff, len(data))
 	}
 	// Extended numbering: section 0 holds the real count and string index.
 	if shnum == 0 {
@@ -558,7 +558,7 @@ func Parse(name string, data []byte) (*File, error) {
 		shstrndx = le.Uint32(data[shoff+44:])
 	}
 	if shnum == 0 || shnum > (uint64(len(data))-shoff)/shdrSize {
-		return nil, bad(60, "%d section headers do not fit in the file", shnum)
+		return nil, bad(60, "%d section headers do not fit in the file (0x%x bytes: truncated? rebuild it)", shnum, len(data))
 	}
 	f.Sections = make([]*Section, shnum)
 	slab := make([]Section, shnum)
@@ -585,7 +585,7 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 		if offset := le.Uint64(b[24:]); i > 0 && HasFileData(s.Type) {
 			if offset > uint64(len(data)) || s.Size > uint64(len(data))-offset {
-				return nil, bad(off+24, "section %d: contents [0x%x, +0x%x) are outside the file", i, offset, s.Size)
+				return nil, bad(off+24, "section %d: contents [0x%x, +0x%x) are outside the file (0x%x bytes: truncated? rebuild it)", i, offset, s.Size, len(data))
 			}
 			s.Data = data[offset : offset+s.Size : offset+s.Size]
 		}

@@ -2,6 +2,7 @@ package cubin
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -71,6 +72,23 @@ func TestParseMalformed(t *testing.T) {
 		var fe *FormatError
 		if !errors.As(err, &fe) || fe.File != "bad.cubin" {
 			t.Errorf("%s: got %v, want a FormatError naming bad.cubin", name, err)
+		}
+	}
+}
+
+// TestTruncatedSaysSize: a cubin cut short (a build stopped while writing
+// it) says the file's size and that it may be truncated, wherever the cut
+// falls: before the section header table or inside it.
+func TestTruncatedSaysSize(t *testing.T) {
+	good, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoff := le.Uint64(good[40:])
+	for _, n := range []uint64{0x100, shoff + 100} {
+		_, err := Parse("bad.cubin", good[:n])
+		if want := fmt.Sprintf("the file (0x%x bytes: truncated? rebuild it)", n); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("cut at 0x%x: got %v, want it to contain %q", n, err, want)
 		}
 	}
 }

@@ -87,7 +87,7 @@ func (e Entry) Head(n int) ([]byte, error) {
 }
 
 func (e Entry) errorf(off uint64, format string, args ...any) error {
-	p := parser{file: e.file}
+	p := parser{file: e.file, section: e.section, base: e.base}
 	return p.errorf(off, format, args...)
 }
 

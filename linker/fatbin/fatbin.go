@@ -139,10 +139,21 @@ type FormatError struct {
 	File string // the fatbinary as named on the command line
 	Off  uint64 // where in it the problem was found
 	Msg  string // what is wrong
+	// Section is the section of File that holds the fatbinary
+	// (__nv_relfatbin of a host object; ParseSection), "" for a .fatbin
+	// file; Base is the section's offset in File.
+	Section string
+	Base    uint64
 }
 
-// Error names the container, the byte offset and what is wrong there.
+// Error names the container, the byte offset and what is wrong there. For
+// a fatbinary in a host object's section, the offset is given both in the
+// section and in the object, which is where a user's tools (cmp, xxd) look.
 func (e *FormatError) Error() string {
+	if e.Section != "" {
+		return fmt.Sprintf("%s:(%s): malformed fatbinary at offset 0x%x of the section (0x%x of the object): %s",
+			e.File, e.Section, e.Off, e.Base+e.Off, e.Msg)
+	}
 	return fmt.Sprintf("%s: malformed fatbinary at offset 0x%x: %s", e.File, e.Off, e.Msg)
 }
 
@@ -173,6 +184,9 @@ type Entry struct {
 	Size        uint64
 
 	file string
+	// section and base are the parser's: where in file the fatbinary is.
+	section string
+	base    uint64
 	// raw is the payload as stored: exactly the compressed bytes for a
 	// compressed entry, the whole (8-byte padded) payload otherwise.
 	raw []byte
@@ -240,13 +254,23 @@ func Parse(name string, data []byte) ([]Entry, error) {
 	return p.parse()
 }
 
+// ParseSection is Parse for a fatbinary held in section of the file name
+// at offset base (a host object's __nv_relfatbin): its errors, and those of
+// its entries' Data, name the section and give offsets in both.
+func ParseSection(name, section string, base uint64, data []byte) ([]Entry, error) {
+	p := parser{file: name, section: section, base: base, data: data}
+	return p.parse()
+}
+
 type parser struct {
-	file string
-	data []byte
+	file    string
+	section string
+	base    uint64
+	data    []byte
 }
 
 func (p *parser) errorf(off uint64, format string, args ...any) error {
-	return &FormatError{File: p.file, Off: off, Msg: fmt.Sprintf(format, args...)}
+	return &FormatError{File: p.file, Section: p.section, Base: p.base, Off: off, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) parse() ([]Entry, error) {
@@ -316,6 +340,8 @@ func (p *parser) entry(off, end uint64) (Entry, uint64, error) {
 	h := p.data[off:end]
 	e := Entry{
 		file:       p.file,
+		section:    p.section,
+		base:       p.base,
 		Off:        off,
 		Kind:       Kind(le.Uint16(h[0x00:])),
 		HeaderSize: le.Uint32(h[0x04:]),

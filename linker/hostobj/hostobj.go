@@ -200,7 +200,7 @@ func (p *parser) parse() (*Object, error) {
 		return nil, p.errorf(0x3a, "e_shentsize %d, want %d", shentsize, shdrSize)
 	}
 	if shoff > size || size-shoff < shdrSize {
-		return nil, p.errorf(0x28, "section header table at 0x%x outside file", shoff)
+		return nil, p.errorf(0x28, "section header table at 0x%x outside the file (0x%x bytes: truncated? rebuild it)", shoff, size)
 	}
 	// Extended numbering: counts that do not fit in the ELF header live
 	// in section 0.
@@ -211,7 +211,7 @@ func (p *parser) parse() (*Object, error) {
 		shstrndx = uint64(le.Uint32(data[shoff+0x28:]))
 	}
 	if shnum == 0 || shnum > (size-shoff)/shdrSize {
-		return nil, p.errorf(0x3c, "section count %d does not fit in the file", shnum)
+		return nil, p.errorf(0x3c, "section count %d does not fit in the file (0x%x bytes: truncated? rebuild it)", shnum, size)
 	}
 	if shstrndx == SHN_UNDEF || shstrndx >= shnum {
 		return nil, p.errorf(0x3e, "section name table index %d out of range", shstrndx)
@@ -228,7 +228,7 @@ func (p *parser) parse() (*Object, error) {
 		}
 		if s.Type != SHT_NOBITS && i != 0 {
 			if s.Offset > size || s.Size > size-s.Offset {
-				return nil, p.errorf(shoff+i*shdrSize+0x18, "section %d [0x%x,+0x%x) outside file", i, s.Offset, s.Size)
+				return nil, p.errorf(shoff+i*shdrSize+0x18, "section %d [0x%x,+0x%x) outside the file (0x%x bytes: truncated? rebuild it)", i, s.Offset, s.Size, size)
 			}
 			s.Data = data[s.Offset : s.Offset+s.Size]
 		}
