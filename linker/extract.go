@@ -105,7 +105,10 @@ const minInputSize = 52
 // .fatbin; a file of another kind is an error when named .cubin, .ptx or
 // .fatbin, and is skipped otherwise (nvlink says nothing; cudalink warns).
 func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy bool) ([]*Object, error) {
-	ext := strings.ToLower(filepath.Ext(path))
+	// nvlink compares extensions as spelt: K.CUBIN is no cubin to it, nor
+	// E.FATBIN a fatbinary, and D.SO is linked (11.8, 12.4, 12.5;
+	// upper-case-extensions-not-cubin-fatbin-so-sm80).
+	ext := filepath.Ext(path)
 	base := filepath.Base(path)
 	switch {
 	case !strings.Contains(base, ".") && (isArchive(data) || len(data) >= minInputSize),

@@ -1,0 +1,1 @@
+__global__ void extra(float *y) { y[threadIdx.x] += 1.0f; }
