@@ -469,6 +469,14 @@ func bank2Source(ctx *linkContext, fn *function) bool {
 	return ctx.bank2.emptiedFrom.has(fn) || hasBank2(fn)
 }
 
+// hasOwnBank2 says whether fn's chosen copy has bank-2 constants (not
+// only a losing copy's, appended).
+func hasOwnBank2(fn *function) bool {
+	return slices.ContainsFunc(fn.sections, func(isec *inputSection) bool {
+		return isConstant2(isec.sec) && fn.text != nil && isec.file == fn.text.file
+	})
+}
+
 // hasBank2 says whether one of fn's own sections is a bank-2 constant
 // section.
 func hasBank2(fn *function) bool {
@@ -652,17 +660,38 @@ func identicalMember(osec *outputSection, isec *inputSection) *inputSection {
 func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 	for sym, align := range copies.lostEarly {
 		fn := ctx.funcOf(sym)
-		if fn == nil || ctx.isEntry(fn.sym) || copies.localOwner(ctx, sym) != nil {
-			continue // a local's section held them (emptyLocalBank2)
+		if fn == nil || ctx.isEntry(fn.sym) || copies.localOwner(ctx, sym) != nil || copies.lostOwner[sym] {
+			continue // a local's section held them (emptyLocalBank2), or the function's own (below)
 		}
 		if copies.firstHas[sym] && copies.replacedAlign != nil {
 			// The first copy's emptied section held them too: the
 			// replacing copy's constants take its alignment.
 			copies.replacedAlign[sym] = max(copies.replacedAlign[sym], align)
-		} else {
-			// nvlink made the function's own bank 2 for them; emptied,
-			// it is never written (12.x drops its name).
-			ctx.bank2.lostEmptied.add(fn)
+		}
+	}
+	for sym := range copies.lostOwner {
+		fn := ctx.funcOf(sym)
+		if fn == nil || ctx.isEntry(fn.sym) {
+			continue
+		}
+		// nvlink made the function's own bank 2 for the losing copies'
+		// constants; emptied, it is never written (12.x drops its
+		// name).
+		ctx.bank2.lostEmptied.add(fn)
+		if secs := copies.replacedBank2[sym]; len(secs) > 0 && !hasOwnBank2(fn) {
+			// A later kept copy with constants made a section of its
+			// own, apart from that one, which each replacement empties
+			// again (found by name); the copies that replace it merge
+			// theirs into it. Its constants stay the function's when
+			// the chosen copy has none (12.x -O0).
+			var own []*inputSection
+			for _, isec := range secs {
+				if isec.file == secs[0].file {
+					isec.fn = fn
+					own = append(own, isec)
+				}
+			}
+			fn.sections = slices.Insert(fn.sections, 0, own...)
 		}
 	}
 	for _, sym := range copies.replaced {
@@ -813,10 +842,16 @@ type weakCopies struct {
 	// lostEarly: for each weak function, the largest alignment of the
 	// bank-2 constants of the copies that lost when met while the first
 	// copy was still the kept one, and before a later copy won: nvlink
-	// appended them to the first copy's section (or made the function's
-	// own for them, the first copy having none), which the copy that
+	// appended them to the first copy's section, which the copy that
 	// replaced the first emptied (markEmptiedBank2).
 	lostEarly map[*symbol]uint64
+	// lostOwner: the weak functions whose bank-2 section of their name a
+	// copy that lost when met, before the chosen one, made (no copy kept
+	// before it had constants, no local function of the name came
+	// first): nvlink made the function's own .nv.constant2.<f> for the
+	// losing copies' constants, which a later replacement empties
+	// (markEmptiedBank2).
+	lostOwner map[*symbol]bool
 	// bank2Owner: by function name, the symbol of the function whose
 	// bank-2 section of that name nvlink made first: a local function
 	// with constants, or the first copy of a weak one kept when met with
@@ -912,11 +947,22 @@ func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
 			w.keptMet = map[*symbol]int{}
 		}
 		w.keptMet[sym]++
-	} else if bank2.has(i) && w.keptMet[sym] == 1 && sym.file != nil && sym.file.index > bank2.file.index && bank2.file.skippedCopy(idx) {
-		if w.lostEarly == nil {
-			w.lostEarly = map[*symbol]uint64{}
+	} else if bank2.has(i) && sym.file != nil && sym.file.index > bank2.file.index && bank2.file.skippedCopy(idx) {
+		// A copy that lost when met, before the chosen one: a later
+		// replacement empties the section its constants went to.
+		if _, owned := w.bank2Owner[sym.name]; !owned {
+			if w.lostOwner == nil {
+				w.lostOwner = map[*symbol]bool{}
+			}
+			w.lostOwner[sym] = true
+			w.own(sym)
 		}
-		w.lostEarly[sym] = max(w.lostEarly[sym], bank2.align(i))
+		if w.keptMet[sym] == 1 {
+			if w.lostEarly == nil {
+				w.lostEarly = map[*symbol]uint64{}
+			}
+			w.lostEarly[sym] = max(w.lostEarly[sym], bank2.align(i))
+		}
 	}
 	if bank2.file.replacedCopy(idx) && bank2.has(i) {
 		if w.replacedBank2 == nil {

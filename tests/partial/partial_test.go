@@ -354,7 +354,8 @@ var knownDifferences = map[string]knownDifference{
 	// goes when the kept weak helper of its name has none (12.x); a losing
 	// copy's constants emptied with the first copy's section, whose
 	// alignment the replacing copy's take (11.8), or with the function's
-	// own (12.x: its name goes).
+	// own (12.x: its name goes, and a later kept copy's constants, apart
+	// from it, stay the function's).
 	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/all":             weakFunctionHistory,
 	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/prefix":          weakFunctionHistory,
 	"weak-function-emptied-constants-extend-other-kernels-banks-sm61/suffix":          weakFunctionHistory,
@@ -365,6 +366,14 @@ var knownDifferences = map[string]knownDifference{
 	"weak-function-lost-copy-constants-emptied-by-replacement-sm61/nested":            weakFunctionHistory,
 	"weak-function-lost-copy-constants-emptied-by-replacement-sm61/suffix":            weakFunctionHistory118,
 	"weak-function-lost-copy-constants-emptied-by-replacement-sm61/prefix":            weakFunctionHistory12x,
+	"weak-function-replaced-copy-constants-kept-after-lost-copy-section-sm61/all":     weakFunctionHistory,
+	"weak-function-replaced-copy-constants-kept-after-lost-copy-section-sm61/prefix":  weakFunctionHistory,
+	"weak-function-replaced-copy-constants-kept-after-lost-copy-section-sm61/suffix":  weakFunctionHistory,
+	"weak-function-replaced-copy-constants-kept-after-lost-copy-section-sm61/nested":  weakFunctionHistory,
+	"weak-function-lost-copy-section-emptied-after-second-kept-copy-sm61/all":         weakFunctionHistory,
+	"weak-function-lost-copy-section-emptied-after-second-kept-copy-sm61/prefix":      weakFunctionHistory,
+	"weak-function-lost-copy-section-emptied-after-second-kept-copy-sm61/suffix":      weakFunctionHistory,
+	"weak-function-lost-copy-section-emptied-after-second-kept-copy-sm61/nested":      weakFunctionHistory,
 	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/all":                   constantsUnfolded,
 	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/prefix":                constantsUnfolded,
 	"constant-bank3-folded-variable-past-64k-kernels-used-sm80/suffix":                constantsUnfolded,
