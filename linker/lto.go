@@ -150,6 +150,10 @@ type ltoProgram struct {
 	// force: one of them is not libcudadevrt's ("partial LTO").
 	partial, force bool
 	jit            bool // CUDA 12.x IR, which nvJitLink reads
+	// cuda12: CUDA 12.x IR (jit, or lto_90a's, which nvcc 12.x stores
+	// as 11.8 stores its IR and libnvvm reads): libnvvm gets nvlink
+	// 12.x's options, host references among them.
+	cuda12 bool
 }
 
 // gatherLTOInputs is the first half of nvlink 11.8's -dlto (measured with
@@ -338,7 +342,8 @@ func gatherLTOInputs(ctx *linkContext) {
 		ctx.ignoreLTO()
 		return
 	}
-	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit, devrtFuncs: devrtFuncs}
+	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit, devrtFuncs: devrtFuncs,
+		cuda12: jit || cuda12 && slices.ContainsFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&fatbin.FlagArchSpecific != 0 })}
 }
 
 // ltoPTXImages are the PTX images of the units slots hold for target,
@@ -415,9 +420,14 @@ func optimizeLinkTime(ctx *linkContext) {
 		refs = ctx.ltoHostRefs(inputs)
 	}
 	hostRefs := ""
-	if jit {
+	switch {
+	case jit:
 		opts = nvJitLinkOptions(cfg.Arch, append(opts, refs.options()...))
-	} else {
+	case p.cuda12:
+		// lto_90a's IR alone: libnvvm 12.x refuses nvlink 11.8's
+		// -host-ref-file (cuda12-lto90a-host-launch-sm90a).
+		opts = append(opts, refs.options()...)
+	default:
 		hostRefs = refs.file()
 	}
 	// Measured: with libcudadevrt as the only input without IR, nvlink
@@ -521,7 +531,7 @@ func optimizeLinkTime(ctx *linkContext) {
 // with IR are ir, or, when CUDA 11.8's IR among them is why it failed, an
 // error naming the first such input and saying what to do. The IR of
 // nvcc 11.8 -dlto is stored as it is, nvcc 12.x's encoded
-// (encodedIRFlag), and CUDA 12's libnvvm cannot compile 11.8's (IR
+// (encodedIRFlag) or, for lto_90a, marked arch-specific, and CUDA 12's libnvvm cannot compile 11.8's (IR
 // version 1.9, its own 2.0). Measured with nvlink 12.4 and 12.5 and their
 // -nvvmpath, 11.8 objects with or without 12.x ones: "IR version 1.9
 // incompatible with current version 2.0", "<first 11.8 object>: error:
@@ -531,7 +541,7 @@ func optimizeLinkTime(ctx *linkContext) {
 // no input); without host references, or beside 12.x IR (nvJitLink),
 // NVVM_ERROR_IR_VERSION_MISMATCH.
 func (ctx *linkContext) olderIRError(err error, ir []ltoInput, jit bool) error {
-	i := slices.IndexFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&encodedIRFlag == 0 })
+	i := slices.IndexFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&(encodedIRFlag|fatbin.FlagArchSpecific) == 0 })
 	if i < 0 {
 		return err
 	}
@@ -824,11 +834,12 @@ func (ctx *linkContext) nvvmOptions(ir []ltoInput, partial, force bool) ([]strin
 }
 
 // cuda12LTO says whether the LTO program is compiled as nvlink 12.x does:
-// CUDA 12 IR (read by nvJitLink), or --cuda-version names a 12.x release.
+// CUDA 12 IR (read by nvJitLink, or lto_90a's by libnvvm), or
+// --cuda-version names a 12.x release.
 // Only then do nvlink 12.x's -Xnvvm and split options reach libnvvm
 // (chooseToolkit refuses them for an 11.8 link).
 func (ctx *linkContext) cuda12LTO() bool {
-	return (ctx.lto.program != nil && ctx.lto.program.jit) || (ctx.toolkit != nil && ctx.toolkit.nvvmOptions)
+	return (ctx.lto.program != nil && ctx.lto.program.cuda12) || (ctx.toolkit != nil && ctx.toolkit.nvvmOptions)
 }
 
 // xnvvmSettings are the recorded floating-point settings nvlink 12.x
