@@ -594,7 +594,10 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			}
 		case best != nil:
 			out = append(out, best)
-		case !u.hasELF && len(u.ptx) == 0:
+		case !u.hasELF && len(u.ptx) == 0 && len(u.nvvm) == 0:
+			// (NVVM IR for higher architectures alone is device code:
+			// nvlink warns below and --register-link-binaries lists it,
+			// ir-only-for-higher-arch-listed-sm75.)
 			// nvlink skips both without a word. A host object with no
 			// device code at all is an ordinary input of a device link,
 			// and so is an archive member compiled without -rdc: NVIDIA's

@@ -75,7 +75,7 @@ func hostSideModules(ctx *linkContext) (ids []string) {
 		}
 	}
 	for _, u := range ctx.unlinked {
-		if u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0) {
+		if u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0 || len(u.nvvm) > 0) {
 			all = append(all, placed{u.seq, u.host.moduleID})
 		}
 	}
