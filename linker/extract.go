@@ -98,8 +98,9 @@ const minInputSize = 52
 // an archive (but one under 52 bytes that is not an archive is an error); an
 // archive by its contents, whatever its size and name; any other file under
 // 52 bytes (an empty one too) is an error; an ELF file of another machine
-// than CUDA's named .cubin is an error, an x86-64 object too; then an x86-64
-// host object by its contents; any other ELF file is a cubin only when named .cubin (or, for
+// than CUDA's named .cubin is an error, an x86-64 object too; then a host
+// object (ELF64 little-endian, relocatable, for x86-64 or another host
+// machine such as aarch64) by its contents; any other ELF file is a cubin only when named .cubin (or, for
 // 12.x, a relocatable one named .o; else see below), and skipped if it is
 // an executable one; a fatbinary by the name
 // .fatbin; a file of another kind is an error when named .cubin, .ptx or
@@ -139,10 +140,10 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy b
 	case hostobj.IsHostObject(data):
 		return parseHostObject(path, data, sm, &unit{id: 1}, alloc, lazy)
 	case isELF(data) && ext != ".cubin":
-		// Not an x86-64 host object, and not named .cubin: a cubin under
-		// another name, or an ELF file of another machine. nvlink links
-		// no device code from it, but takes a relocatable one (an
-		// aarch64 object, a cubin named .obj, or .o for 11.8) as a host
+		// Not a host object, and not named .cubin: a cubin under another
+		// name, or a 32-bit or big-endian ELF file. nvlink links no
+		// device code from it, but takes a relocatable one (a cubin
+		// named .obj, or .o for 11.8) as a host
 		// object without host-reference lists, which makes it keep every
 		// kernel; it skips the others (executables, -ewp images)
 		// silently.
@@ -231,7 +232,7 @@ func skippedDevice(path string, data []byte, err error) error {
 }
 
 // hostLikeObject is what nvlink 11.8 makes of a relocatable ELF file that
-// is neither an x86-64 host object nor named .cubin: a host object with
+// is neither a host object nor named .cubin: a host object with
 // no device code and no host-reference lists.
 func hostLikeObject(path string) *Object {
 	return &Object{Name: path, unit: &unit{id: 1, host: &hostInfo{}}}
@@ -458,8 +459,8 @@ func loadDeferred(objs []*Object, alloc func(int) []byte) error {
 // nvcc -lib and, beyond nvlink (which ignores them), relocatable cubins.
 // Members are linked whole, wherever the archive appears, as nvlink 11.8
 // does. Of the other members, nvlink takes an ELF file of any other kind
-// (an executable cubin, a shared object, a 32-bit or another machine's
-// object) as a host object without device code, which makes it keep
+// (an executable cubin, a shared object, a 32-bit or big-endian object)
+// as a host object without device code, which makes it keep
 // every kernel; and it reads no further than a member that is not ELF (a
 // text file, a fatbinary, PTX, an empty file): the members from there on
 // are not linked, which an archiveCutError says.

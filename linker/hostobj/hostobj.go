@@ -18,6 +18,7 @@ import (
 // ELF constants used here.
 const (
 	EM_X86_64 = 62
+	EM_CUDA   = 190
 	ET_REL    = 1
 
 	SHT_NOBITS = 8
@@ -141,11 +142,14 @@ func (o *Object) Section(name string) *Section {
 	return nil
 }
 
-// IsHostObject reports whether data looks like an x86-64 relocatable object:
-// ELF64, little-endian, e_type ET_REL, e_machine EM_X86_64.
+// IsHostObject reports whether data looks like a relocatable host object:
+// ELF64, little-endian, e_type ET_REL, for any machine but CUDA's (x86-64,
+// or aarch64 from nvcc on or for an aarch64 host: nvlink reads an nvcc -dc
+// object's device code whatever its host machine;
+// aarch64-host-object-device-code-linked-sm80).
 func IsHostObject(data []byte) bool {
 	return len(data) >= ehdrSize && string(data[:4]) == "\x7fELF" && data[4] == 2 && data[5] == 1 &&
-		binary.LittleEndian.Uint16(data[16:]) == ET_REL && binary.LittleEndian.Uint16(data[18:]) == EM_X86_64
+		binary.LittleEndian.Uint16(data[16:]) == ET_REL && binary.LittleEndian.Uint16(data[18:]) != EM_CUDA
 }
 
 // Parse reads the section headers of the host object in data and the
@@ -183,8 +187,8 @@ func (p *parser) parse() (*Object, error) {
 	if t := le.Uint16(data[16:]); t != ET_REL {
 		return nil, p.errorf(16, "e_type %d is not ET_REL", t)
 	}
-	if m := le.Uint16(data[18:]); m != EM_X86_64 {
-		return nil, p.errorf(18, "e_machine %d is not EM_X86_64", m)
+	if m := le.Uint16(data[18:]); m == EM_CUDA {
+		return nil, p.errorf(18, "e_machine %d is CUDA's: a cubin, not a host object", m)
 	}
 	shoff := le.Uint64(data[0x28:])
 	shentsize := uint64(le.Uint16(data[0x3a:]))
