@@ -49,19 +49,25 @@ func listedValid(t *testing.T, tools *validators, toolkit, path string, identica
 	if tools == nil || path == "" || !identical || *updateValidated {
 		return false
 	}
+	l, id, data := validatedEntry(t, tools, path)
+	return l.Listed(toolkit, id, data)
+}
+
+// validatedEntry is what listedValid and recordValidated look up or add:
+// the list, the validators' identity and the bytes of the output at path.
+func validatedEntry(t *testing.T, tools *validators, path string) (l *ValidatedList, id string, data []byte) {
+	t.Helper()
 	l, err := validatedOnce()
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := tools.id()
-	if err != nil {
+	if id, err = tools.id(); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	if data, err = os.ReadFile(path); err != nil {
 		t.Fatal(err)
 	}
-	return l.Listed(toolkit, id, data)
+	return l, id, data
 }
 
 // recordValidated notes, under -update-validated, that the validators
@@ -72,18 +78,7 @@ func recordValidated(t *testing.T, tools *validators, toolkit, name, path string
 	if !*updateValidated || tools == nil || path == "" {
 		return
 	}
-	l, err := validatedOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := tools.id()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, id, data := validatedEntry(t, tools, path)
 	l.Record(toolkit, id, name, data)
 }
 
