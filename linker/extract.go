@@ -100,11 +100,12 @@ const minInputSize = 52
 // 52 bytes (an empty one too) is an error; an ELF file of another machine
 // than CUDA's named .cubin is an error, an x86-64 object too; then a host
 // object (ELF64 little-endian, relocatable, for x86-64 or another host
-// machine such as aarch64) by its contents; any other ELF file is a cubin only when named .cubin (or, for
-// 12.x, a relocatable one named .o; else see below), and skipped if it is
-// an executable one; a fatbinary by the name
-// .fatbin; a file of another kind is an error when named .cubin, .ptx or
-// .fatbin, and is skipped otherwise (nvlink says nothing; cudalink warns).
+// machine such as aarch64) by its contents; any other ELF file is a cubin
+// only when named .cubin (or, for 12.x, a relocatable one named .o; else
+// see below), and skipped if it is an executable one; a fatbinary by the
+// name .fatbin; a file of another kind is an error when named .cubin, .ptx
+// or .fatbin, and is skipped otherwise (nvlink says nothing; cudalink
+// warns).
 func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy bool) ([]*Object, error) {
 	// nvlink compares extensions as spelt: K.CUBIN is no cubin to it, nor
 	// E.FATBIN a fatbinary, and D.SO is linked (11.8, 12.4, 12.5;
@@ -125,7 +126,7 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy b
 	case len(data) < minInputSize:
 		return nil, &linkError{file: path, msg: fmt.Sprintf(
 			"cannot open input file: %d bytes, too short for an object (nvlink: Could not open input file)", len(data))}
-	case filepath.Ext(path) == ".cubin" && isELF(data) && !cubin.IsCubin(data):
+	case ext == ".cubin" && isELF(data) && !cubin.IsCubin(data):
 		// nvlink takes a file named .cubin (exactly: a host object named
 		// .CUBIN is linked as one) for a cubin whatever it holds, so an
 		// x86-64 object under that name (a host object renamed, a g++
