@@ -289,6 +289,9 @@ func TestAgreesWithCuobjdump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(data) >= 20 && binary.LittleEndian.Uint16(data[18:]) != 190 {
+			continue // another machine's ELF named .cubin (error-host-object-named-cubin-sm80): no device code of its own
+		}
 		n, err := Normalize(data)
 		if err != nil {
 			continue // a broken corpus input
