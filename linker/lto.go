@@ -170,7 +170,7 @@ func gatherLTOInputs(ctx *linkContext) {
 		return
 	}
 	paths, slots, errs := read.paths, read.objs, read.errs
-	if ctx.refuseArchSpecificBefore(slots, ltoPTXImages(slots, cfg.Arch)) {
+	if ctx.refuseArchSpecificBefore(slots, func() []*ptxImage { return ltoPTXImages(slots, cfg.Arch) }) {
 		return // before libnvvm is loaded: nvlink 11.8 refuses sm_90a first
 	}
 	// CUDA 12.x IR (encoded) is read by the toolkit's nvJitLink, unless

@@ -67,10 +67,8 @@ func (p *ptxImage) source() ([]byte, error) {
 func (p *ptxImage) isaRelease() uint32 {
 	if !p.file {
 		if head, err := p.entry.Head(isaHead); err == nil {
-			if _, rest, ok := bytes.Cut(head, []byte(".version")); ok && bytes.IndexByte(rest, '\n') >= 0 {
-				return ptxISARelease(head)
-			}
-			if uint64(len(head)) >= p.entry.Size {
+			_, rest, found := bytes.Cut(head, []byte(".version"))
+			if found && bytes.IndexByte(rest, '\n') >= 0 || uint64(len(head)) >= p.entry.Size {
 				return ptxISARelease(head)
 			}
 		}
@@ -227,11 +225,14 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 	if len(jobs) == 0 {
 		return
 	}
-	imgs := make([]*ptxImage, len(jobs))
-	for i, job := range jobs {
-		imgs[i] = job.img
+	jobImages := func() []*ptxImage {
+		imgs := make([]*ptxImage, len(jobs))
+		for i, job := range jobs {
+			imgs[i] = job.img
+		}
+		return imgs
 	}
-	if ctx.refuseArchSpecificBefore(slots, imgs) {
+	if ctx.refuseArchSpecificBefore(slots, jobImages) {
 		ctx.ptxFailed = true
 		return
 	}
@@ -319,19 +320,20 @@ func (ctx *linkContext) newerCompilerWarning(lib bool, ptxas string, compiled, i
 
 // refuseArchSpecificBefore refuses an arch-specific target (sm_90a,
 // compute_90a) before anything is compiled for it, when the inputs slots
-// and the PTX images imgs that would be compiled say the link reproduces
-// nvlink 11.8 (ptxLinkRelease), and reports whether it did. nvlink 11.8
-// refuses the value while it reads its command line, before it compiles
-// anything; its ptxas would refuse the target too ("Value 'sm_90a' is not
-// defined for option 'gpu-name'"), for -dlto after libnvvm. The PTX pass
-// (compilePTX) and -dlto (gatherLTOInputs) ask it; chooseToolkit refuses
-// a link of cubins the same way once they are added.
-func (ctx *linkContext) refuseArchSpecificBefore(slots [][]*Object, imgs []*ptxImage) bool {
+// and the PTX images imgs gives (asked only for such a target) say the
+// link reproduces nvlink 11.8 (ptxLinkRelease), and reports whether it
+// did. nvlink 11.8 refuses the value while it reads its command line,
+// before it compiles anything; its ptxas would refuse the target too
+// ("Value 'sm_90a' is not defined for option 'gpu-name'"), for -dlto
+// after libnvvm. The PTX pass (compilePTX) and -dlto (gatherLTOInputs)
+// ask it; chooseToolkit refuses a link of cubins the same way once they
+// are added.
+func (ctx *linkContext) refuseArchSpecificBefore(slots [][]*Object, imgs func() []*ptxImage) bool {
 	cfg := ctx.config
 	if !cfg.ArchSpecific && !cfg.FatbinArchSpecific {
 		return false
 	}
-	v := ctx.ptxLinkRelease(slots, imgs)
+	v := ctx.ptxLinkRelease(slots, imgs())
 	if v == 0 || toolkitFor(v).archSpecific {
 		return false
 	}
