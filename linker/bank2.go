@@ -469,12 +469,19 @@ func bank2Source(ctx *linkContext, fn *function) bool {
 	return ctx.bank2.emptiedFrom.has(fn) || hasBank2(fn)
 }
 
-// hasOwnBank2 says whether fn's chosen copy has bank-2 constants (not
-// only a losing copy's, appended).
-func hasOwnBank2(fn *function) bool {
-	return slices.ContainsFunc(fn.sections, func(isec *inputSection) bool {
-		return isConstant2(isec.sec) && fn.text != nil && isec.file == fn.text.file
-	})
+// ownBank2 are the bank-2 constant sections of fn's chosen copy (not a
+// losing copy's, appended); none when it has no code.
+func ownBank2(fn *function) []*inputSection {
+	if fn.text == nil {
+		return nil
+	}
+	var own []*inputSection
+	for _, isec := range fn.sections {
+		if isConstant2(isec.sec) && isec.file == fn.text.file {
+			own = append(own, isec)
+		}
+	}
+	return own
 }
 
 // hasBank2 says whether one of fn's own sections is a bank-2 constant
@@ -678,7 +685,7 @@ func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 		// constants; emptied, it is never written (12.x drops its
 		// name).
 		ctx.bank2.lostEmptied.add(fn)
-		if secs := copies.replacedBank2[sym]; len(secs) > 0 && !hasOwnBank2(fn) {
+		if secs := copies.replacedBank2[sym]; len(secs) > 0 && len(ownBank2(fn)) == 0 {
 			// A later kept copy with constants made a section of its
 			// own, apart from that one, which each replacement empties
 			// again (found by name); the copies that replace it merge
@@ -724,7 +731,7 @@ func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 // (Where no local came first, the replaced copy's own section is emptied
 // before the merge, and nothing is compared.)
 func checkMergedCopies(ctx *linkContext, copies *weakCopies, sym *symbol) bool {
-	secs := copies.replacedBank2[sym]
+	secs := slices.Clip(copies.replacedBank2[sym]) // appended to below
 	if len(secs) == 0 || copies.checked[sym] {
 		return true
 	}
@@ -732,12 +739,8 @@ func checkMergedCopies(ctx *linkContext, copies *weakCopies, sym *symbol) bool {
 		copies.checked = map[*symbol]bool{}
 	}
 	copies.checked[sym] = true
-	if fn := ctx.funcOf(sym); fn != nil && fn.text != nil {
-		for _, isec := range fn.sections {
-			if isConstant2(isec.sec) && isec.file == fn.text.file {
-				secs = append(secs, isec)
-			}
-		}
+	if fn := ctx.funcOf(sym); fn != nil {
+		secs = append(secs, ownBank2(fn)...)
 	}
 	first := secs[0]
 	content := slices.Clone(first.sec.Data)
