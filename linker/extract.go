@@ -404,13 +404,32 @@ func parseEntry(name string, e fatbin.Entry, alloc func(int) []byte) (*Object, e
 	obj, err := parseImage(name, image, e.Compression == fatbin.CompressionNone)
 	if fe := (*cubin.FormatError)(nil); errors.As(err, &fe) {
 		// The offset is the image's: name the file, then the image.
-		fe.File = fmt.Sprintf("%s: sm_%d image", name, e.SM)
+		fe.File = imageLabel(name, e)
 		return nil, err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: sm_%d image: %w", name, e.SM, err)
+		return nil, fmt.Errorf("%s: %w", imageLabel(name, e), err)
 	}
 	return obj, nil
+}
+
+// imageLabel names the fatbinary image e of the input name in an error
+// about its contents, with where the image is stored in the input (the
+// offsets of an image's error are the image's): "d.o:(__nv_relfatbin):
+// sm_80 image at offset 0x50 of the section (0x380 of the object)" or
+// "k.fatbin: sm_80 image at offset 0x50". A compressed image says so: its
+// offsets are in the decompressed bytes.
+func imageLabel(name string, e fatbin.Entry) string {
+	kind := ""
+	if e.Compression != fatbin.CompressionNone {
+		kind = " (" + e.Compression.String() + "-compressed)"
+	}
+	section, off, fileOff := e.Stored()
+	if section == "" {
+		return fmt.Sprintf("%s: sm_%d image%s at offset 0x%x", name, e.SM, kind, off)
+	}
+	return fmt.Sprintf("%s:(%s): sm_%d image%s at offset 0x%x of the section (0x%x of the object)",
+		name, section, e.SM, kind, off, fileOff)
 }
 
 // deferredImage is, with lazy, the object of the fatbinary ELF image e

@@ -15,9 +15,10 @@ import (
 )
 
 // TestMalformedImageMessage: a corrupt device image inside a fatbinary (a
-// .fatbin input, or a host object's) is reported as "<file>: sm_NN image:
-// malformed cubin at offset ...", the file first and then the image the
-// offset is in (the message began "sm_80 image: k.fatbin: ...").
+// .fatbin input, or a host object's) is reported as "<file>: sm_NN image
+// at offset <where the image is>: malformed cubin at offset ...", the file
+// first and then the image the offset is in (the message began "sm_80
+// image: k.fatbin: ...", then gave no place for the image).
 func TestMalformedImageMessage(t *testing.T) {
 	cub, err := os.ReadFile("../examples/saxpy/kernel.cubin")
 	if err != nil {
@@ -37,7 +38,11 @@ func TestMalformedImageMessage(t *testing.T) {
 	if err := Run(cfg); !errors.Is(err, ErrFailed) {
 		t.Fatalf("Run = %v, want ErrFailed", err)
 	}
-	want := "cudalink: error: " + path + ": sm_80 image: malformed cubin at offset 0x3a: e_shentsize 16448, want 64\n"
+	at := bytes.Index(fb.Bytes(), cub[:0x40])
+	if at < 0 {
+		t.Fatal("the image is not stored as is in the fatbinary")
+	}
+	want := fmt.Sprintf("cudalink: error: %s: sm_80 image at offset 0x%x: malformed cubin at offset 0x3a: e_shentsize 16448, want 64\n", path, at)
 	if stderr.String() != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 	}
@@ -87,6 +92,15 @@ func TestDamagedHostObjectMessages(t *testing.T) {
 			}
 			return b
 		}, "d.o:(__nv_relfatbin): malformed fatbinary at offset 0x"},
+		// The LZ4 flag cleared: the compressed bytes are taken for the
+		// image, which is not an ELF file; the message says where they are
+		// (it gave no place in the object).
+		{"uncompressed flag", func(b []byte) []byte {
+			flags := base + elfEntry.Off + 0x28
+			binary.LittleEndian.PutUint64(b[flags:], uint64(elfEntry.Flags&^fatbin.FlagCompressedLZ4))
+			return b
+		}, fmt.Sprintf("d.o:(__nv_relfatbin): sm_80 image at offset 0x%x of the section (0x%x of the object): malformed cubin at offset 0x0: not an ELF file",
+			elfEntry.Off+uint64(elfEntry.HeaderSize), payload)},
 		{"cut", func(b []byte) []byte { return b[:0x200] },
 			"d.o: malformed host object at offset 0x28: section header table at 0x"},
 	} {

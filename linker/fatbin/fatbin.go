@@ -197,6 +197,15 @@ type Entry struct {
 	stored []byte
 }
 
+// Stored says where the entry's payload is stored, as FormatError gives
+// offsets: section is the host object's section that holds the fatbinary
+// ("" for a .fatbin file), off the payload's offset in the fatbinary and
+// fileOff its offset in the file. Errors found inside the image give
+// offsets in the image; these say where the image is.
+func (e Entry) Stored() (section string, off, fileOff uint64) {
+	return e.section, e.rawOff, e.base + e.rawOff
+}
+
 // Is64Bit reports whether the entry is for a 64-bit host.
 func (e Entry) Is64Bit() bool { return e.Flags&Flag64Bit != 0 }
 
