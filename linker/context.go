@@ -301,10 +301,14 @@ type nullSymbol struct {
 	placed     bool
 	// lastConstant is where nvlink's second merge of the __constant__
 	// data after pruning placed the last contribution it counts and did
-	// not fold (remergeConstants); it replaces weakConstants when remerged
-	// is set.
+	// not fold (remergeConstants); it replaces the weak copies' offset
+	// when counted is set. remerged says that merge ran; when it counted
+	// no contribution (every one appended, remergeKindOf), nvlink leaves
+	// the weak copies' offset (user30's curand program: 0x90 after a
+	// 72-byte table and a 1,112-byte one).
 	lastConstant uint64
 	remerged     bool
+	counted      bool
 	// ewpReserves is the sum of sm_90's shared-memory reserves of the
 	// kernels of -ewp images that have shared memory (layoutShared).
 	ewpReserves uint64
@@ -316,7 +320,7 @@ func (n *nullSymbol) value() uint64 {
 	if n.placed {
 		v = n.lostPlaced
 	}
-	if n.remerged {
+	if n.counted {
 		v = n.lastConstant
 	}
 	return v + n.ewpReserves

@@ -23,7 +23,8 @@ import (
 //
 // It also leaves the offset at which the second merge placed the last
 // contribution it counts (remergeKindOf) and did not fold in the null
-// symbol's st_value, 0 when there is none.
+// symbol's st_value; when it counts none, the null symbol keeps what the
+// weak copies' bank-2 constants left there (nullSymbol), 0 without them.
 //
 // Measured with nvlink 11.8, 12.4 and 12.5 alike, sm_52 to sm_90,
 // -kernels-used and the host objects' reference lists alike, one
@@ -36,8 +37,8 @@ func remergeConstants(ctx *linkContext) {
 		return // no second merge, or 12.x rebuilt the bank instead (rebuildConstantBank)
 	}
 	var walk inputWalk // the folds compare the inputs' bytes
-	offs, folded, size, last := remergeLayout(ctx, &walk, c3)
-	ctx.null.lastConstant, ctx.null.remerged = last, true
+	offs, folded, size, last, counted := remergeLayout(ctx, &walk, c3)
+	ctx.null.lastConstant, ctx.null.remerged, ctx.null.counted = last, true, counted
 	checkRelocsPastBank(ctx, c3, size)
 	moved := size != c3.size
 	for i, isec := range c3.members {
@@ -125,15 +126,15 @@ func (ctx *linkContext) constantBankSize(c3 *outputSection) uint64 {
 		return c3.size
 	}
 	var walk inputWalk
-	_, _, size, _ := remergeLayout(ctx, &walk, c3)
+	_, _, size, _, _ := remergeLayout(ctx, &walk, c3)
 	return size
 }
 
 // remergeLayout is the second merge's layout of bank 3: where each member
 // lands, which members it folds onto an earlier one (their offsets mean
 // nothing), the bank's new size, and what the merge leaves in the null
-// symbol.
-func remergeLayout(ctx *linkContext, walk *inputWalk, c3 *outputSection) (offs []uint64, folded []bool, size, last uint64) {
+// symbol: last, when it counted a member (counted).
+func remergeLayout(ctx *linkContext, walk *inputWalk, c3 *outputSection) (offs []uint64, folded []bool, size, last uint64, counted bool) {
 	offs, folded = make([]uint64, len(c3.members)), make([]bool, len(c3.members))
 	var placed []int // members laid out and counted, which later ones may fold onto
 	for i, isec := range c3.members {
@@ -158,7 +159,7 @@ func remergeLayout(ctx *linkContext, walk *inputWalk, c3 *outputSection) (offs [
 			last = offs[i]
 		}
 	}
-	return offs, folded, size, last
+	return offs, folded, size, last, len(placed) > 0
 }
 
 // remergeKind is how nvlink's second merge of bank 3 treats an input's
