@@ -714,7 +714,7 @@ func readInput(path string, cfg *Config, maps *fileMaps) (objs []*Object, size i
 			if cache != nil {
 				data, err = os.ReadFile(path)
 			} else {
-				data, mapped, err = maps.read(path)
+				data, mapped, err = maps.read(path, lazy)
 			}
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {

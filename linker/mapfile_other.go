@@ -10,7 +10,7 @@ type fileMaps struct {
 	copyRelocs bool // unused: see mapfile_unix.go
 }
 
-func (m *fileMaps) read(path string) ([]byte, bool, error) {
+func (m *fileMaps) read(path string, headers bool) ([]byte, bool, error) {
 	data, err := os.ReadFile(path)
 	return data, false, err
 }
