@@ -563,10 +563,21 @@ func overlayConstant2(ctx *linkContext) {
 		// (appendLostConstants) follow at their own alignment, as one
 		// block with the kept copy's (sm_61 -Xptxas -O0: a second 4-byte
 		// aligned __cuda_sm20_div_f64_slowpath_v2 block at 0x44 after
-		// the first at 0x30, not at 0x48).
+		// the first at 0x30, not at 0x48). The block starts at the
+		// largest alignment of its parts, as nvlink's section of the kept
+		// copy takes that of every block appended to it (11.8, sm_52:
+		// an optimized copy's 8-byte aligned constants appended to the
+		// kept -Xptxas -O0 copy's 4-byte aligned ones put both at 0x10
+		// after a kernel's 0xc bytes, not at 0xc).
 		appended := i > 0 && callees[i-1].fn == isec.fn
 		if !appended {
 			align = max(align, ctx.bank2.emptiedAlign[isec.fn])
+			for _, next := range callees[i+1:] {
+				if next.fn != isec.fn {
+					break
+				}
+				align = max(align, next.sec.Addralign)
+			}
 		}
 		for _, k := range reachers[isec] {
 			off = max(off, ends[k])
