@@ -905,7 +905,9 @@ func (w *weakCopies) localOwner(ctx *linkContext, sym *symbol) *function {
 // was the kept one when met. A kept copy without constants leaves no
 // place: the function's constants take the place of the copy that brings
 // them (a -G first copy replaced by a lighter one with constants: the
-// lighter one's place).
+// lighter one's place). Copies met one after another, with no function
+// made between them, share the place, in the order met (the earlier
+// file's order, not the order the replacing copies are made in).
 func (w *weakCopies) firstAt(sym *symbol, key int) {
 	if _, met := w.placeOf[sym]; met {
 		return
@@ -913,7 +915,7 @@ func (w *weakCopies) firstAt(sym *symbol, key int) {
 	if w.placeOf == nil {
 		w.placeOf = map[*symbol]int{}
 	}
-	w.placeOf[sym] = key
+	w.placeOf[sym] = key<<32 | len(w.placeOf)
 }
 
 // listKey is the function.listKey of sym's function, made as the
@@ -922,7 +924,7 @@ func (w *weakCopies) listKey(sym *symbol, order int) int {
 	if key, ok := w.placeOf[sym]; ok {
 		return key
 	}
-	return 2 * order
+	return 2 * order << 32
 }
 
 // meet notes sym's code section, the i-th section of bank2's file.

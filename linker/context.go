@@ -671,10 +671,11 @@ type function struct {
 
 	order int // index in linkContext.allFuncs: creation order
 	// listKey is the function's place in nvlink's list of functions:
-	// 2*order, but for a weak function whose first copy with bank-2
+	// 2*order<<32, but for a weak function whose first copy with bank-2
 	// constants kept when met (in an earlier file) a later file's copy
 	// replaced, which keeps that copy's place, between the functions made
-	// before and after it was met (2*n-1 with n functions made then).
+	// before and after it was met ((2*n-1)<<32 with n functions made
+	// then), plus how many such copies were met before it (weakCopies.firstAt).
 	// Bank 2's overlay orders by it (sortLastFunctionFirst).
 	listKey int
 

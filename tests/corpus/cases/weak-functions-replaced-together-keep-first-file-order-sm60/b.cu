@@ -1,0 +1,3 @@
+#include "h.h"
+template __global__ void tk<float>(float*);
+template __global__ void tk<int>(int*);
