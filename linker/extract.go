@@ -629,8 +629,9 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			if wholeCode && !u.member {
 				ctx.ownWarnf("ignoring input %s: it holds no relocatable device code (compile it with nvcc -dc or -rdc=true)", name)
 			}
-		case !ctx.config.SuppressArchWarning && !u.member:
-			// (nvlink says nothing about an archive member.)
+		case !ctx.config.SuppressArchWarning && !u.member && !ctx.lto.announced:
+			// (nvlink says nothing about an archive member; -dlto said
+			// it in its place among the info lines, announceInputs.)
 			if ctx.mergeWarnf("SM Arch ('%s') not found in '%s'", ctx.config.archName(), name) {
 				return out
 			}

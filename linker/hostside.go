@@ -43,8 +43,11 @@ func writeHostSide(ctx *linkContext) error {
 // dead code makes, or -keep-system-libraries). With -dlto, each input whose
 // IR went to libnvvm is listed at its own place, not the cubin made of
 // them; when ptxas linked the whole program (the LTO inputs and
-// libcudadevrt alone, which nvlink drops), nvlink lists the LTO inputs in
-// reverse command-line order (measured with 11.8, 12.4 and 12.5).
+// libcudadevrt alone, which nvlink drops), nvlink lists the LTO inputs,
+// and those with nothing for the target among them, in reverse
+// command-line order (measured with 11.8, 12.4 and 12.5; for the
+// skipped: 12.4 and 12.5, util.o plain.o stats.o main.o with plain.o's
+// only image sm_90a's linked for sm_90 list main, stats, plain, util).
 func hostSideModules(ctx *linkContext) (ids []string) {
 	if ctx.config.Virtual {
 		return ctx.virtualModules
@@ -56,9 +59,11 @@ func hostSideModules(ctx *linkContext) (ids []string) {
 		return cubinModuleID(name)
 	}
 	if ctx.lto.executable != nil {
-		ir := ctx.lto.program.ir
-		for i := len(ir) - 1; i >= 0; i-- {
-			ids = append(ids, moduleID(ir[i].u, ir[i].name))
+		in := ctx.lto.program.inputs
+		for i := len(in) - 1; i >= 0; i-- {
+			if in[i].ir != nil || in[i].skipped && in[i].u.host != nil && !in[i].u.system {
+				ids = append(ids, moduleID(in[i].u, in[i].name))
+			}
 		}
 		return ids
 	}

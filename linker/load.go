@@ -142,11 +142,12 @@ func compilePTXImages(ctx *linkContext) {
 }
 
 // ltoTookLink says whether -dlto leaves no input to link: libnvvm could
-// not be loaded, -emit-ptx writes its PTX, or ptxas linked the whole
-// program.
+// not be loaded, -emit-ptx writes its PTX, ptxas linked the whole
+// program, or -Werror stopped the link at an input -dlto's read found
+// nothing in for the target (announceInputs).
 func (ctx *linkContext) ltoTookLink() bool {
 	cfg := ctx.config
-	return cfg.LTO && (ctx.lto.units == nil || ctx.emitsPTX() || ctx.lto.executable != nil)
+	return cfg.LTO && (ctx.lto.units == nil || ctx.emitsPTX() || ctx.lto.executable != nil || ctx.mergeStopped())
 }
 
 // addInputs makes the link's input files of what readInputs read, in

@@ -79,6 +79,9 @@ type ltoState struct {
 	// kernels of that cubin that no host object references are then
 	// merged as ordinary functions (registerNames).
 	devrtLinked bool
+	// announced: gatherLTOInputs said (announceInputs) which inputs have
+	// nothing for the target, so selectImages does not say it again.
+	announced bool
 	// unlisted: an input is a host object without the host-reference
 	// sections (.nvHR*: a host compiler's object, nvcc -c's, an nvcc
 	// -dlink output), so nvlink cannot know what its host code launches
@@ -131,9 +134,14 @@ type ltoInput struct {
 	u    *unit
 	ir   *irImage // nil: linked as it is (partial LTO)
 	// skipped: no image for the target at all (nvlink's "SM Arch not
-	// found"): it neither makes the LTO partial nor gets the info line.
+	// found", announceInputs): it neither makes the LTO partial nor gets
+	// the info line.
 	skipped bool
+	ptx     bool  // linked as PTX compiled for the target
 	slot    *unit // the unit as selectImages meets it
+	// last: the last input on the command line (announceInputs: -Werror
+	// stopping the link there exits 255, lastInputStopped).
+	last bool
 }
 
 // ltoProgram is the program -dlto compiles, as gatherLTOInputs read it
@@ -200,6 +208,13 @@ func gatherLTOInputs(ctx *linkContext) {
 	ctx.lto.units = map[*unit]bool{}
 	var inputs []ltoInput
 	var devrtFuncs set[string] // the functions libcudadevrt defines
+	// The last input, as addInputs counts them (one it reports too).
+	lastSlot := -1
+	for i := range paths {
+		if paths[i] != "" || errs[i] != nil {
+			lastSlot = i
+		}
+	}
 	for i, objs := range slots {
 		if paths[i] == "" || readFailed(errs[i]) {
 			continue
@@ -209,13 +224,14 @@ func gatherLTOInputs(ctx *linkContext) {
 			if u.host != nil && !u.host.hasRefSections {
 				ctx.lto.unlisted = true
 			}
-			in := ltoInput{name: group[0].Name, u: u, ir: u.irFor(cfg.Arch), slot: u}
+			in := ltoInput{name: group[0].Name, u: u, ir: u.irFor(cfg.Arch), slot: u, last: i == lastSlot}
 			if in.ir != nil {
 				ctx.lto.units[u] = true
 			} else if !u.hasELF && len(u.ptx) == 0 && len(u.nvvm) == 0 {
 				continue // no device code at all
-			} else if best, ptx := chooseImage(group, cfg.Arch); best == nil && ptx == nil {
-				in.skipped = true
+			} else {
+				best, ptx := chooseImage(group, cfg.Arch)
+				in.skipped, in.ptx = best == nil && ptx == nil, ptx != nil
 			}
 			in.u = u
 			if isSystemLibrary(paths[i]) {
@@ -255,8 +271,9 @@ func gatherLTOInputs(ctx *linkContext) {
 		partial, force = true, true
 	}
 	if len(ir) == 0 {
-		ctx.announcePartial(inputs, -1)
-		ctx.ignoreLTO()
+		if !ctx.announceInputs(inputs, -1) {
+			ctx.ignoreLTO()
+		}
 		return
 	}
 	jit := cuda12 && slices.ContainsFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&encodedIRFlag != 0 })
@@ -267,13 +284,20 @@ func gatherLTOInputs(ctx *linkContext) {
 	// of the inputs around it). nvlink 12.x stops at IR its libnvvm
 	// refuses, before the info lines of the inputs after it (measured
 	// with 12.4 on 12.5 objects); nvJitLink reads the program at once,
-	// so those lines wait for it (optimizeLinkTime, announcePartial).
+	// so those lines wait for it (optimizeLinkTime, announceInputs).
 	firstIR := slices.IndexFunc(inputs, func(in ltoInput) bool { return in.ir != nil })
-	ctx.announcePartial(inputs[:firstIR], -1)
+	if ctx.announceInputs(inputs[:firstIR], -1) {
+		return
+	}
 	if jit {
 		if !partial && !cfg.EmitPTX {
 			// Measured: nvlink 12.4 and 12.5 refuse a link of 12.x LTO
-			// objects alone (nvlink 11.8 links them).
+			// objects alone (nvlink 11.8 links them), once they read
+			// every input (cuda12-error-lto-arch-less-input-not-partial-sm80:
+			// "SM Arch not found" first).
+			if ctx.announceInputs(inputs[firstIR:], -1) {
+				return
+			}
 			ctx.errorf("expected libcudadevrt object: nvlink 12.x links CUDA 12 -dlto objects only with libcudadevrt or with inputs built without -dlto; add -lcudadevrt, as nvcc -dlink -dlto does")
 			return
 		}
@@ -302,8 +326,8 @@ func gatherLTOInputs(ctx *linkContext) {
 	}
 	for _, in := range inputs[firstIR:] {
 		if in.ir == nil {
-			if !jit {
-				ctx.announcePartial([]ltoInput{in}, -1)
+			if !jit && ctx.announceInputs([]ltoInput{in}, -1) {
+				return
 			}
 			continue
 		}
@@ -362,21 +386,49 @@ func ltoPTXImages(slots [][]*Object, target int) []*ptxImage {
 	return imgs
 }
 
-// announcePartial prints nvlink's info line for each input of inputs
-// that has no IR and is not libcudadevrt (a partial LTO), in order, up
-// to inputs[stop] (all of them when stop < 0): nvlink 12.x stops reading
-// at IR its libnvvm refuses.
-func (ctx *linkContext) announcePartial(inputs []ltoInput, stop int) {
+// announceInputs prints what nvlink says of each input of inputs as its
+// -dlto reads them, in order, up to inputs[stop] (all of them when stop
+// < 0; nvlink 12.x stops reading at IR its libnvvm refuses): the info
+// line of partial LTO for one that has no IR and is not libcudadevrt,
+// and "SM Arch not found" for one with nothing for the target (not for an
+// archive member; -suppress-arch-warning silences it), which selectImages
+// then leaves unsaid (ltoState.announced). Measured with 11.8, 12.4 and
+// 12.5: the two kinds of line come in command-line order
+// (lto-read-lines-in-command-line-order-sm86), and under -Werror the
+// warning is an error that stops the link there, before the later
+// inputs' lines ("elfLink internal error", exit status 1;
+// error-lto-werror-skipped-object-whole-program-sm86). It reports whether
+// -Werror stopped the link.
+func (ctx *linkContext) announceInputs(inputs []ltoInput, stop int) bool {
 	if stop >= 0 {
 		inputs = inputs[:stop]
 	}
+	ctx.lto.announced = true
 	for _, in := range inputs {
-		if in.ir == nil && !in.u.system && !in.skipped {
+		switch {
+		case in.skipped:
+			if ctx.config.SuppressArchWarning || in.u.member {
+				continue
+			}
+			if ctx.mergeWarnf("SM Arch ('%s') not found in '%s'", ctx.config.archName(), in.name) {
+				if in.last {
+					ctx.lastInputStopped()
+				}
+				return true
+			}
+		case in.ir == nil && !in.u.system:
 			// An archive member is "lib.a:member", as in nvlink's other
 			// messages (lto-cmake-resolved-library-keeps-kernels-sm80).
 			ctx.infof("requested LTO but '%s' not built for LTO so doing partial LTO", memberColonName(in.name, in.u.member))
+			if in.ptx {
+				// nvlink compiles it as it reads it: the warnings of the
+				// inputs after it stay warnings under -Werror (measured
+				// with 11.8).
+				ctx.ptxasRan()
+			}
 		}
 	}
+	return false
 }
 
 // reportUnreadableBeforePTX: with -emit-ptx, nvlink 11.8 reports the IR
@@ -409,8 +461,9 @@ func optimizeLinkTime(ctx *linkContext) {
 	}
 	opts, maxReg, err := ctx.nvvmOptions(ir, partial, force)
 	if err != nil {
-		ctx.announcePartial(later, -1)
-		ctx.report(err)
+		if !ctx.announceInputs(later, -1) {
+			ctx.report(err)
+		}
 		return
 	}
 	// The host references: nvlink 11.8 writes them to a file for libnvvm
@@ -454,7 +507,9 @@ func optimizeLinkTime(ctx *linkContext) {
 	if le := (*linkError)(nil); errors.As(err, &le) {
 		refused = slices.IndexFunc(later, func(in ltoInput) bool { return in.ir != nil && ltoModuleName(in) == le.file })
 	}
-	ctx.announcePartial(later, refused)
+	if ctx.announceInputs(later, refused) {
+		return
+	}
 	if err != nil {
 		ctx.report(ctx.olderIRError(err, ir, jit))
 		return

@@ -626,6 +626,26 @@ func StackSizeWarnings(messages string) []string {
 	return out
 }
 
+// readLine matches the lines nvlink's -dlto prints as it reads each input
+// (lto.go's announceInputs): the info line of partial LTO and "SM Arch
+// not found", with the input each names.
+var readLine = regexp.MustCompile(`(?m)(?:requested LTO but '([^']*)' not built for LTO|SM Arch \('[^']*'\) not found in '([^']*)')`)
+
+// ReadOrder lists the inputs nvlink's (or cudalink's) read lines name, in
+// the order printed: "partial NAME" for an info line of partial LTO,
+// "arch NAME" for "SM Arch not found".
+func ReadOrder(messages string) []string {
+	var out []string
+	for _, m := range readLine.FindAllStringSubmatch(messages, -1) {
+		if m[1] != "" {
+			out = append(out, "partial "+m[1])
+		} else {
+			out = append(out, "arch "+m[2])
+		}
+	}
+	return out
+}
+
 // cwd is held while InDir runs.
 var cwd sync.Mutex
 

@@ -531,6 +531,9 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	if want, got := DiagnosticOrder(c.Messages), DiagnosticOrder(stderr); len(want) > 1 && !slices.Equal(got, want) {
 		t.Errorf("cudalink's warnings and errors come in the order %q, nvlink's in the order %q", got, want)
 	}
+	if want, got := ReadOrder(c.Messages), ReadOrder(stderr); len(want) > 1 && !slices.Equal(got, want) {
+		t.Errorf("cudalink says what it reads in the order %q, nvlink in the order %q", got, want)
+	}
 	if want, got := LimitSizes(c.Messages), LimitSizes(stderr); !slices.Equal(got, want) {
 		t.Errorf("cudalink's limit errors give the sizes %q, nvlink's %q", got, want)
 	}

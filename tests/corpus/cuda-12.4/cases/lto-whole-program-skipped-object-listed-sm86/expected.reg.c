@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_408dabdc_7_gain_cu_factor)
+DEFINE_REGISTER_FUNC(_1bb7ac2b_9_legacy_cu_ae6caeb2)
+DEFINE_REGISTER_FUNC(_ac7af2e7_8_scale_cu_256e94a7)
