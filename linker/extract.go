@@ -575,7 +575,7 @@ func readThinMember(memberName, stored string) ([]byte, error) {
 // image (ELF nil): its host-reference lists (or their absence) and its
 // module id still count.
 func (ctx *linkContext) selectImages(objs []*Object) []*Object {
-	target := ctx.config.Arch
+	target, images := ctx.config.Arch, ctx.config.imageTarget()
 	var out []*Object
 	for group := range unitGroups(objs) {
 		u := group[0].unit
@@ -590,7 +590,7 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 			}
 			continue
 		}
-		best, ptx := chooseImage(group, target)
+		best, ptx := chooseImage(group, images)
 		name := group[0].Name
 		var wholeCode bool // the unit's whole-program fatbinary holds code
 		if best == nil && ptx == nil {
@@ -640,6 +640,26 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 	return out
 }
 
+// imageTarget is what chooseImage picks a unit's images for.
+type imageTarget struct {
+	sm int // -arch's SM: 90 for sm_90 and for sm_90a
+	// generic: a -dlto link for a target that is not arch-specific (sm_90,
+	// which nvcc -dlink -dlto -arch=sm_90a gives nvlink): nvlink 12.x then
+	// takes no sm_90a image of a fatbinary (host object, .fatbin, archive
+	// member), not even the only one, but the unit's sm_90 image or
+	// compute_90 PTX, else skips it ("SM Arch ('sm_90') not found"); its
+	// compute_90a PTX it compiles, and ptxas refuses. Without -dlto, or
+	// for sm_90a, or for a relocatable cubin, it takes the sm_90a image
+	// (measured with 12.4 and 12.5 on objects whose sm_90a code differs
+	// from their sm_90 code: cuda12-lto-sm90-*).
+	generic bool
+}
+
+// imageTarget is what the link takes the inputs' images for.
+func (cfg *Config) imageTarget() imageTarget {
+	return imageTarget{sm: cfg.Arch, generic: cfg.LTO && !cfg.ArchSpecific}
+}
+
 // chooseImage picks, among the parsed images of one unit, what nvlink
 // links for sm_<target>: an ELF image (best), or a PTX image to compile.
 // Measured with nvlink 11.8: of the ELF images of the same major and a
@@ -651,17 +671,19 @@ func (ctx *linkContext) selectImages(objs []*Object) []*Object {
 // -gencode arch=compute_75,code=sm_75 makes two sm_75 images, and nvlink
 // links the second, whichever virtual architecture it was compiled from;
 // fatbinary --create with two images of one profile alike), but that an
-// sm_90a image beats an sm_90 one in either order; among PTX images of
-// the same architecture the first wins, but for the target's own the last
-// (ptxFor). A .ptx file's text is always compiled.
-func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
+// sm_90a image beats an sm_90 one in either order (but see
+// imageTarget.generic); among PTX images of the same architecture the
+// first wins, but for the target's own the last (ptxFor). A .ptx file's
+// text is always compiled.
+func chooseImage(objs []*Object, target imageTarget) (best *Object, ptx *ptxImage) {
 	u := objs[0].unit
 	for _, obj := range objs {
 		switch {
 		case obj.ELF == nil:
 		case !u.container:
 			best = obj
-		case !cubin.ArchCompatible(obj.ELF.Header.SM(), target):
+		case !cubin.ArchCompatible(obj.ELF.Header.SM(), target.sm):
+		case target.generic && obj.ELF.Header.Flags&cubin.EF_CUDA_ARCH_SPECIFIC != 0:
 		case best == nil || obj.ELF.Header.SM() > best.ELF.Header.SM():
 			best = obj
 		case obj.ELF.Header.SM() == best.ELF.Header.SM() &&
@@ -677,7 +699,7 @@ func chooseImage(objs []*Object, target int) (best *Object, ptx *ptxImage) {
 		}
 		return best, nil
 	}
-	p := u.ptxFor(target)
+	p := u.ptxFor(target.sm)
 	if p != nil && (best == nil || p.sm > best.ELF.Header.SM()) {
 		return nil, p
 	}

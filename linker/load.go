@@ -359,7 +359,7 @@ func (ctx *linkContext) dropPrelinked(objs []*Object, prelinked map[string]strin
 		ctx.ownWarnf("ignoring input %s: %s device-linked it already (nvcc -dlink), so nvlink skips it with --register-link-binaries", group[0].Name, prelinked[u.host.moduleID])
 		// nvlink compiles the unit's PTX all the same: ptxas's messages
 		// are printed, and the link is one that compiled PTX.
-		if _, p := chooseImage(group, ctx.config.Arch); p != nil && !ctx.lto.units[u] {
+		if _, p := chooseImage(group, ctx.config.imageTarget()); p != nil && !ctx.lto.units[u] {
 			ctx.compiledObject(group[0].Name, u, p)
 		}
 	}

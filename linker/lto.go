@@ -178,7 +178,7 @@ func gatherLTOInputs(ctx *linkContext) {
 		return
 	}
 	paths, slots, errs := read.paths, read.objs, read.errs
-	if ctx.refuseArchSpecificBefore(slots, func() []*ptxImage { return ltoPTXImages(slots, cfg.Arch) }) {
+	if ctx.refuseArchSpecificBefore(slots, func() []*ptxImage { return ltoPTXImages(slots, cfg.imageTarget()) }) {
 		return // before libnvvm is loaded: nvlink 11.8 refuses sm_90a first
 	}
 	// CUDA 12.x IR (encoded) is read by the toolkit's nvJitLink, unless
@@ -208,6 +208,7 @@ func gatherLTOInputs(ctx *linkContext) {
 	ctx.lto.units = map[*unit]bool{}
 	var inputs []ltoInput
 	var devrtFuncs set[string] // the functions libcudadevrt defines
+	images := cfg.imageTarget()
 	// The last input, as addInputs counts them (one it reports too).
 	lastSlot := -1
 	for i := range paths {
@@ -230,7 +231,7 @@ func gatherLTOInputs(ctx *linkContext) {
 			} else if !u.hasELF && len(u.ptx) == 0 && len(u.nvvm) == 0 {
 				continue // no device code at all
 			} else {
-				best, ptx := chooseImage(group, cfg.Arch)
+				best, ptx := chooseImage(group, images)
 				in.skipped, in.ptx = best == nil && ptx == nil, ptx != nil
 			}
 			in.u = u
@@ -238,7 +239,7 @@ func gatherLTOInputs(ctx *linkContext) {
 				sys := *u
 				sys.system = true
 				in.u = &sys
-				if best, _ := chooseImage(group, cfg.Arch); best != nil && best.ELF != nil {
+				if best, _ := chooseImage(group, images); best != nil && best.ELF != nil {
 					for i := range best.ELF.Symbols {
 						if s := &best.ELF.Symbols[i]; s.Type() == cubin.STT_FUNC && s.Bind() == cubin.STB_GLOBAL && s.Shndx != cubin.SHN_UNDEF {
 							devrtFuncs.add(s.Name)
@@ -374,7 +375,7 @@ func gatherLTOInputs(ctx *linkContext) {
 // those with IR among them (nvcc 11.8 -dlto stores the PTX beside the IR,
 // which nvlink 11.8 does not compile but whose ISA tells the release):
 // what the PTX pass would compile, and more.
-func ltoPTXImages(slots [][]*Object, target int) []*ptxImage {
+func ltoPTXImages(slots [][]*Object, target imageTarget) []*ptxImage {
 	var imgs []*ptxImage
 	for _, objs := range slots {
 		for group := range unitGroups(objs) {

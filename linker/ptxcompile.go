@@ -210,7 +210,7 @@ func (ctx *linkContext) compilePTX(slots [][]*Object) {
 			if ctx.lto.units[group[0].unit] {
 				continue
 			}
-			if _, p := chooseImage(group, cfg.Arch); p != nil {
+			if _, p := chooseImage(group, cfg.imageTarget()); p != nil {
 				if _, done := ctx.ptxJobs[p]; !done {
 					job := &ptxJob{name: group[0].Name, img: p}
 					if ctx.ptxJobs == nil {

@@ -272,7 +272,7 @@ func TestChooseImage(t *testing.T) {
 		if len(objs) == 0 {
 			objs = []*Object{{unit: u}}
 		}
-		best, p := chooseImage(objs, tc.target)
+		best, p := chooseImage(objs, imageTarget{sm: tc.target})
 		got := ""
 		switch {
 		case p != nil:
@@ -282,6 +282,57 @@ func TestChooseImage(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("SASS %v, PTX %v, target sm_%d: %q, want %q", tc.sass, tc.ptx, tc.target, got, tc.want)
+		}
+	}
+}
+
+// TestChooseImageGenericDLTO: a -dlto link for sm_90 (not sm_90a) takes
+// no sm_90a image of a fatbinary: the unit's sm_90 image or compute_90
+// PTX, else nothing; without -dlto the sm_90a image wins, and a
+// relocatable cubin is taken either way (measured with nvlink 12.4 and
+// 12.5; see imageTarget).
+func TestChooseImageGenericDLTO(t *testing.T) {
+	for _, tc := range []struct {
+		sass      []string // "90" or "90a", in file order
+		ptx       []int
+		container bool
+		generic   bool
+		want      string
+	}{
+		{[]string{"90a"}, nil, true, true, ""},
+		{[]string{"90a"}, nil, true, false, "sm_90a"},
+		{[]string{"90", "90a"}, nil, true, true, "sm_90"},
+		{[]string{"90a", "90"}, nil, true, true, "sm_90"},
+		{[]string{"90", "90a"}, nil, true, false, "sm_90a"},
+		{[]string{"90a"}, []int{90}, true, true, "compute_90"},
+		{[]string{"90a"}, []int{90}, true, false, "sm_90a"},
+		{[]string{"90a"}, nil, false, true, "sm_90a"},
+	} {
+		u := &unit{container: tc.container}
+		var objs []*Object
+		for _, sm := range tc.sass {
+			flags := uint32(90)
+			if sm == "90a" {
+				flags |= cubin.EF_CUDA_ARCH_SPECIFIC
+			}
+			objs = append(objs, &Object{ELF: &cubin.File{Header: cubin.Header{Flags: flags}}, unit: u})
+		}
+		for _, sm := range tc.ptx {
+			u.ptx = append(u.ptx, ptxImage{sm: sm})
+		}
+		best, p := chooseImage(objs, imageTarget{sm: 90, generic: tc.generic})
+		got := ""
+		switch {
+		case p != nil:
+			got = "compute_" + strconv.Itoa(p.sm)
+		case best != nil:
+			got = "sm_" + strconv.Itoa(best.ELF.Header.SM())
+			if best.ELF.Header.Flags&cubin.EF_CUDA_ARCH_SPECIFIC != 0 {
+				got += "a"
+			}
+		}
+		if got != tc.want {
+			t.Errorf("SASS %v, PTX %v, container %v, generic %v: %q, want %q", tc.sass, tc.ptx, tc.container, tc.generic, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,5 @@
+#define NUM_PRELINKED_OBJECTS 4
+DEFINE_REGISTER_FUNC(_aeef698a_8_scale_cu_256e94a7)
+DEFINE_REGISTER_FUNC(_6dac8e27_7_both_cu__Z4stepf)
+DEFINE_REGISTER_FUNC(_a8ec7396_6_ptx_cu_e1a0ebb7)
+DEFINE_REGISTER_FUNC(_b885cc1f_7_gain_cu_factor)
