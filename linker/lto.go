@@ -512,7 +512,7 @@ func optimizeLinkTime(ctx *linkContext) {
 		return
 	}
 	if err != nil {
-		ctx.report(ctx.olderIRError(err, ir, jit))
+		ctx.report(ctx.olderIRError(err, p))
 		return
 	}
 	// nvlink prints libnvvm's log as one info message, as libnvvm wrote
@@ -583,29 +583,32 @@ func optimizeLinkTime(ctx *linkContext) {
 	}
 }
 
-// olderIRError is err, the failed compile of the program whose inputs
-// with IR are ir, or, when CUDA 11.8's IR among them is why it failed, an
-// error naming the first such input and saying what to do. The IR of
-// nvcc 11.8 -dlto is stored as it is, nvcc 12.x's encoded
-// (encodedIRFlag) or, for lto_90a, marked arch-specific, and CUDA 12's libnvvm cannot compile 11.8's (IR
+// olderIRError is err, the failed compile of the program p, or, when
+// CUDA 11.8's IR among its inputs is why it failed, an error naming the
+// first such input and saying what to do. The IR of nvcc 11.8 -dlto is
+// stored as it is, nvcc 12.x's encoded (encodedIRFlag) or, for lto_90a,
+// marked arch-specific, and CUDA 12's libnvvm cannot compile 11.8's (IR
 // version 1.9, its own 2.0). Measured with nvlink 12.4 and 12.5 and their
 // -nvvmpath, 11.8 objects with or without 12.x ones: "IR version 1.9
 // incompatible with current version 2.0", "<first 11.8 object>: error:
-// incompatible IR detected", exit 1. cudalink meets it three ways: the
-// 11.8 IR alone goes to libnvvm with nvlink 11.8's options, and 12.x's
-// libnvvm refuses -host-ref-file first (NVVM_ERROR_INVALID_OPTION, naming
-// no input); without host references, or beside 12.x IR (nvJitLink),
-// NVVM_ERROR_IR_VERSION_MISMATCH.
-func (ctx *linkContext) olderIRError(err error, ir []ltoInput, jit bool) error {
+// incompatible IR detected", exit 1. cudalink meets it three ways. The
+// 11.8 IR alone (p.cuda12 false) goes to libnvvm with nvlink 11.8's
+// options, every one of which 11.8's libnvvm takes: a libnvvm that
+// refuses one (NVVM_ERROR_INVALID_OPTION; 12.x's refuses -host-ref-file,
+// first, naming no input) is a newer release's, whatever its log says
+// (TestOlderIRErrorFromInputs). Without host references, or beside 12.x
+// IR (nvJitLink), NVVM_ERROR_IR_VERSION_MISMATCH.
+func (ctx *linkContext) olderIRError(err error, p *ltoProgram) error {
+	ir := p.ir
 	i := slices.IndexFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&(encodedIRFlag|fatbin.FlagArchSpecific) == 0 })
 	if i < 0 {
 		return err
 	}
 	var ce *nvvm.CompileError
 	switch {
-	case jit && strings.Contains(err.Error(), "NVVM_ERROR_IR_VERSION_MISMATCH"):
-	case !jit && errors.As(err, &ce) && (nvvm.ResultString(ce.Status) == "NVVM_ERROR_IR_VERSION_MISMATCH" ||
-		nvvm.ResultString(ce.Status) == "NVVM_ERROR_INVALID_OPTION" && strings.Contains(ce.Log, "-host-ref-file")):
+	case p.jit && strings.Contains(err.Error(), "NVVM_ERROR_IR_VERSION_MISMATCH"):
+	case !p.jit && errors.As(err, &ce) && nvvm.ResultString(ce.Status) == "NVVM_ERROR_IR_VERSION_MISMATCH":
+	case !p.cuda12 && errors.As(err, &ce) && nvvm.ResultString(ce.Status) == "NVVM_ERROR_INVALID_OPTION":
 	default:
 		return err
 	}

@@ -1,10 +1,15 @@
 package linker
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/cudalink/cudalink/linker/fatbin"
 	"github.com/cudalink/cudalink/linker/hostobj"
+	"github.com/cudalink/cudalink/linker/nvvm"
 )
 
 // TestNVJitLinkOptions: nvJitLink gets the target, -lto -ptx, then every
@@ -89,6 +94,55 @@ func TestLTOHostRefs(t *testing.T) {
 		}
 		if got := slices.Contains(opts, "-has-global-host-info"); got == c.noGlobal {
 			t.Errorf("%s: -has-global-host-info in %q: %v", c.name, opts, got)
+		}
+	}
+}
+
+// TestOlderIRErrorFromInputs: a failed -dlto compile is blamed on CUDA
+// 11.8's IR (the first such input named) by what the inputs are and
+// libnvvm's status, not by the words of its log: 11.8's IR alone gets
+// nvlink 11.8's options, so a libnvvm refusing one (12.x's refuses
+// -host-ref-file) is newer than the IR, whatever it logs; beside 12.x IR
+// the options are 12.x's, and only an IR version mismatch tells.
+func TestOlderIRErrorFromInputs(t *testing.T) {
+	const invalidOption, versionMismatch, compilation = 7, 3, 9
+	for _, s := range []struct {
+		status int
+		want   string
+	}{{invalidOption, "NVVM_ERROR_INVALID_OPTION"}, {versionMismatch, "NVVM_ERROR_IR_VERSION_MISMATCH"}, {compilation, "NVVM_ERROR_COMPILATION"}} {
+		if got := nvvm.ResultString(s.status); got != s.want {
+			t.Fatalf("nvvm.ResultString(%d) = %s, want %s", s.status, got, s.want)
+		}
+	}
+	in := func(name string, flags fatbin.Flags) ltoInput {
+		return ltoInput{name: name, u: &unit{}, ir: &irImage{entry: fatbin.Entry{Flags: flags}}}
+	}
+	old, arch := in("k.o", 0), in("h.o", fatbin.FlagArchSpecific)
+	ctx := &linkContext{config: &Config{NVVMPath: "/cuda-12/nvvm"}}
+	for _, tc := range []struct {
+		name   string
+		p      ltoProgram
+		status int
+		log    string
+		blamed string // the input named, "" for err as it came
+	}{
+		{"11.8 IR, 12.x's refusal in today's words", ltoProgram{ir: []ltoInput{old}}, invalidOption, "libnvvm : error: -host-ref-file is an unsupported option", "k.o"},
+		{"11.8 IR, a refusal in other words", ltoProgram{ir: []ltoInput{old}}, invalidOption, "unknown option", "k.o"},
+		{"11.8 IR, a refusal with no log", ltoProgram{ir: []ltoInput{old}}, invalidOption, "", "k.o"},
+		{"11.8 IR without host references", ltoProgram{ir: []ltoInput{old}}, versionMismatch, "", "k.o"},
+		{"11.8 IR, another failure", ltoProgram{ir: []ltoInput{old}}, compilation, "-host-ref-file", ""},
+		{"12.x options (lto_90a beside 11.8 IR): a refusal is not the IR's", ltoProgram{ir: []ltoInput{arch, old}, cuda12: true}, invalidOption, "-host-ref-file", ""},
+		{"lto_90a beside 11.8 IR, version mismatch", ltoProgram{ir: []ltoInput{arch, old}, cuda12: true}, versionMismatch, "", "k.o"},
+		{"no 11.8 IR", ltoProgram{ir: []ltoInput{arch}, cuda12: true}, versionMismatch, "", ""},
+	} {
+		err := fmt.Errorf("compiling: %w", &nvvm.CompileError{Status: tc.status, Log: tc.log})
+		got := ctx.olderIRError(err, &tc.p)
+		var le *linkError
+		switch {
+		case tc.blamed == "" && got != err:
+			t.Errorf("%s: %v, want the error as it came", tc.name, got)
+		case tc.blamed != "" && (!errors.As(got, &le) || le.file != tc.blamed || !strings.Contains(le.msg, "CUDA 11.8's")):
+			t.Errorf("%s: %v, want %s's IR named as CUDA 11.8's", tc.name, got, tc.blamed)
 		}
 	}
 }
