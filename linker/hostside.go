@@ -47,7 +47,8 @@ func writeHostSide(ctx *linkContext) error {
 // and those with nothing for the target among them, in reverse
 // command-line order (measured with 11.8, 12.4 and 12.5; for the
 // skipped: 12.4 and 12.5, util.o plain.o stats.o main.o with plain.o's
-// only image sm_90a's linked for sm_90 list main, stats, plain, util).
+// only image sm_90a's linked for sm_90 list main, stats, plain, util;
+// skippedModuleID).
 func hostSideModules(ctx *linkContext) (ids []string) {
 	if ctx.config.Virtual {
 		return ctx.virtualModules
@@ -61,8 +62,13 @@ func hostSideModules(ctx *linkContext) (ids []string) {
 	if ctx.lto.executable != nil {
 		in := ctx.lto.program.inputs
 		for i := len(in) - 1; i >= 0; i-- {
-			if in[i].ir != nil || in[i].skipped && in[i].u.host != nil && !in[i].u.system {
+			switch {
+			case in[i].ir != nil:
 				ids = append(ids, moduleID(in[i].u, in[i].name))
+			case in[i].skipped && !in[i].u.system:
+				if id := skippedModuleID(in[i].u); id != "" {
+					ids = append(ids, id)
+				}
 			}
 		}
 		return ids
@@ -80,8 +86,10 @@ func hostSideModules(ctx *linkContext) (ids []string) {
 		}
 	}
 	for _, u := range ctx.unlinked {
-		if u.host != nil && (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0 || len(u.nvvm) > 0) {
-			all = append(all, placed{u.seq, u.host.moduleID})
+		if (!u.system || ctx.devrt[u.unit] == devrtTaken) && (u.hasELF || len(u.ptx) > 0 || len(u.nvvm) > 0) {
+			if id := skippedModuleID(u.unit); id != "" {
+				all = append(all, placed{u.seq, id})
+			}
 		}
 	}
 	for _, p := range ctx.lto.listed {
@@ -92,6 +100,21 @@ func hostSideModules(ctx *linkContext) (ids []string) {
 		ids = append(ids, p.id)
 	}
 	return ids
+}
+
+// skippedModuleID is how --register-link-binaries names a unit with
+// device code of which nothing is linked: a host object by its module id;
+// a .fatbin file, which has none, as "(null)" (nvlink prints a null
+// string; measured with 11.8 and 12.5, with -dlto and without:
+// fatbin-skipped-listed-null-sm86); "" for what nvlink does not list.
+func skippedModuleID(u *unit) string {
+	switch {
+	case u.host != nil:
+		return u.host.moduleID
+	case u.container && !u.member:
+		return "(null)"
+	}
+	return ""
 }
 
 // cubinModuleID is the module id nvlink makes up for a plain cubin: its

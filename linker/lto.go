@@ -84,9 +84,13 @@ type ltoState struct {
 	announced bool
 	// unlisted: an input is a host object without the host-reference
 	// sections (.nvHR*: a host compiler's object, nvcc -c's, an nvcc
-	// -dlink output), so nvlink cannot know what its host code launches
-	// and libnvvm keeps every kernel (ltoHostRefs), as hostKernelRefs
-	// keeps them without -dlto (gatherLTOInputs).
+	// -dlink output) or has no host side (a cubin, a .fatbin), so nvlink
+	// cannot know what its host code launches and libnvvm keeps every
+	// kernel (ltoHostRefs), as hostKernelRefs keeps them without -dlto
+	// (gatherLTOInputs). Only a .fatbin with nothing for the target
+	// leaves a whole program to libnvvm (an input linked makes it
+	// partial): nvlink then keeps every kernel (measured with 11.8 and
+	// 12.5, lto-whole-program-skipped-fatbin-keeps-kernels-sm86).
 	unlisted bool
 }
 
@@ -222,7 +226,7 @@ func gatherLTOInputs(ctx *linkContext) {
 		}
 		for group := range unitGroups(objs) {
 			u := group[0].unit
-			if u.host != nil && !u.host.hasRefSections {
+			if u.host == nil || !u.host.hasRefSections {
 				ctx.lto.unlisted = true
 			}
 			in := ltoInput{name: group[0].Name, u: u, ir: u.irFor(cfg.Arch), slot: u, last: i == lastSlot}
