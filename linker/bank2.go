@@ -634,6 +634,61 @@ func emptiedStandIn(ctx *linkContext, fn *function) *inputSection {
 	return isec
 }
 
+// listBySectionSymbols gives the functions made from file (byText) that
+// have bank-2 constants of their own their places in nvlink's list of
+// functions (function.listKey) in the order of their bank-2 sections'
+// section symbols in file's .symtab, not of their code sections: nvlink
+// lists a function's constants as it meets that symbol. nvcc and ptxas
+// write each function's section symbols together, code first, so the
+// orders agree; a cudalink -r output does not (a losing copy's constants,
+// which make a function's own section there, come with their file's
+// symbols, after the kept copy's: 12.x's -Xptxas -O0 dm<double> kept and
+// an optimized copy losing, where nvlink's final link placed dm's
+// constants first in the banks, cudalink's last). The places kept from an
+// earlier file's replaced copy (weakCopies.firstAt) stay where they are.
+func listBySectionSymbols(file *inputFile, byText map[int]*function) {
+	var fns []*function
+	for _, fn := range byText {
+		if fn.listKey == 2*fn.order<<32 && slices.ContainsFunc(fn.sections, func(isec *inputSection) bool {
+			return isConstant2(isec.sec) && isec.file == file
+		}) {
+			fns = append(fns, fn)
+		}
+	}
+	if len(fns) < 2 {
+		return
+	}
+	symAt := map[*inputSection]int{} // a bank-2 section's first section symbol
+	for j := 1; j < len(file.ELF.Symbols); j++ {
+		esym := &file.ELF.Symbols[j]
+		if esym.Type() != cubin.STT_SECTION {
+			continue
+		}
+		if isec := file.sectionOf(uint32(esym.Shndx)); isec != nil && isConstant2(isec.sec) {
+			if _, ok := symAt[isec]; !ok {
+				symAt[isec] = j
+			}
+		}
+	}
+	at := func(fn *function) int { // its first bank-2 section's symbol; without one, after the others
+		for _, isec := range fn.sections {
+			if j, ok := symAt[isec]; ok && isec.file == file {
+				return j
+			}
+		}
+		return len(file.ELF.Symbols)
+	}
+	slices.SortFunc(fns, func(a, b *function) int { return cmp.Compare(a.listKey, b.listKey) })
+	keys := make([]int, len(fns))
+	for i, fn := range fns {
+		keys[i] = fn.listKey
+	}
+	slices.SortStableFunc(fns, func(a, b *function) int { return cmp.Compare(at(a), at(b)) })
+	for i, fn := range fns {
+		fn.listKey = keys[i]
+	}
+}
+
 // sortLastFunctionFirst orders functions' sections the reverse of the
 // order the inputs define the functions in, as nvlink's list of functions
 // holds them: a weak function a later file's copy replaced keeps the place

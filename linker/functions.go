@@ -85,6 +85,7 @@ func buildFunctions(ctx *linkContext) {
 				}
 			}
 		}
+		listBySectionSymbols(file, byText) // bank2.go
 		if file.ELF.Header.Type == cubin.ET_CUDA_EWP {
 			markClones(ctx, file)
 		}
