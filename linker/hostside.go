@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,9 +14,10 @@ import (
 // besides the cubin: --register-link-binaries, the list of modules the
 // host's link.stub registers. It runs only once the cubin is written, so a
 // failed link leaves neither file (nvlink writes this one even when the
-// link fails). A file already at the path is replaced. nvlink (11.8,
-// 12.4, 12.5), given libcudadevrt that it does not take, leaves a regular
-// file there as it is, stale; cudalink deliberately does not copy that
+// link fails). nvlink (11.8, 12.4, 12.5), given libcudadevrt that it does
+// not take, leaves a regular file already at the path as it is, stale;
+// cudalink leaves it only when it registers the same modules as this
+// link's list (keepRegisterFile), and replaces it otherwise
 // (docs/toolkits.md): the host would register another link's modules.
 func writeHostSide(ctx *linkContext) error {
 	path := ctx.config.RegisterLinkBinaries
@@ -28,11 +30,74 @@ func writeHostSide(ctx *linkContext) error {
 	for _, id := range ids {
 		fmt.Fprintf(&b, "DEFINE_REGISTER_FUNC(%s)\n", id)
 	}
+	if ctx.keepRegisterFile(path, ids) {
+		return nil
+	}
 	if err := ctx.config.writeFileAtomic(path, b.Bytes()); err != nil {
 		ctx.report(&linkError{file: path, msg: "cannot write register-link-binaries file: " + err.Error()})
 		return ErrFailed
 	}
 	return nil
+}
+
+// keepRegisterFile reports whether the --register-link-binaries file at
+// path stays as it is. nvlink (11.8, 12.4, 12.5) given libcudadevrt (an
+// input whose path holds "cudadevrt") keeps a regular file there when it
+// does not take the library, and when it takes it, keeps one that holds
+// "_cuda_device_runtime_" (libcudadevrt's module id) anywhere, a string
+// search; otherwise, and without libcudadevrt, it rewrites the file
+// (measured by hand on devrt-between-objects-taken-sm61 and
+// devrt-named-object-on-demand, and on every case of
+// TestRegisterFileSameModulesKept). cudalink keeps the file only where
+// nvlink does and the file registers the same modules as ids, in any
+// order: nvcc -dlink with several targets (-gencode for sm_80 and sm_90a)
+// gives every nvlink run the same path, and a later run that leaves the
+// file keeps the first run's order, which differs from its own when one
+// run linked a whole LTO program (listed in reverse) and the other a
+// partial one. A file of other modules, which nvlink may leave, is
+// replaced (TestRegisterFileExisting, docs/toolkits.md).
+func (ctx *linkContext) keepRegisterFile(path string, ids []string) bool {
+	given, taken := len(ctx.devrt) > 0, false
+	for _, choice := range ctx.devrt {
+		taken = taken || choice == devrtTaken
+	}
+	if ctx.lto.executable != nil {
+		// ptxas linked the whole program; libcudadevrt, given, is
+		// among the LTO inputs, and never taken.
+		given = slices.ContainsFunc(ctx.lto.program.inputs, func(in ltoInput) bool { return in.u.system })
+		taken = false
+	}
+	if ctx.config.Virtual || !given {
+		return false
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || taken && !bytes.Contains(data, []byte("_cuda_device_runtime_")) {
+		return false
+	}
+	var have []string
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if i == 0 {
+			if line != fmt.Sprintf("#define NUM_PRELINKED_OBJECTS %d", len(ids)) {
+				return false
+			}
+			continue
+		}
+		id, ok := strings.CutPrefix(line, "DEFINE_REGISTER_FUNC(")
+		if !ok {
+			return false
+		}
+		if id, ok = strings.CutSuffix(id, ")"); !ok {
+			return false
+		}
+		have = append(have, id)
+	}
+	want := slices.Clone(ids)
+	slices.Sort(have)
+	slices.Sort(want)
+	return slices.Equal(have, want)
 }
 
 // hostSideModules are the module ids --register-link-binaries lists, in
