@@ -767,6 +767,18 @@ func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 			fn.sections = slices.Insert(fn.sections, 0, own...)
 		}
 	}
+	for _, sym := range copies.replacedBare {
+		// The replaced copy had no constants, but a local function of
+		// its name, met after it, made the section of that name, which
+		// the replacement empties (11.8, 12.4, 12.5: a -O0 weak
+		// __cuda_sm3x_div_rn_noftz_f32_slowpath from older PTX replaced
+		// by a later file's equal one, an -Xptxas -O1 file's local of the
+		// name between them). A local met after the replacing copy
+		// keeps its constants.
+		if local := copies.localOwner(ctx, sym); local != nil && sym.file != nil && local.text.file.index < sym.file.index {
+			emptyLocalBank2(ctx, local)
+		}
+	}
 	for _, sym := range copies.replaced {
 		if local := copies.localOwner(ctx, sym); local != nil {
 			emptyLocalBank2(ctx, local)
@@ -895,6 +907,10 @@ type weakCopies struct {
 	// of the first such copy's constants of each function.
 	replaced      []*symbol
 	replacedAlign map[*symbol]uint64
+	// replacedBare are the weak copies without bank-2 constants that a
+	// later copy replaced: nvlink empties the section of their name all
+	// the same, which a local function's may be (markEmptiedBank2).
+	replacedBare []*symbol
 	// placeOf: the place in nvlink's function list (function.listKey) of
 	// the weak functions whose first copy with bank-2 constants that was
 	// the kept one when met a later file's copy replaced.
@@ -1034,6 +1050,9 @@ func (w *weakCopies) lose(sym *symbol, idx uint32, bank2 *codeBank2, i int) {
 			}
 			w.lostEarly[sym] = max(w.lostEarly[sym], bank2.align(i))
 		}
+	}
+	if bank2.file.replacedCopy(idx) && !bank2.has(i) {
+		w.replacedBare = append(w.replacedBare, sym)
 	}
 	if bank2.file.replacedCopy(idx) && bank2.has(i) {
 		if w.replacedBank2 == nil {
