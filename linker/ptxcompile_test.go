@@ -272,15 +272,7 @@ func TestChooseImage(t *testing.T) {
 		if len(objs) == 0 {
 			objs = []*Object{{unit: u}}
 		}
-		best, p := chooseImage(objs, imageTarget{sm: tc.target})
-		got := ""
-		switch {
-		case p != nil:
-			got = "compute_" + strconv.Itoa(p.sm)
-		case best != nil:
-			got = "sm_" + strconv.Itoa(best.ELF.Header.SM())
-		}
-		if got != tc.want {
+		if got := chosenImage(chooseImage(objs, imageTarget{sm: tc.target})); got != tc.want {
 			t.Errorf("SASS %v, PTX %v, target sm_%d: %q, want %q", tc.sass, tc.ptx, tc.target, got, tc.want)
 		}
 	}
@@ -320,21 +312,26 @@ func TestChooseImageGenericDLTO(t *testing.T) {
 		for _, sm := range tc.ptx {
 			u.ptx = append(u.ptx, ptxImage{sm: sm})
 		}
-		best, p := chooseImage(objs, imageTarget{sm: 90, generic: tc.generic})
-		got := ""
-		switch {
-		case p != nil:
-			got = "compute_" + strconv.Itoa(p.sm)
-		case best != nil:
-			got = "sm_" + strconv.Itoa(best.ELF.Header.SM())
-			if best.ELF.Header.Flags&cubin.EF_CUDA_ARCH_SPECIFIC != 0 {
-				got += "a"
-			}
-		}
-		if got != tc.want {
+		if got := chosenImage(chooseImage(objs, imageTarget{sm: 90, generic: tc.generic})); got != tc.want {
 			t.Errorf("SASS %v, PTX %v, container %v, generic %v: %q, want %q", tc.sass, tc.ptx, tc.container, tc.generic, got, tc.want)
 		}
 	}
+}
+
+// chosenImage names what chooseImage chose: "sm_90", "sm_90a" (an
+// arch-specific image), "compute_90" (PTX), or "" for nothing.
+func chosenImage(best *Object, ptx *ptxImage) string {
+	switch {
+	case ptx != nil:
+		return "compute_" + strconv.Itoa(ptx.sm)
+	case best != nil:
+		name := "sm_" + strconv.Itoa(best.ELF.Header.SM())
+		if best.ELF.Header.Flags&cubin.EF_CUDA_ARCH_SPECIFIC != 0 {
+			name += "a"
+		}
+		return name
+	}
+	return ""
 }
 
 // TestPTXISARelease: the CUDA release of a PTX text's ISA, which tells an
