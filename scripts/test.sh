@@ -7,7 +7,8 @@
 #                                  (differential tests against nvlink, Bazel,
 #                                  worker, robustness), every fuzz target
 #   bash scripts/test.sh --quick   the pre-commit check, under 3 minutes on a
-#                                  quiet 2-core machine: lint, then
+#                                  quiet 2-core machine: lint, the BUILD.bazel
+#                                  check (check_build_files), then
 #                                  `go test -short` of quick_packages below
 #                                  (no setup, no fuzzing; see there)
 #
@@ -65,6 +66,15 @@ check_gofmt() {
 # staticcheck is pinned in tools/go.mod, apart from the linker's dependencies.
 check_staticcheck() {
   go tool -modfile=tools/go.mod staticcheck ./...
+}
+
+# check_build_files: gazelle would change no Go BUILD.bazel file. The full
+# suite checks it in tests/bazel; --quick checks it here (2-3 s), so that a Go
+# import added without its BUILD.bazel dependency fails the pre-commit check
+# and not only CI (session 30: lto_test.go's //linker/nvvm).
+check_build_files() {
+  local root=$PWD
+  (cd tests/bazel/tools && go tool gazelle update -mode=diff -repo_root="$root" "$root")
 }
 
 # What --quick tests, with -short: the linker's packages (unit tests, the
@@ -158,6 +168,7 @@ run_fuzz() {
 stage "gofmt" check_gofmt
 stage "go vet" go vet ./...
 stage "staticcheck" check_staticcheck
+[ "$quick" -eq 1 ] && stage "BUILD.bazel files (gazelle)" check_build_files
 [ "$quick" -eq 0 ] && stage "setup" bash scripts/setup.sh
 stage "go test" run_go_tests
 [ "$quick" -eq 0 ] && stage "fuzz (${#fuzz_targets[@]} targets, 3000 executions each)" run_fuzz
