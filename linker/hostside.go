@@ -30,7 +30,7 @@ func writeHostSide(ctx *linkContext) error {
 	for _, id := range ids {
 		fmt.Fprintf(&b, "DEFINE_REGISTER_FUNC(%s)\n", id)
 	}
-	if ctx.keepRegisterFile(path, ids) {
+	if ctx.keepRegisterFile(path, b.Bytes()) {
 		return nil
 	}
 	if err := ctx.config.writeFileAtomic(path, b.Bytes()); err != nil {
@@ -41,22 +41,23 @@ func writeHostSide(ctx *linkContext) error {
 }
 
 // keepRegisterFile reports whether the --register-link-binaries file at
-// path stays as it is. nvlink (11.8, 12.4, 12.5) given libcudadevrt (an
-// input whose path holds "cudadevrt") keeps a regular file there when it
+// path stays as it is instead of list, the link's. nvlink (11.8, 12.4,
+// 12.5) given libcudadevrt (an input whose path holds "cudadevrt") keeps
+// a regular file there when it
 // does not take the library, and when it takes it, keeps one that holds
 // "_cuda_device_runtime_" (libcudadevrt's module id) anywhere, a string
 // search; otherwise, and without libcudadevrt, it rewrites the file
 // (measured by hand on devrt-between-objects-taken-sm61 and
 // devrt-named-object-on-demand, and on every case of
 // TestRegisterFileSameModulesKept). cudalink keeps the file only where
-// nvlink does and the file registers the same modules as ids, in any
+// nvlink does and the file registers the same modules as list, in any
 // order: nvcc -dlink with several targets (-gencode for sm_80 and sm_90a)
 // gives every nvlink run the same path, and a later run that leaves the
 // file keeps the first run's order, which differs from its own when one
 // run linked a whole LTO program (listed in reverse) and the other a
 // partial one. A file of other modules, which nvlink may leave, is
 // replaced (TestRegisterFileExisting, docs/toolkits.md).
-func (ctx *linkContext) keepRegisterFile(path string, ids []string) bool {
+func (ctx *linkContext) keepRegisterFile(path string, list []byte) bool {
 	given, taken := len(ctx.devrt) > 0, false
 	for _, choice := range ctx.devrt {
 		taken = taken || choice == devrtTaken
@@ -77,27 +78,21 @@ func (ctx *linkContext) keepRegisterFile(path string, ids []string) bool {
 	if err != nil || taken && !bytes.Contains(data, []byte("_cuda_device_runtime_")) {
 		return false
 	}
-	var have []string
-	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		if i == 0 {
-			if line != fmt.Sprintf("#define NUM_PRELINKED_OBJECTS %d", len(ids)) {
-				return false
-			}
-			continue
-		}
-		id, ok := strings.CutPrefix(line, "DEFINE_REGISTER_FUNC(")
-		if !ok {
-			return false
-		}
-		if id, ok = strings.CutSuffix(id, ")"); !ok {
-			return false
-		}
-		have = append(have, id)
+	return sameLinesAfterFirst(data, list)
+}
+
+// sameLinesAfterFirst says whether a and b have the same first line and
+// the same other lines in any order (a final newline or none alike): two
+// register-link-binaries files with the same count and modules.
+func sameLinesAfterFirst(a, b []byte) bool {
+	la := strings.Split(strings.TrimSuffix(string(a), "\n"), "\n")
+	lb := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(la) != len(lb) || la[0] != lb[0] {
+		return false
 	}
-	want := slices.Clone(ids)
-	slices.Sort(have)
-	slices.Sort(want)
-	return slices.Equal(have, want)
+	slices.Sort(la[1:])
+	slices.Sort(lb[1:])
+	return slices.Equal(la, lb)
 }
 
 // hostSideModules are the module ids --register-link-binaries lists, in
