@@ -3,7 +3,6 @@ package linker
 import (
 	"bytes"
 	"encoding/binary"
-	"strconv"
 
 	"github.com/cudalink/cudalink/linker/archive"
 	"github.com/cudalink/cudalink/linker/fatbin"
@@ -40,9 +39,9 @@ func walkHeaders(data []byte, fill func(off, n uint64) bool) {
 			return
 		}
 		h := data[off : off+archive.HeaderSize]
-		msize, err := strconv.ParseUint(string(bytes.TrimRight(h[48:58], " ")), 10, 64)
+		msize, ok := archive.MemberSize(h)
 		start := off + archive.HeaderSize
-		if err != nil || msize > size-start {
+		if !ok || msize > size-start {
 			return
 		}
 		body := data[start : start+msize]

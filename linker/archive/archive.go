@@ -161,7 +161,7 @@ func (p *parser) parse() (*Archive, error) {
 		if string(h[58:60]) != fmag {
 			return nil, p.errorf(off+58, "bad member header terminator %q", h[58:60])
 		}
-		msize, ok := parseDecimal(h[48:58])
+		msize, ok := MemberSize(h)
 		if !ok {
 			return nil, p.errorf(off+48, "bad member size %q", h[48:58])
 		}
@@ -332,6 +332,10 @@ func longName(tab []byte, off uint64) (string, bool) {
 	return zstring(bytes.TrimSuffix(s, []byte("/"))), true
 }
 
+// MemberSize is the member size the member header h (HeaderSize bytes)
+// declares, if it is a space-padded decimal number.
+func MemberSize(h []byte) (uint64, bool) { return parseDecimal(h[48:58]) }
+
 // parseDecimal parses a space-padded decimal field.
 func parseDecimal(b []byte) (uint64, bool) {
 	s := strings.TrimRight(string(b), " ")
@@ -377,7 +381,7 @@ func ReadsNoObject(r io.ReaderAt, size int64) bool {
 		if _, err := r.ReadAt(h[:], off); err != nil || string(h[58:60]) != fmag {
 			return false
 		}
-		msize, ok := parseDecimal(h[48:58])
+		msize, ok := MemberSize(h[:])
 		if !ok || msize > uint64(size-off-HeaderSize) {
 			return false
 		}
