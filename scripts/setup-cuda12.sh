@@ -174,8 +174,10 @@ unpack_headers "$tmp"
 lib=$tmp/usr/lib/x86_64-linux-gnu
 find "$lib" -maxdepth 1 -type f -name '*.a' \
   ! -name libcudadevrt.a ! -name libcudart_static.a ! -name libculibos.a ! -name libnvptxcompiler_static.a -delete
+# libnv* names the PTX compiler's archive too: keep it (setup.sh builds
+# cudalink-ptxc from it).
 find "$lib" -maxdepth 1 \( -name 'libcu*.so*' -o -name 'libnpp*' -o -name 'libnv*' \) \
-  ! -name 'libnvvm*' ! -name 'libnvJitLink.so*' -delete
+  ! -name 'libnvvm*' ! -name 'libnvJitLink.so*' ! -name libnvptxcompiler_static.a -delete
 # nvcc.profile beside nvcc is a link to the system's 11.8 profile: write
 # one for this prefix.
 tkdir=$tmp/usr/lib/nvidia-cuda-toolkit

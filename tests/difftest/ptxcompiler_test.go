@@ -36,8 +36,8 @@ func ptxCompilerArchive(toolkit string) string {
 // builds in ${CUDALINK_CACHE:-/var/cache/cudalink}/cuda-<version>:
 // "library", libnvptxcompiler.so (loaded in the helper), and "program",
 // cudalink-ptxc (the library linked into a C program). The test is skipped
-// loudly when the toolkit has no PTX compiler archive, and fails when it
-// has one that setup did not build.
+// loudly when the toolkit is not installed, and fails when setup left it
+// without its PTX compiler archive or did not build the compilers from it.
 func findPTXCompilers(t *testing.T, toolkit string) map[string]string {
 	t.Helper()
 	cache := os.Getenv("CUDALINK_CACHE")
@@ -56,6 +56,12 @@ func findPTXCompilers(t *testing.T, toolkit string) map[string]string {
 		}
 		if exists(archive) {
 			t.Fatalf("CUDA %s's %s is installed but %s is missing: run scripts/setup.sh (scripts/setup-ptxcompiler.sh builds it)", toolkit, archive, p)
+		}
+		if prefix := "/opt/cuda-" + toolkit; toolkit != DefaultToolkit && exists(filepath.Join(prefix, ".complete")) {
+			// scripts/setup-cuda12.sh keeps the archive in every prefix it
+			// unpacks: one without it is a broken setup, not a machine
+			// without the toolkit.
+			t.Fatalf("CUDA %s is installed in %s without its PTX compiler archive %s: run scripts/setup.sh", toolkit, prefix, archive)
 		}
 		t.Skipf("SKIP: no CUDA %s PTX compiler library (%s; scripts/setup.sh installs it)", toolkit, archive)
 	}
