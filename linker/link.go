@@ -11,20 +11,26 @@ func link(ctx *linkContext) error {
 	if ctx.config.Relocatable {
 		return linkRelocatable(ctx)
 	}
-	if ctx.config.Virtual {
+	if ctx.config.Virtual && !ctx.config.LTO {
 		return linkVirtual(ctx) // -arch=compute_NN: nothing is linked; --register-link-binaries only
 	}
 	ctx.run("check options", warnPreserveRelocs) // nvlink's warning for -preserve-relocs on sm_90
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
-	ctx.run("read inputs", readInputs)                         // parse every input (past 4 MiB, in parallel); archives are indexed
+	ctx.run("read inputs", readInputs) // parse every input (past 4 MiB, in parallel); archives are indexed
+	if ctx.config.Virtual {
+		ctx.run("check the target", checkVirtualArchSpecific) // -arch=compute_NN -dlto: compute_90a is a target of 12.x only
+	}
 	ctx.run("choose -Xptxas", chooseXptxas)                    // -Xptxas given twice: the last (11.8, with its warning) or all (12.x)
 	ctx.run("gather LTO inputs", gatherLTOInputs)              // -dlto: libnvvm loaded, every unit's IR for the target read into one program
 	ctx.run("report unreadable IR", reportUnreadableBeforePTX) // -dlto -emit-ptx: IR that could not be read, reported before the rest compiles
 	ctx.run("optimize link time", optimizeLinkTime)            // -dlto: libnvvm compiles the program to PTX, ptxas that PTX to lto.cubin
-	ctx.run("compile PTX", compilePTXImages)                   // ptxas compiles the PTX images addInputs will choose, in parallel
-	ctx.run("add inputs", addInputs)                           // each unit's image for the target joins the link, in command-line order
+	if ctx.config.Virtual && !ctx.linkWholeVirtual() {
+		return linkVirtualLTO(ctx) // -arch=compute_NN -dlto, no whole program: --register-link-binaries only
+	}
+	ctx.run("compile PTX", compilePTXImages) // ptxas compiles the PTX images addInputs will choose, in parallel
+	ctx.run("add inputs", addInputs)         // each unit's image for the target joins the link, in command-line order
 	if ctx.checkpoint() {
 		return ErrFailed
 	}

@@ -27,6 +27,56 @@ func linkVirtual(ctx *linkContext) error {
 	return ctx.runErr("write host side", writeHostSide) // --register-link-binaries
 }
 
+// linkVirtualLTO ends a -dlto link for a virtual target (-arch=compute_NN)
+// that links no whole program (linkWholeVirtual). nvlink 11.8, 12.4 and
+// 12.5 read the inputs as for sm_NN (gatherLTOInputs' lines: partial LTO
+// for each input without IR, "SM Arch ('compute_NN') not found" for one
+// with nothing for sm_NN, and none of the virtual link's own warnings
+// for inputs without PTX), compile the program (libnvvm, then ptxas,
+// whose -Xptxas -v lines they print), and then link nothing: no cubin,
+// even with -o, exit 0, and --register-link-binaries as the virtual link
+// writes it (every input with device code in command-line order,
+// libcudadevrt whenever -lcudadevrt finds it). Without IR, "Ignoring
+// -dlto option" follows the lines. That is what nvcc -dlink -dlto
+// -arch=compute_NN runs when some object was built without -dlto.
+func linkVirtualLTO(ctx *linkContext) error {
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	ctx.run("warn about ignored -dlto", warnIgnoredLTO) // nvlink's warning for -dlto without IR to compile
+	ctx.run("list modules", listVirtualModules)         // every input with device code, in command-line order
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	return ctx.runErr("write host side", writeHostSide) // --register-link-binaries
+}
+
+// linkWholeVirtual says whether a -dlto link for a virtual target goes
+// on as the link for its real architecture: when ptxas linked the whole
+// program (ltoState.executable: the LTO inputs and libcudadevrt alone,
+// the program calling nothing of the library), nvlink writes that cubin
+// to -o, byte for byte what -arch=sm_NN writes, with its
+// --register-link-binaries; nvcc gives it no -o, and nvlink then fails
+// ("Could not open output file '(null)'", exit status 1), after ptxas's
+// lines. Measured with 11.8, 12.4 and 12.5 (a program that calls
+// libcudadevrt, a partial LTO, and nvlink 11.8's LTO objects alone, which
+// ptxas compiles as relocatable code, link nothing: linkVirtualLTO).
+// The link then goes on as -arch=sm_NN.
+func (ctx *linkContext) linkWholeVirtual() bool {
+	if ctx.lto.executable == nil || ctx.failed() {
+		return false
+	}
+	if ctx.config.Output == "" {
+		ctx.errorf("-arch=%s -dlto compiled these -dlto objects as a whole program for %s, which nvlink writes to -o, and there is no -o (nvlink: \"Could not open output file '(null)'\"): give -o <file>, or build an object without -dlto among them for a virtual link",
+			ctx.config.archName(), ctx.config.smName())
+		return false
+	}
+	cfg := *ctx.config
+	cfg.Virtual = false
+	ctx.config = &cfg
+	return true
+}
+
 // checkVirtualArchSpecific refuses compute_90a when the link reproduces
 // nvlink 11.8, which does not know the value (the error is all it prints:
 // it stops while it reads its command line, so no input's error comes
@@ -80,7 +130,8 @@ func listVirtualModules(ctx *linkContext) {
 			if u == nil || !u.hasELF && len(u.ptx) == 0 && len(u.nvvm) == 0 {
 				continue
 			}
-			if !ctx.checkVirtualImage(group[0].Name, u) {
+			// With -dlto, gatherLTOInputs said what nvlink says of each.
+			if !ctx.config.LTO && !ctx.checkVirtualImage(group[0].Name, u) {
 				return
 			}
 			if ctx.mergeStopped() {

@@ -183,10 +183,15 @@ func (p *parser) check() error {
 		return errors.New("-r (--relocatable) with -dlto is not supported: cudalink's -r is a partial link, which does not optimize at link time; make the partial link without -dlto, or, for nvlink's -r (nvcc -r passes it as --host-relocatable-link, which changes nothing), write --host-relocatable-link")
 	case p.notYet != "":
 		return fmt.Errorf("option '%s' is not supported yet", p.notYet)
-	case cfg.Virtual && (cfg.Relocatable || p.lto):
-		// nvlink links nothing for a virtual target (linkVirtual); what it
-		// does with these is not measured.
-		return fmt.Errorf("-arch=%s is not supported yet with -r or -dlto: a virtual target links no device code (it writes only --register-link-binaries)", p.arch)
+	case cfg.Virtual && cfg.Relocatable:
+		// nvlink links nothing for a virtual target (linkVirtual); cudalink's
+		// -r is a partial link, which needs a real architecture.
+		return fmt.Errorf("-arch=%s is not supported yet with -r: a virtual target links no device code (it writes only --register-link-binaries)", p.arch)
+	case cfg.Virtual && p.lto && (p.emitPTX || cfg.ForcePartialLTO || cfg.ForceWholeLTO || p.fatbinOutput()):
+		// -dlto for a virtual target is measured without these (the
+		// whole program written to -o, else the virtual link:
+		// linkVirtualLTO).
+		return fmt.Errorf("-arch=%s with -dlto is not supported yet with -emit-ptx, -force-partial-lto, -force-whole-lto, --fatbin or --embedded-fatbin", p.arch)
 	case p.machine == 32:
 		// nvlink refuses every 64-bit input ("size does not match target
 		// '-m32'"), and CUDA 11.8 makes no other.

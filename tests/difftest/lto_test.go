@@ -2,8 +2,10 @@ package difftest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -373,5 +375,62 @@ func TestCUDA12SplitCompileExtendedModules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVirtualLTOWholeProgramNeedsOutput: nvcc -dlink -dlto -arch=compute_NN
+// runs nvlink --arch=compute_NN -dlto with no -o. Over -dlto objects and
+// libcudadevrt alone nvlink compiles the whole program for sm_NN, which it
+// writes to -o (lto-virtual-target-whole-program-compute80), and without
+// -o it fails: "Could not open output file '(null)'", exit status 1, no
+// --register-link-binaries file (measured with 11.8, 12.4 and 12.5).
+// cudalink fails alike, saying so. nvlink itself is run when installed.
+func TestVirtualLTOWholeProgramNeedsOutput(t *testing.T) {
+	n := 0
+	for _, c := range loadEveryToolkit(t) {
+		if c.Name != "lto-virtual-target-whole-program-compute80" {
+			continue
+		}
+		n++
+		t.Run(c.Toolkit, func(t *testing.T) {
+			tmp := t.TempDir()
+			out := filepath.Join(tmp, "out.cubin")
+			args := cudalinkArgs(t, c, c.Inputs, out)
+			if i := slices.Index(args, "-o"); i < 0 || i != len(args)-2 {
+				t.Fatalf("no -o at the end of %q", args)
+			}
+			args = args[:len(args)-2]
+			status, _, stderr := linkIn(t, c.Dir, args)
+			if status != 1 || !strings.Contains(stderr, "'(null)'") || !strings.Contains(stderr, "give -o <file>") {
+				t.Errorf("cudalink %s: exit status %d, want 1 with nvlink's reason and what to do; stderr:\n%s", strings.Join(args, " "), status, stderr)
+			}
+			if files, _ := os.ReadDir(tmp); len(files) != 0 {
+				t.Errorf("cudalink left %v", files)
+			}
+			nvlink := "nvlink"
+			if c.Toolkit != DefaultToolkit {
+				nvlink = filepath.Join("/opt/cuda-"+c.Toolkit, "usr", "bin", "nvlink")
+			}
+			if _, err := exec.LookPath(nvlink); err != nil {
+				t.Logf("SKIP nvlink's side: %v", err)
+				return
+			}
+			nvArgs := slices.DeleteFunc(slices.Clone(args), func(a string) bool {
+				return strings.HasPrefix(a, "--ptxas=") || strings.HasPrefix(a, "--ptx-compiler=")
+			})
+			cmd := exec.Command(nvlink, nvArgs...)
+			cmd.Dir = c.Dir
+			msg, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !bytes.Contains(msg, []byte("Could not open output file '(null)'")) {
+				t.Errorf("nvlink %s: %v, want exit status 1 and \"Could not open output file '(null)'\"; output:\n%s", strings.Join(nvArgs, " "), err, msg)
+			}
+			if files, _ := os.ReadDir(tmp); len(files) != 0 {
+				t.Errorf("nvlink left %v", files)
+			}
+		})
+	}
+	if n == 0 {
+		t.Skip("SKIP: no lto-virtual-target-whole-program-compute80 case")
 	}
 }

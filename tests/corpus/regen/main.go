@@ -1231,6 +1231,11 @@ func regen(tk *toolkit, c *caseSpec) error {
 	} else {
 		_, err := os.Stat(outPath)
 		switch {
+		case c.virtual() && c.nvvm && err == nil:
+			// -dlto for a virtual target: nvlink writes the whole
+			// program it compiled for sm_NN, as -arch=sm_NN does
+			// (lto-virtual-target-whole-program-compute80).
+			outputs = append(outputs, "expected.cubin")
 		case c.virtual():
 			// A virtual target: nvlink links nothing and writes only
 			// the --register-link-binaries file.
