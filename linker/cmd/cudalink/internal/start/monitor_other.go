@@ -6,3 +6,8 @@ package start
 // (monitor_linux.go).
 func slowMonitor()    {}
 func restoreMonitor() {}
+
+// noFaultAround and restoreFaultAround do nothing but on Linux
+// (faultaround_linux.go).
+func noFaultAround()      {}
+func restoreFaultAround() {}

@@ -8,9 +8,9 @@
 // Its settings keep a link from reading the binary's function tables
 // (gopclntab), pages the link has no other use for: on Linux every page
 // fault in the binary maps the 64 KiB around it, so a few scattered reads
-// are hundreds of KiB of a small link's peak memory. And it lets the
-// runtime's monitor thread wake less often (slowMonitor), which a short
-// link pays for in CPU time.
+// are hundreds of KiB of a small link's peak memory; noFaultAround turns
+// that off for the code. And it lets the runtime's monitor thread wake
+// less often (slowMonitor), which a short link pays for in CPU time.
 package start
 
 import (
@@ -23,6 +23,9 @@ import (
 var procs int
 
 func init() {
+	// From here on, a page of the code is mapped when it runs, not the
+	// 64 KiB around it.
+	noFaultAround()
 	// The runtime's monitor thread wakes less often (a millisecond at
 	// least): it started before this.
 	slowMonitor()
@@ -60,11 +63,12 @@ func init() {
 func Procs() int { return procs }
 
 // RestoreProcs gives the process the processors init took (the
-// runtime's default GOMAXPROCS, updated as the runtime does), and the
-// runtime's threads their timer slack, for the persistent worker, which
-// runs links side by side.
+// runtime's default GOMAXPROCS, updated as the runtime does), the
+// runtime's threads their timer slack and the code its fault-around, for
+// the persistent worker, which runs links side by side.
 func RestoreProcs() {
 	restoreMonitor()
+	restoreFaultAround()
 	if procs != 0 {
 		runtime.SetDefaultGOMAXPROCS()
 	}
