@@ -230,12 +230,16 @@ func gatherLTOInputs(ctx *linkContext) {
 				ctx.lto.unlisted = true
 			}
 			in := ltoInput{name: group[0].Name, u: u, ir: u.irFor(cfg.Arch), slot: u, last: i == lastSlot}
+			// best: the ELF image the link would take without -dlto
+			// (chosen once for a unit without IR, and for libcudadevrt).
+			var best *Object
 			if in.ir != nil {
 				ctx.lto.units[u] = true
 			} else if !u.hasELF && len(u.ptx) == 0 && len(u.nvvm) == 0 {
 				continue // no device code at all
 			} else {
-				best, ptx := chooseImage(group, images)
+				var ptx *ptxImage
+				best, ptx = chooseImage(group, images)
 				in.skipped, in.ptx = best == nil && ptx == nil, ptx != nil
 			}
 			in.u = u
@@ -243,7 +247,10 @@ func gatherLTOInputs(ctx *linkContext) {
 				sys := *u
 				sys.system = true
 				in.u = &sys
-				if best, _ := chooseImage(group, images); best != nil && best.ELF != nil {
+				if in.ir != nil {
+					best, _ = chooseImage(group, images)
+				}
+				if best != nil && best.ELF != nil {
 					for i := range best.ELF.Symbols {
 						if s := &best.ELF.Symbols[i]; s.Type() == cubin.STT_FUNC && s.Bind() == cubin.STB_GLOBAL && s.Shndx != cubin.SHN_UNDEF {
 							devrtFuncs.add(s.Name)
