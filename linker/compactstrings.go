@@ -228,7 +228,18 @@ func movedNames(ctx *linkContext) (sh, str []movedName) {
 		if fn == nil || !ctx.isLive(fn) {
 			continue
 		}
-		if owner := ctx.funcOf(r.textOwner[fn.text.sec.Name]); owner == nil || ctx.isLive(owner) {
+		if first, ok := r.dupFirst[a.name]; ok && a.key != "" && first != a.key {
+			// Another duplicate created the name first (the owner
+			// has no such section: a local helper's .rel.text.<f>
+			// where the weak copies have no relocations): the name
+			// moves when that duplicate is removed, whatever the
+			// owner is (12.4: f2's dead local
+			// __cuda_sm3x_div_rn_noftz_f32_slowpath, then f1's kept
+			// one, both named as f4's kept -G weak copy).
+			if creator := bySuffix[first[len(a.name):]]; creator == nil || ctx.isLive(creator) {
+				continue
+			}
+		} else if owner := ctx.funcOf(r.textOwner[fn.text.sec.Name]); owner == nil || ctx.isLive(owner) {
 			continue
 		}
 		if !seenStr[a.name] {

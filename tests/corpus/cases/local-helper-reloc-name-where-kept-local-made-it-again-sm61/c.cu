@@ -1,0 +1,1 @@
+__global__ void kc(float* p) { p[0] = p[6] * 2.0f; }
