@@ -3,6 +3,8 @@ package linker
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"io"
 
 	"github.com/cudalink/cudalink/linker/archive"
 	"github.com/cudalink/cudalink/linker/fatbin"
@@ -33,30 +35,44 @@ func walkHeaders(data []byte, fill func(off, n uint64) bool) {
 		walkHostObject(data, fill)
 		return
 	}
-	size := uint64(len(data))
-	for off := uint64(len(archive.Magic)); off < size && size-off >= archive.HeaderSize; {
-		if !fill(off, archive.HeaderSize) {
-			return
-		}
-		h := data[off : off+archive.HeaderSize]
-		msize, ok := archive.MemberSize(h)
-		start := off + archive.HeaderSize
-		if !ok || msize > size-start {
-			return
-		}
-		body := data[start : start+msize]
-		switch name := string(bytes.TrimRight(h[:16], " ")); {
+	archive.WalkHeaders(filledReader{data, fill}, int64(len(data)), func(m archive.MemberHeader) bool {
+		start, n := uint64(m.Start), uint64(m.Size)
+		switch name := m.Name; {
 		case name == "/" || name == "/SYM64/" || name == "//" || len(name) > 3 && name[:3] == "#1/":
 			// The tables, and a BSD name before the member's data.
-			if !fill(start, msize) {
-				return
-			}
+			return fill(start, n)
 		default:
-			walkHostObject(body, func(o, n uint64) bool { return fill(start+o, n) })
+			walkHostObject(data[start:start+n], func(o, n uint64) bool { return fill(start+o, n) })
+			return true
 		}
-		off = start + msize + msize%2
-	}
+	})
 }
+
+// filledReader reads data for archive.WalkHeaders, which reads only
+// what fill made readable first (walkHeaders).
+type filledReader struct {
+	data []byte
+	fill func(off, n uint64) bool
+}
+
+func (r filledReader) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > int64(len(r.data)) {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(r.data)-int(off))
+	if !r.fill(uint64(off), uint64(n)) {
+		return 0, errNotFilled
+	}
+	copy(p, r.data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// errNotFilled is filledReader's error for bytes fill did not make
+// readable.
+var errNotFilled = errors.New("not filled")
 
 // walkHostObject is walkHeaders for a host object.
 func walkHostObject(data []byte, fill func(off, n uint64) bool) {

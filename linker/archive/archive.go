@@ -161,7 +161,7 @@ func (p *parser) parse() (*Archive, error) {
 		if string(h[58:60]) != fmag {
 			return nil, p.errorf(off+58, "bad member header terminator %q", h[58:60])
 		}
-		msize, ok := MemberSize(h)
+		msize, ok := memberSize(h)
 		if !ok {
 			return nil, p.errorf(off+48, "bad member size %q", h[48:58])
 		}
@@ -332,9 +332,9 @@ func longName(tab []byte, off uint64) (string, bool) {
 	return zstring(bytes.TrimSuffix(s, []byte("/"))), true
 }
 
-// MemberSize is the member size the member header h (HeaderSize bytes)
+// memberSize is the member size the member header h (HeaderSize bytes)
 // declares, if it is a space-padded decimal number.
-func MemberSize(h []byte) (uint64, bool) { return parseDecimal(h[48:58]) }
+func memberSize(h []byte) (uint64, bool) { return parseDecimal(h[48:58]) }
 
 // parseDecimal parses a space-padded decimal field.
 func parseDecimal(b []byte) (uint64, bool) {
@@ -360,6 +360,45 @@ func allByte(b []byte, c byte) bool {
 	return true
 }
 
+// MemberHeader is a member header as WalkHeaders finds it.
+type MemberHeader struct {
+	Off   int64  // the header's offset in the archive
+	Name  string // its name field, without the spaces after it
+	Start int64  // where the member's data starts (Off+HeaderSize)
+	Size  int64  // the member's size, as the header says
+}
+
+// WalkHeaders calls yield with each member header of the ar archive that
+// r holds (size bytes, magic included), in order, reading the headers
+// alone, until yield returns false. It says false at a header that is
+// cut, not terminated by "`\n", or declares a size that is not a number
+// or runs past the end, and at what cannot be read; the newlines that may
+// pad the last member end the walk. Parse reads more, and reports what is
+// wrong; ReadsNoObject and the linker's walk of a library's headers
+// (walkHeaders) read only this.
+func WalkHeaders(r io.ReaderAt, size int64, yield func(MemberHeader) bool) bool {
+	var h [HeaderSize]byte
+	for off := int64(len(Magic)); off < size; {
+		if size-off < HeaderSize {
+			n, _ := r.ReadAt(h[:size-off], off)
+			return int64(n) == size-off && allByte(h[:n], '\n') // padding: no member after it
+		}
+		if _, err := r.ReadAt(h[:], off); err != nil || string(h[58:60]) != fmag {
+			return false
+		}
+		msize, ok := memberSize(h[:])
+		if !ok || msize > uint64(size-off-HeaderSize) {
+			return false
+		}
+		m := MemberHeader{Off: off, Name: string(bytes.TrimRight(h[0:16], " ")), Start: off + HeaderSize, Size: int64(msize)}
+		if !yield(m) {
+			return true
+		}
+		off = m.Start + m.Size + m.Size%2
+	}
+	return true
+}
+
 // ReadsNoObject says whether the archive that r holds (size bytes) gives
 // a reader that stops at its first member that is not an ELF file no
 // object at all: it has no member, or its first member is not ELF. It
@@ -371,42 +410,27 @@ func ReadsNoObject(r io.ReaderAt, size int64) bool {
 	if _, err := r.ReadAt(magic[:], 0); err != nil || string(magic[:]) != Magic {
 		return false
 	}
-	var h [HeaderSize]byte
-	for off := int64(len(Magic)); off < size; {
-		if size-off < HeaderSize {
-			var rest [HeaderSize]byte
-			n, _ := r.ReadAt(rest[:size-off], off)
-			return allByte(rest[:n], '\n') // padding: no member after it
-		}
-		if _, err := r.ReadAt(h[:], off); err != nil || string(h[58:60]) != fmag {
-			return false
-		}
-		msize, ok := MemberSize(h[:])
-		if !ok || msize > uint64(size-off-HeaderSize) {
-			return false
-		}
-		start := off + HeaderSize
-		off = start + int64(msize) + int64(msize%2)
-		rawName := string(bytes.TrimRight(h[0:16], " "))
+	none := true
+	ok := WalkHeaders(r, size, func(m MemberHeader) bool {
+		start, msize := m.Start, uint64(m.Size)
 		switch {
-		case rawName == "/" || rawName == "/SYM64/" || rawName == "//" || strings.HasPrefix(rawName, "__.SYMDEF"):
-			continue
-		case strings.HasPrefix(rawName, "#1/"):
-			n, ok := parseDecimal([]byte(rawName[3:]))
+		case m.Name == "/" || m.Name == "/SYM64/" || m.Name == "//" || strings.HasPrefix(m.Name, "__.SYMDEF"):
+			return true
+		case strings.HasPrefix(m.Name, "#1/"):
+			n, ok := parseDecimal([]byte(m.Name[3:]))
 			if !ok || n > msize {
+				none = false
 				return false
 			}
 			start += int64(n)
 			msize -= n
 		}
 		var elf [4]byte
-		if msize < uint64(len(elf)) {
-			return true
+		if msize >= uint64(len(elf)) {
+			_, err := r.ReadAt(elf[:], start)
+			none = err == nil && string(elf[:]) != "\x7fELF"
 		}
-		if _, err := r.ReadAt(elf[:], start); err != nil {
-			return false
-		}
-		return string(elf[:]) != "\x7fELF"
-	}
-	return true
+		return false
+	})
+	return ok && none
 }

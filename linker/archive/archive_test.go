@@ -304,6 +304,49 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
+// TestWalkHeaders: WalkHeaders finds the members Parse finds, at the same
+// offsets and sizes, after the tables (the odd-size member's padding
+// skipped); it stops where yield says, and says false at a damaged header.
+func TestWalkHeaders(t *testing.T) {
+	for _, file := range []string{"librdc.a", "cubins.a"} {
+		data := readTestdata(t, file)
+		ar := mustParse(t, file)
+		var got []Member
+		ok := WalkHeaders(bytes.NewReader(data), int64(len(data)), func(m MemberHeader) bool {
+			if m.Name != "/" && m.Name != "//" {
+				got = append(got, Member{Off: uint64(m.Off), Size: uint64(m.Size)})
+			}
+			return true
+		})
+		if !ok || len(got) != len(ar.Members) {
+			t.Fatalf("%s: %v, %d members, want true, %d", file, ok, len(got), len(ar.Members))
+		}
+		for i, m := range ar.Members {
+			if got[i].Off != m.Off || got[i].Size != uint64(len(m.Data)) {
+				t.Errorf("%s: member %d at 0x%x, %d bytes, want 0x%x, %d", file, i, got[i].Off, got[i].Size, m.Off, len(m.Data))
+			}
+		}
+		n := 0
+		if !WalkHeaders(bytes.NewReader(data), int64(len(data)), func(MemberHeader) bool { n++; return false }) || n != 1 {
+			t.Errorf("%s: a yield of false: %d headers, want 1", file, n)
+		}
+	}
+	good := string(readTestdata(t, "librdc.a"))
+	for name, data := range map[string]string{
+		"bad fmag":      good[:len(Magic)+58] + "xx" + good[len(Magic)+60:],
+		"size past end": good[:len(Magic)+48] + "9999999999" + good[len(Magic)+58:],
+		"cut header":    good[:len(Magic)+30],
+		"not padding":   Magic + header("a.o", 1) + "x\nzz",
+	} {
+		if WalkHeaders(strings.NewReader(data), int64(len(data)), func(MemberHeader) bool { return true }) {
+			t.Errorf("%s: WalkHeaders says true, want false", name)
+		}
+	}
+	if data := Magic + header("a.o", 1) + "x\n\n"; !WalkHeaders(strings.NewReader(data), int64(len(data)), func(MemberHeader) bool { return true }) {
+		t.Error("newlines after the last member: WalkHeaders says false, want true")
+	}
+}
+
 // FuzzParse: no input makes Parse panic or allocate beyond the bounds; every
 // member is a window inside the input and every symbol names a member.
 func FuzzParse(f *testing.F) {
