@@ -135,3 +135,28 @@ func TestDamagedHostObjectMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestELFClass32CubinMessage: a file named .cubin with CUDA's e_machine but
+// ELF class 1 (32-bit) is refused as such, with nvlink 11.8's message; the
+// message said "an ELF file for another machine (e_machine 190, not 190)".
+func TestELFClass32CubinMessage(t *testing.T) {
+	cub, err := os.ReadFile("../examples/saxpy/math.cubin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cub[4] = 1 // EI_CLASS: ELFCLASS32
+	path := filepath.Join(t.TempDir(), "m.cubin")
+	if err := os.WriteFile(path, cub, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cfg := &Config{Arch: 80, Output: filepath.Join(t.TempDir(), "out.cubin"), Inputs: []Input{{Path: path}}, Stderr: &stderr, Stdout: &stderr}
+	if err := Run(cfg); !errors.Is(err, ErrFailed) {
+		t.Fatalf("Run = %v, want ErrFailed", err)
+	}
+	want := "cudalink: error: not a CUDA device object: a 32-bit ELF file (ELF class 1; a cubin is ELF64, class 2) " +
+		"for CUDA's machine (nvlink: Input file size does not match target '-m64')\n>>> in " + path + "\n"
+	if stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+	}
+}
