@@ -134,7 +134,12 @@ run_go_tests() {
   # 771 s of it, nearly all nvdisasm: since, outputs whose bytes the same
   # nvdisasm has read before are not read again (the lists in
   # tests/difftest/testdata and tests/partial/testdata, READMEs there).
-  go test -p 3 -count=1 -timeout 40m -v "${args[@]}" >>"$logs/go-test.log" 2>&1 &
+  # -timeout is a guard against a hung test, per package: tests/bazel on a
+  # new machine builds rules_go for Bazel 4 and Bazel 7 from empty caches,
+  # which took over 40 minutes (TestBazelRules 414 s, TestBazel7Rules
+  # still running at 33 min) at a load of 15 to 20 on 29 Nov 2026; with
+  # the caches kept, TestBazel7Rules took 653 s at the same load.
+  go test -p 3 -count=1 -timeout 75m -v "${args[@]}" >>"$logs/go-test.log" 2>&1 &
   local pid=$!
   tail -n +1 -f --pid="$pid" "$logs/go-test.log" |
     grep --line-buffered -E '^(ok |FAIL|--- FAIL|panic:)|^    --- FAIL|corpus_test.go:[0-9]+: (CUDA [0-9.]+ )?(cases|byte-identical)|preserve_test.go:[0-9]+: ok cases'
