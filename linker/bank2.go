@@ -267,6 +267,19 @@ type bank2Overlay struct {
 	emptyEnd map[*outputSection]uint64
 }
 
+// unwritten says whether osec is a kernel bank made for a function's
+// emptied constants (makeKernelBanks) that nvlink leaves empty, so
+// names but never writes: one without constants whose emptied sections
+// all sit at 0. One whose emptied section nvlink placed further, after
+// what other kernels reaching the function hold there, it writes,
+// zeros up to there (12.4, sm_61: a -G file's tkern2<float> reaching
+// only poly<float>, whose copy with constants a later -G copy replaced,
+// placed at 0x18 after blend<double,4>'s constants in another kernel's
+// bank: a bank of 0x18 zero bytes).
+func (b *bank2Overlay) unwritten(osec *outputSection) bool {
+	return b.emptied[osec] && len(osec.members) == 0 && b.emptyEnd[osec] == 0
+}
+
 func isConstant2(s *cubin.Section) bool {
 	return s.Type == cubin.SHT_CUDA_CONSTANT_B0+2
 }
@@ -323,7 +336,11 @@ func foldConstant2(ctx *linkContext) {
 				empties = append(empties, emptiedStandIn(ctx, fn))
 			}
 		}
-		if len(callees) > 0 && osec == nil {
+		if (len(callees) > 0 || len(empties) > 0) && osec == nil {
+			// A kernel reaching only emptied constants takes its bank
+			// too: nvlink places the emptied section in it as in the
+			// others (overlayConstant2), and writes it, zeros, when
+			// that is past 0 (bank2Overlay.unwritten).
 			osec = made[k]
 		}
 		if osec != nil {

@@ -36,7 +36,7 @@ func assignIndices(ctx *linkContext) {
 	buildSymbolTable(ctx)
 	kept := ctx.made[:0] // in place: made is not read from here on
 	for _, osec := range ctx.made {
-		if ctx.bank2.emptied[osec] && len(osec.members) == 0 || ctx.bank3Dropped(osec) {
+		if ctx.bank2.unwritten(osec) || ctx.bank3Dropped(osec) {
 			// A kernel bank nvlink made for a function's emptied bank-2
 			// constants (makeKernelBanks) and left empty: named, not
 			// written; so is a rebuilt bank 3 left with no variable.

@@ -64,7 +64,7 @@ func buildSymbolTable(ctx *linkContext) {
 		if osec == nil || osec.symIndex != 0 || osec.synthetic || osec.typ == cubin.SHT_CUDA_INFO || isRelocType(osec.typ) {
 			return
 		}
-		if ctx.bank2.emptied[osec] && len(osec.members) == 0 || ctx.bank3Dropped(osec) {
+		if ctx.bank2.unwritten(osec) || ctx.bank3Dropped(osec) {
 			return // a kernel bank nvlink made for emptied constants, or bank 3 left empty, not written (assignIndices)
 		}
 		if osec.size == 0 && len(osec.members) > 0 {
