@@ -162,6 +162,10 @@ type ltoProgram struct {
 	// force: one of them is not libcudadevrt's ("partial LTO").
 	partial, force bool
 	jit            bool // CUDA 12.x IR, which nvJitLink reads
+	// noDevrt: CUDA 12.x IR alone, without libcudadevrt, which nvlink
+	// 12.x compiles as a whole program (partial is set, as with the
+	// library) and then refuses (optimizeLinkTime).
+	noDevrt bool
 	// cuda12: CUDA 12.x IR (jit, or lto_90a's, which nvcc 12.x stores
 	// as 11.8 stores its IR and libnvvm reads): libnvvm gets nvlink
 	// 12.x's options, host references among them.
@@ -301,18 +305,17 @@ func gatherLTOInputs(ctx *linkContext) {
 	if ctx.announceInputs(inputs[:firstIR], -1) {
 		return
 	}
+	// Measured: nvlink 12.4 and 12.5 refuse a link of 12.x LTO objects
+	// alone (nvlink 11.8 links them), but only once they compiled them as
+	// the link with libcudadevrt does, a whole program (the cubin they
+	// write to -o is that link's): what libnvvm and ptxas say comes
+	// first, and a program ptxas refuses ("Unresolved extern function")
+	// fails on that (optimizeLinkTime, noDevrt).
+	noDevrt := jit && !partial && !cfg.EmitPTX
+	if noDevrt {
+		partial = true
+	}
 	if jit {
-		if !partial && !cfg.EmitPTX {
-			// Measured: nvlink 12.4 and 12.5 refuse a link of 12.x LTO
-			// objects alone (nvlink 11.8 links them), once they read
-			// every input (cuda12-error-lto-arch-less-input-not-partial-sm80:
-			// "SM Arch not found" first).
-			if ctx.announceInputs(inputs[firstIR:], -1) {
-				return
-			}
-			ctx.errorf("expected libcudadevrt object: nvlink 12.x links CUDA 12 -dlto objects only with libcudadevrt or with inputs built without -dlto; add -lcudadevrt, as nvcc -dlink -dlto does")
-			return
-		}
 		nvvmLib := lib
 		if jitOpen != nil {
 			lib, err = jitOpen.wait()
@@ -378,7 +381,7 @@ func gatherLTOInputs(ctx *linkContext) {
 		ctx.ignoreLTO()
 		return
 	}
-	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit, devrtFuncs: devrtFuncs,
+	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit, devrtFuncs: devrtFuncs, noDevrt: noDevrt,
 		cuda12: jit || cuda12 && slices.ContainsFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&fatbin.FlagArchSpecific != 0 })}
 }
 
@@ -536,7 +539,7 @@ func optimizeLinkTime(ctx *linkContext) {
 	if cfg.EmitPTX {
 		return
 	}
-	if whole && callsOut(ptx, p.devrtFuncs) {
+	if whole && !p.noDevrt && callsOut(ptx, p.devrtFuncs) {
 		// Measured (11.8, 12.4, 12.5): a program that calls libcudadevrt
 		// (a kernel launching a kernel) is compiled as relocatable code
 		// and linked with the library, as in a partial LTO; printf and
@@ -583,6 +586,17 @@ func optimizeLinkTime(ctx *linkContext) {
 		if exe != nil {
 			ctx.errorf("expected libcudadevrt object: with -force-whole-lto nvlink compiles the -dlto objects as a whole program and links it only with libcudadevrt; add -lcudadevrt (as nvcc -dlink -dlto does), or drop -force-whole-lto")
 		}
+		return
+	}
+	if whole && exe != nil && p.noDevrt {
+		// nvlink 12.x has written exe to -o; cudalink writes nothing,
+		// as for every failed link. For a virtual target without -o,
+		// nvlink fails on the output first (linkWholeVirtual).
+		if cfg.Virtual && cfg.Output == "" {
+			ctx.lto.executable = exe
+			return
+		}
+		ctx.errorf("expected libcudadevrt object: nvlink 12.x links CUDA 12 -dlto objects only with libcudadevrt or with inputs built without -dlto; add -lcudadevrt, as nvcc -dlink -dlto does")
 		return
 	}
 	if whole && exe != nil {
