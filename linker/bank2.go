@@ -1128,7 +1128,10 @@ func (b *codeBank2) align(text int) uint64 {
 // (they sit unused after them in every kernel's bank), and leaves the
 // offset in the null symbol's st_value. A weak kernel's (a __global__
 // template instantiated in several files) go after its own constants in
-// its bank (overlayConstant2), and leave the null symbol alone. A copy met before is emptied away
+// its bank (overlayConstant2), and leave the null symbol alone; when the
+// kept kernel copy has none (built with --use_fast_math, the losers
+// without), they make its bank, before its callees' constants (11.8,
+// 12.4, 12.5: weak-kernel-lost-copy-bank2-kept-none-objects-sm52). A copy met before is emptied away
 // when a later one with fewer registers replaces it. When the first copy
 // nvlink met had no constants (alone), the losers' constants make a
 // .nv.constant2.<f> of the function's own, which no kernel's bank takes

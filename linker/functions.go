@@ -72,9 +72,7 @@ func buildFunctions(ctx *linkContext) {
 			if fn := byText[int(s.Info)]; fn != nil && strings.HasPrefix(s.Name, ".nv.") {
 				isec.fn = fn
 				fn.sections = append(fn.sections, isec)
-			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) && (!ctx.isEntry(fn.sym) || copies.firstHas[fn.sym]) {
-				// (A weak kernel whose kept copy has no constants of
-				// its own is not known to take a losing copy's.)
+			} else if fn := lostTo[int(s.Info)]; fn != nil && isConstant2(s) {
 				if local := copies.localOwner(ctx, fn.sym); local != nil {
 					// nvlink finds the kept copy's bank 2 by name, and
 					// an earlier file's local function of the name
