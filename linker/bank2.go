@@ -255,6 +255,14 @@ type bank2Overlay struct {
 	// constants of the copy that replaced them in the same section, so at
 	// that alignment if it is larger than their own (overlayConstant2).
 	emptiedAlign map[*function]uint64
+	// replacedKernelAlign is the alignment of the bank-2 constants of a
+	// weak kernel's copy that a later one replaced (markEmptiedBank2):
+	// nvlink's bank of the kernel keeps it, and the constants of the
+	// functions the kernel reaches start at it (overlayConstant2; 11.8,
+	// 12.5, sm_52: a -G copy with 4-byte aligned constants replacing an
+	// optimized one with 8-byte aligned ones put a 4-byte aligned callee
+	// block at 0x10 after 0xc bytes, not at 0xc).
+	replacedKernelAlign map[*function]uint64
 	// lostEmptied are the weak functions whose first copy had no bank-2
 	// constants, and whose losing copies' constants nvlink kept in a
 	// .nv.constant2.<f> of the function's own that the copy replacing
@@ -541,6 +549,7 @@ func overlayConstant2(ctx *linkContext) {
 			continue
 		}
 		osec.fixedOffsets = true
+		aligns[k] = ctx.bank2.replacedKernelAlign[k]
 		for _, isec := range osec.members {
 			if isec.fn == k {
 				// The kernel's own constants at 0, then those of its
@@ -803,7 +812,12 @@ func markEmptiedBank2(ctx *linkContext, copies *weakCopies) {
 				return
 			}
 		}
-		if fn := ctx.funcOf(sym); fn != nil && !ctx.isEntry(fn.sym) {
+		if fn := ctx.funcOf(sym); fn != nil && ctx.isEntry(fn.sym) {
+			if ctx.bank2.replacedKernelAlign == nil {
+				ctx.bank2.replacedKernelAlign = map[*function]uint64{}
+			}
+			ctx.bank2.replacedKernelAlign[fn] = max(ctx.bank2.replacedKernelAlign[fn], copies.replacedAlign[sym])
+		} else if fn != nil {
 			ctx.bank2.emptiedFrom.add(fn)
 			if _, ok := ctx.bank2.emptiedAlign[fn]; !ok {
 				if ctx.bank2.emptiedAlign == nil {

@@ -187,15 +187,20 @@ func (t *outputSymbols) addSection(osec *outputSection) {
 // keepLostParams moves the _param symbol of a weak kernel that lost
 // resolution to the winner's parameter bank: -preserve-relocs keeps every
 // file's _param, and nvlink keeps the losing copy's too, in the section of
-// the same name that survives. Only with -preserve-relocs. It records the
-// move in ctx.lostParams; placeSymbols makes it.
+// the same name that survives. So it does the .const_opt. symbols of a
+// kernel copy whose bank-2 section no output section took (the first
+// copy, replaced by a later one with fewer registers: nvlink keeps them at
+// their values in the kernel's bank; 11.8, 12.4, 12.5,
+// weak-kernel-replaced-copy-bank2-align-callee-blocks-objects-sm52). Only
+// with -preserve-relocs. It records the move in ctx.lostParams;
+// placeSymbols makes it.
 func keepLostParams(ctx *linkContext) {
 	if !ctx.config.PreserveRelocs {
 		return
 	}
 	for _, file := range ctx.files {
 		for _, sym := range file.syms {
-			if sym == nil || !sym.local || !isParamSymbol(sym.name) || sym.file != file || sym.section == nil || sym.section.out != nil {
+			if sym == nil || !sym.local || !(isParamSymbol(sym.name) || isConstOpt(sym)) || sym.file != file || sym.section == nil || sym.section.out != nil {
 				continue
 			}
 			text := file.sectionOf(sym.section.sec.Info)
@@ -204,7 +209,7 @@ func keepLostParams(ctx *linkContext) {
 			}
 			winner := file.syms[text.sec.Info&0xffffff]
 			fn := ctx.liveFunc(winner)
-			if fn == nil || winner.file == file {
+			if fn == nil || winner.file == file || isConstOpt(sym) && !ctx.isEntry(fn.sym) {
 				continue
 			}
 			var out *outputSection
@@ -220,6 +225,12 @@ func keepLostParams(ctx *linkContext) {
 	}
 }
 
+// isConstOpt says whether sym is one of ptxas's .const_opt. locals in a
+// bank-2 section (a function's jump tables and wide immediates).
+func isConstOpt(sym *symbol) bool {
+	return strings.Contains(sym.name, ".const_opt.") && sym.section != nil && isConstant2(sym.section.sec)
+}
+
 // isParamSymbol says whether a local names a kernel's parameter bank in
 // its .nv.constant0.<k>: ptxas writes _param for a kernel with parameters
 // and _SREG, at the bank's end, for one without. nvlink drops both (their
@@ -230,7 +241,7 @@ func isParamSymbol(name string) bool { return name == "_param" || name == "_SREG
 // appears in the output.
 func (ctx *linkContext) keepLocal(sym *symbol) bool {
 	if ctx.isDeleted(sym) || isParamSymbol(sym.name) && !ctx.config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) ||
-		strings.Contains(sym.name, ".const_opt.") && !(ctx.config.PreserveRelocs && ctx.inKernelBank2(sym)) {
+		strings.Contains(sym.name, ".const_opt.") && !(ctx.config.PreserveRelocs && (ctx.inKernelBank2(sym) || sym.section != nil && sym.section.out == nil && ctx.placed(sym).out != nil)) {
 		return false
 	}
 	if sym.section != nil && ctx.placed(sym).out == nil {
