@@ -62,7 +62,7 @@ func benchPasses() []benchPass {
 			layoutSections(ctx)
 			layoutShared(ctx)
 			layoutDebugInfo(ctx)
-			keepLostParams(ctx)
+			keepLostCopyLocals(ctx)
 			placeSymbols(ctx)
 		})},
 		{"resources", step(computeResources)},

@@ -80,10 +80,12 @@ type linkContext struct {
 	// commons are the .nv.global contributions allocateCommons made for
 	// the common symbols, which placeSymbols places them in.
 	commons []commonStorage
-	// lostParams are the _param symbols of losing weak kernels that
-	// -preserve-relocs keeps, with the winner's parameter bank they move
-	// to (keepLostParams; placeSymbols moves them).
-	lostParams []movedSymbol
+	// lostCopyLocals are the locals of weak kernel copies that did not
+	// win that -preserve-relocs keeps (a losing copy's _param, a replaced
+	// copy's .const_opt. constants), with the winner's section of the
+	// same name they move to (keepLostCopyLocals; placeSymbols moves
+	// them).
+	lostCopyLocals []movedSymbol
 	// commonAlign is, for a common whose chosen definition is a larger
 	// common than the first of its name, the first's st_value: the
 	// alignment nvlink keeps (resolveSymbols; see inputValue).

@@ -132,15 +132,17 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy b
 		// x86-64 object under that name (a host object renamed, a g++
 		// object) stops the link as any other machine's: "cubin not a
 		// device elf?", exit status 1 (11.8, 12.4, 12.5).
-		msg := fmt.Sprintf("not a CUDA device object: an ELF file for another machine (e_machine %d, not %d), "+
-			"which nvlink takes for a cubin by its name (nvlink: cubin not a device elf?)", le.Uint16(data[18:]), cubin.EM_CUDA)
-		if len(data) >= 20 && le.Uint16(data[18:]) == cubin.EM_CUDA {
-			// CUDA's machine in a file that is not ELF64 (EI_CLASS 1):
+		var msg string
+		if machine := le.Uint16(data[18:]); machine == cubin.EM_CUDA {
+			// CUDA's machine, so not ELF64 (IsCubin; EI_CLASS 1):
 			// nvlink 11.8 stops with "Input file '...' size does not
 			// match target '-m64'", exit status 1; 12.4 and 12.5 skip it
 			// without a word, as other corrupt inputs (docs/toolkits.md).
 			msg = fmt.Sprintf("not a CUDA device object: a 32-bit ELF file (ELF class %d; a cubin is ELF64, class 2) "+
 				"for CUDA's machine (nvlink: Input file size does not match target '-m64')", data[4])
+		} else {
+			msg = fmt.Sprintf("not a CUDA device object: an ELF file for another machine (e_machine %d, not %d), "+
+				"which nvlink takes for a cubin by its name (nvlink: cubin not a device elf?)", machine, cubin.EM_CUDA)
 		}
 		if hostobj.IsHostObject(data) {
 			msg += "; a host object (nvcc -dc) is linked under the name .o"

@@ -72,7 +72,7 @@ func link(ctx *linkContext) error {
 	ctx.run("lay out sections", layoutSections)                  // offsets of every contribution are fixed from here on
 	ctx.run("lay out shared memory", layoutShared)               // each kernel's variables, the shared ones, dynamic memory
 	ctx.run("lay out debug information", layoutDebugInfo)        // -g: shared memory as the debugger sees it
-	ctx.run("keep lost parameters", keepLostParams)              // -preserve-relocs: a losing weak kernel's _param moves to the winner
+	ctx.run("keep lost copies' locals", keepLostCopyLocals)      // -preserve-relocs: a losing weak kernel's _param, a replaced one's .const_opt. constants, move to the winner
 	ctx.run("place symbols", placeSymbols)                       // each symbol's output value and section (placements) from here on
 	ctx.run("rebuild constant bank (12.x)", rebuildConstantBank) // 12.x: bank 3 past 64 KiB laid out again variable by variable
 	if ctx.checkpoint() {

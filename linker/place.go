@@ -18,8 +18,9 @@ import "github.com/cudalink/cudalink/linker/cubin"
 //   - layoutDebugInfo: the values of the symbols it publishes at a place
 //     of their own (debugLayout.values), and the inputs' .nv_debug.shared
 //     sections whose symbols join the output's (debugLayout.moved);
-//   - keepLostParams: the parameter banks losing weak kernels' _param
-//     symbols move to (linkContext.lostParams);
+//   - keepLostCopyLocals: the winners' parameter and bank-2 sections
+//     that weak kernel copies' _param and .const_opt. symbols move to
+//     (linkContext.lostCopyLocals);
 //   - createRelocatableMetadataSections (-r): the output's .nv.callgraph
 //     and .nv.prototype that the inputs' section symbols name
 //     (linkContext.metadataInputs).
@@ -51,7 +52,8 @@ func (ctx *linkContext) placed(sym *symbol) placement {
 // movedSymbol is a symbol that moves to another output section than its
 // input section's: a kernel's section for a private shared variable
 // (sharedVariables.kept), the winner's parameter bank for a losing weak
-// kernel's _param (linkContext.lostParams).
+// kernel's _param or a replaced one's .const_opt. constants
+// (linkContext.lostCopyLocals).
 type movedSymbol struct {
 	sym *symbol
 	out *outputSection
@@ -108,7 +110,7 @@ func placeSymbols(ctx *linkContext) {
 	for sym, v := range ctx.debugLayout.values {
 		p[sym.id].value = v
 	}
-	for _, m := range ctx.lostParams {
+	for _, m := range ctx.lostCopyLocals {
 		p[m.sym.id].out = m.out
 	}
 	ctx.placements = p

@@ -184,7 +184,7 @@ func (t *outputSymbols) addSection(osec *outputSection) {
 	t.entries = append(t.entries, outSym{sec: osec})
 }
 
-// keepLostParams moves the _param symbol of a weak kernel that lost
+// keepLostCopyLocals moves the _param symbol of a weak kernel that lost
 // resolution to the winner's parameter bank: -preserve-relocs keeps every
 // file's _param, and nvlink keeps the losing copy's too, in the section of
 // the same name that survives. So it does the .const_opt. symbols of a
@@ -192,9 +192,9 @@ func (t *outputSymbols) addSection(osec *outputSection) {
 // copy, replaced by a later one with fewer registers: nvlink keeps them at
 // their values in the kernel's bank; 11.8, 12.4, 12.5,
 // weak-kernel-replaced-copy-bank2-align-callee-blocks-objects-sm52). Only
-// with -preserve-relocs. It records the move in ctx.lostParams;
-// placeSymbols makes it.
-func keepLostParams(ctx *linkContext) {
+// with -preserve-relocs. It records the move in ctx.lostCopyLocals;
+// placeSymbols makes it (movedFromLostCopy).
+func keepLostCopyLocals(ctx *linkContext) {
 	if !ctx.config.PreserveRelocs {
 		return
 	}
@@ -219,7 +219,7 @@ func keepLostParams(ctx *linkContext) {
 				}
 			}
 			if out != nil {
-				ctx.lostParams = append(ctx.lostParams, movedSymbol{sym: sym, out: out})
+				ctx.lostCopyLocals = append(ctx.lostCopyLocals, movedSymbol{sym: sym, out: out})
 			}
 		}
 	}
@@ -241,7 +241,7 @@ func isParamSymbol(name string) bool { return name == "_param" || name == "_SREG
 // appears in the output.
 func (ctx *linkContext) keepLocal(sym *symbol) bool {
 	if ctx.isDeleted(sym) || isParamSymbol(sym.name) && !ctx.config.PreserveRelocs || sym.space() == cubin.STO_CUDA_SHARED && !ctx.debugLayout.shared(sym) ||
-		strings.Contains(sym.name, ".const_opt.") && !(ctx.config.PreserveRelocs && (ctx.inKernelBank2(sym) || sym.section != nil && sym.section.out == nil && ctx.placed(sym).out != nil)) {
+		strings.Contains(sym.name, ".const_opt.") && !(ctx.config.PreserveRelocs && (ctx.inKernelBank2(sym) || ctx.movedFromLostCopy(sym))) {
 		return false
 	}
 	if sym.section != nil && ctx.placed(sym).out == nil {
@@ -261,6 +261,13 @@ func (ctx *linkContext) inKernelBank2(sym *symbol) bool {
 	}
 	k := sym.section.fn
 	return ctx.isEntry(k.sym) || ctx.demoted(k)
+}
+
+// movedFromLostCopy says whether sym's section joined no output section
+// but sym was placed in another's: keepLostCopyLocals moved it to the
+// winning weak copy's section of the same name.
+func (ctx *linkContext) movedFromLostCopy(sym *symbol) bool {
+	return sym.section != nil && sym.section.out == nil && ctx.placed(sym).out != nil
 }
 
 // keepGlobal says whether a global symbol appears in the output.
