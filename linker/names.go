@@ -157,6 +157,25 @@ func registerNames(ctx *linkContext) {
 				function(i)
 			}
 		}
+		// A weak data copy that lost when met (skippedData) makes no
+		// section: nvlink skips the symbol. So .nv.global storage holding
+		// only such copies (lostStorage), which nvlink never merges, gets
+		// no name at all, not by its section symbol nor with the remaining
+		// sections; a section that also holds something else is named
+		// where that is met (11.8, 12.4, 12.5: inline and template
+		// __device__ variables initialized in one file, without
+		// initializer in another, either first).
+		var lost map[uint32]bool
+		if len(file.skippedData) > 0 {
+			for _, isec := range file.sections {
+				if isec != nil && file.lostStorage(isec) {
+					if lost == nil {
+						lost = map[uint32]bool{}
+					}
+					lost[isec.sec.Index] = true
+				}
+			}
+		}
 		// 2. Every other symbol in symbol-table order, then the section
 		// symbols.
 		for i := 1; i < len(ef.Symbols); i++ {
@@ -175,7 +194,9 @@ func registerNames(ctx *linkContext) {
 			if isec := file.sectionOf(esym.Shndx); isec != nil && isConstant2(isec.sec) && file.weakSkipped[isec.sec.Info] {
 				continue // the bank-2 constants of a weak copy that lost when met: nvlink skips its symbols
 			} else if isec != nil {
-				r.createHolder(ctx, r.sectionKey(isec))
+				if !file.skippedData[uint32(i)] { // see lost above
+					r.createHolder(ctx, r.sectionKey(isec))
+				}
 			} else if name != "" {
 				r.createHolder(ctx, name)
 			}
@@ -193,7 +214,7 @@ func registerNames(ctx *linkContext) {
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
-			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.sections[esym.Shndx].sec) {
+			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.sections[esym.Shndx].sec) && !lost[esym.Shndx] {
 				if isec := file.sections[esym.Shndx]; isec.fn != nil && r.mergedPlain.has(isec.fn) && strings.HasPrefix(name, ".nv.shared.") {
 					// The .nv.shared.<k> of a kernel merged as an
 					// ordinary function (-kernels-used or
@@ -247,6 +268,9 @@ func registerNames(ctx *linkContext) {
 			if (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && (s.Size == 0 || file.weakSkipped[s.Info]) {
 				// nvlink makes nothing of an empty relocation section, nor
 				// of one of a weak copy it skipped.
+				continue
+			}
+			if lost[s.Index] {
 				continue
 			}
 			key := r.sectionKey(file.sections[s.Index])
