@@ -54,31 +54,48 @@ const oTmpfile = 0o20000000 | syscall.O_DIRECTORY
 // from its /proc/self/fd entry (linkat with AT_SYMLINK_FOLLOW, which needs
 // no privilege). When path exists, the link is made under a temporary
 // name that replaceFile then moves to path (a signal in the microseconds
-// between the two leaves that name behind). Where /proc is not mounted,
-// t is copied into a named temporary file.
-func (t *tempOutput) publish(path string) error {
+// between the two leaves that name behind); exists says the link found a
+// file there (writableIfExists), so that the link to path, which would
+// fail, is not tried. Where /proc is not mounted, t is copied into a named
+// temporary file.
+func (t *tempOutput) publish(path string, exists bool) error {
 	proc := "/proc/self/fd/" + strconv.Itoa(int(t.f.Fd()))
-	err := linkat(proc, path)
-	if err == nil {
-		return t.f.Close()
+	if !exists {
+		err := linkat(proc, path)
+		if err == nil {
+			return t.f.Close()
+		}
+		if !errors.Is(err, syscall.EEXIST) {
+			return t.copyAndReplace(path, exists)
+		}
 	}
 	dir, pattern := filepath.Dir(path), "."+filepath.Base(path)+".tmp*"
-	if !errors.Is(err, syscall.EEXIST) {
-		if err := t.copyToNamed(dir, pattern); err != nil {
-			return err
-		}
-		return t.replace(path)
-	}
-	defer t.f.Close()
 	name, err := claimTempName(dir, pattern, func(name string) error { return linkat(proc, name) })
 	if err != nil {
+		if exists && !errors.Is(err, syscall.EEXIST) {
+			// The first link tried, which failed as the link to path
+			// would have.
+			return t.copyAndReplace(path, exists)
+		}
+		t.f.Close()
 		return &os.LinkError{Op: "link", Old: proc, New: name, Err: err}
 	}
+	defer t.f.Close()
 	if err := replaceFile(name, path); err != nil {
 		os.Remove(name)
 		return err
 	}
 	return nil
+}
+
+// copyAndReplace is publish where the unnamed file t cannot be linked
+// from /proc (not mounted): it is copied into a named temporary file,
+// which then replaces path.
+func (t *tempOutput) copyAndReplace(path string, exists bool) error {
+	if err := t.copyToNamed(filepath.Dir(path), "."+filepath.Base(path)+".tmp*"); err != nil {
+		return err
+	}
+	return t.replace(path, exists)
 }
 
 // copyToNamed copies the unnamed file t, contents and mode, into a new

@@ -72,17 +72,25 @@ func TestOutputModeUmask(t *testing.T) {
 			return cfg.writeFileAtomic(path, []byte("out"))
 		},
 		"named": func(path string) error {
+			existing, err := writableIfExists(path)
+			if err != nil {
+				return err
+			}
 			tmp, err := newNamedTemp(filepath.Dir(path), ".x.tmp*")
 			if err != nil {
 				return err
 			}
-			if err := keepMode(tmp.f, path); err != nil {
+			if err := keepMode(tmp.f, existing); err != nil {
 				tmp.discard()
 				return err
 			}
-			return tmp.replace(path)
+			return tmp.replace(path, existing.exists)
 		},
 		"copied": func(path string) error {
+			existing, err := writableIfExists(path)
+			if err != nil {
+				return err
+			}
 			tmp, err := createTempOutput(filepath.Dir(path), ".x.tmp*")
 			if err != nil {
 				return err
@@ -90,11 +98,11 @@ func TestOutputModeUmask(t *testing.T) {
 			if err := tmp.copyToNamed(filepath.Dir(path), ".y.tmp*"); err != nil {
 				return err
 			}
-			if err := keepMode(tmp.f, path); err != nil {
+			if err := keepMode(tmp.f, existing); err != nil {
 				tmp.discard()
 				return err
 			}
-			return tmp.replace(path)
+			return tmp.replace(path, existing.exists)
 		},
 	}
 	for name, w := range write {
@@ -313,5 +321,46 @@ func TestOutputNotWritable(t *testing.T) {
 		if entries, _ := os.ReadDir(dir); len(entries) != len(paths) {
 			t.Errorf("the directory holds %d files, want %d", len(entries), len(paths))
 		}
+	}
+}
+
+// TestOutputStartsNoPoller: writing an output over an existing file opens
+// nothing that the runtime's poller registers (writableIfExists opened the
+// old file with os.OpenFile and O_NONBLOCK, which started the poller, an
+// epoll instance and an eventfd, for a one-shot link that polls nothing).
+// The writing runs in a child process (this test binary again), whose
+// poller nothing else started.
+func TestOutputStartsNoPoller(t *testing.T) {
+	if dir := os.Getenv("CUDALINK_TEST_NOPOLLER_DIR"); dir != "" {
+		out := filepath.Join(dir, "out.cubin")
+		var cfg Config
+		for _, data := range []string{"first", "second"} { // new, then over it
+			if err := cfg.writeFileAtomic(out, []byte(data)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip(err)
+		}
+		for _, fd := range fds {
+			if target, _ := os.Readlink("/proc/self/fd/" + fd.Name()); strings.HasPrefix(target, "anon_inode:") {
+				t.Errorf("fd %s is %s", fd.Name(), target)
+			}
+		}
+		return
+	}
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOutputStartsNoPoller$", "-test.v")
+	cmd.Env = append(os.Environ(), "CUDALINK_TEST_NOPOLLER_DIR="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "out.cubin")); err != nil || string(got) != "second" {
+		t.Errorf("out.cubin holds %q (%v), want %q", got, err, "second")
 	}
 }

@@ -26,7 +26,7 @@ func createTemp(dir, pattern string) (*os.File, error) {
 func createTempOutput(dir, pattern string) (*tempOutput, error) { return newNamedTemp(dir, pattern) }
 
 // publish is not reached: every temporary output has a name here.
-func (t *tempOutput) publish(string) error {
+func (t *tempOutput) publish(string, bool) error {
 	t.f.Close()
 	return errors.New("unnamed temporary file")
 }

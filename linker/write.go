@@ -911,7 +911,8 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 		return writeInPlace(target, write)
 	}
 	path = target
-	if err := writableIfExists(path); err != nil {
+	existing, err := writableIfExists(path)
+	if err != nil {
 		// nvlink opens an existing output for writing, so one it may not
 		// write (read-only to the user, a running executable) stops the
 		// link; the rename below would replace it.
@@ -929,10 +930,10 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 	}()
 	werr = write(tmp.f)
 	if werr == nil {
-		werr = keepMode(tmp.f, path)
+		werr = keepMode(tmp.f, existing)
 	}
 	if werr == nil {
-		werr = tmp.replace(path)
+		werr = tmp.replace(path, existing.exists)
 	}
 	if werr != nil {
 		return outputError(path, werr)
@@ -1025,30 +1026,52 @@ func ewpDebugShared(sym *symbol) bool {
 // writableIfExists says why the existing file at path could not be opened
 // for writing (EACCES for a file read-only to the user, ETXTBSY for a
 // running executable, EROFS, EPERM for an immutable file), as nvlink's
-// opening it fails, or nil when it could be or does not exist. Opening it
+// opening it fails, or nil when it could be or does not exist; and what
+// the output replacing it keeps of it (keepMode, publish). Opening it
 // writes nothing (no O_TRUNC), and O_NONBLOCK keeps a FIFO put there
-// since outputTarget looked from blocking.
-func writableIfExists(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+// since outputTarget looked from blocking. It is opened with a plain
+// system call: an *os.File opened with O_NONBLOCK is registered with the
+// runtime's poller, which a one-shot link would start for it alone (an
+// epoll instance, an eventfd and their system calls, and the code's pages).
+func writableIfExists(path string) (existingOutput, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil
+			return existingOutput{}, nil
 		}
-		return err
+		return existingOutput{}, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	return f.Close()
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return existingOutput{exists: err == nil}, nil
+	}
+	return existingOutput{exists: true, regular: true, perm: os.FileMode(st.Mode).Perm()}, nil
+}
+
+// existingOutput is what writableIfExists found at the output's path.
+type existingOutput struct {
+	exists  bool
+	regular bool        // a regular file, whose permissions are perm
+	perm    os.FileMode // its permission bits
 }
 
 // keepMode gives the new output f the permissions of the regular file it
-// replaces at path, as nvlink's writing over that file in place keeps
+// replaces (existing), as nvlink's writing over that file in place keeps
 // them; a new output keeps the mode it was created with, 0666 less the
 // umask, as nvlink's.
-func keepMode(f *os.File, path string) error {
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() {
+func keepMode(f *os.File, existing existingOutput) error {
+	if !existing.regular {
 		return nil
 	}
-	return f.Chmod(fi.Mode().Perm())
+	return f.Chmod(existing.perm)
 }
 
 // A tempOutput is an output file being written. Where the system allows it
@@ -1070,10 +1093,11 @@ func (t *tempOutput) discard() {
 	}
 }
 
-// replace closes the finished output and moves it to path (replaceFile).
-func (t *tempOutput) replace(path string) error {
+// replace closes the finished output and moves it to path (replaceFile);
+// exists says a file was there when the link looked (writableIfExists).
+func (t *tempOutput) replace(path string, exists bool) error {
 	if t.name == "" {
-		return t.publish(path)
+		return t.publish(path, exists)
 	}
 	defer unregisterTemp(t.name)
 	err := t.f.Close()
