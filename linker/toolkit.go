@@ -114,7 +114,14 @@ var toolkits = []*toolkit{
 // String gives the release as CUDA spells it: "12.4".
 func (tk *toolkit) String() string { return versionString(tk.version) }
 
-func versionString(v uint32) string { return fmt.Sprintf("%d.%d", v/10, v%10) }
+// versionString spells the release v (major*10+minor) as CUDA does:
+// "12.4". It does without fmt: linker/cli's option table calls it at
+// every start, and a link that reports nothing runs no other fmt code (each
+// page of the code the process runs is a fault of its own, see
+// cmd/cudalink/internal/start).
+func versionString(v uint32) string {
+	return strconv.FormatUint(uint64(v/10), 10) + "." + strconv.FormatUint(uint64(v%10), 10)
+}
 
 // SupportedToolkits lists the releases --cuda-version accepts: "11.8 12.4 12.5".
 func SupportedToolkits() string {
