@@ -31,19 +31,10 @@ import (
 // +0.2 to 0.4 ms. The read-only data stays faulted around: registering it
 // too made flat 10 no smaller and cost 60 faults more.
 func noFaultAround() {
-	var buf [16 << 10]byte
-	n := readFile("/proc/self/maps", buf[:])
-	if n <= 0 {
-		return
-	}
 	f := noFaultAround
 	pc := **(**uintptr)(unsafe.Pointer(&f)) // this function's code
-	for rest := buf[:n]; ; {
-		m, ok := nextMapping(&rest)
-		if !ok {
-			return
-		}
-		if m.start <= pc && pc < m.end && m.inode != nil && m.perms[1] != 'w' {
+	for _, m := range exeMappings() {
+		if m.start <= pc && pc < m.end && !m.writable {
 			if fd, ok := newAsyncWPFd(); ok {
 				if registerWP(fd, m.start, m.end) {
 					faultAroundFd = fd

@@ -16,49 +16,89 @@ import (
 // link 1.4 MiB of read-only data and function tables were resident, 0.6
 // after. Interleaved runs (docs/benchmarks.md, perf14): flat 10 objects
 // peak RSS 5092 -> 3932 KiB (nvlink 3888), flat 100 10624 -> 9508, deep
-// chain 100 10880 -> 9824; it costs about 0.12 ms (reading
-// /proc/self/maps and the page map, two madvise calls) and 30 page faults.
+// chain 100 10880 -> 9824; it costs about 0.12 ms (reading the page map,
+// two madvise calls) and 30 page faults. The executable's mappings are
+// those init found (exeMappings).
 //
 // A mapping holding a page of its own (anonymous: written since it was
 // mapped, as a position-independent binary's relocated read-only data is,
 // or a debugger's breakpoint) is left alone: dropping it would lose what
 // was written.
 func ReleaseStartupPages() {
-	var buf [16 << 10]byte
-	n := readFile("/proc/self/maps", buf[:])
-	if n <= 0 {
+	maps := exeMappings()
+	if len(maps) == 0 {
 		return
-	}
-	f := ReleaseStartupPages
-	pc := **(**uintptr)(unsafe.Pointer(&f)) // this function's code
-	// The executable's mappings: those of the file (device and inode)
-	// that holds pc.
-	var exe mapping
-	for rest := buf[:n]; ; {
-		m, ok := nextMapping(&rest)
-		if !ok {
-			return
-		}
-		if m.start <= pc && pc < m.end && m.inode != nil {
-			exe = m
-			break
-		}
 	}
 	pagemap, err := syscall.Open("/proc/self/pagemap", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return
 	}
 	defer syscall.Close(pagemap)
-	for rest := buf[:n]; ; {
-		m, ok := nextMapping(&rest)
-		if !ok {
-			return
-		}
-		if string(m.dev) == string(exe.dev) && string(m.inode) == string(exe.inode) &&
-			m.perms[1] != 'w' && onlyFilePages(pagemap, m.start, m.end) {
+	for _, m := range maps {
+		if !m.writable && onlyFilePages(pagemap, m.start, m.end) {
 			syscall.Syscall(syscall.SYS_MADVISE, m.start, m.end-m.start, syscall.MADV_DONTNEED)
 		}
 	}
+}
+
+// exeMapping is one of the executable's mappings, as /proc/self/maps
+// listed it.
+type exeMapping struct {
+	start, end uintptr
+	writable   bool
+}
+
+// exeMaps holds the executable's mappings (exeMappings), nExeMaps how
+// many; exeMapsRead says they were looked for.
+var (
+	exeMaps     [16]exeMapping
+	nExeMaps    int
+	exeMapsRead bool
+)
+
+// exeMappings returns the mappings of the executable's file (its device
+// and inode: those of the mapping that holds this function's code), from
+// /proc/self/maps read the first time (init's noFaultAround). They do not
+// change while the process runs (nothing maps, unmaps or protects the
+// binary's segments again), so ReleaseStartupPages, later, does not read
+// the file a second time (an open, two reads and a close, and the kernel's
+// walk of every mapping: 0.9% of a 10-object link's samples). Empty if the
+// file cannot be read or the code's mapping is not in it; at most
+// len(exeMaps) (a Go executable has three or four).
+func exeMappings() []exeMapping {
+	if exeMapsRead {
+		return exeMaps[:nExeMaps]
+	}
+	exeMapsRead = true
+	var buf [16 << 10]byte
+	n := readFile("/proc/self/maps", buf[:])
+	if n <= 0 {
+		return nil
+	}
+	f := exeMappings
+	pc := **(**uintptr)(unsafe.Pointer(&f)) // this function's code
+	var exe mapping
+	for rest := buf[:n]; ; {
+		m, ok := nextMapping(&rest)
+		if !ok {
+			return nil
+		}
+		if m.start <= pc && pc < m.end && m.inode != nil {
+			exe = m
+			break
+		}
+	}
+	for rest := buf[:n]; nExeMaps < len(exeMaps); {
+		m, ok := nextMapping(&rest)
+		if !ok {
+			break
+		}
+		if string(m.dev) == string(exe.dev) && string(m.inode) == string(exe.inode) {
+			exeMaps[nExeMaps] = exeMapping{start: m.start, end: m.end, writable: m.perms[1] == 'w'}
+			nExeMaps++
+		}
+	}
+	return exeMaps[:nExeMaps]
 }
 
 // onlyFilePages says whether every page of [start, end) that is present is

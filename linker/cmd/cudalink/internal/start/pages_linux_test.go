@@ -3,6 +3,7 @@ package start
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
@@ -18,6 +19,39 @@ func TestReleaseStartupPages(t *testing.T) {
 	after := exeResidentPages(t)
 	if after >= before {
 		t.Errorf("resident pages of the executable's read-only mappings: %d before, %d after", before, after)
+	}
+}
+
+// TestExeMappings: the executable's mappings init found (exeMappings,
+// which ReleaseStartupPages uses without reading /proc/self/maps again)
+// are those the file lists now, the code among them, read-only, as
+// registering it for noFaultAround left it.
+func TestExeMappings(t *testing.T) {
+	var buf [16 << 10]byte
+	n := readFile("/proc/self/maps", buf[:])
+	exe, err := os.Stat("/proc/self/exe")
+	if n <= 0 || err != nil {
+		t.Skip("no /proc/self/maps or /proc/self/exe")
+	}
+	ino := strconv.FormatUint(exe.Sys().(*syscall.Stat_t).Ino, 10)
+	var want []exeMapping
+	for rest := buf[:n]; ; {
+		m, ok := nextMapping(&rest)
+		if !ok {
+			break
+		}
+		if m.inode != nil && string(m.inode) == ino {
+			want = append(want, exeMapping{start: m.start, end: m.end, writable: m.perms[1] == 'w'})
+		}
+	}
+	got := exeMappings()
+	if !slices.Equal(got, want) {
+		t.Errorf("exeMappings() = %+v, /proc/self/maps lists %+v", got, want)
+	}
+	f := TestExeMappings
+	pc := **(**uintptr)(unsafe.Pointer(&f))
+	if !slices.ContainsFunc(got, func(m exeMapping) bool { return m.start <= pc && pc < m.end && !m.writable }) {
+		t.Errorf("no read-only mapping of %+v holds the code (%#x)", got, pc)
 	}
 }
 
