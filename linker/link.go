@@ -26,8 +26,14 @@ func link(ctx *linkContext) error {
 	ctx.run("gather LTO inputs", gatherLTOInputs)              // -dlto: libnvvm loaded, every unit's IR for the target read into one program
 	ctx.run("report unreadable IR", reportUnreadableBeforePTX) // -dlto -emit-ptx: IR that could not be read, reported before the rest compiles
 	ctx.run("optimize link time", optimizeLinkTime)            // -dlto: libnvvm compiles the program to PTX, ptxas that PTX to lto.cubin
-	if ctx.config.Virtual && !ctx.linkWholeVirtual() {
-		return linkVirtualLTO(ctx) // -arch=compute_NN -dlto, no whole program: --register-link-binaries only
+	if ctx.config.Virtual {
+		if !ctx.compiledWholeProgram() {
+			return linkVirtualLTO(ctx) // -arch=compute_NN -dlto, no whole program: --register-link-binaries only
+		}
+		ctx.linkWholeVirtual() // ptxas linked the whole program: the link goes on as -arch=sm_NN, given -o
+		if ctx.checkpoint() {
+			return ErrFailed
+		}
 	}
 	ctx.run("compile PTX", compilePTXImages) // ptxas compiles the PTX images addInputs will choose, in parallel
 	ctx.run("add inputs", addInputs)         // each unit's image for the target joins the link, in command-line order

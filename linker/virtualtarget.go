@@ -51,30 +51,34 @@ func linkVirtualLTO(ctx *linkContext) error {
 	return ctx.runErr("write host side", writeHostSide) // --register-link-binaries
 }
 
-// linkWholeVirtual says whether a -dlto link for a virtual target goes
-// on as the link for its real architecture: when ptxas linked the whole
-// program (ltoState.executable: the LTO inputs and libcudadevrt alone,
-// the program calling nothing of the library), nvlink writes that cubin
-// to -o, byte for byte what -arch=sm_NN writes, with its
-// --register-link-binaries; nvcc gives it no -o, and nvlink then fails
-// ("Could not open output file '(null)'", exit status 1), after ptxas's
-// lines. Measured with 11.8, 12.4 and 12.5 (a program that calls
-// libcudadevrt, a partial LTO, and nvlink 11.8's LTO objects alone, which
-// ptxas compiles as relocatable code, link nothing: linkVirtualLTO).
-// The link then goes on as -arch=sm_NN.
-func (ctx *linkContext) linkWholeVirtual() bool {
-	if ctx.lto.executable == nil || ctx.failed() {
-		return false
-	}
+// compiledWholeProgram says whether ptxas linked the whole program of a
+// -dlto link (ltoState.executable: the LTO inputs and libcudadevrt alone,
+// the program calling nothing of the library) and nothing failed: a link
+// for a virtual target then goes on as the link for its real architecture
+// (linkWholeVirtual), else it links nothing (linkVirtualLTO). Measured
+// with 11.8, 12.4 and 12.5 (a program that calls libcudadevrt, a partial
+// LTO, and nvlink 11.8's LTO objects alone, which ptxas compiles as
+// relocatable code, link nothing).
+func (ctx *linkContext) compiledWholeProgram() bool {
+	return ctx.lto.executable != nil && !ctx.failed()
+}
+
+// linkWholeVirtual makes a -dlto link for a virtual target whose whole
+// program ptxas linked (compiledWholeProgram) the link for its real
+// architecture: nvlink writes that cubin to -o, byte for byte what
+// -arch=sm_NN writes, with its --register-link-binaries. nvcc gives it no
+// -o, and nvlink then fails ("Could not open output file '(null)'", exit
+// status 1), after ptxas's lines: without -o this reports that error and
+// changes nothing.
+func (ctx *linkContext) linkWholeVirtual() {
 	if ctx.config.Output == "" {
 		ctx.errorf("-arch=%s -dlto compiled these -dlto objects as a whole program for %s, which nvlink writes to -o, and there is no -o (nvlink: \"Could not open output file '(null)'\"): give -o <file>, or build an object without -dlto among them for a virtual link",
 			ctx.config.archName(), ctx.config.smName())
-		return false
+		return
 	}
 	cfg := *ctx.config
 	cfg.Virtual = false
 	ctx.config = &cfg
-	return true
 }
 
 // checkVirtualArchSpecific refuses compute_90a when the link reproduces
