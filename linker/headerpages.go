@@ -38,7 +38,7 @@ func walkHeaders(data []byte, fill func(off, n uint64) bool) {
 	archive.WalkHeaders(filledReader{data, fill}, int64(len(data)), func(m archive.MemberHeader) bool {
 		start, n := uint64(m.Start), uint64(m.Size)
 		switch name := m.Name; {
-		case name == "/" || name == "/SYM64/" || name == "//" || len(name) > 3 && name[:3] == "#1/":
+		case archive.IsTable(name) || len(name) > 3 && name[:3] == "#1/":
 			// The tables, and a BSD name before the member's data.
 			return fill(start, n)
 		default:

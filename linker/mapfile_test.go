@@ -10,7 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/cudalink/cudalink/linker/archive"
 )
 
 // pagePresent returns a function that says whether the page holding b[0]
@@ -382,5 +386,35 @@ func TestWalkHeadersDamaged(t *testing.T) {
 		}
 		lib[o] = was
 		walk(lib[:o])
+	}
+}
+
+// TestWalkHeadersTables: walkHeaders reads every table of an archive whole
+// (archive.IsTable, the rule ReadsNoObject passes them by), BSD's
+// __.SYMDEF too, which it took for a member and walked as a host object
+// (its first 64 bytes); and a member after it is walked as one.
+func TestWalkHeadersTables(t *testing.T) {
+	hdr := func(name string, size int) string {
+		return fmt.Sprintf("%-16s%-12s%-6s%-6s%-8s%-10d`\n", name, "0", "0", "0", "644", size)
+	}
+	for _, name := range []string{"/", "//", "__.SYMDEF", "__.SYMDEF SORTED"} {
+		table := strings.Repeat("t", 200)
+		data := []byte(archive.Magic + hdr(name, len(table)) + table + hdr("a.o/", 100) + strings.Repeat("m", 100))
+		start := uint64(len(archive.Magic) + archive.HeaderSize)
+		var filled [][2]uint64
+		walkHeaders(data, func(off, n uint64) bool {
+			if off > uint64(len(data)) || n > uint64(len(data))-off {
+				return false
+			}
+			filled = append(filled, [2]uint64{off, n})
+			return true
+		})
+		if !slices.Contains(filled, [2]uint64{start, uint64(len(table))}) {
+			t.Errorf("%q: walkHeaders filled %v, not the table [%d, +%d)", name, filled, start, len(table))
+		}
+		member := start + uint64(len(table)) + archive.HeaderSize
+		if !slices.Contains(filled, [2]uint64{member, 64}) {
+			t.Errorf("%q: walkHeaders filled %v, not the member's ELF header at %d", name, filled, member)
+		}
 	}
 }

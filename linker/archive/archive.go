@@ -399,6 +399,16 @@ func WalkHeaders(r io.ReaderAt, size int64, yield func(MemberHeader) bool) bool 
 	return true
 }
 
+// IsTable says whether a member header's name (MemberHeader.Name: the
+// field without the spaces after it) is one of the archive's tables, not a
+// member: the symbol table (GNU's "/" and its 64-bit "/SYM64/", BSD's
+// "__.SYMDEF" and "__.SYMDEF SORTED") or GNU's long-name table "//".
+// Parse reads each in its own way; ReadsNoObject passes them by, and the
+// linker's walk of a library's headers (walkHeaders) reads them whole.
+func IsTable(name string) bool {
+	return name == "/" || name == "/SYM64/" || name == "//" || strings.HasPrefix(name, "__.SYMDEF")
+}
+
 // ReadsNoObject says whether the archive that r holds (size bytes) gives
 // a reader that stops at its first member that is not an ELF file no
 // object at all: it has no member, or its first member is not ELF. It
@@ -414,7 +424,7 @@ func ReadsNoObject(r io.ReaderAt, size int64) bool {
 	ok := WalkHeaders(r, size, func(m MemberHeader) bool {
 		start, msize := m.Start, uint64(m.Size)
 		switch {
-		case m.Name == "/" || m.Name == "/SYM64/" || m.Name == "//" || strings.HasPrefix(m.Name, "__.SYMDEF"):
+		case IsTable(m.Name):
 			return true
 		case strings.HasPrefix(m.Name, "#1/"):
 			n, ok := parseDecimal([]byte(m.Name[3:]))

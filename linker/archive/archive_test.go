@@ -374,3 +374,16 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestIsTable: the tables of GNU and BSD archives are tables; members,
+// GNU's long-name references and BSD's "#1/N" names are not.
+func TestIsTable(t *testing.T) {
+	for name, want := range map[string]bool{
+		"/": true, "/SYM64/": true, "//": true, "__.SYMDEF": true, "__.SYMDEF SORTED": true,
+		"a.o/": false, "/12": false, "#1/20": false, "__.SYM": false, "": false,
+	} {
+		if got := IsTable(name); got != want {
+			t.Errorf("IsTable(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
