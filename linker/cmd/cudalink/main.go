@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/cudalink/cudalink/linker"
 	"github.com/cudalink/cudalink/linker/cli"
 	"github.com/cudalink/cudalink/linker/cmd/cudalink/internal/start" // first: see its doc
 	"github.com/cudalink/cudalink/linker/nvvm"
@@ -20,8 +21,10 @@ func main() {
 		start.RestoreProcs()
 		os.Exit(linkworker.Main(os.Args[1:]))
 	}
-	// What starting up mapped of the binary and the link does not use
-	// leaves the link's peak memory.
+	// The linker's own code, most of which a link runs, is mapped 64 KiB
+	// at a time again; what starting up mapped of the binary and the link
+	// does not use leaves the link's peak memory.
+	start.FaultAround(linker.PassCode())
 	start.ReleaseStartupPages()
 	// An interrupted link leaves no partial output: the output is written
 	// to an unnamed file, or a named temporary one that a signal removes

@@ -38,6 +38,7 @@ func noFaultAround() {
 			if fd, ok := newAsyncWPFd(); ok {
 				if registerWP(fd, m.start, m.end) {
 					faultAroundFd = fd
+					codeStart, codeEnd = m.start, m.end
 				} else {
 					syscall.Close(fd)
 				}
@@ -48,8 +49,29 @@ func noFaultAround() {
 }
 
 // faultAroundFd is the userfaultfd that noFaultAround registered the code
-// with; -1 if none.
-var faultAroundFd = -1
+// with; -1 if none. codeStart and codeEnd are the code's mapping.
+var (
+	faultAroundFd      = -1
+	codeStart, codeEnd uintptr
+)
+
+// FaultAround gives the code in [lo, hi), rounded out to the kernel's
+// 64 KiB fault-around windows, its fault-around back: code that a link
+// runs most of (linker.PassCode), where a fault of one window, about 6 µs
+// on a 2-CPU VM, maps pages that would each have been a fault of about 2
+// µs, for the few pages of the windows that it does not run. Flat 10
+// objects (sm_80), the linker package's code (11 windows): 125 page
+// faults fewer for 144 KiB more resident (perf33). It does nothing where
+// noFaultAround did nothing, or for a span outside the code.
+func FaultAround(lo, hi uintptr) {
+	const window = 64 << 10
+	lo, hi = max(lo&^(window-1), codeStart), min((hi+window-1)&^(window-1), codeEnd)
+	if faultAroundFd < 0 || lo >= hi {
+		return
+	}
+	r := struct{ start, len uint64 }{uint64(lo), uint64(hi - lo)}
+	syscall.Syscall(syscall.SYS_IOCTL, uintptr(faultAroundFd), uffdioUnregister, uintptr(unsafe.Pointer(&r)))
+}
 
 // restoreFaultAround gives the code back its fault-around (the persistent
 // worker's: it runs for long, and faults its pages in once): closing the
@@ -69,6 +91,7 @@ const (
 	uffdioAPI           = 0xc018aa3f // _IOWR(0xaa, 0x3f, struct uffdio_api), as on amd64 and arm64
 	uffdioRegister      = 0xc020aa00 // _IOWR(0xaa, 0x00, struct uffdio_register)
 	uffdioRegisterModeW = 1 << 1
+	uffdioUnregister    = 0x8010aa01 // _IOR(0xaa, 0x01, struct uffdio_range)
 )
 
 // newAsyncWPFd opens a userfaultfd for user-mode faults (which needs no

@@ -78,6 +78,62 @@ func TestNoFaultAroundCode(t *testing.T) {
 	t.Error("the code's mapping is not in /proc/self/smaps")
 }
 
+// TestFaultAround: FaultAround unregisters the 64 KiB windows of the code
+// it is given (smaps lists no uw for the mapping that holds them now),
+// and the rest of the code stays registered. The window is registered
+// again at the end.
+func TestFaultAround(t *testing.T) {
+	if faultAroundFd < 0 {
+		t.Skip("init did not register the code")
+	}
+	f := TestFaultAround
+	pc := **(**uintptr)(unsafe.Pointer(&f))
+	const window = 64 << 10
+	lo, hi := max(pc&^(window-1), codeStart), min(pc&^(window-1)+window, codeEnd)
+	FaultAround(pc, pc+1)
+	defer registerWP(faultAroundFd, lo, hi)
+	smaps, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	var m mapping
+	seen := 0
+	for line := range bytes.Lines(smaps) {
+		if fields := bytes.Fields(line); len(fields) > 0 && !bytes.HasSuffix(fields[0], []byte(":")) {
+			m, _ = nextMapping(&line)
+			continue
+		}
+		if !bytes.HasPrefix(line, []byte("VmFlags:")) || m.end <= codeStart || m.start >= codeEnd {
+			continue
+		}
+		registered := bytes.Contains(line, []byte(" uw"))
+		switch {
+		case m.start == lo && m.end == hi:
+			seen++
+			if registered {
+				t.Errorf("[%#x, %#x), given its fault-around back, is still registered", lo, hi)
+			}
+		case m.start <= pc && pc < m.end:
+			t.Errorf("the code's mapping [%#x, %#x) holds %#x, want [%#x, %#x)", m.start, m.end, pc, lo, hi)
+		default:
+			seen++
+			if !registered {
+				t.Errorf("[%#x, %#x) of the code is not registered", m.start, m.end)
+			}
+		}
+	}
+	if want := 1 + btoi(lo > codeStart) + btoi(hi < codeEnd); seen != want {
+		t.Errorf("the code is %d mappings in /proc/self/smaps, want %d", seen, want)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // mapFile maps n bytes of the file path, private and read-only, until the
 // test ends.
 func mapFile(t *testing.T, path string, n int) []byte {

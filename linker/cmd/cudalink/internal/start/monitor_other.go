@@ -11,3 +11,7 @@ func restoreMonitor() {}
 // (faultaround_linux.go).
 func noFaultAround()      {}
 func restoreFaultAround() {}
+
+// FaultAround does nothing but on Linux (faultaround_linux.go), where it
+// gives a span of the code the kernel's fault-around back.
+func FaultAround(lo, hi uintptr) {}
