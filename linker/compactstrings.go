@@ -282,8 +282,10 @@ func compactSectionNames(ctx *linkContext, moved []movedName) {
 		names.mark(osec.name, live)
 	}
 	// nvlink's scratch sections (names.go) never survive, nor does the
-	// module bank 2 of orphan constants once they are in the kernels'.
-	for _, name := range []string{"TEMP_MERGED_CONSTANTS", "TEMP_OCG_CONSTANTS", ".nv.constant2"} {
+	// module bank 2 of orphan constants once they are in the kernels', nor
+	// the module bank 0 made with the texture and surface slots (12.4 and
+	// 12.5 linking an 11.8 object's texture references).
+	for _, name := range []string{"TEMP_MERGED_CONSTANTS", "TEMP_OCG_CONSTANTS", ".nv.constant2", ".nv.constant0"} {
 		if !isLive(name) {
 			names.markHeld(name, drop)
 		}

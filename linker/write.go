@@ -644,10 +644,12 @@ func (ctx *linkContext) linkInfo(osec *outputSection, symtab, strtab int32, relo
 // a weak kernel's that of its first copy when a later one replaced it
 // (weakFirstBankLink). Bank 2 (.nv.constant2.f), which the linker rebuilds
 // from the function's and its callees' constants, gets the flag whatever
-// its inputs carry.
+// its inputs carry. The relocations of the texture and surface slots the
+// linker adds to a kernel's bank 0 (.rel.nv.constant0.f, assignBindlessSlots)
+// get none: nvlink 12.x links an 11.8 object's texture references so.
 func (ctx *linkContext) infoLink(osec *outputSection) bool {
 	if osec.isReloc() {
-		return true
+		return !strings.HasPrefix(osec.rel.target.name, ".nv.constant0.")
 	}
 	if osec.fn == nil || osec == osec.fn.text.out {
 		return false
