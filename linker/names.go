@@ -270,7 +270,7 @@ func registerNames(ctx *linkContext) {
 				// of one of a weak copy it skipped.
 				continue
 			}
-			if lost[s.Index] {
+			if lost[s.Index] || (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && len(file.skippedData) > 0 && relocatesOnlySkipped(file, s) {
 				continue
 			}
 			key := r.sectionKey(file.sections[s.Index])
@@ -369,6 +369,35 @@ func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
 				}
 			}
 		}
+	}
+	return false
+}
+
+// relocatesOnlySkipped says whether every entry of the relocation section
+// s patches the bytes of a weak data copy that lost when met
+// (skippedData): nvlink drops such entries as it meets them and makes no
+// name for a section left without any (11.8, 12.4: an initialized inline
+// __device__ pointer, a copy without initializer met first).
+func relocatesOnlySkipped(file *inputFile, s *cubin.Section) bool {
+	var ranges [][2]uint64
+	for idx := range file.skippedData {
+		if esym := &file.ELF.Symbols[idx]; esym.Shndx == s.Info {
+			ranges = append(ranges, [2]uint64{esym.Value, esym.Value + esym.Size})
+		}
+	}
+	if len(ranges) == 0 {
+		return false
+	}
+	for _, rs := range file.ELF.Relocs {
+		if rs.Section != s {
+			continue
+		}
+		for i := 0; i < rs.Len(); i++ {
+			if !inRanges(ranges, uint64(rs.At(i).Offset)) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
