@@ -158,22 +158,28 @@ func registerNames(ctx *linkContext) {
 			}
 		}
 		// A weak data copy that lost when met (skippedData) makes no
-		// section: nvlink skips the symbol. So .nv.global storage holding
-		// only such copies (lostStorage), which nvlink never merges, gets
-		// no name at all, not by its section symbol nor with the remaining
-		// sections; a section that also holds something else is named
-		// where that is met (11.8, 12.4, 12.5: inline and template
-		// __device__ variables initialized in one file, without
+		// section: nvlink skips the symbol. A section holding only such
+		// copies (onlyLost) is not made by its section symbol either: an
+		// initialized one (.nv.global.init, merged whole) is named after
+		// the sections of the file's other section symbols, and
+		// .nv.global storage (lostStorage), which nvlink never merges,
+		// gets no name at all. A section that also holds something else
+		// is named where that is met (11.8, 12.4, 12.5: inline and
+		// template __device__ variables initialized in one file, without
 		// initializer in another, either first).
-		var lost map[uint32]bool
+		var onlyLost map[uint32]bool
 		if len(file.skippedData) > 0 {
-			for _, isec := range file.sections {
-				if isec != nil && file.lostStorage(isec) {
-					if lost == nil {
-						lost = map[uint32]bool{}
-					}
-					lost[isec.sec.Index] = true
+			onlyLost = map[uint32]bool{}
+			for i := 1; i < len(ef.Symbols); i++ {
+				esym := &ef.Symbols[i]
+				if esym.Type() == cubin.STT_SECTION || file.sectionOf(esym.Shndx) == nil {
+					continue
 				}
+				skipped := file.skippedData[uint32(i)]
+				if prev, seen := onlyLost[esym.Shndx]; seen {
+					skipped = skipped && prev
+				}
+				onlyLost[esym.Shndx] = skipped
 			}
 		}
 		// 2. Every other symbol in symbol-table order, then the section
@@ -194,7 +200,7 @@ func registerNames(ctx *linkContext) {
 			if isec := file.sectionOf(esym.Shndx); isec != nil && isConstant2(isec.sec) && file.weakSkipped[isec.sec.Info] {
 				continue // the bank-2 constants of a weak copy that lost when met: nvlink skips its symbols
 			} else if isec != nil {
-				if !file.skippedData[uint32(i)] { // see lost above
+				if !file.skippedData[uint32(i)] { // see onlyLost above
 					r.createHolder(ctx, r.sectionKey(isec))
 				}
 			} else if name != "" {
@@ -214,7 +220,7 @@ func registerNames(ctx *linkContext) {
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
-			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.sections[esym.Shndx].sec) && !lost[esym.Shndx] {
+			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.sections[esym.Shndx].sec) && !onlyLost[esym.Shndx] {
 				if isec := file.sections[esym.Shndx]; isec.fn != nil && r.mergedPlain.has(isec.fn) && strings.HasPrefix(name, ".nv.shared.") {
 					// The .nv.shared.<k> of a kernel merged as an
 					// ordinary function (-kernels-used or
@@ -224,6 +230,15 @@ func registerNames(ctx *linkContext) {
 					// remaining sections, in section-header order.
 					continue
 				}
+				r.createHolder(ctx, r.sectionKey(file.sections[esym.Shndx]))
+			}
+		}
+		// Then an initialized section of lost copies only, after every
+		// other section symbol's (12.5, -preserve-relocs: before the
+		// remaining sections, the .nv.info.<f> of the file's functions).
+		for i := 1; len(onlyLost) > 0 && i < len(ef.Symbols); i++ {
+			esym := &ef.Symbols[i]
+			if esym.Type() == cubin.STT_SECTION && onlyLost[esym.Shndx] && !file.lostStorage(file.sections[esym.Shndx]) {
 				r.createHolder(ctx, r.sectionKey(file.sections[esym.Shndx]))
 			}
 		}
@@ -270,7 +285,7 @@ func registerNames(ctx *linkContext) {
 				// of one of a weak copy it skipped.
 				continue
 			}
-			if lost[s.Index] || (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && len(file.skippedData) > 0 && relocatesOnlySkipped(file, s) {
+			if onlyLost[s.Index] && file.lostStorage(file.sections[s.Index]) || (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && len(file.skippedData) > 0 && relocatesOnlySkipped(file, s) {
 				continue
 			}
 			key := r.sectionKey(file.sections[s.Index])

@@ -295,6 +295,10 @@ var knownDifferences = map[string]knownDifference{
 	"weak-function-replaced-copy-constants-sm52/all":                          weakFunctionHistory,
 	"weak-function-replaced-copy-constants-sm52/prefix":                       weakFunctionHistory,
 	"weak-function-replaced-copy-constants-sm52/nested":                       weakFunctionHistory,
+	// b.cu's divmix<double> copy lost when met: the direct 12.x link keeps
+	// its constants in a .nv.constant2 of the function's own
+	"weak-data-lost-initialized-section-named-after-section-symbols-sm52/all":    weakFunctionHistory12x,
+	"weak-data-lost-initialized-section-named-after-section-symbols-sm52/nested": weakFunctionHistory12x,
 	// the -G copies of the virtual destructors, replaced by the second
 	// file's, leave their calls (Shape's D2 kept) and address references
 	"vtable-G-copy-replaced-keeps-address-refs-sm60/all":            weakFunctionHistory,
