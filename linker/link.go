@@ -42,6 +42,9 @@ func link(ctx *linkContext) error {
 	}
 	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
 	ctx.run("choose toolkit", chooseToolkit)            // the nvlink release to reproduce: the inputs' newest e_version (toolkit.go)
+	if ctx.checkpoint() {
+		return ErrFailed // an input that release's nvlink refuses: it stops there
+	}
 	ctx.run("warn about ignored -dlto", warnIgnoredLTO) // nvlink's warning for -dlto without IR to compile
 	ctx.run("warn about -ewp mixes", warnMixedEWP)      // nvlink's warning for inputs next to an nvcc -c -ewp image
 	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch

@@ -169,7 +169,9 @@ func toolkitFor(v uint32) *toolkit {
 // Inputs that tell nothing (g++ objects alone) are linked as 11.8's nvlink
 // links them. It then checks every input image against the release, as
 // that nvlink does: the first one newer than it, in command-line order, is
-// a fatal error ("Input file 'b.cubin' newer than toolkit (124 vs 118)").
+// a fatal error ("Input file 'b.cubin' newer than toolkit (124 vs 118)"),
+// and so is an -ewp image of an older release ("linking with -ewp objects
+// requires using current toolkit").
 func chooseToolkit(ctx *linkContext) {
 	files := ctx.added
 	ctx.toolkit = ctx.toolkitSoFar(nil) // every input is in by now
@@ -186,6 +188,12 @@ func chooseToolkit(ctx *linkContext) {
 	for _, file := range files {
 		if fv := file.ELF.Header.Version; fv > tk.version {
 			ctx.report(&linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})
+			return
+		} else if fv != tk.version && file.ELF.Header.Type == cubin.ET_CUDA_EWP {
+			// nvlink links an -ewp image of its own release only (12.4
+			// and 12.5: an 11.8 or 12.4 image in a 12.5 link), checked
+			// as it reads each input.
+			ctx.report(&linkError{file: file.nvlinkName(), msg: fmt.Sprintf("linking with -ewp objects requires using current toolkit: this -ewp image was written by CUDA %s, and nvlink %s links only its own release's; rebuild it with CUDA %s", versionString(fv), tk, tk)})
 			return
 		}
 	}
