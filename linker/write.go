@@ -654,6 +654,12 @@ func (ctx *linkContext) infoLink(osec *outputSection) bool {
 	if osec.fn == nil || osec == osec.fn.text.out {
 		return false
 	}
+	if strings.HasPrefix(osec.name, ".nv.constant2.") && ctx.bank2.lostOnly.has(osec.fn) && len(osec.members) > 0 {
+		// A weak function's bank made of losing copies' constants alone
+		// (its kept copy had none) is the first loser's section, flag
+		// included (none for an 11.8 input).
+		return osec.members[0].sec.Flags&cubin.SHF_INFO_LINK != 0
+	}
 	if strings.HasPrefix(osec.name, ".nv.constant0.") && len(osec.members) > 0 {
 		if first, ok := ctx.weakFirstBankLink[osec.fn.sym]; ok {
 			return first
