@@ -539,7 +539,7 @@ func optimizeLinkTime(ctx *linkContext) {
 	if cfg.EmitPTX {
 		return
 	}
-	if whole && !p.noDevrt && callsOut(ptx, p.devrtFuncs) {
+	if whole && !p.noDevrt && !cfg.ForceWholeLTO && callsOut(ptx, p.devrtFuncs) {
 		// Measured (11.8, 12.4, 12.5): a program that calls libcudadevrt
 		// (a kernel launching a kernel) is compiled as relocatable code
 		// and linked with the library, as in a partial LTO; printf and
@@ -548,7 +548,10 @@ func optimizeLinkTime(ctx *linkContext) {
 		// function no input defines: the link reports it undefined
 		// (exit 255), where ptxas would have stopped on it
 		// (lto-devrt-undefined-function-linked-sm80); an undefined
-		// variable keeps the whole program (ptxas warns).
+		// variable keeps the whole program (ptxas warns). With
+		// -force-whole-lto the program stays whole, and ptxas stops on
+		// such a call ("Unresolved extern function", exit status 1:
+		// lto-force-whole-lto-devrt-call-*, 11.8, 12.4 and 12.5).
 		whole, ctx.lto.devrtLinked = false, true
 		early.abort()
 		early = nil
