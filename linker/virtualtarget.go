@@ -59,8 +59,14 @@ func linkVirtualLTO(ctx *linkContext) error {
 // with 11.8, 12.4 and 12.5 (a program that calls libcudadevrt, a partial
 // LTO, and nvlink 11.8's LTO objects alone, which ptxas compiles as
 // relocatable code, link nothing).
+//
+// With -emit-ptx the link goes on so whenever libnvvm compiled IR: nvlink
+// (11.8, 12.4, 12.5) writes the PTX -arch=sm_NN writes, byte for byte,
+// and no --register-link-binaries, as for sm_NN (nvcc -dlink -dlto
+// -arch=compute_NN -ptx runs it so, with -o). Without IR (-dlto ignored)
+// it is the virtual link.
 func (ctx *linkContext) compiledWholeProgram() bool {
-	return ctx.lto.executable != nil && !ctx.failed()
+	return (ctx.lto.executable != nil || ctx.emitsPTX()) && !ctx.failed()
 }
 
 // linkWholeVirtual makes a -dlto link for a virtual target whose whole
@@ -69,8 +75,14 @@ func (ctx *linkContext) compiledWholeProgram() bool {
 // -arch=sm_NN writes, with its --register-link-binaries. nvcc gives it no
 // -o, and nvlink then fails ("Could not open output file '(null)'", exit
 // status 1), after ptxas's lines: without -o this reports that error and
-// changes nothing.
+// changes nothing. So it does for -emit-ptx's PTX (nvlink 12.x crashes
+// then, exit status 139).
 func (ctx *linkContext) linkWholeVirtual() {
+	if ctx.config.Output == "" && ctx.emitsPTX() {
+		ctx.errorf("-arch=%s -dlto -emit-ptx writes the program's %s PTX to -o, and there is no -o (nvlink: \"Could not open output file '(null)'\"): give -o <file>",
+			ctx.config.archName(), ctx.config.smName())
+		return
+	}
 	if ctx.config.Output == "" {
 		ctx.errorf("-arch=%s -dlto compiled these -dlto objects as a whole program for %s, which nvlink writes to -o, and there is no -o (nvlink: \"Could not open output file '(null)'\"): give -o <file>, or build an object without -dlto among them for a virtual link",
 			ctx.config.archName(), ctx.config.smName())

@@ -187,11 +187,6 @@ func (p *parser) check() error {
 		// nvlink links nothing for a virtual target (linkVirtual); cudalink's
 		// -r is a partial link, which needs a real architecture.
 		return fmt.Errorf("-arch=%s is not supported yet with -r: a virtual target links no device code (it writes only --register-link-binaries)", p.arch)
-	case cfg.Virtual && p.lto && (p.emitPTX || cfg.ForcePartialLTO || cfg.ForceWholeLTO || p.fatbinOutput()):
-		// -dlto for a virtual target is measured without these (the
-		// whole program written to -o, else the virtual link:
-		// linkVirtualLTO).
-		return fmt.Errorf("-arch=%s with -dlto is not supported yet with -emit-ptx, -force-partial-lto, -force-whole-lto, --fatbin or --embedded-fatbin", p.arch)
 	case p.machine == 32:
 		// nvlink refuses every 64-bit input ("size does not match target
 		// '-m32'"), and CUDA 11.8 makes no other.

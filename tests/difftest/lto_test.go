@@ -434,3 +434,59 @@ func TestVirtualLTOWholeProgramNeedsOutput(t *testing.T) {
 		t.Skip("SKIP: no lto-virtual-target-whole-program-compute80 case")
 	}
 }
+
+// TestVirtualLTOFatbinOutputs: nvcc -dlink -dlto -arch=compute_NN runs
+// nvlink --arch=compute_NN -dlto (no -o), then fatbinary with no image.
+// cudalink with --fatbin and --embedded-fatbin stands in for both: when
+// the link ends as the virtual link (a partial LTO, -force-partial-lto),
+// the .reg.c is nvlink's and the fatbinary outputs are what fatbinary
+// writes with no image (the 16-byte container; its C file is checked
+// against the toolkit's fatbinary when it is installed). cudalink refused
+// fatbinary outputs with -arch=compute_NN -dlto before.
+func TestVirtualLTOFatbinOutputs(t *testing.T) {
+	want := []byte{0x50, 0xed, 0x55, 0xba, 0x01, 0x00, 0x10, 0x00, 0, 0, 0, 0, 0, 0, 0, 0}
+	n := 0
+	for _, c := range loadEveryToolkit(t) {
+		if c.Name != "lto-virtual-target-partial-compute80" && c.Name != "lto-virtual-target-force-partial-lto-compute80" {
+			continue
+		}
+		n++
+		t.Run(c.Toolkit+"/"+c.Name, func(t *testing.T) {
+			tmp := t.TempDir()
+			out := filepath.Join(tmp, "out.cubin")
+			args := cudalinkArgs(t, c, c.Inputs, out)
+			if i := slices.Index(args, "-o"); i < 0 || i != len(args)-2 {
+				t.Fatalf("no -o at the end of %q", args)
+			}
+			fb, fbc := filepath.Join(tmp, "out.fatbin"), filepath.Join(tmp, "out.fatbin.c")
+			args = append(args[:len(args)-2], "--fatbin="+fb, "--embedded-fatbin="+fbc)
+			if status, _, stderr := linkIn(t, c.Dir, args); status != 0 {
+				t.Fatalf("cudalink %s: exit status %d; stderr:\n%s", strings.Join(args, " "), status, stderr)
+			}
+			checkRegFile(t, c, RegFile(out))
+			if got, err := os.ReadFile(fb); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("--fatbin: % x (%v), want fatbinary's container with no image, % x", got, err, want)
+			}
+			fatbinary := "fatbinary"
+			if c.Toolkit != DefaultToolkit {
+				fatbinary = filepath.Join("/opt/cuda-"+c.Toolkit, "usr", "bin", "fatbinary")
+			}
+			if _, err := exec.LookPath(fatbinary); err != nil {
+				t.Logf("SKIP fatbinary's side: %v", err)
+				return
+			}
+			nvc := filepath.Join(tmp, "nv.fatbin.c")
+			if msg, err := exec.Command(fatbinary, "-64", "--ident=lto", "-link", "--embedded-fatbin="+nvc).CombinedOutput(); err != nil {
+				t.Fatalf("fatbinary: %v\n%s", err, msg)
+			}
+			a, _ := os.ReadFile(nvc)
+			b, err := os.ReadFile(fbc)
+			if err != nil || !bytes.Equal(a, b) {
+				t.Errorf("--embedded-fatbin differs from fatbinary's (%v)", err)
+			}
+		})
+	}
+	if n == 0 {
+		t.Skip("SKIP: no lto-virtual-target partial cases")
+	}
+}

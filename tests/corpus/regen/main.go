@@ -38,6 +38,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -451,8 +452,10 @@ func parseCase(dir string) (*caseSpec, error) {
 	if c.toolkits == nil {
 		c.toolkits = []string{defaultToolkit}
 	}
-	if c.virtual() && !c.regLink {
-		// (nvlink can still fail one: -Werror, PTX its ptxas refuses.)
+	if c.virtual() && !c.regLink && !slices.Contains(c.nvlinkFlags, "-emit-ptx") {
+		// (nvlink can still fail one: -Werror, PTX its ptxas refuses.
+		// With -dlto -emit-ptx it writes the program's PTX and no
+		// .reg.c, as for sm_NN: lto-virtual-target-emit-ptx-compute80.)
 		return nil, fmt.Errorf("%s: a compute_XX (virtual) target links nothing: its case has `register-link-binaries: yes`", path)
 	}
 	if c.regLink && (c.expect != "ok" && !c.virtual() || c.differs) {
@@ -1234,7 +1237,8 @@ func regen(tk *toolkit, c *caseSpec) error {
 		case c.virtual() && c.nvvm && err == nil:
 			// -dlto for a virtual target: nvlink writes the whole
 			// program it compiled for sm_NN, as -arch=sm_NN does
-			// (lto-virtual-target-whole-program-compute80).
+			// (lto-virtual-target-whole-program-compute80), or with
+			// -emit-ptx its PTX (lto-virtual-target-emit-ptx-compute80).
 			outputs = append(outputs, "expected.cubin")
 		case c.virtual():
 			// A virtual target: nvlink links nothing and writes only

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_4f8e33ef_7_util_cu_b058a212)
+DEFINE_REGISTER_FUNC(_0ddc6b5a_7_kern_cu_de5cbe10)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)
