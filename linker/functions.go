@@ -204,10 +204,7 @@ func linkCallGraph(ctx *linkContext) {
 		addrTaken := slices.Clone(file.addrTaken)
 		slices.SortStableFunc(addrTaken, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
 		for _, at := range addrTaken {
-			if file.skippedCopy(at[0]) {
-				// nvlink drops what a file says of a weak copy it skipped:
-				// its address is not taken (a copy replaced by a later one
-				// with fewer registers keeps its record).
+			if ctx.dropsAddrTaken(file, at[0]) {
 				continue
 			}
 			fn := ctx.funcOf(file.syms[at[0]])
@@ -377,6 +374,31 @@ func (file *inputFile) replacedCopy(idx uint32) bool {
 	sym := file.syms[idx]
 	return esym.Type() == cubin.STT_FUNC && esym.Bind() == cubin.STB_WEAK && esym.Shndx != cubin.SHN_UNDEF &&
 		sym.file != file && !file.skippedCopy(idx)
+}
+
+// dropsAddrTaken says whether nvlink drops the file's record that the
+// address of its function idx is taken: nvlink drops what a file says of a
+// weak copy it skipped (a copy replaced by a later one with fewer registers
+// keeps its record), but 12.x keeps the record when the file's group -4
+// names the function, code of the file taking its address (12.4, 12.5: a
+// kernel storing &tf<float>, whose copy an earlier file's call made lose;
+// the address taken by a data initializer alone leaves no group -4 entry
+// and the record is dropped, unless -G code loads it).
+func (ctx *linkContext) dropsAddrTaken(file *inputFile, idx uint32) bool {
+	if !file.skippedCopy(idx) {
+		return false
+	}
+	if ctx.toolkit.indirectGroup && file.ELF.Symbols[idx].Other&cubin.STO_CUDA_ENTRY == 0 {
+		// (a kernel's group -4 entry is a device-side launch: its
+		// skipped copy's record is dropped all the same,
+		// cuda12-weak-kernel-address-taken-in-skipped-copy-sm80)
+		for _, r := range file.refs {
+			if r[1] == idx {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // skippedCopy says whether the file's symbol idx defines a weak function

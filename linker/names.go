@@ -254,9 +254,9 @@ func registerNames(ctx *linkContext) {
 				// names a call site's even when no function of that
 				// prototype has its address taken.
 				for _, at := range file.addrTaken {
-					if file.skippedCopy(at[0]) {
+					if ctx.dropsAddrTaken(file, at[0]) {
 						// nvlink drops the record of a weak copy it
-						// skipped (linkCallGraph).
+						// skipped (dropsAddrTaken).
 						continue
 					}
 					if p := file.protoStrings[at[1]]; p != "" {

@@ -206,7 +206,7 @@ func (ctx *linkContext) buildRelocatableCallgraph() {
 	seen := map[[2]uint32]bool{}
 	for _, file := range ctx.files {
 		for _, at := range file.addrTaken {
-			if file.skippedCopy(at[0]) {
+			if ctx.dropsAddrTaken(file, at[0]) {
 				continue // as a final link drops it (linkCallGraph)
 			}
 			fn := ctx.outSymIndex(file.syms[at[0]])
