@@ -295,6 +295,12 @@ var knownDifferences = map[string]knownDifference{
 	"weak-function-replaced-copy-constants-sm52/all":                          weakFunctionHistory,
 	"weak-function-replaced-copy-constants-sm52/prefix":                       weakFunctionHistory,
 	"weak-function-replaced-copy-constants-sm52/nested":                       weakFunctionHistory,
+	// 7ba29dce's cases: the 11.8 loser's missing flag (all, prefix, nested)
+	// and the losers' order (suffix) are history the partial output drops
+	"cuda12-mixed-toolkits-weak-kernel-lost-copy-bank2-kept-none-118-loser-objects-sm52/all":          weakFunctionHistory,
+	"cuda12-mixed-toolkits-weak-kernel-lost-copy-bank2-kept-none-118-loser-objects-sm52/prefix":       weakFunctionHistory,
+	"cuda12-mixed-toolkits-weak-kernel-lost-copy-bank2-kept-none-118-loser-objects-sm52/nested":       weakFunctionHistory,
+	"cuda12-mixed-toolkits-weak-kernel-lost-copy-bank2-kept-none-12x-loser-first-objects-sm52/suffix": weakFunctionHistory,
 	// b.cu's divmix<double> copy lost when met: the direct 12.x link keeps
 	// its constants in a .nv.constant2 of the function's own
 	"weak-data-lost-initialized-section-named-after-section-symbols-sm52/all":    weakFunctionHistory12x,
