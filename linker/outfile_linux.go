@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"syscall"
@@ -69,7 +68,7 @@ func (t *tempOutput) publish(path string, exists bool) error {
 			return t.copyAndReplace(path, exists)
 		}
 	}
-	dir, pattern := filepath.Dir(path), "."+filepath.Base(path)+".tmp*"
+	dir, pattern := tempNames(path)
 	name, err := claimTempName(dir, pattern, func(name string) error { return linkat(proc, name) })
 	if err != nil {
 		if exists && !errors.Is(err, syscall.EEXIST) {
@@ -92,7 +91,7 @@ func (t *tempOutput) publish(path string, exists bool) error {
 // from /proc (not mounted): it is copied into a named temporary file,
 // which then replaces path.
 func (t *tempOutput) copyAndReplace(path string, exists bool) error {
-	if err := t.copyToNamed(filepath.Dir(path), "."+filepath.Base(path)+".tmp*"); err != nil {
+	if err := t.copyToNamed(tempNames(path)); err != nil {
 		return err
 	}
 	return t.replace(path, exists)

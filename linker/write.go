@@ -926,7 +926,7 @@ func (cfg *Config) writeFileAtomicWith(path string, write func(io.Writer) error)
 		// link; the rename below would replace it.
 		return outputError(path, err)
 	}
-	tmp, err := createTempOutput(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := createTempOutput(tempNames(path))
 	if err != nil {
 		return outputError(path, err)
 	}
@@ -1062,6 +1062,14 @@ func writableIfExists(path string) (existingOutput, error) {
 		return existingOutput{exists: err == nil}, nil
 	}
 	return existingOutput{exists: true, regular: true, perm: os.FileMode(st.Mode).Perm()}, nil
+}
+
+// tempNames gives the directory and the name pattern (os.CreateTemp's) of
+// the temporary files an output at path is written to before it replaces
+// path: ".<name>.tmp*" beside it, so that the rename stays in one file
+// system.
+func tempNames(path string) (dir, pattern string) {
+	return filepath.Dir(path), "." + filepath.Base(path) + ".tmp*"
 }
 
 // existingOutput is what writableIfExists found at the output's path.
