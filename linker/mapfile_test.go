@@ -278,6 +278,43 @@ func TestLastLinkReadsCubinsIntoOneBuffer(t *testing.T) {
 	}
 }
 
+// TestSlabReadsSmallCubinsInOneCall: a small link reads a cubin into its
+// buffer with one read when the file before it was a cubin (or it is the
+// first), and a host object among them costs a read of its header before
+// the next cubin again (wholeReadBytes); before, every cubin took two
+// reads (its header, then the rest): 9 for these five files, now 6. Each
+// file's bytes in the buffer are the file's, and the host object is mapped.
+func TestSlabReadsSmallCubinsInOneCall(t *testing.T) {
+	host := filepath.Join("..", "tests", "corpus", "cases", "ar-archive-of-host-objects", "main.o")
+	dir := filepath.Join("..", "tests", "corpus", "cases", "many-files-24")
+	c := func(i int) string { return filepath.Join(dir, fmt.Sprintf("f%02d.cubin", i)) }
+	paths := []string{c(0), c(1), host, c(2), c(3)}
+	var m fileMaps
+	defer m.unmapAll()
+	m.lastLink = true
+	m.readSmall(1 << 20)
+	m.hold(true)
+	for _, p := range paths {
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) > wholeReadBytes {
+			t.Fatalf("%s: %d bytes, more than wholeReadBytes: not a small file", p, len(want))
+		}
+		data, mapped, err := m.read(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mapped != (p == host) || !bytes.Equal(data, want) {
+			t.Errorf("%s: mapped %v (want %v), bytes read equal to the file's: %v", p, mapped, p == host, bytes.Equal(data, want))
+		}
+	}
+	if m.slabReads != 6 {
+		t.Errorf("%d reads for 4 cubins and a host object between them, want 6 (one a cubin, one for the host object, two for the cubin after it)", m.slabReads)
+	}
+}
+
 // TestReadHeadersResidentPages: a libcudadevrt.a parsed for a link that
 // may not need it (deferredImage) is resident by the pages parsing reads
 // (readHeaders), not by the 64 KiB the kernel maps around each fault:
