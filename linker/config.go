@@ -203,9 +203,9 @@ type Config struct {
 	// nvlink gives them (xptxas.go): 11.8's the last, split at white
 	// space; 12.x's all, split at commas and white space.
 	PtxasOptions []string
-	// XptxasRedefined are the -Xptxas options, as spelt, that changed the
-	// value of the one before: nvlink 11.8 warns of each ("incompatible
-	// redefinition"), nvlink 12.x of none.
+	// XptxasRedefined names, as nvlink's warning does ("Xptxas", however
+	// spelt), each -Xptxas that changed the value of the one before: nvlink
+	// 11.8 warns of each ("incompatible redefinition"), nvlink 12.x of none.
 	XptxasRedefined []string
 	// ptxasOptions are the options ptxas gets of PtxasOptions, for the
 	// link's release (chooseXptxas).

@@ -21,12 +21,12 @@ func TestChooseXptxas(t *testing.T) {
 		want    []string
 		warn    string
 	}{
-		{118, []string{"-v,-O2"}, "cudalink: warning: incompatible redefinition for option '--Xptxas', the last value of this option was used\n"},
+		{118, []string{"-v,-O2"}, "cudalink: warning: incompatible redefinition for option 'Xptxas', the last value of this option was used\n"},
 		{124, []string{"-O1", "-maxrregcount=30", "-v", "-O2", "-v", "-O2"}, ""},
 		{125, []string{"-O1", "-maxrregcount=30", "-v", "-O2", "-v", "-O2"}, ""},
 	} {
 		var stderr bytes.Buffer
-		cfg := &Config{Arch: 80, CUDAVersion: tc.version, PtxasOptions: given, XptxasRedefined: []string{"--Xptxas"}, Stderr: &stderr}
+		cfg := &Config{Arch: 80, CUDAVersion: tc.version, PtxasOptions: given, XptxasRedefined: []string{"Xptxas"}, Stderr: &stderr}
 		chooseXptxas(newContext(cfg))
 		if !slices.Equal(cfg.ptxasOptions, tc.want) || stderr.String() != tc.warn {
 			t.Errorf("CUDA %d: options %q, printed %q; want %q, %q", tc.version, cfg.ptxasOptions, stderr.String(), tc.want, tc.warn)

@@ -78,7 +78,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"-o", "out", "a.o"}, "cudalink: error: no target architecture: use -arch=sm_<N>, e.g. -arch=sm_80\n"},
 		{[]string{"-arch=sm_80", "-o", "out", "a.o", "-ghls=lcs-abs"}, "cudalink: error: input files are not allowed with -ghls option; use --help for more information\n"},
 		{[]string{"-arch=sm_80", "-arch=sm_75", "-o", "out", "-lto="},
-			"cudalink: warning: incompatible redefinition for option '-arch', the last value of this option was used\n" +
+			"cudalink: warning: incompatible redefinition for option 'arch', the last value of this option was used\n" +
 				"cudalink: error: no argument expected after '-lto'\n"},
 	}
 	for _, tt := range tests {

@@ -137,7 +137,7 @@ func TestOptionsFiles(t *testing.T) {
 		// Options in a file and on the command line are one sequence for
 		// redefinition warnings.
 		{args: "-arch=sm_80 -o out a.o -optf redefine", want: &linker.Config{Arch: 75, Output: "out", Inputs: files("a.o")},
-			warnings: []string{"incompatible redefinition for option '-arch', the last value of this option was used"}},
+			warnings: []string{"incompatible redefinition for option 'arch', the last value of this option was used"}},
 		// Each file is a list of its own: a value is not taken from beyond it.
 		{args: "-optf tail out a.o", err: "argument expected after '-o'"},
 		{args: "-optf half,sm -o out a.o", err: "argument expected after '-arch'"},

@@ -43,6 +43,15 @@ type option struct {
 	set func(p *parser, name, v string) (string, error)
 }
 
+// name is the option as nvlink's "incompatible redefinition" warning names
+// it: the long name, else the short one, without dashes.
+func (o *option) name() string {
+	if o.long != "" {
+		return o.long
+	}
+	return o.short
+}
+
 // flag returns a set function that turns a bool on.
 func flag(field func(p *parser) *bool) func(*parser, string, string) (string, error) {
 	return func(p *parser, _, _ string) (string, error) {
@@ -91,7 +100,7 @@ var options = []*option{
 		help: "Ptxas options, for the PTX that cudalink compiles with ptxas: PTX inputs and LTO (split at white space; as the release's nvlink does, the last -Xptxas wins for 11.8, all of them, split at commas too, for 12.x).",
 		set: func(p *parser, name, v string) (string, error) {
 			if n := len(p.cfg.PtxasOptions); n > 0 && p.cfg.PtxasOptions[n-1] != v {
-				p.cfg.XptxasRedefined = append(p.cfg.XptxasRedefined, name)
+				p.cfg.XptxasRedefined = append(p.cfg.XptxasRedefined, "Xptxas")
 			}
 			p.cfg.PtxasOptions = append(p.cfg.PtxasOptions, v)
 			return v, nil

@@ -386,7 +386,9 @@ func (p *parser) apply(o *option, name, v string) error {
 	}
 	if o.arg != "" && !o.repeat {
 		if prev, ok := p.last[o]; ok && prev != canon {
-			p.warnings = append(p.warnings, fmt.Sprintf("incompatible redefinition for option '%s', the last value of this option was used", name))
+			// nvlink names the option by its long name without dashes,
+			// however it was spelt ('output-file' for -o).
+			p.warnings = append(p.warnings, fmt.Sprintf("incompatible redefinition for option '%s', the last value of this option was used", o.name()))
 		}
 		p.last[o] = canon
 	}

@@ -144,10 +144,10 @@ func TestSpellings(t *testing.T) {
 		// wins, as in nvlink (an empty -maxrregcount is 0: none); --ptxas
 		// is cudalink's own.
 		{"-arch=sm_80 -o out a.o -Xptxas -v --Xptxas=-O3", link(func(c *linker.Config) {
-			c.PtxasOptions, c.XptxasRedefined = []string{"-v", "-O3"}, []string{"--Xptxas"}
+			c.PtxasOptions, c.XptxasRedefined = []string{"-v", "-O3"}, []string{"Xptxas"}
 		})},
 		{"-arch=sm_80 -o out a.o -Xptxas -v -Xptxas=-v -Xptxas -O1,-v", link(func(c *linker.Config) {
-			c.PtxasOptions, c.XptxasRedefined = []string{"-v", "-v", "-O1,-v"}, []string{"-Xptxas"}
+			c.PtxasOptions, c.XptxasRedefined = []string{"-v", "-v", "-O1,-v"}, []string{"Xptxas"}
 		})},
 		{"-arch=sm_80 -o out a.o -maxrregcount 32 --maxrregcount=-0x10 -maxrregcount=", plain},
 		{"-arch=sm_80 -o out a.o -maxrregcount 32 --maxrregcount=-0x10 -maxrregcount=0x20", link(func(c *linker.Config) { c.MaxRegCount = 32 })},
@@ -473,7 +473,7 @@ func TestEveryOption(t *testing.T) {
 // again with another value; values are compared as numbers where they are
 // numbers, and the warning comes even when the command line then fails.
 func TestRedefinition(t *testing.T) {
-	const arch = "incompatible redefinition for option '-arch', the last value of this option was used"
+	const arch = "incompatible redefinition for option 'arch', the last value of this option was used"
 	tests := []struct {
 		args    string
 		want    []string
@@ -483,18 +483,18 @@ func TestRedefinition(t *testing.T) {
 		{"-arch=sm_80 -o out a.o -arch=sm_75", []string{arch}, false},
 		{"-arch=sm_80 -o out a.o -arch=sm_80 -arch=sm_75 -arch sm_86", []string{arch, arch}, false},
 		{"-arch=sm_80 -o out a.o --output-file o1 -o out", []string{
-			"incompatible redefinition for option '--output-file', the last value of this option was used",
-			"incompatible redefinition for option '-o', the last value of this option was used"}, false},
+			"incompatible redefinition for option 'output-file', the last value of this option was used",
+			"incompatible redefinition for option 'output-file', the last value of this option was used"}, false},
 		{"-arch=sm_80 -o out a.o -m64 -m 0x40 --machine=64", nil, false},
 		{"-arch=sm_80 -o out a.o -maxrregcount 16 -maxrregcount 0x10 -maxrregcount 020", nil, false},
 		{"-arch=sm_80 -o out a.o -maxrregcount 16 -maxrregcount 17", []string{
-			"incompatible redefinition for option '-maxrregcount', the last value of this option was used"}, false},
+			"incompatible redefinition for option 'maxrregcount', the last value of this option was used"}, false},
 		// -Xptxas: nvlink 11.8 warns, 12.x does not; the link decides
 		// (Config.XptxasRedefined).
 		{"-arch=sm_80 -o out a.o -Xptxas -v -Xptxas -O1", nil, false},
 		{"-arch=sm_80 -o out a.o -L a -L b -l x -l y -v -v -w -w", nil, false}, // lists and flags repeat freely
 		{"-arch=sm_80 -arch=sm_75 -foo", []string{arch}, true},
-		{"-o a -o b", []string{"incompatible redefinition for option '-o', the last value of this option was used"}, true},
+		{"-o a -o b", []string{"incompatible redefinition for option 'output-file', the last value of this option was used"}, true},
 		{"-arch=sm_80 -arch=sm_75 -V", []string{arch}, false},
 	}
 	for _, tt := range tests {

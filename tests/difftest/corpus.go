@@ -626,6 +626,21 @@ func StackSizeWarnings(messages string) []string {
 	return out
 }
 
+// redefinitionWarning matches the warning nvlink and cudalink give, in the
+// same words, for a single-valued option given again with another value.
+var redefinitionWarning = regexp.MustCompile(`(?m)incompatible redefinition for option '([^']*)', the last value of this option was used$`)
+
+// RedefinitionWarnings lists the options nvlink's (or cudalink's)
+// "incompatible redefinition" warnings name, in order: nvlink names each by
+// its long name without dashes ('arch', 'output-file' for -o, 'Xptxas').
+func RedefinitionWarnings(messages string) []string {
+	var out []string
+	for _, m := range redefinitionWarning.FindAllStringSubmatch(messages, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
 // readLine matches the lines nvlink's -dlto prints as it reads each input
 // (lto.go's announceInputs): the info line of partial LTO and "SM Arch
 // not found", with the input each names.

@@ -492,7 +492,8 @@ var ownWarnings = []string{
 
 // checkMessages requires cudalink's stderr to mention every quoted token
 // (file, symbol and arch names) of nvlink's messages, every input libnvvm's
-// log names in them (LogFiles), and the sizes of its
+// log names in them (LogFiles), its redefinition warnings word for word
+// (RedefinitionWarnings), and the sizes of its
 // limit errors, and to be empty when nvlink printed nothing, but for
 // cudalink's own warnings (ownWarnings).
 func checkMessages(t *testing.T, c *Case, stderr string) {
@@ -528,6 +529,9 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	}
 	if want, got := StackSizeWarnings(c.Messages), StackSizeWarnings(stderr); !slices.Equal(got, want) {
 		t.Errorf("cudalink warns that the stack size cannot be statically determined for %q, nvlink for %q", got, want)
+	}
+	if want, got := RedefinitionWarnings(c.Messages), RedefinitionWarnings(stderr); !slices.Equal(got, want) {
+		t.Errorf("cudalink warns of redefined options %q, nvlink of %q", got, want)
 	}
 	if want, got := DiagnosticOrder(c.Messages), DiagnosticOrder(stderr); len(want) > 1 && !slices.Equal(got, want) {
 		t.Errorf("cudalink's warnings and errors come in the order %q, nvlink's in the order %q", got, want)
