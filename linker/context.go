@@ -233,6 +233,12 @@ type linkContext struct {
 	// skippedVersion is the newest release among the cubins nvlink skips
 	// (skippedCubinError): they tell the release as unlinked units do.
 	skippedVersion uint32
+	// refused is the input nvlink refuses first, in command-line order,
+	// as it reads the inputs (refusal.go): reported once every input
+	// check has run; unreadRelease is the newest release of the inputs
+	// read after it, which addInputs did not add.
+	refused       *refusal
+	unreadRelease uint32
 	// devrt is what nvlink does with each libcudadevrt unit where it comes
 	// among the inputs (addInputs, through chooseDevrt): linkedFiles links
 	// the taken ones, writeHostSide registers them, image or not.

@@ -42,12 +42,15 @@ func link(ctx *linkContext) error {
 	}
 	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
 	ctx.run("choose toolkit", chooseToolkit)            // the nvlink release to reproduce: the inputs' newest e_version (toolkit.go)
+	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
+	ctx.run("report refused input", reportRefusal)      // the first input nvlink refuses, whatever the reason, in command-line order
 	if ctx.checkpoint() {
-		return ErrFailed // an input that release's nvlink refuses: it stops there
+		return ErrFailed // nvlink stops there
 	}
 	ctx.run("warn about ignored -dlto", warnIgnoredLTO) // nvlink's warning for -dlto without IR to compile
-	ctx.run("warn about -ewp mixes", warnMixedEWP)      // nvlink's warning for inputs next to an nvcc -c -ewp image
-	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
+	if ctx.emitsPTX() || ctx.lto.executable != nil {
+		ctx.run("warn about -ewp mixes", warnMixedEWP) // nvlink's warning for inputs next to an nvcc -c -ewp image (resolveSymbols gives it in a link that merges them)
+	}
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
@@ -60,7 +63,7 @@ func link(ctx *linkContext) error {
 		}
 		return ctx.runErr("write host side", writeHostSide) // --register-link-binaries: the LTO inputs, last first
 	}
-	ctx.run("resolve symbols", resolveSymbols) // one symbol per name, ranked strong > weak > common > undefined
+	ctx.run("resolve symbols", resolveSymbols) // one symbol per name, ranked strong > weak > common > undefined; the -ewp mix warnings
 	if ctx.checkpoint() {
 		return ErrFailed
 	}
@@ -170,8 +173,12 @@ func linkRelocatable(ctx *linkContext) error {
 	}
 	ctx.run("extract library members", extractOnDemand) // libcudadevrt (and --archive-mode=on-demand) members the link needs
 	ctx.run("choose toolkit", chooseToolkit)            // the nvlink release to reproduce
-	ctx.run("warn about ignored -dlto", warnIgnoredLTO) // nvlink's warning for -dlto without IR to compile
 	ctx.run("check architectures", checkArchitectures)  // every cubin fits -arch
+	ctx.run("report refused input", reportRefusal)      // the first input nvlink refuses, in command-line order
+	if ctx.checkpoint() {
+		return ErrFailed
+	}
+	ctx.run("warn about ignored -dlto", warnIgnoredLTO) // nvlink's warning for -dlto without IR to compile
 	ctx.run("check inputs", checkRelocatableInputs)     // no -ewp image, and some device code to combine
 	if ctx.checkpoint() {
 		return ErrFailed

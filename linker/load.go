@@ -177,7 +177,15 @@ func addInputs(ctx *linkContext) {
 		if ctx.mergeStopped() || ctx.ptxFailed {
 			return
 		}
-		if !ctx.inputReadable(paths[i], errs[i]) {
+		if ok, err := ctx.inputReadable(paths[i], errs[i]); !ok {
+			if err != nil {
+				// nvlink stops at it: the inputs after it are not
+				// added, but the releases they were written by count
+				// (chooseToolkit).
+				ctx.refuse(len(ctx.added)+len(ctx.unlinked)+len(ctx.lto.listed), refuseRead, err)
+				ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
+				return
+			}
 			continue
 		}
 		system := isSystemLibrary(paths[i])
@@ -191,7 +199,8 @@ func addInputs(ctx *linkContext) {
 		}
 		linked := slices.ContainsFunc(objs, func(obj *Object) bool { return obj.ELF != nil })
 		if skippedDevrt && !system && linked {
-			ctx.report(&linkError{file: paths[i], msg: unexpectedAfterDevrt})
+			ctx.refuse(len(ctx.added)+len(ctx.unlinked)+len(ctx.lto.listed), refuseRead, &linkError{file: paths[i], msg: unexpectedAfterDevrt})
+			ctx.unreadRelease = unreadRelease(slots[i:], errs[i:])
 			return
 		}
 		var choice devrtChoice
@@ -232,6 +241,10 @@ func addInputs(ctx *linkContext) {
 			file.unit = un
 			ctx.added = append(ctx.added, file)
 		}
+		if ctx.refuseArch(ctx.added[added:]) {
+			ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
+			return
+		}
 		if ctx.newerThanForced(ctx.added[added:]) {
 			// nvlink stops at the first input newer than itself, before
 			// it reads (or compiles the PTX of) the inputs after it;
@@ -251,11 +264,11 @@ func addInputs(ctx *linkContext) {
 
 // inputReadable says whether the input read from path (err: what reading
 // it returned) has objects to link: an input nvlink skips gets cudalink's
-// warning, one that could not be read is reported; an archive cut short
-// keeps the members before the cut, with a warning.
-func (ctx *linkContext) inputReadable(path string, err error) bool {
+// warning, one that could not be read is returned as the error to report;
+// an archive cut short keeps the members before the cut, with a warning.
+func (ctx *linkContext) inputReadable(path string, err error) (bool, error) {
 	if err == nil {
-		return true
+		return true, nil
 	}
 	for _, skip := range skipReasons {
 		if errors.Is(err, skip.err) {
@@ -263,15 +276,30 @@ func (ctx *linkContext) inputReadable(path string, err error) bool {
 			if sc := (*skippedCubinError)(nil); errors.As(err, &sc) {
 				ctx.skippedVersion = max(ctx.skippedVersion, sc.version)
 			}
-			return false
+			return false, nil
 		}
 	}
 	if cut, ok := err.(*archiveCutError); ok {
 		ctx.ownWarnf("ignoring input %s:%v", path, cut)
-		return true
+		return true, nil
 	}
-	ctx.report(err)
-	return false
+	return false, err
+}
+
+// unreadRelease is the newest release the objects of slots were written
+// by (and the cubins errs says nvlink skips): inputs read after one nvlink
+// stops at, which tell the release nvlink is of all the same.
+func unreadRelease(slots [][]*Object, errs []error) uint32 {
+	var v uint32
+	for _, objs := range slots {
+		v = newestRelease(v, objs)
+	}
+	for _, err := range errs {
+		if sc := (*skippedCubinError)(nil); errors.As(err, &sc) {
+			v = max(v, sc.version)
+		}
+	}
+	return v
 }
 
 // skipReasons says why cudalink warns of each kind of input nvlink skips
@@ -404,7 +432,7 @@ func (ctx *linkContext) readRelease() uint32 {
 // added cubins' e_version, what the unlinked units' containers said, the
 // e_version of the cubins nvlink skips), 0 when none tells.
 func (ctx *linkContext) inputsRelease() uint32 {
-	v := ctx.skippedVersion
+	v := max(ctx.skippedVersion, ctx.unreadRelease)
 	for _, file := range ctx.added {
 		v = max(v, file.ELF.Header.Version)
 	}
@@ -445,19 +473,36 @@ func memberColonName(name string, member bool) string {
 
 // warnMixedEWP gives nvlink's warning for every input linked next to a
 // -ewp image (ELF type 0xff00, from nvcc -c -ewp) that is not one itself
-// nor from libcudadevrt. nvlink names an archive member lib.a:member here.
+// nor from libcudadevrt, for a link that merges no input after it (-dlto's
+// whole program, -emit-ptx). A link that merges them warns of each as it
+// merges it (resolveSymbols, through warnMixedEWPFile).
 func warnMixedEWP(ctx *linkContext) {
-	if ctx.mergeStopped() || !slices.ContainsFunc(ctx.files, func(f *inputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP }) {
+	if ctx.mergeStopped() || !ctx.hasEWP() {
 		return
 	}
 	for _, file := range ctx.files {
-		if file.ELF.Header.Type == cubin.ET_CUDA_EWP || file.unit.system {
-			continue
-		}
-		if ctx.mergeWarnf("'%s': -ewp compiled objects should only link with libcudadevrt", file.nvlinkName()) {
+		if ctx.warnMixedEWPFile(file) {
 			return
 		}
 	}
+}
+
+// hasEWP says whether an -ewp image is among the inputs linked.
+func (ctx *linkContext) hasEWP() bool {
+	return slices.ContainsFunc(ctx.files, func(f *inputFile) bool { return f.ELF.Header.Type == cubin.ET_CUDA_EWP })
+}
+
+// warnMixedEWPFile gives nvlink's warning for file, linked next to an
+// -ewp image, unless it is one itself or from libcudadevrt, and says
+// whether -Werror stopped the link at it. nvlink gives it as it merges
+// the file, before the file's duplicate definitions, and merges no input
+// after one with duplicates (11.8, 12.4, 12.5). nvlink names an archive
+// member lib.a:member here.
+func (ctx *linkContext) warnMixedEWPFile(file *inputFile) (stop bool) {
+	if file.ELF.Header.Type == cubin.ET_CUDA_EWP || file.unit.system {
+		return false
+	}
+	return ctx.mergeWarnf("'%s': -ewp compiled objects should only link with libcudadevrt", file.nvlinkName())
 }
 
 // unexpectedAfterDevrt is nvlink's fatal error for an input with device
@@ -973,18 +1018,48 @@ func newInputFile(obj *Object) *inputFile {
 	return file
 }
 
-// checkArchitectures checks every input against -arch: a cubin of the same
-// SM major and an equal or lower minor is accepted, as nvlink does.
+// refuseArch refuses the first of files (the images of an input just
+// added) that does not fit -arch, as nvlink does when it reads it, before
+// it reads the inputs after it (whose "SM Arch not found" warnings it
+// does not give then), and says whether it did. Members of an archive
+// linked on demand are checked only if the link takes them
+// (checkArchitectures).
+func (ctx *linkContext) refuseArch(files []*inputFile) bool {
+	for _, file := range files {
+		if ctx.onDemandMember(file) {
+			continue
+		}
+		if err := archMismatch(file, ctx.config.Arch); err != nil {
+			ctx.refuse(file.seq, refuseArch, err)
+			return true
+		}
+	}
+	return false
+}
+
+// archMismatch is the error for a cubin whose SM does not fit the target:
+// nil for one of the same SM major and an equal or lower minor, which
+// nvlink accepts.
+func archMismatch(file *inputFile, target int) error {
+	if sm := file.ELF.Header.SM(); !cubin.ArchCompatible(sm, target) {
+		return &linkError{file: file.Name,
+			msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)}
+	}
+	return nil
+}
+
+// checkArchitectures checks every input linked against -arch, as nvlink
+// does (archMismatch): it stops at the first that does not fit, in
+// command-line order (refusal.go). addInputs checked the inputs as it
+// added them but for the members of archives linked on demand.
 func checkArchitectures(ctx *linkContext) {
 	target := ctx.config.Arch
 	ctx.virtualSM = 0
 	newest := 0 // the newest virtual SM
 	for _, file := range ctx.files {
 		h := file.ELF.Header
-		sm := h.SM()
-		if !cubin.ArchCompatible(sm, target) {
-			ctx.report(&linkError{file: file.Name,
-				msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)})
+		if err := archMismatch(file, target); err != nil {
+			ctx.refuse(file.seq, refuseArch, err)
 			continue
 		}
 		if v := h.VirtualSM(); ctx.virtualSM == 0 || v < ctx.virtualSM {

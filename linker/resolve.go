@@ -24,13 +24,18 @@ func resolveSymbols(ctx *linkContext) {
 	}
 	g := globalSymbols{byName: make(map[string]*symbol, n)}
 	before := ctx.fatalErrors()
+	ewp := ctx.hasEWP()
 	for fi, file := range ctx.files {
 		if ctx.fatalErrors() > before {
 			// nvlink merges the inputs one by one and stops after the
 			// first whose symbols gave a fatal error (a duplicate
 			// definition: "merge_elf failed"), so the inputs after it
-			// report nothing (11.8, 12.4 and 12.5).
+			// report nothing (11.8, 12.4 and 12.5), -ewp mix warnings
+			// included.
 			break
+		}
+		if ewp && ctx.warnMixedEWPFile(file) {
+			break // -Werror: nvlink stops at the first
 		}
 		ef := file.ELF
 		file.syms = make([]*symbol, len(ef.Symbols))

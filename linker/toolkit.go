@@ -185,21 +185,24 @@ func chooseToolkit(ctx *linkContext) {
 		ctx.refuseArchSpecific(tk)
 		return
 	}
+	// Each is a refusal: nvlink stops at the first input it refuses for
+	// any reason, in command-line order (refusal.go).
 	for _, file := range files {
 		if fv := file.ELF.Header.Version; fv > tk.version {
-			ctx.report(&linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})
+			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})
 			return
 		} else if fv != tk.version && file.ELF.Header.Type == cubin.ET_CUDA_EWP {
 			// nvlink links an -ewp image of its own release only (12.4
 			// and 12.5: an 11.8 or 12.4 image in a 12.5 link), checked
 			// as it reads each input.
-			ctx.report(&linkError{file: file.nvlinkName(), msg: fmt.Sprintf("linking with -ewp objects requires using current toolkit: this -ewp image was written by CUDA %s, and nvlink %s links only its own release's; rebuild it with CUDA %s", versionString(fv), tk, tk)})
+			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.nvlinkName(), msg: fmt.Sprintf("linking with -ewp objects requires using current toolkit: this -ewp image was written by CUDA %s, and nvlink %s links only its own release's; rebuild it with CUDA %s", versionString(fv), tk, tk)})
 			return
 		}
 	}
 	for _, file := range ctx.files {
 		if fv := file.ELF.Header.Version; tk.minSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.minSM90Version {
-			ctx.report(&linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
+			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
+			return
 		}
 	}
 }

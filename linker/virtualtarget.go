@@ -138,7 +138,10 @@ func listVirtualModules(ctx *linkContext) {
 		if ctx.mergeStopped() {
 			return
 		}
-		if !ctx.inputReadable(path, read.errs[i]) {
+		if ok, err := ctx.inputReadable(path, read.errs[i]); !ok {
+			if err != nil {
+				ctx.report(err)
+			}
 			continue
 		}
 		for group := range unitGroups(ctx.dropPrelinked(read.objs[i], prelinked)) {

@@ -661,6 +661,40 @@ func ReadOrder(messages string) []string {
 	return out
 }
 
+// ewpWarning matches the warning nvlink and cudalink give, in the same
+// words, for an input linked next to an -ewp image.
+var ewpWarning = regexp.MustCompile(`(?m)'([^']*)': -ewp compiled objects should only link with libcudadevrt`)
+
+// EWPWarnings lists the inputs nvlink's (or cudalink's) -ewp mix warnings
+// name, in order (nvlink gives them as it merges each input, and merges
+// none after one with duplicate definitions).
+func EWPWarnings(messages string) []string {
+	var out []string
+	for _, m := range ewpWarning.FindAllStringSubmatch(messages, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// archRefusal matches nvlink's fatal error for an input of another SM,
+// and cudalink's with the ">>> in <file>" line after it.
+var archRefusal = regexp.MustCompile(`(?m)(?:Input file '([^']*)' arch does not match target|does not match the target architecture sm_\d+[^\n]*\n>>> in (.*)$)`)
+
+// memberParens matches an archive member as cudalink names it, lib.a(b.o).
+var memberParens = regexp.MustCompile(`^(.*\.a)\(([^()]*)\)$`)
+
+// ArchRefusals lists the inputs nvlink's (or cudalink's) messages refuse
+// for their architecture, in order: nvlink stops at the first input it
+// refuses, so it names one at most.
+func ArchRefusals(messages string) []string {
+	var out []string
+	for _, m := range archRefusal.FindAllStringSubmatch(messages, -1) {
+		// cudalink names a member lib.a(b.o), nvlink lib.a:b.o.
+		out = append(out, memberParens.ReplaceAllString(m[1]+m[2], "$1:$2"))
+	}
+	return out
+}
+
 // cwd is held while InDir runs.
 var cwd sync.Mutex
 

@@ -539,6 +539,12 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	if want, got := ReadOrder(c.Messages), ReadOrder(stderr); len(want) > 1 && !slices.Equal(got, want) {
 		t.Errorf("cudalink says what it reads in the order %q, nvlink in the order %q", got, want)
 	}
+	if want, got := EWPWarnings(c.Messages), EWPWarnings(stderr); !slices.Equal(got, want) {
+		t.Errorf("cudalink warns of inputs linked next to an -ewp image for %q, nvlink for %q", got, want)
+	}
+	if want, got := ArchRefusals(c.Messages), ArchRefusals(stderr); !slices.Equal(got, want) {
+		t.Errorf("cudalink refuses the architecture of %q, nvlink of %q", got, want)
+	}
 	if want, got := LimitSizes(c.Messages), LimitSizes(stderr); !slices.Equal(got, want) {
 		t.Errorf("cudalink's limit errors give the sizes %q, nvlink's %q", got, want)
 	}
@@ -631,6 +637,29 @@ func TestQuotedTokens(t *testing.T) {
 	got := strings.Join(QuotedTokens(msgs), " ")
 	if want := "_Z3foov a.cubin sm_80 w1.cubin w4.cubin wdata"; got != want {
 		t.Errorf("QuotedTokens = %q, want %q", got, want)
+	}
+}
+
+func TestEWPWarningsAndArchRefusals(t *testing.T) {
+	nv := "nvlink warning : 'a.cubin': -ewp compiled objects should only link with libcudadevrt\n" +
+		"nvlink warning : 'lib.a:b.o': -ewp compiled objects should only link with libcudadevrt\n" +
+		"nvlink fatal   : Input file 'c.cubin' arch does not match target 'sm_80'\n"
+	cl := "cudalink: warning: 'a.cubin': -ewp compiled objects should only link with libcudadevrt\n" +
+		"cudalink: error: input is compiled for sm_86, which does not match the target architecture sm_80\n" +
+		">>> in c.cubin\n" +
+		"cudalink: error: input is compiled for sm_75, which does not match the target architecture sm_80 (target: sm_80)\n" +
+		">>> in lib.a(d.o)\n"
+	if got, want := strings.Join(EWPWarnings(nv), " "), "a.cubin lib.a:b.o"; got != want {
+		t.Errorf("EWPWarnings(nvlink) = %q, want %q", got, want)
+	}
+	if got, want := strings.Join(EWPWarnings(cl), " "), "a.cubin"; got != want {
+		t.Errorf("EWPWarnings(cudalink) = %q, want %q", got, want)
+	}
+	if got, want := strings.Join(ArchRefusals(nv), " "), "c.cubin"; got != want {
+		t.Errorf("ArchRefusals(nvlink) = %q, want %q", got, want)
+	}
+	if got, want := strings.Join(ArchRefusals(cl), " "), "c.cubin lib.a:d.o"; got != want {
+		t.Errorf("ArchRefusals(cudalink) = %q, want %q", got, want)
 	}
 }
 

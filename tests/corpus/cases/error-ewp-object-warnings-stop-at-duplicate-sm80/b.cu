@@ -1,0 +1,1 @@
+__device__ int helper(int x) { return 3 * x + 1; }

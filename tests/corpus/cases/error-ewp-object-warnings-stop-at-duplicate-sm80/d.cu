@@ -1,0 +1,1 @@
+__global__ void k_d(int *out) { out[threadIdx.x] = 7; }
