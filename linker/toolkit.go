@@ -186,24 +186,33 @@ func chooseToolkit(ctx *linkContext) {
 		return
 	}
 	// Each is a refusal: nvlink stops at the first input it refuses for
-	// any reason, in command-line order (refusal.go).
+	// any reason, in command-line order (refusal.go). Old sm_90 code is
+	// refused only in the inputs linked, before the release of an -ewp
+	// image is looked at (an 11.8 -ewp object for sm_90 in a 12.4 link:
+	// "must be recompiled").
+	var linked set[*inputFile]
+	if tk.minSM90Version != 0 {
+		linked = make(set[*inputFile], len(ctx.files))
+		for _, file := range ctx.files {
+			linked.add(file)
+		}
+	}
 	for _, file := range files {
-		if fv := file.ELF.Header.Version; fv > tk.version {
+		fv := file.ELF.Header.Version
+		switch {
+		case fv > tk.version:
 			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})
-			return
-		} else if fv != tk.version && file.ELF.Header.Type == cubin.ET_CUDA_EWP {
+		case tk.minSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.minSM90Version && linked.has(file):
+			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
+		case fv != tk.version && file.ELF.Header.Type == cubin.ET_CUDA_EWP:
 			// nvlink links an -ewp image of its own release only (12.4
 			// and 12.5: an 11.8 or 12.4 image in a 12.5 link), checked
 			// as it reads each input.
 			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.nvlinkName(), msg: fmt.Sprintf("linking with -ewp objects requires using current toolkit: this -ewp image was written by CUDA %s, and nvlink %s links only its own release's; rebuild it with CUDA %s", versionString(fv), tk, tk)})
-			return
+		default:
+			continue
 		}
-	}
-	for _, file := range ctx.files {
-		if fv := file.ELF.Header.Version; tk.minSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.minSM90Version {
-			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
-			return
-		}
+		return
 	}
 }
 

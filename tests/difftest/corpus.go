@@ -676,21 +676,41 @@ func EWPWarnings(messages string) []string {
 	return out
 }
 
-// archRefusal matches nvlink's fatal error for an input of another SM,
-// and cudalink's with the ">>> in <file>" line after it.
-var archRefusal = regexp.MustCompile(`(?m)(?:Input file '([^']*)' arch does not match target|does not match the target architecture sm_\d+[^\n]*\n>>> in (.*)$)`)
+// refusalLine matches, in nvlink's words or cudalink's (with the ">>> in
+// <file>" line after it), the errors of an input nvlink refuses as it
+// reads the inputs: a file it cannot open, a cubin of another SM, one
+// newer than the toolkit, old sm_90 code, an -ewp image of another release
+// (whose input nvlink does not name).
+var refusalLine = regexp.MustCompile(`(?m)(?:Could not open input file '([^']*)'|Input file '([^']*)' arch does not match target|Input file '([^']*)' newer than toolkit|Input file '([^']*)' must be recompiled with toolkit|cannot open input file[^\n]*\n>>> in (.*)$|does not match the target architecture sm_\d+[^\n]*\n>>> in (.*)$|input file newer than toolkit[^\n]*\n>>> in (.*)$|input must be recompiled with toolkit[^\n]*\n>>> in (.*)$|(linking with -ewp objects requires using current toolkit))`)
 
 // memberParens matches an archive member as cudalink names it, lib.a(b.o).
 var memberParens = regexp.MustCompile(`^(.*\.a)\(([^()]*)\)$`)
 
-// ArchRefusals lists the inputs nvlink's (or cudalink's) messages refuse
-// for their architecture, in order: nvlink stops at the first input it
-// refuses, so it names one at most.
-func ArchRefusals(messages string) []string {
+// Refusals lists the inputs nvlink's (or cudalink's) messages refuse as
+// they are read, in order, each as "kind file" (open, arch, newer,
+// recompile) or "ewp" (nvlink does not name the -ewp image): nvlink stops
+// at the first input it refuses, so it lists one at most.
+func Refusals(messages string) []string {
+	kinds := []string{"open", "arch", "newer", "recompile"}
 	var out []string
-	for _, m := range archRefusal.FindAllStringSubmatch(messages, -1) {
-		// cudalink names a member lib.a(b.o), nvlink lib.a:b.o.
-		out = append(out, memberParens.ReplaceAllString(m[1]+m[2], "$1:$2"))
+	for _, m := range refusalLine.FindAllStringSubmatchIndex(messages, -1) {
+		for g := 1; g <= 9; g++ {
+			if m[2*g] < 0 {
+				continue
+			}
+			if g == 9 {
+				out = append(out, "ewp")
+				break
+			}
+			// cudalink names an empty argument '', and a member
+			// lib.a(b.o), nvlink lib.a:b.o.
+			file := messages[m[2*g]:m[2*g+1]]
+			if g > 4 && file == "''" {
+				file = ""
+			}
+			out = append(out, kinds[(g-1)%4]+" "+memberParens.ReplaceAllString(file, "$1:$2"))
+			break
+		}
 	}
 	return out
 }

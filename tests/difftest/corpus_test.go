@@ -542,8 +542,8 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 	if want, got := EWPWarnings(c.Messages), EWPWarnings(stderr); !slices.Equal(got, want) {
 		t.Errorf("cudalink warns of inputs linked next to an -ewp image for %q, nvlink for %q", got, want)
 	}
-	if want, got := ArchRefusals(c.Messages), ArchRefusals(stderr); !slices.Equal(got, want) {
-		t.Errorf("cudalink refuses the architecture of %q, nvlink of %q", got, want)
+	if want, got := Refusals(c.Messages), Refusals(stderr); !slices.Equal(got, want) {
+		t.Errorf("cudalink refuses the inputs %q as it reads them, nvlink %q", got, want)
 	}
 	if want, got := LimitSizes(c.Messages), LimitSizes(stderr); !slices.Equal(got, want) {
 		t.Errorf("cudalink's limit errors give the sizes %q, nvlink's %q", got, want)
@@ -640,26 +640,34 @@ func TestQuotedTokens(t *testing.T) {
 	}
 }
 
-func TestEWPWarningsAndArchRefusals(t *testing.T) {
+func TestEWPWarningsAndRefusals(t *testing.T) {
 	nv := "nvlink warning : 'a.cubin': -ewp compiled objects should only link with libcudadevrt\n" +
 		"nvlink warning : 'lib.a:b.o': -ewp compiled objects should only link with libcudadevrt\n" +
-		"nvlink fatal   : Input file 'c.cubin' arch does not match target 'sm_80'\n"
+		"nvlink fatal   : Input file 'c.cubin' arch does not match target 'sm_80'\n" +
+		"nvlink fatal   : Could not open input file ''\n" +
+		"nvlink fatal   : Input file 'lib.a:e.o' newer than toolkit (124 vs 118)\n" +
+		"nvlink fatal   : Input file 'f.o' must be recompiled with toolkit >= Cuda 12.0\n" +
+		"nvlink fatal   : linking with -ewp objects requires using current toolkit\n"
 	cl := "cudalink: warning: 'a.cubin': -ewp compiled objects should only link with libcudadevrt\n" +
 		"cudalink: error: input is compiled for sm_86, which does not match the target architecture sm_80\n" +
 		">>> in c.cubin\n" +
 		"cudalink: error: input is compiled for sm_75, which does not match the target architecture sm_80 (target: sm_80)\n" +
-		">>> in lib.a(d.o)\n"
+		">>> in lib.a(d.o)\n" +
+		"cudalink: error: cannot open input file: the name is empty\n>>> in ''\n" +
+		"cudalink: error: input file newer than toolkit (124 vs 118): link it with CUDA 12.4 or later, or drop --cuda-version\n>>> in lib.a:e.o\n" +
+		"cudalink: error: input must be recompiled with toolkit >= Cuda 12.0 (it was written by CUDA 11.8; nvlink 12.4 refuses sm_90 code of older releases)\n>>> in f.o\n" +
+		"cudalink: error: linking with -ewp objects requires using current toolkit: this -ewp image was written by CUDA 11.8, and nvlink 12.4 links only its own release's; rebuild it with CUDA 12.4\n>>> in g.o\n"
 	if got, want := strings.Join(EWPWarnings(nv), " "), "a.cubin lib.a:b.o"; got != want {
 		t.Errorf("EWPWarnings(nvlink) = %q, want %q", got, want)
 	}
 	if got, want := strings.Join(EWPWarnings(cl), " "), "a.cubin"; got != want {
 		t.Errorf("EWPWarnings(cudalink) = %q, want %q", got, want)
 	}
-	if got, want := strings.Join(ArchRefusals(nv), " "), "c.cubin"; got != want {
-		t.Errorf("ArchRefusals(nvlink) = %q, want %q", got, want)
+	if got, want := strings.Join(Refusals(nv), ","), "arch c.cubin,open ,newer lib.a:e.o,recompile f.o,ewp"; got != want {
+		t.Errorf("Refusals(nvlink) = %q, want %q", got, want)
 	}
-	if got, want := strings.Join(ArchRefusals(cl), " "), "c.cubin lib.a:d.o"; got != want {
-		t.Errorf("ArchRefusals(cudalink) = %q, want %q", got, want)
+	if got, want := strings.Join(Refusals(cl), ","), "arch c.cubin,arch lib.a:d.o,open ,newer lib.a:e.o,recompile f.o,ewp"; got != want {
+		t.Errorf("Refusals(cudalink) = %q, want %q", got, want)
 	}
 }
 
