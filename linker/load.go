@@ -198,11 +198,11 @@ func addInputs(ctx *linkContext) {
 			objs = []*Object{hostLikeObject(objs[0].Name)}
 		}
 		linked := slices.ContainsFunc(objs, func(obj *Object) bool { return obj.ELF != nil })
-		if skippedDevrt && !system && linked {
-			ctx.refuse(len(ctx.added)+len(ctx.unlinked)+len(ctx.lto.listed), refuseRead, &linkError{file: paths[i], msg: unexpectedAfterDevrt})
-			ctx.unreadRelease = unreadRelease(slots[i:], errs[i:])
-			return
-		}
+		// An input with device code after a skipped libcudadevrt is
+		// refused once its images are checked (their architecture and
+		// release come first: refuseAfterDevrt).
+		afterDevrt := skippedDevrt && !system && linked
+		first := len(ctx.added) + len(ctx.unlinked) + len(ctx.lto.listed)
 		var choice devrtChoice
 		if system {
 			choice, err = ctx.chooseDevrt(objs)
@@ -242,6 +242,11 @@ func addInputs(ctx *linkContext) {
 			ctx.added = append(ctx.added, file)
 		}
 		if ctx.refuseArch(ctx.added[added:]) {
+			ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
+			return
+		}
+		if afterDevrt {
+			ctx.refuse(first, refuseAfterDevrt, &linkError{file: paths[i], msg: unexpectedAfterDevrt})
 			ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
 			return
 		}

@@ -16,13 +16,15 @@ package linker
 
 // refusalStep orders the checks of one input, as nvlink makes them: a
 // file that cannot be read has no image to check; of an sm_75 cubin of
-// CUDA 12.5 in a 12.4 link, nvlink names the architecture.
+// CUDA 12.5 in a 12.4 link, nvlink names the architecture; of an sm_86
+// cubin after a libcudadevrt it skipped, the architecture too.
 type refusalStep uint8
 
 const (
-	refuseRead    refusalStep = iota // the file could not be read, or comes after a skipped libcudadevrt
-	refuseArch                       // its SM does not fit -arch
-	refuseRelease                    // newer than the toolkit, an -ewp image of another release, old sm_90 code
+	refuseRead       refusalStep = iota // the file could not be read
+	refuseArch                          // its SM does not fit -arch
+	refuseRelease                       // newer than the toolkit, old sm_90 code, an -ewp image of another release
+	refuseAfterDevrt                    // device code after a libcudadevrt nvlink skipped (unexpectedAfterDevrt)
 )
 
 // refusal is an input nvlink stops at: its place among the link's
