@@ -291,6 +291,21 @@ func (ctx *linkContext) inputReadable(path string, err error) (bool, error) {
 	return false, err
 }
 
+// refusedRead says whether err, what reading an input returned, is one
+// nvlink stops at (inputReadable reports it), not an input it skips nor
+// an archive cut short.
+func refusedRead(err error) bool {
+	if !readFailed(err) {
+		return false
+	}
+	for _, skip := range skipReasons {
+		if errors.Is(err, skip.err) {
+			return false
+		}
+	}
+	return true
+}
+
 // unreadRelease is the newest release the objects of slots were written
 // by (and the cubins errs says nvlink skips): inputs read after one nvlink
 // stops at, which tell the release nvlink is of all the same.

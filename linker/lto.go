@@ -224,8 +224,17 @@ func gatherLTOInputs(ctx *linkContext) {
 			lastSlot = i
 		}
 	}
+	// refused: the first input nvlink refuses as it reads the inputs
+	// (refusal.go), and how many inputs came before it.
+	var refused error
+	before := 0
+slots:
 	for i, objs := range slots {
 		if paths[i] == "" || readFailed(errs[i]) {
+			if i < len(errs) && refusedRead(errs[i]) {
+				refused, before = errs[i], len(inputs)
+				break
+			}
 			continue
 		}
 		for group := range unitGroups(objs) {
@@ -245,6 +254,13 @@ func gatherLTOInputs(ctx *linkContext) {
 				var ptx *ptxImage
 				best, ptx = chooseImage(group, images)
 				in.skipped, in.ptx = best == nil && ptx == nil, ptx != nil
+				if best != nil && best.ELF != nil && !isSystemLibrary(paths[i]) {
+					file := &inputFile{Object: best, unit: u}
+					if err := archMismatch(file, cfg.Arch); err != nil {
+						refused, before = err, len(inputs)
+						break slots
+					}
+				}
 			}
 			in.u = u
 			if isSystemLibrary(paths[i]) {
@@ -264,6 +280,16 @@ func gatherLTOInputs(ctx *linkContext) {
 			}
 			inputs = append(inputs, in)
 		}
+	}
+	if refused != nil {
+		// nvlink stops there, before it compiles anything: the info
+		// lines of the inputs before it, then the one error
+		// (reportRefusal); the link adds no input (ltoTookLink).
+		ctx.announceInputs(inputs[:before], -1)
+		ctx.refuse(0, refuseRead, refused)
+		ctx.lto.units = nil
+		ctx.releaseCompiler(lib)
+		return
 	}
 	var modules []nvvm.Module
 	partial, force := false, false
