@@ -217,10 +217,31 @@ func registerNames(ctx *linkContext) {
 				r.createSection(ctx, r.sectionKey(file.sections[s.Index]))
 			}
 		}
+		// An initialized section of lost copies only (see onlyLost) is
+		// made before the first section symbol's section that follows it
+		// in section-header order: on sm_90, where nvcc puts
+		// .nv.global.init before the kernels' .nv.constant0, nvlink makes
+		// it before them (11.8, 12.4, 12.5); elsewhere it is the file's
+		// last section and comes after them all (below).
+		var lostInits []uint32
+		for i := 1; len(onlyLost) > 0 && i < len(ef.Symbols); i++ {
+			esym := &ef.Symbols[i]
+			if esym.Type() == cubin.STT_SECTION && onlyLost[esym.Shndx] && !file.lostStorage(file.sections[esym.Shndx]) {
+				lostInits = append(lostInits, esym.Shndx)
+			}
+		}
+		lostInit := func(before uint32) {
+			for _, shndx := range lostInits {
+				if shndx < before {
+					r.createHolder(ctx, r.sectionKey(file.sections[shndx]))
+				}
+			}
+		}
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
 			name := sectionName(esym.Shndx)
 			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.sections[esym.Shndx].sec) && !onlyLost[esym.Shndx] {
+				lostInit(esym.Shndx)
 				if isec := file.sections[esym.Shndx]; isec.fn != nil && r.mergedPlain.has(isec.fn) && strings.HasPrefix(name, ".nv.shared.") {
 					// The .nv.shared.<k> of a kernel merged as an
 					// ordinary function (-kernels-used or
@@ -236,12 +257,7 @@ func registerNames(ctx *linkContext) {
 		// Then an initialized section of lost copies only, after every
 		// other section symbol's (12.5, -preserve-relocs: before the
 		// remaining sections, the .nv.info.<f> of the file's functions).
-		for i := 1; len(onlyLost) > 0 && i < len(ef.Symbols); i++ {
-			esym := &ef.Symbols[i]
-			if esym.Type() == cubin.STT_SECTION && onlyLost[esym.Shndx] && !file.lostStorage(file.sections[esym.Shndx]) {
-				r.createHolder(ctx, r.sectionKey(file.sections[esym.Shndx]))
-			}
-		}
+		lostInit(^uint32(0))
 		// 3. Remaining sections.
 		kernelDesc := !r.emptyName && !ctx.toolkit.compactStrings && kernelDescIn(file)
 		for _, s := range ef.Sections[1:] {
