@@ -81,6 +81,7 @@ func registerNames(ctx *linkContext) {
 	}
 	r.createSection(ctx, ".nv.info")
 	launched := map[*symbol]bool{} // functions earlier inputs take the address of
+	var bySection []uint32         // a file's section symbols' sections (step 2)
 	var walk inputWalk             // relocations are read from the inputs
 	r.fileStart = make([]int32, len(ctx.files))
 	r.created = make([]int32, ctx.symbolIDs)
@@ -159,14 +160,14 @@ func registerNames(ctx *linkContext) {
 		}
 		// A weak data copy that lost when met (skippedData) makes no
 		// section: nvlink skips the symbol. A section holding only such
-		// copies (onlyLost) is not made by its section symbol either: an
-		// initialized one (.nv.global.init, merged whole) is named after
-		// the sections of the file's other section symbols, and
-		// .nv.global storage (lostStorage), which nvlink never merges,
-		// gets no name at all. A section that also holds something else
-		// is named where that is met (11.8, 12.4, 12.5: inline and
-		// template __device__ variables initialized in one file, without
-		// initializer in another, either first).
+		// copies (onlyLost) is not made by a symbol of it either: an
+		// initialized one (.nv.global.init, merged whole) is made with the
+		// section symbols' sections, and .nv.global storage
+		// (lostStorage), which nvlink never merges, gets no name at all.
+		// A section that also holds something else is named where that
+		// is met (11.8, 12.4, 12.5: inline and template __device__
+		// variables initialized in one file, without initializer in
+		// another, either first).
 		var onlyLost map[uint32]bool
 		if len(file.skippedData) > 0 {
 			onlyLost = map[uint32]bool{}
@@ -217,47 +218,35 @@ func registerNames(ctx *linkContext) {
 				r.createSection(ctx, r.sectionKey(file.sections[s.Index]))
 			}
 		}
-		// An initialized section of lost copies only (see onlyLost) is
-		// made before the first section symbol's section that follows it
-		// in section-header order: on sm_90, where nvcc puts
-		// .nv.global.init before the kernels' .nv.constant0, nvlink makes
-		// it before them (11.8, 12.4, 12.5); elsewhere it is the file's
-		// last section and comes after them all (below).
-		var lostInits []uint32
-		for i := 1; len(onlyLost) > 0 && i < len(ef.Symbols); i++ {
-			esym := &ef.Symbols[i]
-			if esym.Type() == cubin.STT_SECTION && onlyLost[esym.Shndx] && !file.lostStorage(file.sections[esym.Shndx]) {
-				lostInits = append(lostInits, esym.Shndx)
-			}
-		}
-		lostInit := func(before uint32) {
-			for _, shndx := range lostInits {
-				if shndx < before {
-					r.createHolder(ctx, r.sectionKey(file.sections[shndx]))
-				}
-			}
-		}
+		// Then the section symbols' sections, in section-header order, not
+		// symbol order: where the two disagree nvlink follows the headers
+		// (11.8, 12.4, 12.5). On sm_90 nvcc puts .nv.global.init after the
+		// .text sections and before the kernels' .nv.constant0, whose
+		// section symbols come last; a partial output of cudalink -r has
+		// its .nv.global.init after every .nv.constant0, its section
+		// symbol between them. An initialized
+		// section of lost copies only (onlyLost) is made here too (a
+		// partial output's is such a section without symbols); their
+		// .nv.global storage is not.
+		bySection = bySection[:0]
 		for i := 1; i < len(ef.Symbols); i++ {
 			esym := &ef.Symbols[i]
-			name := sectionName(esym.Shndx)
-			if esym.Type() == cubin.STT_SECTION && name != "" && !isMetadataSection(file.sections[esym.Shndx].sec) && !onlyLost[esym.Shndx] {
-				lostInit(esym.Shndx)
-				if isec := file.sections[esym.Shndx]; isec.fn != nil && r.mergedPlain.has(isec.fn) && strings.HasPrefix(name, ".nv.shared.") {
-					// The .nv.shared.<k> of a kernel merged as an
-					// ordinary function (-kernels-used or
-					// -variables-used leave it out), known only by
-					// its section symbol (an -ewp image names no
-					// variable in it): nvlink makes it with the
-					// remaining sections, in section-header order.
-					continue
-				}
-				r.createHolder(ctx, r.sectionKey(file.sections[esym.Shndx]))
+			if esym.Type() == cubin.STT_SECTION && sectionName(esym.Shndx) != "" && !isMetadataSection(file.sections[esym.Shndx].sec) && !(onlyLost[esym.Shndx] && file.lostStorage(file.sections[esym.Shndx])) {
+				bySection = append(bySection, esym.Shndx)
 			}
 		}
-		// Then an initialized section of lost copies only, after every
-		// other section symbol's (12.5, -preserve-relocs: before the
-		// remaining sections, the .nv.info.<f> of the file's functions).
-		lostInit(^uint32(0))
+		slices.Sort(bySection)
+		for _, shndx := range bySection {
+			if isec := file.sections[shndx]; isec.fn != nil && r.mergedPlain.has(isec.fn) && strings.HasPrefix(isec.sec.Name, ".nv.shared.") {
+				// The .nv.shared.<k> of a kernel merged as an ordinary
+				// function (-kernels-used or -variables-used leave it
+				// out), known only by its section symbol (an -ewp image
+				// names no variable in it): nvlink makes it with the
+				// remaining sections, in section-header order.
+				continue
+			}
+			r.createHolder(ctx, r.sectionKey(file.sections[shndx]))
+		}
 		// 3. Remaining sections.
 		kernelDesc := !r.emptyName && !ctx.toolkit.compactStrings && kernelDescIn(file)
 		for _, s := range ef.Sections[1:] {
