@@ -379,18 +379,38 @@ func finishNames(ctx *linkContext) {
 // two __constant__ reads (CONST_FIELD21_38, which the linker resolves): a
 // twin only when c[0]'s zero-addend entry is not first
 // (sm90-rel-twin-constant-reads). Two calls to one function or to two, or
-// three, name it too (sm90-rel-twin-calls).
+// three, name it too (sm90-rel-twin-calls). The entries nvlink drops, those
+// patching a weak data copy that lost when met, do not count, not even as
+// the first (weak-data-lost-copy-relocation-makes-no-rel-twin-sm90).
 func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
+	skipped := skippedRanges(file, s.Info)
 	for _, rs := range file.ELF.Relocs {
 		if rs.Section == s {
-			for i := 1; i < rs.Len(); i++ {
-				if rs.At(i).Addend == 0 {
+			first := true
+			for i := 0; i < rs.Len(); i++ {
+				if len(skipped) > 0 && inRanges(skipped, uint64(rs.At(i).Offset)) {
+					continue
+				}
+				if !first && rs.At(i).Addend == 0 {
 					return true
 				}
+				first = false
 			}
 		}
 	}
 	return false
+}
+
+// skippedRanges returns the bytes of section shndx that weak data copies
+// that lost when met (skippedData) hold.
+func skippedRanges(file *inputFile, shndx uint32) [][2]uint64 {
+	var ranges [][2]uint64
+	for idx := range file.skippedData {
+		if esym := &file.ELF.Symbols[idx]; esym.Shndx == shndx {
+			ranges = append(ranges, [2]uint64{esym.Value, esym.Value + esym.Size})
+		}
+	}
+	return ranges
 }
 
 // relocatesOnlySkipped says whether every entry of the relocation section
@@ -399,12 +419,7 @@ func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
 // name for a section left without any (11.8, 12.4: an initialized inline
 // __device__ pointer, a copy without initializer met first).
 func relocatesOnlySkipped(file *inputFile, s *cubin.Section) bool {
-	var ranges [][2]uint64
-	for idx := range file.skippedData {
-		if esym := &file.ELF.Symbols[idx]; esym.Shndx == s.Info {
-			ranges = append(ranges, [2]uint64{esym.Value, esym.Value + esym.Size})
-		}
-	}
+	ranges := skippedRanges(file, s.Info)
 	if len(ranges) == 0 {
 		return false
 	}
