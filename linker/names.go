@@ -290,7 +290,7 @@ func registerNames(ctx *linkContext) {
 				// of one of a weak copy it skipped.
 				continue
 			}
-			if onlyLost[s.Index] && file.lostStorage(file.sections[s.Index]) || (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && len(file.skippedData) > 0 && relocatesOnlySkipped(file, s) {
+			if onlyLost[s.Index] && file.lostStorage(file.sections[s.Index]) || (s.Type == cubin.SHT_REL || s.Type == cubin.SHT_RELA) && (len(file.skippedData) > 0 || len(file.weakSkipped) > 0) && relocatesOnlySkipped(file, s) {
 				continue
 			}
 			key := r.sectionKey(file.sections[s.Index])
@@ -388,7 +388,7 @@ func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
 		if rs.Section == s {
 			first := true
 			for i := 0; i < rs.Len(); i++ {
-				if len(skipped) > 0 && inRanges(skipped, uint64(rs.At(i).Offset)) {
+				if len(skipped) > 0 && inRanges(skipped, uint64(rs.At(i).Offset)) || droppedInBank3(file, file.ELF.Sections[s.Info], rs.At(i)) {
 					continue
 				}
 				if !first && rs.At(i).Addend == 0 {
@@ -420,7 +420,8 @@ func skippedRanges(file *inputFile, shndx uint32) [][2]uint64 {
 // __device__ pointer, a copy without initializer met first).
 func relocatesOnlySkipped(file *inputFile, s *cubin.Section) bool {
 	ranges := skippedRanges(file, s.Info)
-	if len(ranges) == 0 {
+	target := file.ELF.Sections[s.Info]
+	if len(ranges) == 0 && target.Type != cubin.SHT_CUDA_CONSTANT_B0+3 {
 		return false
 	}
 	for _, rs := range file.ELF.Relocs {
@@ -428,7 +429,7 @@ func relocatesOnlySkipped(file *inputFile, s *cubin.Section) bool {
 			continue
 		}
 		for i := 0; i < rs.Len(); i++ {
-			if !inRanges(ranges, uint64(rs.At(i).Offset)) {
+			if !inRanges(ranges, uint64(rs.At(i).Offset)) && !droppedInBank3(file, target, rs.At(i)) {
 				return false
 			}
 		}

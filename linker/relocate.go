@@ -167,7 +167,7 @@ func (rp *relocPass) relocateMember(osec *outputSection, isec *inputSection) {
 	rp.scratch.walk.visit(rp.ctx, isec.file)
 	lost := lostRanges(isec)
 	for r := range isec.relocs() {
-		if inRanges(lost, uint64(r.Offset)) {
+		if inRanges(lost, uint64(r.Offset)) || droppedInBank3(isec.file, isec.sec, r) {
 			continue
 		}
 		rp.relocate(osec, isec, r)
@@ -308,6 +308,25 @@ func lostRanges(isec *inputSection) [][2]uint64 {
 		}
 	})
 	return file.lost[int(isec.sec.Index)]
+}
+
+// droppedInBank3 says whether r, a relocation of s in file, is one nvlink
+// drops as it meets it: in __constant__ data (.nv.constant3), an entry
+// whose symbol is a weak copy of the file that lost when met, a variable
+// (skippedData) or a function (weakSkipped). The bytes it would have
+// patched keep the input's (zero): a __constant__ struct holding the
+// address of an inline variable or of a template function another input
+// defined first (11.8, 12.4, 12.5). In .nv.global.init such an entry is
+// retargeted to the copy kept.
+func droppedInBank3(file *inputFile, s *cubin.Section, r cubin.Reloc) bool {
+	if s.Type != cubin.SHT_CUDA_CONSTANT_B0+3 || r.Sym == 0 || len(file.skippedData) == 0 && len(file.weakSkipped) == 0 {
+		return false
+	}
+	if file.skippedData[r.Sym] {
+		return true
+	}
+	esym := &file.ELF.Symbols[r.Sym]
+	return esym.Type() == cubin.STT_FUNC && file.weakSkipped[esym.Shndx]
 }
 
 func inRanges(ranges [][2]uint64, off uint64) bool {
