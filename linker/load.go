@@ -177,12 +177,13 @@ func addInputs(ctx *linkContext) {
 		if ctx.mergeStopped() || ctx.ptxFailed {
 			return
 		}
+		first := ctx.nextSeq() // the input's place among the units
 		if ok, err := ctx.inputReadable(paths[i], errs[i]); !ok {
 			if err != nil {
 				// nvlink stops at it: the inputs after it are not
 				// added, but the releases they were written by count
 				// (chooseToolkit).
-				ctx.refuse(len(ctx.added)+len(ctx.unlinked)+len(ctx.lto.listed), refuseRead, err)
+				ctx.refuse(first, refuseRead, err)
 				ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
 				return
 			}
@@ -202,7 +203,6 @@ func addInputs(ctx *linkContext) {
 		// refused once its images are checked (their architecture and
 		// release come first: refuseAfterDevrt).
 		afterDevrt := skippedDevrt && !system && linked
-		first := len(ctx.added) + len(ctx.unlinked) + len(ctx.lto.listed)
 		var choice devrtChoice
 		if system {
 			choice, err = ctx.chooseDevrt(objs)
@@ -216,7 +216,7 @@ func addInputs(ctx *linkContext) {
 		}
 		added := len(ctx.added)
 		for _, obj := range objs {
-			seq := len(ctx.added) + len(ctx.unlinked) + len(ctx.lto.listed)
+			seq := ctx.nextSeq()
 			un := obj.unit
 			if obj.ltoIR {
 				ctx.lto.listed = append(ctx.lto.listed, ltoPlace{un, obj.Name, seq})
@@ -267,6 +267,12 @@ func addInputs(ctx *linkContext) {
 	}
 }
 
+// nextSeq is the place (inputFile.seq) of the next unit addInputs loads:
+// the units loaded so far, linked, unlinked or -dlto IR.
+func (ctx *linkContext) nextSeq() int {
+	return len(ctx.added) + len(ctx.unlinked) + len(ctx.lto.listed)
+}
+
 // inputReadable says whether the input read from path (err: what reading
 // it returned) has objects to link: an input nvlink skips gets cudalink's
 // warning, one that could not be read is returned as the error to report;
@@ -275,14 +281,12 @@ func (ctx *linkContext) inputReadable(path string, err error) (bool, error) {
 	if err == nil {
 		return true, nil
 	}
-	for _, skip := range skipReasons {
-		if errors.Is(err, skip.err) {
-			ctx.ownWarnf("ignoring input %s: %s", path, skip.why)
-			if sc := (*skippedCubinError)(nil); errors.As(err, &sc) {
-				ctx.skippedVersion = max(ctx.skippedVersion, sc.version)
-			}
-			return false, nil
+	if why, skipped := skipReason(err); skipped {
+		ctx.ownWarnf("ignoring input %s: %s", path, why)
+		if sc := (*skippedCubinError)(nil); errors.As(err, &sc) {
+			ctx.skippedVersion = max(ctx.skippedVersion, sc.version)
 		}
+		return false, nil
 	}
 	if cut, ok := err.(*archiveCutError); ok {
 		ctx.ownWarnf("ignoring input %s:%v", path, cut)
@@ -295,15 +299,19 @@ func (ctx *linkContext) inputReadable(path string, err error) (bool, error) {
 // nvlink stops at (inputReadable reports it), not an input it skips nor
 // an archive cut short.
 func refusedRead(err error) bool {
-	if !readFailed(err) {
-		return false
-	}
+	_, skipped := skipReason(err)
+	return readFailed(err) && !skipped
+}
+
+// skipReason says why cudalink warns of an input nvlink skips, if err
+// (what reading it returned) is one of skipReasons.
+func skipReason(err error) (why string, skipped bool) {
 	for _, skip := range skipReasons {
 		if errors.Is(err, skip.err) {
-			return false
+			return skip.why, true
 		}
 	}
-	return true
+	return "", false
 }
 
 // unreadRelease is the newest release the objects of slots were written
@@ -1049,7 +1057,7 @@ func (ctx *linkContext) refuseArch(files []*inputFile) bool {
 		if ctx.onDemandMember(file) {
 			continue
 		}
-		if err := archMismatch(file, ctx.config.Arch); err != nil {
+		if err := archMismatch(file.Object, ctx.config.Arch); err != nil {
 			ctx.refuse(file.seq, refuseArch, err)
 			return true
 		}
@@ -1060,9 +1068,9 @@ func (ctx *linkContext) refuseArch(files []*inputFile) bool {
 // archMismatch is the error for a cubin whose SM does not fit the target:
 // nil for one of the same SM major and an equal or lower minor, which
 // nvlink accepts.
-func archMismatch(file *inputFile, target int) error {
-	if sm := file.ELF.Header.SM(); !cubin.ArchCompatible(sm, target) {
-		return &linkError{file: file.Name,
+func archMismatch(obj *Object, target int) error {
+	if sm := obj.ELF.Header.SM(); !cubin.ArchCompatible(sm, target) {
+		return &linkError{file: obj.Name,
 			msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)}
 	}
 	return nil
@@ -1078,7 +1086,7 @@ func checkArchitectures(ctx *linkContext) {
 	newest := 0 // the newest virtual SM
 	for _, file := range ctx.files {
 		h := file.ELF.Header
-		if err := archMismatch(file, target); err != nil {
+		if err := archMismatch(file.Object, target); err != nil {
 			ctx.refuse(file.seq, refuseArch, err)
 			continue
 		}

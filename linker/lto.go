@@ -255,8 +255,7 @@ slots:
 				best, ptx = chooseImage(group, images)
 				in.skipped, in.ptx = best == nil && ptx == nil, ptx != nil
 				if best != nil && best.ELF != nil && !isSystemLibrary(paths[i]) {
-					file := &inputFile{Object: best, unit: u}
-					if err := archMismatch(file, cfg.Arch); err != nil {
+					if err := archMismatch(best, cfg.Arch); err != nil {
 						refused, before = err, len(inputs)
 						break slots
 					}
