@@ -170,6 +170,11 @@ func addInputs(ctx *linkContext) {
 		ctx.report(err)
 		return
 	}
+	// stop ends the walk at input i, refused: the inputs after it are not
+	// added, but the releases they were written by count (chooseToolkit).
+	stop := func(i int) {
+		ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
+	}
 	for i := range paths {
 		if paths[i] == "" && errs[i] == nil { // a -l library not found, an archive given again
 			continue
@@ -180,11 +185,8 @@ func addInputs(ctx *linkContext) {
 		first := ctx.nextSeq() // the input's place among the units
 		if ok, err := ctx.inputReadable(paths[i], errs[i]); !ok {
 			if err != nil {
-				// nvlink stops at it: the inputs after it are not
-				// added, but the releases they were written by count
-				// (chooseToolkit).
-				ctx.refuse(first, refuseRead, err)
-				ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
+				ctx.refuse(first, refuseRead, err) // nvlink stops at it
+				stop(i)
 				return
 			}
 			continue
@@ -242,12 +244,12 @@ func addInputs(ctx *linkContext) {
 			ctx.added = append(ctx.added, file)
 		}
 		if ctx.refuseArch(ctx.added[added:]) {
-			ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
+			stop(i)
 			return
 		}
 		if afterDevrt {
 			ctx.refuse(first, refuseAfterDevrt, &linkError{file: paths[i], msg: unexpectedAfterDevrt})
-			ctx.unreadRelease = unreadRelease(slots[i+1:], errs[i+1:])
+			stop(i)
 			return
 		}
 		if ctx.newerThanForced(ctx.added[added:]) {

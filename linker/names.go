@@ -383,20 +383,21 @@ func finishNames(ctx *linkContext) {
 // patching a weak data copy that lost when met, do not count, not even as
 // the first (weak-data-lost-copy-relocation-makes-no-rel-twin-sm90).
 func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
+	rs := file.ELF.RelocSectionOf(s)
+	if rs == nil {
+		return false
+	}
+	target := file.ELF.Sections[s.Info]
 	skipped := skippedRanges(file, s.Info)
-	for _, rs := range file.ELF.Relocs {
-		if rs.Section == s {
-			first := true
-			for i := 0; i < rs.Len(); i++ {
-				if len(skipped) > 0 && inRanges(skipped, uint64(rs.At(i).Offset)) || droppedInBank3(file, file.ELF.Sections[s.Info], rs.At(i)) {
-					continue
-				}
-				if !first && rs.At(i).Addend == 0 {
-					return true
-				}
-				first = false
-			}
+	first := true
+	for r := range rs.All() {
+		if inRanges(skipped, uint64(r.Offset)) || droppedInBank3(file, target, r) {
+			continue
 		}
+		if !first && r.Addend == 0 {
+			return true
+		}
+		first = false
 	}
 	return false
 }
@@ -424,18 +425,16 @@ func relocatesOnlySkipped(file *inputFile, s *cubin.Section) bool {
 	if len(ranges) == 0 && target.Type != cubin.SHT_CUDA_CONSTANT_B0+3 {
 		return false
 	}
-	for _, rs := range file.ELF.Relocs {
-		if rs.Section != s {
-			continue
-		}
-		for i := 0; i < rs.Len(); i++ {
-			if !inRanges(ranges, uint64(rs.At(i).Offset)) && !droppedInBank3(file, target, rs.At(i)) {
-				return false
-			}
-		}
-		return true
+	rs := file.ELF.RelocSectionOf(s)
+	if rs == nil {
+		return false
 	}
-	return false
+	for r := range rs.All() {
+		if !inRanges(ranges, uint64(r.Offset)) && !droppedInBank3(file, target, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameRegistry records nvlink's creation order of names.

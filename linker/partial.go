@@ -254,7 +254,7 @@ func retargetRelocations(ctx *linkContext) {
 			}
 			lost := lostRanges(target)
 			for r := range rs.All() {
-				if inRanges(lost, uint64(r.Offset)) || droppedInBank3(file, target.sec, r) {
+				if !keepsReloc(target, lost, r) {
 					continue
 				}
 				rr, toRela, ok := ctx.retarget(target, r)

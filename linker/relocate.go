@@ -167,7 +167,7 @@ func (rp *relocPass) relocateMember(osec *outputSection, isec *inputSection) {
 	rp.scratch.walk.visit(rp.ctx, isec.file)
 	lost := lostRanges(isec)
 	for r := range isec.relocs() {
-		if inRanges(lost, uint64(r.Offset)) || droppedInBank3(isec.file, isec.sec, r) {
+		if !keepsReloc(isec, lost, r) {
 			continue
 		}
 		rp.relocate(osec, isec, r)
@@ -308,6 +308,14 @@ func lostRanges(isec *inputSection) [][2]uint64 {
 		}
 	})
 	return file.lost[int(isec.sec.Index)]
+}
+
+// keepsReloc says whether nvlink applies r, a relocation of isec (or, with
+// -r, writes it out): not when it patches one of lost, isec's ranges
+// holding weak copies another file's definition replaced (lostRanges),
+// nor when it is droppedInBank3.
+func keepsReloc(isec *inputSection, lost [][2]uint64, r cubin.Reloc) bool {
+	return !inRanges(lost, uint64(r.Offset)) && !droppedInBank3(isec.file, isec.sec, r)
 }
 
 // droppedInBank3 says whether r, a relocation of s in file, is one nvlink

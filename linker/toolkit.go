@@ -189,20 +189,14 @@ func chooseToolkit(ctx *linkContext) {
 	// any reason, in command-line order (refusal.go). Old sm_90 code is
 	// refused only in the inputs linked, before the release of an -ewp
 	// image is looked at (an 11.8 -ewp object for sm_90 in a 12.4 link:
-	// "must be recompiled").
-	var linked set[*inputFile]
-	if tk.minSM90Version != 0 {
-		linked = make(set[*inputFile], len(ctx.files))
-		for _, file := range ctx.files {
-			linked.add(file)
-		}
-	}
+	// "must be recompiled"); the search of ctx.files runs for such code
+	// only.
 	for _, file := range files {
 		fv := file.ELF.Header.Version
 		switch {
 		case fv > tk.version:
 			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})
-		case tk.minSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.minSM90Version && linked.has(file):
+		case tk.minSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.minSM90Version && slices.Contains(ctx.files, file):
 			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
 		case fv != tk.version && file.ELF.Header.Type == cubin.ET_CUDA_EWP:
 			// nvlink links an -ewp image of its own release only (12.4

@@ -465,6 +465,22 @@ func (f *File) SectionRelocs(i int) iter.Seq[Reloc] {
 	}
 }
 
+// RelocSectionOf returns the entry of Relocs that is the relocation
+// section s, or nil when s is not one of f's relocation sections. It
+// follows the chain of the sections patching s's target, not all of Relocs.
+func (f *File) RelocSectionOf(s *Section) *RelocSection {
+	i := int(s.Info)
+	if i < 0 || i >= len(f.relocFirst) {
+		return nil
+	}
+	for k := f.relocFirst[i] - 1; k >= 0; k = f.Relocs[k].next {
+		if f.Relocs[k].Section == s {
+			return &f.Relocs[k]
+		}
+	}
+	return nil
+}
+
 // HasRelocs says whether any relocation patches section i.
 func (f *File) HasRelocs(i int) bool {
 	if i < 0 || i >= len(f.relocFirst) {

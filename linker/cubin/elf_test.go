@@ -152,6 +152,31 @@ func TestSectionRelocs(t *testing.T) {
 	}
 }
 
+// TestRelocSectionOf: each relocation section of the sample finds its own
+// entry of Relocs, including the second section of a chain (a target
+// patched by both a .rel and a .rela section); other sections find none.
+func TestRelocSectionOf(t *testing.T) {
+	f := parseSample(t)
+	found := 0
+	for _, s := range f.Sections {
+		rs := f.RelocSectionOf(s)
+		if s.Type != SHT_REL && s.Type != SHT_RELA {
+			if rs != nil {
+				t.Errorf("%s: RelocSectionOf gives %s, want none", s.Name, rs.Section.Name)
+			}
+			continue
+		}
+		if rs == nil || rs.Section != s || rs.Target != s.Info || rs.Rela != (s.Type == SHT_RELA) {
+			t.Errorf("%s: RelocSectionOf gives %+v", s.Name, rs)
+			continue
+		}
+		found++
+	}
+	if found != len(f.Relocs) || found < 2 {
+		t.Errorf("found %d relocation sections of %d", found, len(f.Relocs))
+	}
+}
+
 // TestDropSectionHeaders: cutting the section header table off the saxpy
 // sample leaves every section's bytes, offset and entry size as they were
 // and Data ending where the table began; the bytes after it may then be
