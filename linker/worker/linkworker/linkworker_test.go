@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -682,4 +683,55 @@ func TestIdleRelease(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, buf.String())
 	}
 	waitFor(3)
+}
+
+// TestCollectBetween: once the last running link ends, the worker starts
+// the collector if links that allocate as much again would reach its goal
+// (collectBetween), and not while a link still runs, when the goal is far
+// or when the links allocated less than CollectFrom.
+func TestCollectBetween(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	c := loadCase(t, "many-files-24")
+	l := &Linker{CollectFrom: 1, Cache: objcache.New(64 << 20)}
+	out := filepath.Join(t.TempDir(), "out.cubin")
+	link := func() {
+		t.Helper()
+		var buf bytes.Buffer
+		if code := l.Handle(context.Background(), &worker.Request{Arguments: c.Args(c.AbsInputs(), out)}, &buf); code != 0 {
+			t.Fatalf("exit %d: %s", code, buf.String())
+		}
+	}
+	collections := func() int {
+		l.idleMu.Lock()
+		defer l.idleMu.Unlock()
+		return l.collections
+	}
+	link() // fills the cache
+	runtime.GC()
+	debug.SetGCPercent(1 << 20) // a goal far past what a link allocates
+	start := collections()
+	link()
+	if got := collections() - start; got != 0 {
+		t.Fatalf("goal far: %d collections, want 0", got)
+	}
+	debug.SetGCPercent(100)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1)) // a goal at the live heap
+	link()
+	if got := collections() - start; got != 1 {
+		t.Fatalf("goal near: %d collections, want 1", got)
+	}
+	l.begin() // a link still runs when this one ends
+	link()
+	if got := collections() - start; got != 1 {
+		t.Fatalf("a link running: %d collections, want 1", got)
+	}
+	l.end()
+	if got := collections() - start; got != 2 {
+		t.Fatalf("the last link ended: %d collections, want 2", got)
+	}
+	l.CollectFrom = 1 << 40 // more than a link allocates
+	link()
+	if got := collections() - start; got != 2 {
+		t.Fatalf("a link allocating less than CollectFrom: %d collections, want 2", got)
+	}
 }
