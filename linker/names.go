@@ -380,8 +380,9 @@ func finishNames(ctx *linkContext) {
 // twin only when c[0]'s zero-addend entry is not first
 // (sm90-rel-twin-constant-reads). Two calls to one function or to two, or
 // three, name it too (sm90-rel-twin-calls). The entries nvlink drops, those
-// patching a weak data copy that lost when met, do not count, not even as
-// the first (weak-data-lost-copy-relocation-makes-no-rel-twin-sm90).
+// patching a weak data copy that lost when met (in .nv.constant3 only
+// those naming weak data: keptInLostBank3), do not count, not even as the
+// first (weak-data-lost-copy-relocation-makes-no-rel-twin-sm90).
 func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
 	rs := file.ELF.RelocSectionOf(s)
 	if rs == nil {
@@ -391,7 +392,7 @@ func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
 	skipped := skippedRanges(file, s.Info)
 	first := true
 	for r := range rs.All() {
-		if inRanges(skipped, uint64(r.Offset)) || droppedInBank3(file, target, r) {
+		if inRanges(skipped, uint64(r.Offset)) && !keptInLostBank3(file, target, r) || droppedInBank3(file, target, r) {
 			continue
 		}
 		if !first && r.Addend == 0 {
@@ -416,7 +417,8 @@ func skippedRanges(file *inputFile, shndx uint32) [][2]uint64 {
 
 // relocatesOnlySkipped says whether every entry of the relocation section
 // s patches the bytes of a weak data copy that lost when met
-// (skippedData): nvlink drops such entries as it meets them and makes no
+// (skippedData) and is not kept all the same (keptInLostBank3), or that
+// droppedInBank3 drops: nvlink drops such entries as it meets them and makes no
 // name for a section left without any (11.8, 12.4: an initialized inline
 // __device__ pointer, a copy without initializer met first).
 func relocatesOnlySkipped(file *inputFile, s *cubin.Section) bool {
@@ -430,7 +432,7 @@ func relocatesOnlySkipped(file *inputFile, s *cubin.Section) bool {
 		return false
 	}
 	for r := range rs.All() {
-		if !inRanges(ranges, uint64(r.Offset)) && !droppedInBank3(file, target, r) {
+		if (!inRanges(ranges, uint64(r.Offset)) || keptInLostBank3(file, target, r)) && !droppedInBank3(file, target, r) {
 			return false
 		}
 	}

@@ -313,9 +313,24 @@ func lostRanges(isec *inputSection) [][2]uint64 {
 // keepsReloc says whether nvlink applies r, a relocation of isec (or, with
 // -r, writes it out): not when it patches one of lost, isec's ranges
 // holding weak copies another file's definition replaced (lostRanges),
-// nor when it is droppedInBank3.
+// unless keptInLostBank3, nor when it is droppedInBank3.
 func keepsReloc(isec *inputSection, lost [][2]uint64, r cubin.Reloc) bool {
-	return !inRanges(lost, uint64(r.Offset)) && !droppedInBank3(isec.file, isec.sec, r)
+	return (!inRanges(lost, uint64(r.Offset)) || keptInLostBank3(isec.file, isec.sec, r)) && !droppedInBank3(isec.file, isec.sec, r)
+}
+
+// keptInLostBank3 says whether r, a relocation of s in file patching the
+// bytes of a weak data copy that lost, is one nvlink keeps all the same:
+// in __constant__ data (.nv.constant3) it drops only the entries naming
+// weak data (an inline variable's address, whatever its copy's fate) and
+// keeps those naming a function (strong, weak or static) or strong or
+// static data, which patch the lost copy's unused bytes (11.8, 12.4,
+// 12.5). In .nv.global.init it drops every entry of a lost copy.
+func keptInLostBank3(file *inputFile, s *cubin.Section, r cubin.Reloc) bool {
+	if s.Type != cubin.SHT_CUDA_CONSTANT_B0+3 || r.Sym == 0 {
+		return false
+	}
+	esym := &file.ELF.Symbols[r.Sym]
+	return esym.Type() == cubin.STT_FUNC || esym.Bind() != cubin.STB_WEAK
 }
 
 // droppedInBank3 says whether r, a relocation of s in file, is one nvlink
