@@ -23,12 +23,12 @@ func mergeSections(ctx *linkContext) {
 		}
 		ctx.made = make([]*outputSection, 0, n)
 		if ctx.gc.off {
-			// Its slots for half as many, as registerNames sizes
-			// secOrder's: doubling from 64 would leave every outgrown
-			// array resident.
 			ctx.outByName.reserve(n)
-			ctx.outByName.rehash(n / 2)
 		}
+		// Its slots for half as many, as registerNames sizes secOrder's:
+		// doubling from 64 would leave every outgrown array resident
+		// with the collector off, and re-hash every key with it on.
+		ctx.outByName.rehash(n / 2)
 	}
 	for _, file := range ctx.files {
 		for _, isec := range file.sections {

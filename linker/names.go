@@ -50,24 +50,32 @@ func registerNames(ctx *linkContext) {
 	r.shstrtab.reserve(secBytes)
 	ctx.strtab.reserve(secBytes + symBytes)
 	if ctx.gc.off {
-		// With the collector off, every array an append or a rehash
-		// outgrew stays in the heap to the end. The lists, sized for
-		// every section and symbol (and a placeholder per file), touch
-		// only the pages their entries fill; the string tables' slots,
-		// touched wherever a name hashes, are sized for half of the
-		// names (they repeat across inputs: 3,924 of 7,498 in the flat
-		// 100-object benchmark program, 2,819 of 4,100 section names).
-		// Flat 100: the heap's resident pages 5,600 -> 5,400 KiB
-		// (perf17, docs/benchmarks.md). The created sections' index
-		// likewise (2,815 keys of 4,100 sections; doubling from 64 slots
-		// left 20 KB of outgrown slots, perf18).
+		// With the collector off, every array an append outgrew stays
+		// in the heap to the end. The lists, sized for every section
+		// and symbol (and a placeholder per file), touch only the pages
+		// their entries fill.
 		r.secOrder.reserve(sections + 1) // and .nv.info
-		r.secOrder.rehash(sections / 2)
 		r.local = make([]createdSym, 0, sections+symbols+len(ctx.files))
 		r.global = make([]*symbol, 0, symbols)
-		r.shstrtab.rehash(sections / 2)
-		ctx.strtab.rehash((sections + symbols) / 2)
 	}
+	// The string tables' slots, touched wherever a name hashes, are sized
+	// once for half of the names (they repeat across inputs: 3,924 of
+	// 7,498 in the flat 100-object benchmark program, 2,819 of 4,100
+	// section names), and the created sections' index likewise (2,815
+	// keys of 4,100 sections). With the collector off, the slots a rehash
+	// outgrew stayed resident (flat 100: the heap's resident pages 5,600
+	// -> 5,400 KiB, perf17, docs/benchmarks.md; doubling secOrder from 64
+	// slots left 20 KB, perf18). With it on (a large link, the worker),
+	// growing by doubling re-read and re-hashed every name added so far,
+	// 6 times over from 1,024 slots: sized once, the large 400-object
+	// program's tables end the same size (65,536 slots each), and its
+	// link runs 400 -> 383 million instructions outside the Go runtime
+	// (callgrind, three runs each, within 0.5 million; the runtime's
+	// collector varies by 2% from run to run), a worker's one cold and
+	// four warm links 1,842 -> 1,757 million (perf36).
+	r.secOrder.rehash(sections / 2)
+	r.shstrtab.rehash(sections / 2)
+	ctx.strtab.rehash((sections + symbols) / 2)
 	// A .text name for each function, at most: sized once, as a map
 	// that grows leaves its outgrown tables in the heap while the
 	// collector is off (flat 100: 53 -> 30 KB, perf18).
