@@ -159,6 +159,21 @@ func hostSideModules(ctx *linkContext) (ids []string) {
 	for _, p := range all {
 		ids = append(ids, p.id)
 	}
+	// nvlink 11.8 lists a libcudadevrt without an image for the target
+	// (sm_53, sm_62, sm_72, sm_87) last, wherever it came, when it links
+	// the relocatable cubin -dlto compiled of 11.8 IR; without -dlto, or
+	// with an image it does not take, it lists none (measured with 11.8 on
+	// sm_87 and sm_72: lto-devrt-without-target-image-sm87,
+	// lto-devrt-first-without-target-image-sm72).
+	if p := ctx.lto.program; p != nil && !p.jit && len(ctx.lto.objs) > 0 {
+		for _, u := range ctx.unlinked {
+			if u.system && ctx.devrt[u.unit] != devrtTaken && u.hasELF {
+				if id := skippedModuleID(u.unit); id != "" {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
 	return ids
 }
 

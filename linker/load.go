@@ -224,7 +224,10 @@ func addInputs(ctx *linkContext) {
 				ctx.lto.listed = append(ctx.lto.listed, ltoPlace{un, obj.Name, seq})
 				continue
 			}
-			if system {
+			if system && !slices.Contains(ctx.lto.objs, obj) {
+				// (-dlto's cubin goes where a libcudadevrt without an
+				// image for the target stands, selectImages; it is no
+				// member of the library.)
 				// Units are shared with cached parses: mark a copy.
 				u := *obj.unit
 				u.system = true

@@ -166,6 +166,15 @@ type ltoProgram struct {
 	// 12.x compiles as a whole program (partial is set, as with the
 	// library) and then refuses (optimizeLinkTime).
 	noDevrt bool
+	// devrtNamed: libcudadevrt is among the inputs, with or without an
+	// image for the target (it has none for the Jetson SMs sm_53, sm_62,
+	// sm_72 and sm_87 in 11.8, 12.4 and 12.5). Without one it links
+	// nothing: nvlink 12.x compiles the whole program as without it
+	// (noDevrt; a call of a device launch function stops ptxas), but
+	// writes it and exits 0, with no refusal (measured with 12.4 and 12.5
+	// on sm_87 and sm_72, lto-devrt-without-target-image-sm87). nvlink 11.8
+	// links as without it (a relocatable compile, linked).
+	devrtNamed bool
 	// cuda12: CUDA 12.x IR (jit, or lto_90a's, which nvcc 12.x stores
 	// as 11.8 stores its IR and libnvvm reads): libnvvm gets nvlink
 	// 12.x's options, host references among them.
@@ -293,7 +302,9 @@ slots:
 	var modules []nvvm.Module
 	partial, force := false, false
 	var ir []ltoInput
+	devrtNamed := false // libcudadevrt is among the inputs, with or without an image for the target
 	for _, in := range inputs {
+		devrtNamed = devrtNamed || in.u.system
 		switch {
 		case in.skipped:
 		case in.ir != nil:
@@ -406,7 +417,7 @@ slots:
 		ctx.ignoreLTO()
 		return
 	}
-	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit, devrtFuncs: devrtFuncs, noDevrt: noDevrt,
+	ctx.lto.program = &ltoProgram{lib: lib, inputs: inputs, ir: ir, modules: modules, partial: partial, force: force, jit: jit, devrtFuncs: devrtFuncs, noDevrt: noDevrt, devrtNamed: devrtNamed,
 		cuda12: jit || cuda12 && slices.ContainsFunc(ir, func(in ltoInput) bool { return in.ir.entry.Flags&fatbin.FlagArchSpecific != 0 })}
 }
 
@@ -616,7 +627,7 @@ func optimizeLinkTime(ctx *linkContext) {
 		}
 		return
 	}
-	if whole && exe != nil && p.noDevrt {
+	if whole && exe != nil && p.noDevrt && !p.devrtNamed {
 		// nvlink 12.x has written exe to -o; cudalink writes nothing,
 		// as for every failed link. For a virtual target without -o,
 		// nvlink fails on the output first (linkWholeVirtual).

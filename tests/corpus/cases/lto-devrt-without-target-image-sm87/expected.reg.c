@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_b5622812_8_scale_cu_bias)
+DEFINE_REGISTER_FUNC(_7f60a1bb_7_kern_cu_90da38ea)
+DEFINE_REGISTER_FUNC(_570e7b9d_22_cuda_device_runtime_cu_8b1a5d37)

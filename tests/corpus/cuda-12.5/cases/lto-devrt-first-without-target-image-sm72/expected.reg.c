@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_4bb77ebc_7_kern_cu_90da38ea)
+DEFINE_REGISTER_FUNC(_2b326a6e_8_scale_cu_bias)
