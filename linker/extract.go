@@ -185,7 +185,7 @@ func parseInput(path string, data []byte, sm int, alloc func(int) []byte, lazy b
 	case isELF(data):
 		obj, err := parseObject(path, data)
 		if err != nil {
-			return nil, err
+			return nil, brokenCubin(data, err)
 		}
 		obj.unit = &unit{id: 1, hasELF: true}
 		return []*Object{obj}, nil
@@ -801,4 +801,32 @@ func (e *archiveCutError) Error() string {
 func readFailed(err error) bool {
 	_, cut := err.(*archiveCutError)
 	return err != nil && !cut
+}
+
+// brokenCubinError is a cubin that does not parse (cut short, corrupt)
+// but whose ELF header holds its e_flags and e_version: nvlink 11.8 reads
+// those first, and refuses the file for its architecture, then for its
+// release, before it finds it broken (11.8 with the first 53 bytes or
+// more of an sm_75 cubin for -arch=sm_80: "Input file 'b.cubin' arch does
+// not match target 'sm_80'"; of a 12.4 cubin: "newer than toolkit").
+// headerRefusal makes the refusal.
+type brokenCubinError struct {
+	err     error
+	sm      int
+	version uint32
+}
+
+func (e *brokenCubinError) Error() string { return e.err.Error() }
+func (e *brokenCubinError) Unwrap() error { return e.err }
+
+// brokenCubin is err, what parsing the cubin data returned, with the
+// header fields nvlink 11.8 checks when data holds them: more than 52
+// bytes (nvlink 11.8 links on without a word past a cubin of 52 bytes,
+// the end of e_flags, which cudalink refuses as it refuses every cubin
+// cut short; 12.4 and 12.5 skip every such cubin: docs/toolkits.md).
+func brokenCubin(data []byte, err error) error {
+	if len(data) <= 52 || !cubin.IsCubin(data) {
+		return err
+	}
+	return &brokenCubinError{err: err, sm: int(le.Uint32(data[48:]) & cubin.EF_CUDA_SM_MASK), version: le.Uint32(data[20:])}
 }

@@ -185,7 +185,7 @@ func addInputs(ctx *linkContext) {
 		first := ctx.nextSeq() // the input's place among the units
 		if ok, err := ctx.inputReadable(paths[i], errs[i]); !ok {
 			if err != nil {
-				ctx.refuse(first, refuseRead, err) // nvlink stops at it
+				ctx.refuse(first, ctx.headerRefusal(paths[i], &err), err) // nvlink stops at it
 				stop(i)
 				return
 			}
@@ -270,6 +270,27 @@ func addInputs(ctx *linkContext) {
 		// input: its warnings from here on escape -w and -Werror.
 		ctx.ptxasRan()
 	}
+}
+
+// headerRefusal is the check of a cubin that could not be read (*err,
+// what reading it returned) that nvlink refuses it for: in an 11.8 link,
+// one that did not parse is refused for the architecture or the release
+// its header gives (brokenCubinError), *err then made that refusal's.
+func (ctx *linkContext) headerRefusal(path string, err *error) refusalStep {
+	bc := (*brokenCubinError)(nil)
+	tk := toolkitFor(ctx.readRelease())
+	if !tk.headerFirst || !errors.As(*err, &bc) {
+		return refuseRead
+	}
+	if target := ctx.config.Arch; !cubin.ArchCompatible(bc.sm, target) {
+		*err = archMismatchError(path, bc.sm, target)
+		return refuseArch
+	}
+	if bc.version > tk.version {
+		*err = newerThanToolkit(path, bc.version, tk)
+		return refuseRelease
+	}
+	return refuseRead
 }
 
 // nextSeq is the place (inputFile.seq) of the next unit addInputs loads:
@@ -1075,10 +1096,16 @@ func (ctx *linkContext) refuseArch(files []*inputFile) bool {
 // nvlink accepts.
 func archMismatch(obj *Object, target int) error {
 	if sm := obj.ELF.Header.SM(); !cubin.ArchCompatible(sm, target) {
-		return &linkError{file: obj.Name,
-			msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)}
+		return archMismatchError(obj.Name, sm, target)
 	}
 	return nil
+}
+
+// archMismatchError says that the input name, of sm_<sm>, does not fit
+// sm_<target>.
+func archMismatchError(name string, sm, target int) error {
+	return &linkError{file: name,
+		msg: fmt.Sprintf("input is compiled for sm_%d, which does not match the target architecture sm_%d", sm, target)}
 }
 
 // checkArchitectures checks every input linked against -arch, as nvlink

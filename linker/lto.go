@@ -242,6 +242,7 @@ slots:
 		if paths[i] == "" || readFailed(errs[i]) {
 			if i < len(errs) && refusedRead(errs[i]) {
 				refused, before = errs[i], len(inputs)
+				ctx.headerRefusal(paths[i], &refused)
 				break
 			}
 			continue

@@ -102,11 +102,16 @@ type toolkit struct {
 	// (12.x); nvlink 11.8 takes it for a host object with no device code
 	// (parseInput, addInputs).
 	cubinNamedO bool
+	// headerFirst: a cubin that does not parse (cut short, corrupt) is
+	// refused for the architecture, then the release, its ELF header
+	// gives before it is for being broken (11.8: brokenCubinError); 12.4
+	// and 12.5 skip it without a word, which cudalink does not copy.
+	headerFirst bool
 }
 
 // toolkits are the releases cudalink reproduces, oldest first.
 var toolkits = []*toolkit{
-	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true},
+	{version: 118, relAction: relActionTable118, indirectEdges: true, propagateTextRegs: true, headerFirst: true},
 	{version: 124, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, fatbinHeaderPad: true, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true, archSpecific: true, cubinNamedO: true},
 	{version: 125, infoLink: true, debugPrivateShared: true, archSharedLimits: true, relAction: relActionTable12, indirectGroup: true, unifiedTables: true, compactStrings: true, minSM90Version: 120, cloneBrackets: true, nvvmOptions: true, xptxasList: true, rebuildsBank3: true, undefinedBeforeCallgraph: true, deviceGraphAPI: true, archSpecific: true, cubinNamedO: true},
 }
@@ -195,7 +200,7 @@ func chooseToolkit(ctx *linkContext) {
 		fv := file.ELF.Header.Version
 		switch {
 		case fv > tk.version:
-			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.nvlinkName(), msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", fv, tk.version, versionString(fv))})
+			ctx.refuse(file.seq, refuseRelease, newerThanToolkit(file.nvlinkName(), fv, tk))
 		case tk.minSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.minSM90Version && slices.Contains(ctx.files, file):
 			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
 		case fv != tk.version && file.ELF.Header.Type == cubin.ET_CUDA_EWP:
@@ -208,6 +213,12 @@ func chooseToolkit(ctx *linkContext) {
 		}
 		return
 	}
+}
+
+// newerThanToolkit says that the input name, written by release v, is
+// newer than tk.
+func newerThanToolkit(name string, v uint32, tk *toolkit) error {
+	return &linkError{file: name, msg: fmt.Sprintf("input file newer than toolkit (%d vs %d): link it with CUDA %s or later, or drop --cuda-version", v, tk.version, versionString(v))}
 }
 
 // refuseArchSpecific reports an arch-specific target (sm_90a, compute_90a)
