@@ -234,8 +234,10 @@ func gatherLTOInputs(ctx *linkContext) {
 		}
 	}
 	// refused: the first input nvlink refuses as it reads the inputs
-	// (refusal.go), and how many inputs came before it.
+	// (refusal.go), and how many inputs came before it; tk: the release
+	// whose checks refuse it.
 	var refused error
+	tk := toolkitFor(ctx.readRelease())
 	before := 0
 slots:
 	for i, objs := range slots {
@@ -265,7 +267,13 @@ slots:
 				best, ptx = chooseImage(group, images)
 				in.skipped, in.ptx = best == nil && ptx == nil, ptx != nil
 				if best != nil && best.ELF != nil && !isSystemLibrary(paths[i]) {
-					if err := archMismatch(best, cfg.Arch); err != nil {
+					err := archMismatch(best, cfg.Arch)
+					if err == nil {
+						// Of one input, the release after the
+						// architecture (chooseToolkit).
+						err = releaseMismatch(best, u.member, tk, func() bool { return true })
+					}
+					if err != nil {
 						refused, before = err, len(inputs)
 						break slots
 					}

@@ -197,22 +197,34 @@ func chooseToolkit(ctx *linkContext) {
 	// "must be recompiled"); the search of ctx.files runs for such code
 	// only.
 	for _, file := range files {
-		fv := file.ELF.Header.Version
-		switch {
-		case fv > tk.version:
-			ctx.refuse(file.seq, refuseRelease, newerThanToolkit(file.nvlinkName(), fv, tk))
-		case tk.minSM90Version != 0 && file.ELF.Header.SM() == 90 && fv < tk.minSM90Version && slices.Contains(ctx.files, file):
-			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)})
-		case fv != tk.version && file.ELF.Header.Type == cubin.ET_CUDA_EWP:
-			// nvlink links an -ewp image of its own release only (12.4
-			// and 12.5: an 11.8 or 12.4 image in a 12.5 link), checked
-			// as it reads each input.
-			ctx.refuse(file.seq, refuseRelease, &linkError{file: file.nvlinkName(), msg: fmt.Sprintf("linking with -ewp objects requires using current toolkit: this -ewp image was written by CUDA %s, and nvlink %s links only its own release's; rebuild it with CUDA %s", versionString(fv), tk, tk)})
-		default:
-			continue
+		linked := func() bool { return slices.Contains(ctx.files, file) }
+		if err := releaseMismatch(file.Object, file.unit.member, tk, linked); err != nil {
+			ctx.refuse(file.seq, refuseRelease, err)
+			return
 		}
-		return
 	}
+}
+
+// releaseMismatch is the error for an image that nvlink tk refuses for the
+// release that wrote it, in nvlink's order: newer than tk, old sm_90 code
+// (of an image linked), an -ewp image of another release; nil for one it
+// takes. member: the image is an archive member's; linked: whether the
+// link takes it, asked for old sm_90 code only.
+func releaseMismatch(obj *Object, member bool, tk *toolkit, linked func() bool) error {
+	h := obj.ELF.Header
+	fv := h.Version
+	switch {
+	case fv > tk.version:
+		return newerThanToolkit(memberColonName(obj.Name, member), fv, tk)
+	case tk.minSM90Version != 0 && h.SM() == 90 && fv < tk.minSM90Version && linked():
+		return &linkError{file: obj.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)}
+	case fv != tk.version && h.Type == cubin.ET_CUDA_EWP:
+		// nvlink links an -ewp image of its own release only (12.4
+		// and 12.5: an 11.8 or 12.4 image in a 12.5 link), checked
+		// as it reads each input.
+		return &linkError{file: memberColonName(obj.Name, member), msg: fmt.Sprintf("linking with -ewp objects requires using current toolkit: this -ewp image was written by CUDA %s, and nvlink %s links only its own release's; rebuild it with CUDA %s", versionString(fv), tk, tk)}
+	}
+	return nil
 }
 
 // newerThanToolkit says that the input name, written by release v, is
