@@ -271,7 +271,7 @@ slots:
 					if err == nil {
 						// Of one input, the release after the
 						// architecture (chooseToolkit).
-						err = releaseMismatch(best, u.member, tk, func() bool { return true })
+						err = releaseMismatch(best, u.member, tk, nil)
 					}
 					if err != nil {
 						refused, before = err, len(inputs)

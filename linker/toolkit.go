@@ -197,8 +197,7 @@ func chooseToolkit(ctx *linkContext) {
 	// "must be recompiled"); the search of ctx.files runs for such code
 	// only.
 	for _, file := range files {
-		linked := func() bool { return slices.Contains(ctx.files, file) }
-		if err := releaseMismatch(file.Object, file.unit.member, tk, linked); err != nil {
+		if err := releaseMismatch(file.Object, file.unit.member, tk, ctx.files); err != nil {
 			ctx.refuse(file.seq, refuseRelease, err)
 			return
 		}
@@ -208,15 +207,16 @@ func chooseToolkit(ctx *linkContext) {
 // releaseMismatch is the error for an image that nvlink tk refuses for the
 // release that wrote it, in nvlink's order: newer than tk, old sm_90 code
 // (of an image linked), an -ewp image of another release; nil for one it
-// takes. member: the image is an archive member's; linked: whether the
-// link takes it, asked for old sm_90 code only.
-func releaseMismatch(obj *Object, member bool, tk *toolkit, linked func() bool) error {
+// takes. member: the image is an archive member's; linked: the files the
+// link takes, searched for old sm_90 code only (nil: every image).
+func releaseMismatch(obj *Object, member bool, tk *toolkit, linked []*inputFile) error {
 	h := obj.ELF.Header
 	fv := h.Version
 	switch {
 	case fv > tk.version:
 		return newerThanToolkit(memberColonName(obj.Name, member), fv, tk)
-	case tk.minSM90Version != 0 && h.SM() == 90 && fv < tk.minSM90Version && linked():
+	case tk.minSM90Version != 0 && h.SM() == 90 && fv < tk.minSM90Version &&
+		(linked == nil || slices.ContainsFunc(linked, func(file *inputFile) bool { return file.Object == obj })):
 		return &linkError{file: obj.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)}
 	case fv != tk.version && h.Type == cubin.ET_CUDA_EWP:
 		// nvlink links an -ewp image of its own release only (12.4
