@@ -155,7 +155,8 @@ func (ctx *linkContext) ltoTookLink() bool {
 // the target; a file that could not be read is reported here.
 func addInputs(ctx *linkContext) {
 	read := ctx.read
-	namedO := toolkitFor(ctx.readRelease()).cubinNamedO
+	readTk := toolkitFor(ctx.readRelease())
+	namedO := readTk.cubinNamedO
 	ctx.read = nil
 	if read == nil || ctx.ltoTookLink() {
 		return
@@ -255,10 +256,12 @@ func addInputs(ctx *linkContext) {
 			stop(i)
 			return
 		}
-		if ctx.newerThanForced(ctx.added[added:]) {
-			// nvlink stops at the first input newer than itself, before
-			// it reads (or compiles the PTX of) the inputs after it;
-			// chooseToolkit reports it.
+		if ctx.newerThanForced(ctx.added[added:]) || olderEWP(ctx.added[added:], readTk) {
+			// nvlink stops at the first input newer than itself, or at
+			// an -ewp image of another release, before it reads (or
+			// compiles the PTX of) the inputs after it; chooseToolkit
+			// reports it.
+			stop(i)
 			return
 		}
 	}
@@ -379,6 +382,16 @@ func (ctx *linkContext) newerThanForced(files []*inputFile) bool {
 	}
 	tk := toolkitFor(v)
 	return slices.ContainsFunc(files, func(f *inputFile) bool { return f.ELF.Header.Version > tk.version })
+}
+
+// olderEWP says whether one of files is an -ewp image older than tk, the
+// release the inputs read tell: the link's nvlink, of that release or a
+// newer one (the cubins ptxas compiles can tell a newer one), refuses it
+// (chooseToolkit).
+func olderEWP(files []*inputFile, tk *toolkit) bool {
+	return slices.ContainsFunc(files, func(f *inputFile) bool {
+		return f.ELF.Header.Type == cubin.ET_CUDA_EWP && f.ELF.Header.Version < tk.version
+	})
 }
 
 // prelinkedModules maps the module id of every object that an nvcc -dlink

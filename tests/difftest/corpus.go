@@ -661,6 +661,19 @@ func ReadOrder(messages string) []string {
 	return out
 }
 
+// PtxasLines counts the lines of ptxas's own in messages (nvlink's or
+// cudalink's): "ptxas info", "ptxas warning", "ptxas <input>, line N;
+// error", which a link prints only where it compiled PTX.
+func PtxasLines(messages string) int {
+	n := 0
+	for _, line := range strings.Split(messages, "\n") {
+		if strings.HasPrefix(line, "ptxas ") {
+			n++
+		}
+	}
+	return n
+}
+
 // ewpWarning matches the warning nvlink and cudalink give, in the same
 // words, for an input linked next to an -ewp image.
 var ewpWarning = regexp.MustCompile(`(?m)'([^']*)': -ewp compiled objects should only link with libcudadevrt`)

@@ -512,6 +512,9 @@ func checkMessages(t *testing.T, c *Case, stderr string) {
 		}
 		return
 	}
+	if want, got := PtxasLines(c.Messages), PtxasLines(stderr); want == 0 && got > 0 {
+		t.Errorf("cudalink printed %d lines of ptxas's where nvlink's ptxas said nothing (nvlink stopped before it compiled the PTX?):\n%s", got, stderr)
+	}
 	var missing []string
 	for _, tok := range append(QuotedTokens(c.Messages), LogFiles(c.Messages)...) {
 		if !strings.Contains(stderr, tok) {

@@ -1,0 +1,1 @@
+__global__ void k_c(int *out) { out[threadIdx.x] = 9; }
