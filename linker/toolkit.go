@@ -196,8 +196,11 @@ func chooseToolkit(ctx *linkContext) {
 	// image is looked at (an 11.8 -ewp object for sm_90 in a 12.4 link:
 	// "must be recompiled"); the search of ctx.files runs for such code
 	// only.
+	linked := func(obj *Object) bool {
+		return slices.ContainsFunc(ctx.files, func(file *inputFile) bool { return file.Object == obj })
+	}
 	for _, file := range files {
-		if err := releaseMismatch(file.Object, file.unit.member, tk, ctx.files); err != nil {
+		if err := releaseMismatch(file.Object, file.unit.member, tk, linked); err != nil {
 			ctx.refuse(file.seq, refuseRelease, err)
 			return
 		}
@@ -207,16 +210,17 @@ func chooseToolkit(ctx *linkContext) {
 // releaseMismatch is the error for an image that nvlink tk refuses for the
 // release that wrote it, in nvlink's order: newer than tk, old sm_90 code
 // (of an image linked), an -ewp image of another release; nil for one it
-// takes. member: the image is an archive member's; linked: the files the
-// link takes, searched for old sm_90 code only (nil: every image).
-func releaseMismatch(obj *Object, member bool, tk *toolkit, linked []*inputFile) error {
+// takes. member: the image is an archive member's; linked: whether the
+// link takes the image, asked for old sm_90 code only (nil: every image
+// is taken).
+func releaseMismatch(obj *Object, member bool, tk *toolkit, linked func(*Object) bool) error {
 	h := obj.ELF.Header
 	fv := h.Version
 	switch {
 	case fv > tk.version:
 		return newerThanToolkit(memberColonName(obj.Name, member), fv, tk)
 	case tk.minSM90Version != 0 && h.SM() == 90 && fv < tk.minSM90Version &&
-		(linked == nil || slices.ContainsFunc(linked, func(file *inputFile) bool { return file.Object == obj })):
+		(linked == nil || linked(obj)):
 		return &linkError{file: obj.Name, msg: fmt.Sprintf("input must be recompiled with toolkit >= Cuda %s (it was written by CUDA %s; nvlink %s refuses sm_90 code of older releases)", versionString(tk.minSM90Version), versionString(fv), tk)}
 	case fv != tk.version && h.Type == cubin.ET_CUDA_EWP:
 		// nvlink links an -ewp image of its own release only (12.4
