@@ -400,7 +400,7 @@ func hasZeroAddend(file *inputFile, s *cubin.Section) bool {
 	skipped := skippedRanges(file, s.Info)
 	first := true
 	for r := range rs.All() {
-		if inRanges(skipped, uint64(r.Offset)) && !keptInLostBank3(file, target, r) || droppedInBank3(file, target, r) {
+		if !keepsReloc(file, target, skipped, r) {
 			continue
 		}
 		if !first && r.Addend == 0 {
@@ -440,7 +440,7 @@ func relocatesOnlySkipped(file *inputFile, s *cubin.Section) bool {
 		return false
 	}
 	for r := range rs.All() {
-		if (!inRanges(ranges, uint64(r.Offset)) || keptInLostBank3(file, target, r)) && !droppedInBank3(file, target, r) {
+		if keepsReloc(file, target, ranges, r) {
 			return false
 		}
 	}

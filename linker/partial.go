@@ -254,7 +254,7 @@ func retargetRelocations(ctx *linkContext) {
 			}
 			lost := lostRanges(target)
 			for r := range rs.All() {
-				if !keepsReloc(target, lost, r) {
+				if !keepsReloc(file, target.sec, lost, r) {
 					continue
 				}
 				rr, toRela, ok := ctx.retarget(target, r)

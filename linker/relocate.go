@@ -167,7 +167,7 @@ func (rp *relocPass) relocateMember(osec *outputSection, isec *inputSection) {
 	rp.scratch.walk.visit(rp.ctx, isec.file)
 	lost := lostRanges(isec)
 	for r := range isec.relocs() {
-		if !keepsReloc(isec, lost, r) {
+		if !keepsReloc(isec.file, isec.sec, lost, r) {
 			continue
 		}
 		rp.relocate(osec, isec, r)
@@ -310,12 +310,13 @@ func lostRanges(isec *inputSection) [][2]uint64 {
 	return file.lost[int(isec.sec.Index)]
 }
 
-// keepsReloc says whether nvlink applies r, a relocation of isec (or, with
-// -r, writes it out): not when it patches one of lost, isec's ranges
-// holding weak copies another file's definition replaced (lostRanges),
-// unless keptInLostBank3, nor when it is droppedInBank3.
-func keepsReloc(isec *inputSection, lost [][2]uint64, r cubin.Reloc) bool {
-	return (!inRanges(lost, uint64(r.Offset)) || keptInLostBank3(isec.file, isec.sec, r)) && !droppedInBank3(isec.file, isec.sec, r)
+// keepsReloc says whether nvlink applies r, a relocation of s in file (or,
+// with -r, writes it out): not when it patches one of lost, s's ranges
+// holding weak copies another file's definition replaced (lostRanges;
+// skippedRanges for the names registerNames makes), unless
+// keptInLostBank3, nor when it is droppedInBank3.
+func keepsReloc(file *inputFile, s *cubin.Section, lost [][2]uint64, r cubin.Reloc) bool {
+	return (!inRanges(lost, uint64(r.Offset)) || keptInLostBank3(file, s, r)) && !droppedInBank3(file, s, r)
 }
 
 // keptInLostBank3 says whether r, a relocation of s in file patching the
